@@ -1,0 +1,8 @@
+// Every top-level command group. Each registrar only declares flags; implementations load lazily in actions.
+import type { Command } from "commander";
+import type { CommandContext } from "../context.js";
+import { registerEnvCommands } from "./env.js";
+
+export function registerCommands(program: Command, context: CommandContext): void {
+  registerEnvCommands(program, context);
+}

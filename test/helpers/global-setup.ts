@@ -1,0 +1,8 @@
+// Builds dist/ once per test run so CLI tests exercise the real compiled `baton` binary.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+
+export default function setup(): void {
+  const root = join(import.meta.dirname, "..", "..");
+  execFileSync(process.execPath, [join(root, "scripts", "build.mjs")], { stdio: "inherit", cwd: root });
+}
