@@ -1,13 +1,25 @@
 // Compiles src/ to dist/ (tsc) and bundles the dependency-free startup runner (esbuild) when it exists.
+// `--allow-type-errors` (used by the test setup) still emits when tsc reports type errors: `npm run check`
+// is the gate for those, and a type error in one module should not hide every other test's result.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = (name) => join(root, "node_modules", ".bin", name);
+const allowTypeErrors = process.argv.includes("--allow-type-errors");
 
-execFileSync(bin("tsc"), ["-p", join(root, "tsconfig.json")], { stdio: "inherit", cwd: root });
+try {
+  execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(root, "tsconfig.json")], {
+    stdio: "inherit",
+    cwd: root,
+  });
+} catch (error) {
+  if (!allowTypeErrors) throw error;
+  console.error(
+    "build: tsc reported type errors; emitted anyway for the tests (npm run check fails on them)",
+  );
+}
 
 const runnerBuild = join(root, "runner", "build.mjs");
 if (existsSync(runnerBuild)) {
