@@ -25,6 +25,11 @@ export const PATHS = {
     `${OPS_BASE_PATH}/capability-requests/${encodeURIComponent(id)}/evidence`,
 } as const;
 
+/** Query parameters. `waitMs` on `GET PATHS.operation(id)` long-polls until the state changes or the time passes. */
+export const QUERY = { waitMs: "waitMs" } as const;
+/** The longest long-poll the server honours; clients ask for at most this. */
+export const MAX_WAIT_MS = 25_000;
+
 /** Error codes in `{error, reason}` bodies. */
 export const WIRE_ERRORS = {
   invalidToken: "invalid_token", // 401
