@@ -1,0 +1,86 @@
+// Character classes and quoting that match Go's `unicode` and `strconv`, so messages and splits agree with BuildKit.
+
+const LETTER = /^\p{L}$/u;
+const DIGIT = /^\p{Nd}$/u;
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's unicode.IsSpace: ASCII blanks, NEL, NBSP and the Unicode White_Space characters. */
+export function isGoSpace(ch: string): boolean {
+  switch (ch) {
+    case " ":
+    case "\t":
+    case "\n":
+    case "\v":
+    case "\f":
+    case "\r":
+    case "\u0085":
+    case "\u00a0":
+    case "\u1680":
+    case "\u2028":
+    case "\u2029":
+    case "\u202f":
+    case "\u205f":
+    case "\u3000":
+      return true;
+    default:
+      return ch >= "\u2000" && ch <= "\u200a";
+  }
+}
+
+export function isLetter(ch: string): boolean {
+  return ch.length > 0 && ch.charCodeAt(0) < 0x80 ? /^[A-Za-z]$/.test(ch) : LETTER.test(ch);
+}
+
+export function isDigit(ch: string): boolean {
+  return ch.length > 0 && ch.charCodeAt(0) < 0x80 ? ch >= "0" && ch <= "9" : DIGIT.test(ch);
+}
+
+const CONTROL_ESCAPES: Record<string, string> = {
+  "\u0007": "\\a",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\v": "\\v",
+};
+
+/** Go's strconv.Quote: a double-quoted string with Go escapes. */
+export function quoteGo(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    if (ch === '"' || ch === "\\") out += `\\${ch}`;
+    else if (PRINTABLE.test(ch)) out += ch;
+    else if (CONTROL_ESCAPES[ch]) out += CONTROL_ESCAPES[ch];
+    else {
+      const cp = ch.codePointAt(0)!;
+      if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
+      else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, "0")}`;
+      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
+    }
+  }
+  return `${out}"`;
+}
+
+/** Splits on runs of `[\t\v\f\r ]`, Go's reWhitespace as the parser uses it. */
+export const WHITESPACE_RUN = /[\t\v\f\r ]+/;
+
+export function splitWhitespace(text: string, limit?: number): string[] {
+  if (limit === undefined) return text.split(WHITESPACE_RUN);
+  const match = WHITESPACE_RUN.exec(text);
+  if (!match) return [text];
+  return [text.slice(0, match.index), text.slice(match.index + match[0].length)];
+}
+
+/** strings.TrimSpace / TrimLeftFunc(unicode.IsSpace). */
+export function trimLeftSpace(text: string): string {
+  let i = 0;
+  while (i < text.length && isGoSpace(text[i]!)) i++;
+  return i === 0 ? text : text.slice(i);
+}
+
+export function trimSpace(text: string): string {
+  let end = text.length;
+  while (end > 0 && isGoSpace(text[end - 1]!)) end--;
+  return trimLeftSpace(text.slice(0, end));
+}
