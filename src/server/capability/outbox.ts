@@ -1,0 +1,127 @@
+// The durable e-mail outbox: a notification row plus one delivery row per recipient, written by the caller inside
+// the same transaction as the state change, so a request is never recorded without its e-mail or vice versa.
+import type { Database } from "../store/sqlite.js";
+import type { NotificationKind } from "./render-email.js";
+
+export const DELIVERY_STATES = ["pending", "sent", "failed"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const MAX_DELIVERY_ATTEMPTS = 3;
+/** Wait before attempt n+1 (n = attempts so far). */
+export const retryDelayMs = (attempts: number): number => Math.min(30_000, 500 * 4 ** (attempts - 1));
+
+export interface DeliveryRow {
+  notificationId: string;
+  recipient: string;
+  state: DeliveryState;
+  attempts: number;
+  lastError: string | null;
+  sentAt: string | null;
+}
+export interface NotificationRow {
+  id: string;
+  requestId: string;
+  kind: NotificationKind;
+  createdAt: string;
+  deliveries: DeliveryRow[];
+}
+
+export function recipientsFor(db: Database, workspaceId: string): string[] {
+  const rows = db
+    .prepare("SELECT email FROM members WHERE workspace_id = ? AND role IN ('owner', 'admin') ORDER BY email")
+    .all(workspaceId) as { email: string }[];
+  return rows.map((r) => r.email);
+}
+
+/** Call inside the transaction that changes the request. */
+export function enqueueNotification(
+  db: Database,
+  input: {
+    id: string;
+    requestId: string;
+    kind: NotificationKind;
+    subject: string;
+    text: string;
+    recipients: string[];
+  },
+  now: Date,
+): void {
+  db.prepare(
+    "INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString());
+  const insert = db.prepare(
+    "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
+  );
+  for (const recipient of input.recipients) insert.run(input.id, recipient, now.getTime());
+}
+
+export interface DueDelivery {
+  notificationId: string;
+  recipient: string;
+  attempts: number;
+  subject: string;
+  text: string;
+}
+
+export function dueDeliveries(db: Database, nowMs: number, limit = 50): DueDelivery[] {
+  return db
+    .prepare(
+      `SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
+       FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
+       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`,
+    )
+    .all(nowMs, limit) as unknown as DueDelivery[];
+}
+
+export function markDelivered(db: Database, due: DueDelivery, now: Date): void {
+  db.prepare(
+    "UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
+  ).run(now.toISOString(), due.notificationId, due.recipient);
+}
+
+/** Records a failed attempt: retried later, or `failed` after MAX_DELIVERY_ATTEMPTS. `error` never holds a secret. */
+export function markAttemptFailed(db: Database, due: DueDelivery, error: string, now: Date): void {
+  const attempts = due.attempts + 1;
+  const state: DeliveryState = attempts >= MAX_DELIVERY_ATTEMPTS ? "failed" : "pending";
+  db.prepare(
+    "UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
+  ).run(
+    state,
+    attempts,
+    error.slice(0, 300),
+    now.getTime() + retryDelayMs(attempts),
+    due.notificationId,
+    due.recipient,
+  );
+}
+
+/** Puts every failed delivery of a request's notifications back in the queue; sent ones are left alone. */
+export function requeueFailedDeliveries(
+  db: Database,
+  requestId: string,
+  now: Date,
+): { notificationId: string; recipient: string }[] {
+  const rows = db
+    .prepare(
+      `SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
+       JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`,
+    )
+    .all(requestId) as { notificationId: string; recipient: string }[];
+  const update = db.prepare(
+    "UPDATE notification_deliveries SET state = 'pending', attempts = 0, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ?",
+  );
+  for (const row of rows) update.run(now.getTime(), row.notificationId, row.recipient);
+  return rows;
+}
+
+export function notificationsOf(db: Database, requestId: string): NotificationRow[] {
+  const notes = db
+    .prepare(
+      "SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id",
+    )
+    .all(requestId) as unknown as Omit<NotificationRow, "deliveries">[];
+  const deliveries = db.prepare(
+    `SELECT notification_id AS notificationId, recipient, state, attempts, last_error AS lastError, sent_at AS sentAt
+     FROM notification_deliveries WHERE notification_id = ? ORDER BY recipient`,
+  );
+  return notes.map((n) => ({ ...n, deliveries: deliveries.all(n.id) as unknown as DeliveryRow[] }));
+}

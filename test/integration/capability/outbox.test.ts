@@ -1,0 +1,97 @@
+// The outbox and its delivery worker against a real SQLite file and a real SMTP server on loopback.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createSmtpSender,
+  type DeliveryWorker,
+  startDeliveryWorker,
+} from "../../../src/server/capability/mailer.js";
+import {
+  enqueueNotification,
+  notificationsOf,
+  requeueFailedDeliveries,
+} from "../../../src/server/capability/outbox.js";
+import { migrate } from "../../../src/server/store/migrate.js";
+import { initialSchema } from "../../../src/server/store/migrations/0001-initial.js";
+import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0020-capability-requests.js";
+import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
+
+let dir: string;
+let db: Database;
+let smtp: TestSmtpServer | undefined;
+let worker: DeliveryWorker | undefined;
+
+afterEach(async () => {
+  await worker?.stop();
+  await smtp?.close();
+  db?.close();
+  rmSync(dir, { recursive: true, force: true });
+  worker = undefined;
+  smtp = undefined;
+});
+
+async function openDb(): Promise<Database> {
+  dir = mkdtempSync(join(tmpdir(), "baton-outbox-"));
+  const { DatabaseSync } = await loadSqlite();
+  const opened = new DatabaseSync(join(dir, "baton.db"));
+  migrate(opened, [initialSchema, capabilityRequestsSchema]);
+  const at = new Date().toISOString();
+  opened.exec(`INSERT INTO workspaces (id, name, rollout_repository_environments, created_at) VALUES ('ws', 'Acme', 1, '${at}');
+    INSERT INTO repositories (id, workspace_id, slug) VALUES ('repo', 'ws', 'acme/api');
+    INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+      VALUES ('cr_1', 'ws', 'repo', 'acme/api', 'registry_access', 'registry.example.com', 'host', 'npm 401', 'open', '${at}', '${at}');`);
+  return opened;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("e-mail outbox", () => {
+  it("delivers per recipient: a refused recipient fails after retries, the other's delivery is kept; requeue sends to the failed one only", async () => {
+    db = await openDb();
+    smtp = await startSmtpServer(["admin@acme.test"]);
+    enqueueNotification(
+      db,
+      {
+        id: "ntf_1",
+        requestId: "cr_1",
+        kind: "new_request",
+        subject: "Access needed (cr_1)",
+        text: "Request id: cr_1\n",
+        recipients: ["owner@acme.test", "admin@acme.test"],
+      },
+      new Date(),
+    );
+    worker = startDeliveryWorker({
+      db,
+      sender: await createSmtpSender(smtp.url, "baton@localhost"),
+      logger: pino({ level: "silent" }),
+      pollMs: 50,
+    });
+    worker.kick();
+    const states = () =>
+      notificationsOf(db, "cr_1")[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
+    await until(() => states().includes("admin@acme.test:failed:3"), "the refused recipient to fail");
+    expect(states()).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
+    expect(smtp.refused).toEqual(["admin@acme.test", "admin@acme.test", "admin@acme.test"]);
+    expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"]]);
+
+    smtp.refuse.clear();
+    expect(requeueFailedDeliveries(db, "cr_1", new Date())).toEqual([
+      { notificationId: "ntf_1", recipient: "admin@acme.test" },
+    ]);
+    worker.kick();
+    await until(() => states().includes("admin@acme.test:sent:1"), "redelivery");
+    expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"], ["admin@acme.test"]]);
+    expect(smtp.received[1]!.subject).toContain("cr_1");
+  });
+});
