@@ -2,6 +2,8 @@
 // states, error codes and body schemas. Client (src/transport) and server (src/server) both import this file;
 // no other file spells these strings.
 import { z } from "zod";
+import { CAPABILITY_KINDS } from "../capability/kinds.js";
+import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 
 export const HEADERS = {
@@ -36,8 +38,10 @@ export const WIRE_ERRORS = {
   notFound: "not_found", // 404, also for workspaces the caller is not in (never 403)
   rolloutDisabled: "rollout_disabled", // 403
   invalidRequest: "invalid_request", // 400
+  invalidRepo: "invalid_repo", // 400 the repository is known to the workspace but disconnected
   invalidIdempotencyKey: "invalid_idempotency_key", // 400
   idempotencyConflict: "idempotency_conflict", // 409
+  operationNotSucceeded: "operation_not_succeeded", // 409 overlay asked for before the operation succeeded
   forbidden: "forbidden", // 403 for a member without the owner/admin role
   rateLimited: "bad_request", // 429 (the reference's name)
   internal: "internal", // 500
@@ -141,3 +145,223 @@ export const OperationSchema = z.object({
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
 });
 export type Operation = z.infer<typeof OperationSchema>;
+
+// ---- Server side (`baton serve`): route patterns, admin API, operation failure codes, secret placeholders ----
+
+/** Route patterns as the server's router matches them (`:name` is one path segment). */
+export const ROUTE_PATTERNS = {
+  health: "/healthz",
+  openapi: "/openapi.json",
+  operations: `${OPS_BASE_PATH}/operations`,
+  operation: `${OPS_BASE_PATH}/operations/:id`,
+  operationOverlay: `${OPS_BASE_PATH}/operations/:id/overlay`,
+} as const;
+
+export const ADMIN_BASE_PATH = "/admin/v1";
+export const ADMIN_PATHS = {
+  seed: `${ADMIN_BASE_PATH}/seed`,
+  sandboxes: `${ADMIN_BASE_PATH}/sandboxes`,
+  turns: `${ADMIN_BASE_PATH}/turns`,
+  disconnectRepository: `${ADMIN_BASE_PATH}/repositories/disconnect`,
+} as const;
+
+/** `error.code` of a `failed` operation. */
+export const OPERATION_ERRORS = {
+  turnExpired: "turn_expired", // the turn authorisation expired before the operation committed
+  leaseExpired: "lease_expired", // the sandbox lease expired before the operation committed
+  repositoryDisconnected: "repository_disconnected",
+  rolloutDisabled: "rollout_disabled", // the rollout was switched off after the operation was accepted
+  interrupted: "interrupted", // the service stopped mid-operation too many times (kill -9, crash)
+  invalidConfiguration: "invalid_configuration", // the repository's variables cannot be named
+} as const;
+
+/**
+ * The `managedStartup.versionId` when a repository has no environment version at all (state `unavailable`).
+ */
+export const NO_ENVIRONMENT_VERSION_ID = "none";
+export const RUNNER_RUN_PATH = "~/.baton/runner/baton-runner.cjs";
+export const evidencePathFor = (repository: string): string =>
+  `~/.baton/evidence/${repository.replace("/", "__")}.json`;
+
+/**
+ * Secret placeholders: what the overlay carries instead of a secret's value. `baton-secret-<secretId>` where the
+ * id is `sec_` and 32 random lowercase hex digits, so a placeholder is unguessable, safe in headers, URLs and
+ * shell words, and the egress proxy can find it with SECRET_PLACEHOLDER_PATTERN and swap in the value for the
+ * secret's allowed hosts only.
+ */
+export const SECRET_PLACEHOLDER_PREFIX = "baton-secret-";
+export const SECRET_PLACEHOLDER_PATTERN = /baton-secret-(sec_[0-9a-f]{32})/g;
+export const formatSecretPlaceholder = (secretId: string): string =>
+  `${SECRET_PLACEHOLDER_PREFIX}${secretId}`;
+
+export const CreateSandboxBodySchema = z.object({
+  workspaceId: z.string().min(1),
+  engagementId: z.string().min(1),
+  leaseTtlSeconds: z.number().int().positive().optional(),
+  turnTtlSeconds: z.number().int().positive().optional(),
+});
+export const CreateSandboxResponseSchema = z.object({
+  sandboxId: z.string(),
+  engagementId: z.string(),
+  lease: z.string(),
+  turnToken: z.string(),
+  leaseExpiresAt: z.string(),
+  turnExpiresAt: z.string(),
+  env: z.object({ BATON_OPS_URL: z.string(), BATON_TURN_TOKEN: z.string(), BATON_SANDBOX_LEASE: z.string() }),
+});
+export const CreateTurnBodySchema = z.object({
+  engagementId: z.string().min(1),
+  ttlSeconds: z.number().int().positive().optional(),
+});
+export const CreateTurnResponseSchema = z.object({ turnToken: z.string(), turnExpiresAt: z.string() });
+export const DisconnectRepositoryBodySchema = z.object({
+  workspaceId: z.string().min(1),
+  repository: RepositorySlugSchema,
+});
+export const OkResponseSchema = z.object({ ok: z.literal(true) });
+
+// ---- Capability requests (reference sections 2-4; README "Capability requests") ----
+
+export const CAPABILITY_REQUEST_ID_PREFIX = "cr_";
+export const isCapabilityRequestId = (id: string): boolean => id.startsWith(CAPABILITY_REQUEST_ID_PREFIX);
+
+const seg = encodeURIComponent;
+export const CAPABILITY_PATHS = {
+  requests: `${OPS_BASE_PATH}/capability-requests`,
+  request: (id: string) => `${OPS_BASE_PATH}/capability-requests/${seg(id)}`,
+  evidence: (id: string) => `${OPS_BASE_PATH}/capability-requests/${seg(id)}/evidence`,
+  redeliver: (id: string) => `${OPS_BASE_PATH}/capability-requests/${seg(id)}/redeliver`,
+  list: (workspaceId: string, repoId: string) =>
+    `/workspaces/${seg(workspaceId)}/repos/${seg(repoId)}/capability-requests`,
+  dismiss: (workspaceId: string, repoId: string, requestId: string) =>
+    `/workspaces/${seg(workspaceId)}/repos/${seg(repoId)}/capability-requests/${seg(requestId)}/dismiss`,
+  secret: (workspaceId: string, repoId: string, name: string) =>
+    `/workspaces/${seg(workspaceId)}/repos/${seg(repoId)}/secrets/${seg(name)}`,
+} as const;
+
+export const CAPABILITY_ROUTE_PATTERNS = {
+  requests: `${OPS_BASE_PATH}/capability-requests`,
+  request: `${OPS_BASE_PATH}/capability-requests/:id`,
+  evidence: `${OPS_BASE_PATH}/capability-requests/:id/evidence`,
+  redeliver: `${OPS_BASE_PATH}/capability-requests/:id/redeliver`,
+  list: "/workspaces/:workspaceId/repos/:repoId/capability-requests",
+  dismiss: "/workspaces/:workspaceId/repos/:repoId/capability-requests/:requestId/dismiss",
+  secret: "/workspaces/:workspaceId/repos/:repoId/secrets/:name",
+} as const;
+
+/** Personal access tokens (`btn_<secret>`) authenticate the workspace routes as `Authorization: Bearer`. */
+export const PERSONAL_TOKEN_PREFIX = "btn_";
+
+export const CAPABILITY_WIRE_ERRORS = {
+  secretHostsMismatch: "secret_hosts_mismatch", // 400 the secret's allowed hosts do not authorise the target
+  requestClosed: "request_closed", // 409 the request is dismissed or verified and cannot take access
+  noMatchingRequest: "no_matching_request", // 404 evidence for a request that was never recorded
+} as const;
+
+export const CapabilityKindSchema = z.enum(CAPABILITY_KINDS);
+export const CapabilityStatusSchema = z.enum(CAPABILITY_STATUSES);
+export const EvidenceOutcomeSchema = z.enum(EVIDENCE_OUTCOMES);
+
+export const EvidenceBodySchema = z.object({
+  outcome: EvidenceOutcomeSchema,
+  status: z.union([z.literal(401), z.literal(403)]).optional(),
+});
+export type EvidenceBody = z.infer<typeof EvidenceBodySchema>;
+
+/** The agent's report. `capability` may be a legacy label; `target` and `reason` are validated by the service. */
+export const RecordCapabilityBodySchema = z.object({
+  repository: RepositorySlugSchema,
+  capability: z.string().min(1).max(64),
+  target: z.string().max(4096),
+  reason: z.string().max(8192).optional(),
+  evidence: EvidenceBodySchema.optional(),
+});
+export type RecordCapabilityBody = z.infer<typeof RecordCapabilityBodySchema>;
+
+export const CapabilityRequestSchema = z.object({
+  requestId: z.string(),
+  workspaceId: z.string(),
+  repositoryId: z.string(),
+  repository: RepositorySlugSchema,
+  kind: CapabilityKindSchema,
+  target: z.string(),
+  targetForm: z.enum(["host", "name"]),
+  reason: z.string(),
+  status: CapabilityStatusSchema,
+  accessSupplied: z.boolean(),
+  lastOutcome: z
+    .object({ outcome: EvidenceOutcomeSchema, status: z.number().int().nullable(), at: z.string() })
+    .nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CapabilityRequest = z.infer<typeof CapabilityRequestSchema>;
+
+export const MATCHED_BY = ["target", "matcher"] as const;
+export const RecordCapabilityResponseSchema = z.object({
+  request: CapabilityRequestSchema,
+  matched: z.boolean(),
+  matchedBy: z.enum(MATCHED_BY).nullable(),
+  /** What the semantic matcher said, when it was asked (`timeout`, `error`, `unavailable` never merge). */
+  matcher: z
+    .object({
+      outcome: z.enum(["merged", "no_match", "low_confidence", "timeout", "error", "unavailable"]),
+      confidence: z.number().nullable(),
+    })
+    .nullable(),
+  evidence: z.object({ outcome: EvidenceOutcomeSchema, changed: z.boolean() }).nullable(),
+});
+export type RecordCapabilityResponse = z.infer<typeof RecordCapabilityResponseSchema>;
+
+export const DELIVERY_STATES = ["pending", "sent", "failed"] as const;
+export const NotificationSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["new_request", "repair"]),
+  createdAt: z.string(),
+  deliveries: z.array(
+    z.object({
+      /** Masked in the sandbox's view (`o***@acme.test`). */
+      recipient: z.string(),
+      state: z.enum(DELIVERY_STATES),
+      attempts: z.number().int(),
+      lastError: z.string().nullable(),
+      sentAt: z.string().nullable(),
+    }),
+  ),
+});
+export const CapabilityRequestViewSchema = z.object({
+  request: CapabilityRequestSchema,
+  notifications: z.array(NotificationSchema),
+});
+export type CapabilityRequestView = z.infer<typeof CapabilityRequestViewSchema>;
+export const RedeliverResponseSchema = CapabilityRequestViewSchema.extend({
+  redelivered: z.array(z.object({ notificationId: z.string(), recipient: z.string() })),
+});
+export type RedeliverResponse = z.infer<typeof RedeliverResponseSchema>;
+
+export const CapabilityListResponseSchema = z.object({ requests: z.array(CapabilityRequestSchema) });
+export const DismissResponseSchema = z.object({ request: CapabilityRequestSchema });
+
+export const PutSecretBodySchema = z.object({
+  value: z.string().min(1).max(65536),
+  allowedHosts: z
+    .array(
+      z
+        .string()
+        .regex(
+          /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+          "must be a lowercase hostname, optionally starting with *.",
+        ),
+    )
+    .min(1),
+  capabilityRequestId: z.string().min(1).optional(),
+});
+export type PutSecretBody = z.infer<typeof PutSecretBodySchema>;
+export const PutSecretResponseSchema = z.object({
+  name: z.string(),
+  allowedHosts: z.array(z.string()),
+  created: z.boolean(),
+  updatedAt: z.string(),
+  /** Requests whose state this write changed (the bound one, or every request bound to a rotated secret). */
+  capabilityRequests: z.array(CapabilityRequestSchema),
+});

@@ -1,8 +1,12 @@
 // Every top-level command group. Each registrar only declares flags; implementations load lazily in actions.
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
+import { registerAdminCommands } from "./admin.js";
 import { registerEnvCommands } from "./env.js";
+import { registerServe } from "./serve.js";
 
 export function registerCommands(program: Command, context: CommandContext): void {
   registerEnvCommands(program, context);
+  registerServe(program, context);
+  registerAdminCommands(program, context);
 }

@@ -1,0 +1,15 @@
+// What route factories receive: the store, the clock, the logger and the operation machinery.
+import type { Logger } from "pino";
+import type { OperationWaiters } from "./operations/waiters.js";
+import type { OperationWorker } from "./operations/worker.js";
+import type { Database } from "./store/sqlite.js";
+
+export interface ServerDeps {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  worker: OperationWorker;
+  waiters: OperationWaiters;
+  /** When unset the admin API answers 404 as if it did not exist. */
+  adminToken: string | undefined;
+}

@@ -1,0 +1,115 @@
+// Runs one activation to its end inside a single transaction: either the ledger, overlay revision and
+// `succeeded` state commit together, or nothing but a terminal `failed` does. A crash before COMMIT leaves the
+// operation exactly as it was, so the worker can safely run it again after a restart.
+import { InputError } from "../../errors.js";
+import { assignVariableNames, reserveRepositoryNames } from "../../naming/index.js";
+import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
+import {
+  disconnectedRepositoryIds,
+  loadActivatedConfigurations,
+  loadCurrentVersion,
+  loadLedger,
+  nextOverlayRevision,
+  rememberActivatedRepository,
+  repositoryVariableNames,
+  saveLedger,
+  saveOverlay,
+} from "../store/engagement-state.js";
+import { markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
+import type { Database } from "../store/sqlite.js";
+import { buildOverlay, variableMapping } from "./build-overlay.js";
+import { buildManagedStartup } from "./managed-startup.js";
+
+export interface Failure {
+  code: string;
+  reason: string;
+}
+
+/** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
+export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
+  const turn = db.prepare("SELECT expires_at_ms FROM turns WHERE id = ?").get(op.turn_id) as {
+    expires_at_ms: number;
+  };
+  if (turn.expires_at_ms <= nowMs) {
+    return {
+      code: OPERATION_ERRORS.turnExpired,
+      reason: "the turn authorisation expired before the activation finished; run it again in the next turn",
+    };
+  }
+  const sandbox = db.prepare("SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?").get(op.sandbox_id) as {
+    lease_expires_at_ms: number;
+  };
+  if (sandbox.lease_expires_at_ms <= nowMs) {
+    return {
+      code: OPERATION_ERRORS.leaseExpired,
+      reason:
+        "the sandbox lease expired before the activation finished; a revived sandbox can activate again",
+    };
+  }
+  const workspace = db
+    .prepare("SELECT rollout_repository_environments AS rollout FROM workspaces WHERE id = ?")
+    .get(op.workspace_id) as {
+    rollout: number;
+  };
+  if (workspace.rollout !== 1) {
+    return {
+      code: OPERATION_ERRORS.rolloutDisabled,
+      reason: "repository environments were disabled for this workspace while the activation waited",
+    };
+  }
+  const repo = db.prepare("SELECT connected FROM repositories WHERE id = ?").get(op.repository_id) as {
+    connected: number;
+  };
+  if (repo.connected !== 1) {
+    return {
+      code: OPERATION_ERRORS.repositoryDisconnected,
+      reason: `${op.repository} was disconnected from the workspace`,
+    };
+  }
+  return undefined;
+}
+
+/** Reserves the names of repositories that were disconnected since the ledger was last written. */
+export function reserveDisconnected(db: Database, engagementId: string, workspaceId: string): void {
+  const disconnected = disconnectedRepositoryIds(db, workspaceId);
+  let ledger = loadLedger(db, engagementId);
+  const before = JSON.stringify(ledger.entries);
+  for (const id of disconnected) ledger = reserveRepositoryNames(ledger, id);
+  if (JSON.stringify(ledger.entries) !== before) saveLedger(db, engagementId, ledger.entries);
+}
+
+/** Call inside a transaction. Returns the failure it recorded, or undefined when the operation succeeded. */
+export function commitActivation(db: Database, op: OperationRow, now: Date): Failure | undefined {
+  const refusal = checkStillAllowed(db, op, now.getTime());
+  if (refusal) {
+    markFailed(db, op.id, refusal.code, refusal.reason, now);
+    return refusal;
+  }
+  reserveDisconnected(db, op.engagement_id, op.workspace_id);
+  let ledger = loadLedger(db, op.engagement_id);
+  try {
+    ledger = assignVariableNames(ledger, {
+      repositoryId: op.repository_id,
+      repository: op.repository,
+      variables: repositoryVariableNames(db, op.repository_id),
+    }).ledger;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
+    markFailed(db, op.id, failure.code, failure.reason, now);
+    return failure;
+  }
+  saveLedger(db, op.engagement_id, ledger.entries);
+  rememberActivatedRepository(db, op.engagement_id, op.repository_id);
+  const revision = nextOverlayRevision(db, op.engagement_id);
+  const overlay = buildOverlay(revision, loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
+  saveOverlay(db, op.engagement_id, op.id, overlay, now);
+  const result: ActivationResult = {
+    overlayRevision: revision,
+    variables: variableMapping(overlay),
+    requestId: null,
+    managedStartup: buildManagedStartup(op.repository, loadCurrentVersion(db, op.repository_id)),
+  };
+  markSucceeded(db, op.id, revision, result, now);
+  return undefined;
+}

@@ -1,0 +1,127 @@
+// Runs operations: one drain loop per engagement (activations are serial there), driven by the durable rows,
+// so a restart picks up exactly where the database says. On start, operations a killed service left `running`
+// go back to `pending` (their transaction never committed) unless they have been interrupted MAX_ATTEMPTS
+// times, in which case they fail terminally: no operation stays `running` forever.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "pino";
+import { OPERATION_ERRORS } from "../../transport/wire.js";
+import {
+  engagementsWithOpenOperations,
+  getOperation,
+  markFailed,
+  markRunning,
+  nextOpenOperation,
+  type OperationRow,
+} from "../store/operations.js";
+import type { Database } from "../store/sqlite.js";
+import { inTransaction } from "../store/transaction.js";
+import { checkStillAllowed, commitActivation } from "./activate.js";
+import type { OperationWaiters } from "./waiters.js";
+
+export const MAX_ATTEMPTS = 3;
+
+export interface WorkerOptions {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  waiters: OperationWaiters;
+  /** Test-only pause between `running` and the commit (BATON_SERVE_TEST_ACTIVATION_DELAY_MS). */
+  activationDelayMs?: number;
+}
+
+export class OperationWorker {
+  private readonly drains = new Map<string, Promise<void>>();
+  private stopping = false;
+
+  constructor(private readonly options: WorkerOptions) {}
+
+  /** Resets interrupted operations and starts draining every engagement with open work. */
+  recover(): void {
+    const { db, now, logger } = this.options;
+    const at = now();
+    inTransaction(db, () => {
+      const stuck = db.prepare("SELECT id, attempts FROM operations WHERE state = 'running'").all() as {
+        id: string;
+        attempts: number;
+      }[];
+      for (const op of stuck) {
+        if (op.attempts >= MAX_ATTEMPTS) {
+          markFailed(
+            db,
+            op.id,
+            OPERATION_ERRORS.interrupted,
+            `the service stopped during this operation ${op.attempts} times; start it again`,
+            at,
+          );
+        } else {
+          db.prepare("UPDATE operations SET state = 'pending', updated_at = ? WHERE id = ?").run(
+            at.toISOString(),
+            op.id,
+          );
+        }
+      }
+      if (stuck.length > 0) logger.info({ count: stuck.length }, "recovered interrupted operations");
+    });
+    for (const engagementId of engagementsWithOpenOperations(db)) this.kick(engagementId);
+  }
+
+  /** Makes sure the engagement's open operations are being worked through. */
+  kick(engagementId: string): void {
+    if (this.stopping || this.drains.has(engagementId)) return;
+    const drain = this.drain(engagementId).finally(() => {
+      this.drains.delete(engagementId);
+    });
+    this.drains.set(engagementId, drain);
+  }
+
+  /** Finishes the operation in hand for each engagement, then stops; the rest stay `pending` for the next start. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.drains.values()]);
+  }
+
+  private async drain(engagementId: string): Promise<void> {
+    // Let the request that kicked us respond first.
+    await Promise.resolve();
+    while (!this.stopping) {
+      const op = nextOpenOperation(this.options.db, engagementId);
+      if (!op) return;
+      try {
+        await this.runOne(op);
+      } catch (error) {
+        const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+        this.options.logger.error({ operationId: op.id, err: described }, "operation step failed");
+        inTransaction(this.options.db, () =>
+          markFailed(
+            this.options.db,
+            op.id,
+            "internal",
+            "the service failed while running this operation; start it again",
+            this.options.now(),
+          ),
+        );
+        this.options.waiters.notify(op.id);
+      }
+    }
+  }
+
+  private async runOne(op: OperationRow): Promise<void> {
+    const { db, now, logger, waiters } = this.options;
+    const refused = inTransaction(db, () => {
+      const refusal = checkStillAllowed(db, op, now().getTime());
+      if (refusal) markFailed(db, op.id, refusal.code, refusal.reason, now());
+      else markRunning(db, op.id, now());
+      return refusal;
+    });
+    waiters.notify(op.id);
+    logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
+    if (refused) return;
+    if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
+    const failure = inTransaction(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
+    waiters.notify(op.id);
+    logger.info(
+      { operationId: op.id, state: failure ? "failed" : "succeeded", code: failure?.code },
+      "operation finished",
+    );
+  }
+}

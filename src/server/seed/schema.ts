@@ -1,0 +1,66 @@
+// The seed document `baton serve --seed <file>` and `POST /admin/v1/seed` accept. Documented in the README.
+import { z } from "zod";
+import { EnvValueSchema, RepositorySlugSchema, ShellNameSchema } from "../../envfile/overlay.js";
+import { ReadinessSchema } from "../../transport/wire.js";
+
+const IdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be 1 to 128 letters, digits, '_', '.', ':' or '-'");
+const HostSchema = z
+  .string()
+  .regex(
+    /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+    "must be a lowercase hostname, optionally starting with *.",
+  );
+
+export const SeedEnvironmentSchema = z.object({
+  versionId: IdSchema,
+  // Paths are relative to the checkout root. They are stored as given and checked when a handoff is built, so an
+  // operator's bad path shows up as `delivery_failed` with a disclosure, not as a refused seed.
+  dockerfilePath: z.string().min(1).nullable().default(null),
+  agentInstructionsPath: z.string().min(1).nullable().default(null),
+  startupScriptPath: z.string().min(1).nullable().default(null),
+  readiness: ReadinessSchema.default({ checks: [] }),
+  startupTimeoutSeconds: z.number().int().positive().max(3600).optional(),
+});
+
+export const SeedSecretSchema = z.object({
+  name: ShellNameSchema,
+  value: EnvValueSchema.refine((v) => v.length > 0, "must not be empty"),
+  allowedHosts: z.array(HostSchema).min(1),
+});
+
+export const SeedRepositorySchema = z
+  .object({
+    id: IdSchema.optional(),
+    repository: RepositorySlugSchema,
+    connected: z.boolean().default(true),
+    sandboxEnv: z.record(ShellNameSchema, EnvValueSchema).default({}),
+    secrets: z.array(SeedSecretSchema).default([]),
+    environment: SeedEnvironmentSchema.optional(),
+  })
+  .superRefine((repo, ctx) => {
+    const names = new Set(Object.keys(repo.sandboxEnv));
+    repo.secrets.forEach((secret, i) => {
+      if (names.has(secret.name)) {
+        ctx.addIssue({ code: "custom", path: ["secrets", i, "name"], message: "is also a sandboxEnv name" });
+      }
+      names.add(secret.name);
+    });
+  });
+
+export const SeedWorkspaceSchema = z.object({
+  id: IdSchema,
+  name: z.string().min(1).max(200),
+  rollout: z.object({ repositoryEnvironments: z.boolean() }).default({ repositoryEnvironments: false }),
+  members: z.array(z.object({ email: z.email(), role: z.enum(["owner", "admin", "member"]) })).default([]),
+  repositories: z.array(SeedRepositorySchema).default([]),
+  engagements: z.array(z.object({ id: IdSchema })).default([]),
+});
+
+export const SeedDocumentSchema = z.object({
+  workspaces: z.array(SeedWorkspaceSchema),
+});
+
+export type SeedDocument = z.infer<typeof SeedDocumentSchema>;
+export type SeedRepository = z.infer<typeof SeedRepositorySchema>;

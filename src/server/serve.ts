@@ -1,0 +1,94 @@
+// `baton serve`: opens the store, applies a seed, listens, prints where, and stops cleanly on SIGTERM/SIGINT.
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { EXIT, type ExitCode } from "../cli/exit-codes.js";
+import { type CliIo, writeLine } from "../cli/io.js";
+import { parseOrThrow } from "../config/zod-error.js";
+import { InputError } from "../errors.js";
+import { createLogger } from "../log.js";
+import { createServerApp } from "./app.js";
+import { createNodeServer } from "./node-adapter.js";
+import { applySeed } from "./seed/apply-seed.js";
+import { SeedDocumentSchema } from "./seed/schema.js";
+import { openDatabase } from "./store/open-store.js";
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  db?: string | undefined;
+  seed?: string | undefined;
+  json: boolean;
+  io: CliIo;
+  /** Resolves to stop the service; defaults to SIGTERM or SIGINT. */
+  stopSignal?: Promise<unknown>;
+}
+
+export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
+  const dataHome = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
+  return join(dataHome, "baton", "serve.sqlite");
+}
+
+export async function runServe(options: ServeOptions): Promise<ExitCode> {
+  const { io } = options;
+  const logger = createLogger(io.env, "baton-serve");
+  const db = await openDatabase(options.db ?? defaultDatabasePath(io.env));
+  try {
+    if (options.seed) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await readFile(options.seed, "utf8"));
+      } catch (error) {
+        throw new InputError(
+          `cannot read the seed file ${options.seed} as JSON; check the path and its syntax`,
+          { cause: error },
+        );
+      }
+      applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${options.seed}`), new Date());
+    }
+    const delay = Number(io.env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
+    const app = createServerApp({
+      db,
+      logger,
+      adminToken: io.env.BATON_ADMIN_TOKEN || undefined,
+      ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
+    });
+    const server = createNodeServer(app.handle);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host, () => resolve());
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : options.port;
+    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    const url = `http://${host}:${port}`;
+    app.start();
+    if (options.json) writeLine(io.stdout, JSON.stringify({ url }));
+    else writeLine(io.stdout, `baton serve: listening on ${url}`);
+    logger.info({ url }, "listening");
+
+    await (options.stopSignal ?? onceSignalled());
+    logger.info("stopping");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.stop();
+    server.closeIdleConnections();
+    // A client holding a keep-alive connection open must not keep the service up.
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+    await closed;
+    return EXIT.ok;
+  } finally {
+    db.close();
+  }
+}
+
+function onceSignalled(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      resolve();
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+}

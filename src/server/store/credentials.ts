@@ -1,0 +1,79 @@
+// Sandboxes (lease) and turns (authorisation) for an engagement. Only sha256 hashes of the credentials are kept;
+// the credentials themselves are returned once, to the admin caller.
+import { hashCredential, newCredential, newId } from "../auth/tokens.js";
+import type { Database } from "./sqlite.js";
+import { inTransaction } from "./transaction.js";
+
+export const DEFAULT_LEASE_TTL_SECONDS = 2 * 60 * 60;
+export const DEFAULT_TURN_TTL_SECONDS = 60 * 60;
+
+export type CredentialFailure = "workspace_not_found" | "engagement_not_found" | "engagement_elsewhere";
+
+export interface IssuedSandbox {
+  sandboxId: string;
+  engagementId: string;
+  lease: string;
+  turnToken: string;
+  leaseExpiresAt: string;
+  turnExpiresAt: string;
+}
+
+export function issueSandbox(
+  db: Database,
+  input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
+  now: Date,
+): IssuedSandbox | CredentialFailure {
+  return inTransaction(db, () => {
+    if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
+      return "workspace_not_found";
+    const engagement = db
+      .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
+      .get(input.engagementId) as { workspace_id: string } | undefined;
+    if (engagement && engagement.workspace_id !== input.workspaceId) return "engagement_elsewhere";
+    if (!engagement) {
+      db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
+        input.engagementId,
+        input.workspaceId,
+        now.toISOString(),
+      );
+    }
+    const sandboxId = newId("sbx");
+    const lease = newCredential("btl");
+    const leaseExpires = new Date(
+      now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000,
+    );
+    db.prepare(
+      "INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString());
+    const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+    return {
+      sandboxId,
+      engagementId: input.engagementId,
+      lease,
+      turnToken: turn.turnToken,
+      leaseExpiresAt: leaseExpires.toISOString(),
+      turnExpiresAt: turn.turnExpiresAt,
+    };
+  });
+}
+
+export function issueTurn(
+  db: Database,
+  input: { engagementId: string; ttlSeconds?: number },
+  now: Date,
+): { turnToken: string; turnExpiresAt: string } | CredentialFailure {
+  return inTransaction(db, () => {
+    if (!db.prepare("SELECT 1 FROM engagements WHERE id = ?").get(input.engagementId))
+      return "engagement_not_found";
+    return insertTurn(db, input.engagementId, input.ttlSeconds, now);
+  });
+}
+
+function insertTurn(db: Database, engagementId: string, ttlSeconds: number | undefined, now: Date) {
+  const turnToken = newCredential("btt");
+  const expires = new Date(now.getTime() + (ttlSeconds ?? DEFAULT_TURN_TTL_SECONDS) * 1000);
+  db.prepare(
+    "INSERT INTO turns (id, engagement_id, token_hash, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString());
+  return { turnToken, turnExpiresAt: expires.toISOString() };
+}

@@ -1,0 +1,149 @@
+// Reads and writes an engagement's naming ledger, its activated repositories and overlay revisions, and a
+// repository's current configuration. Callers hold a transaction.
+import type { Overlay } from "../../envfile/overlay.js";
+import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
+import { ReadinessSchema } from "../../transport/wire.js";
+import type { RepositoryConfiguration } from "../operations/build-overlay.js";
+import type { EnvironmentVersion } from "../operations/managed-startup.js";
+import type { Database } from "./sqlite.js";
+
+export function loadLedger(db: Database, engagementId: string): NamingLedger {
+  const rows = db
+    .prepare(
+      "SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position",
+    )
+    .all(engagementId) as {
+    repository_id: string;
+    repository: string;
+    variable: string;
+    assigned: string;
+    status: "live" | "reserved";
+  }[];
+  return {
+    entries: rows.map((r) => ({
+      repositoryId: r.repository_id,
+      repository: r.repository,
+      variable: r.variable,
+      assigned: r.assigned,
+      status: r.status,
+    })),
+  };
+}
+
+/** Rewrites the ledger in commit order. Entries only ever grow or turn reserved, so positions stay stable. */
+export function saveLedger(db: Database, engagementId: string, entries: readonly LedgerEntry[]): void {
+  db.prepare("DELETE FROM ledger_entries WHERE engagement_id = ?").run(engagementId);
+  const insert = db.prepare(
+    `INSERT INTO ledger_entries (engagement_id, position, repository_id, repository, variable, assigned, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  entries.forEach((e, i) => {
+    insert.run(engagementId, i, e.repositoryId, e.repository, e.variable, e.assigned, e.status);
+  });
+}
+
+export function disconnectedRepositoryIds(db: Database, workspaceId: string): Set<string> {
+  return new Set(
+    (
+      db.prepare("SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0").all(workspaceId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id),
+  );
+}
+
+export function rememberActivatedRepository(db: Database, engagementId: string, repositoryId: string): void {
+  db.prepare(
+    `INSERT INTO engagement_repositories (engagement_id, repository_id, position)
+     SELECT ?, ?, COALESCE(MAX(position), -1) + 1 FROM engagement_repositories WHERE engagement_id = ?
+     ON CONFLICT (engagement_id, repository_id) DO NOTHING`,
+  ).run(engagementId, repositoryId, engagementId);
+}
+
+/** Connected repositories activated in the engagement, in first-activation order, with their configuration. */
+export function loadActivatedConfigurations(db: Database, engagementId: string): RepositoryConfiguration[] {
+  const repos = db
+    .prepare(
+      `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
+    )
+    .all(engagementId) as { id: string; slug: string }[];
+  return repos.map((r) => ({
+    repositoryId: r.id,
+    repository: r.slug,
+    sandboxEnv: db
+      .prepare("SELECT name, value FROM sandbox_env WHERE repository_id = ? ORDER BY name")
+      .all(r.id) as {
+      name: string;
+      value: string;
+    }[],
+    secrets: db.prepare("SELECT id, name FROM secrets WHERE repository_id = ? ORDER BY name").all(r.id) as {
+      id: string;
+      name: string;
+    }[],
+  }));
+}
+
+export function repositoryVariableNames(db: Database, repositoryId: string): string[] {
+  const rows = db
+    .prepare(
+      "SELECT name FROM sandbox_env WHERE repository_id = ? UNION ALL SELECT name FROM secrets WHERE repository_id = ?",
+    )
+    .all(repositoryId, repositoryId) as { name: string }[];
+  return rows.map((r) => r.name).sort();
+}
+
+export function loadCurrentVersion(db: Database, repositoryId: string): EnvironmentVersion | undefined {
+  const row = db
+    .prepare(
+      `SELECT v.* FROM environment_versions v JOIN repositories r
+         ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`,
+    )
+    .get(repositoryId) as
+    | {
+        version_id: string;
+        dockerfile_path: string | null;
+        agent_instructions_path: string | null;
+        startup_script_path: string | null;
+        readiness_json: string;
+        startup_timeout_seconds: number | null;
+      }
+    | undefined;
+  if (!row) return undefined;
+  return {
+    versionId: row.version_id,
+    dockerfilePath: row.dockerfile_path,
+    agentInstructionsPath: row.agent_instructions_path,
+    startupScriptPath: row.startup_script_path,
+    readiness: ReadinessSchema.parse(JSON.parse(row.readiness_json)),
+    startupTimeoutSeconds: row.startup_timeout_seconds,
+  };
+}
+
+export function nextOverlayRevision(db: Database, engagementId: string): number {
+  db.prepare("UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ?").run(engagementId);
+  return (
+    db.prepare("SELECT overlay_revision FROM engagements WHERE id = ?").get(engagementId) as {
+      overlay_revision: number;
+    }
+  ).overlay_revision;
+}
+
+export function saveOverlay(
+  db: Database,
+  engagementId: string,
+  operationId: string,
+  overlay: Overlay,
+  now: Date,
+): void {
+  db.prepare(
+    "INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString());
+}
+
+export function loadOverlay(db: Database, engagementId: string, revision: number): Overlay | undefined {
+  const row = db
+    .prepare("SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?")
+    .get(engagementId, revision) as { document_json: string } | undefined;
+  return row ? (JSON.parse(row.document_json) as Overlay) : undefined;
+}

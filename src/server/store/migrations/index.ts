@@ -1,0 +1,12 @@
+// The ordered list of schema migrations. Append a new one at the end with the next version number; never edit
+// or reorder a migration that has shipped (a database records which versions it has applied).
+import type { Database } from "../sqlite.js";
+import { initialSchema } from "./0001-initial.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [initialSchema];

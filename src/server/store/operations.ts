@@ -1,0 +1,122 @@
+// Operation rows and their wire shape. State changes go through these functions so `updated_at` and
+// `finished_at` stay consistent.
+import type { Operation, OperationKind, OperationState } from "../../transport/wire.js";
+import type { Database } from "./sqlite.js";
+
+export interface OperationRow {
+  seq: number;
+  id: string;
+  kind: OperationKind;
+  workspace_id: string;
+  engagement_id: string;
+  sandbox_id: string;
+  turn_id: string;
+  repository_id: string;
+  repository: string;
+  state: OperationState;
+  attempts: number;
+  overlay_revision: number | null;
+  result_json: string | null;
+  error_code: string | null;
+  error_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export function toWireOperation(row: OperationRow): Operation {
+  return {
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    repository: row.repository,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+    result: row.result_json === null ? null : JSON.parse(row.result_json),
+    error: row.error_code === null ? null : { code: row.error_code, reason: row.error_reason ?? "" },
+  };
+}
+
+export function getOperation(db: Database, id: string): OperationRow | undefined {
+  return db.prepare("SELECT * FROM operations WHERE id = ?").get(id) as OperationRow | undefined;
+}
+
+export function insertOperation(
+  db: Database,
+  row: Pick<
+    OperationRow,
+    | "id"
+    | "kind"
+    | "workspace_id"
+    | "engagement_id"
+    | "sandbox_id"
+    | "turn_id"
+    | "repository_id"
+    | "repository"
+  >,
+  now: Date,
+): OperationRow {
+  const at = now.toISOString();
+  db.prepare(
+    `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+  ).run(
+    row.id,
+    row.kind,
+    row.workspace_id,
+    row.engagement_id,
+    row.sandbox_id,
+    row.turn_id,
+    row.repository_id,
+    row.repository,
+    at,
+    at,
+  );
+  return getOperation(db, row.id)!;
+}
+
+export function markRunning(db: Database, id: string, now: Date): void {
+  db.prepare(
+    "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
+  ).run(now.toISOString(), id);
+}
+
+export function markFailed(db: Database, id: string, code: string, reason: string, now: Date): void {
+  const at = now.toISOString();
+  db.prepare(
+    `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
+     WHERE id = ? AND state IN ('pending', 'running')`,
+  ).run(code, reason, at, at, id);
+}
+
+export function markSucceeded(
+  db: Database,
+  id: string,
+  overlayRevision: number,
+  result: unknown,
+  now: Date,
+): void {
+  const at = now.toISOString();
+  db.prepare(
+    `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
+       finished_at = ? WHERE id = ?`,
+  ).run(overlayRevision, JSON.stringify(result), at, at, id);
+}
+
+/** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
+export function nextOpenOperation(db: Database, engagementId: string): OperationRow | undefined {
+  return db
+    .prepare(
+      "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
+    )
+    .get(engagementId) as OperationRow | undefined;
+}
+
+export function engagementsWithOpenOperations(db: Database): string[] {
+  return (
+    db
+      .prepare("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")
+      .all() as { engagement_id: string }[]
+  ).map((r) => r.engagement_id);
+}
