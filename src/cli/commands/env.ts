@@ -1,7 +1,11 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
+import { registerEnvActivate } from "./env-activate.js";
 
-export function registerEnvCommands(program: Command, _context: CommandContext): void {
-  program.command("env").description("activate repositories and manage the generated environment files");
+export function registerEnvCommands(program: Command, context: CommandContext): void {
+  const env = program
+    .command("env")
+    .description("activate repositories and manage the generated environment files");
+  registerEnvActivate(env, context);
   // Subcommands register here: env apply, env show, env activate, env request-capability.
 }

@@ -3,10 +3,12 @@ import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
 import { registerAdminCommands } from "./admin.js";
 import { registerEnvCommands } from "./env.js";
+import { registerOpCommands } from "./op.js";
 import { registerServe } from "./serve.js";
 
 export function registerCommands(program: Command, context: CommandContext): void {
   registerEnvCommands(program, context);
+  registerOpCommands(program, context);
   registerServe(program, context);
   registerAdminCommands(program, context);
 }
