@@ -1,0 +1,45 @@
+// Applies an overlay inside the sandbox: render environment.sh and write it atomically into ~/.baton.
+// Shared by `baton env apply` and `baton env activate`.
+import type { SandboxPaths } from "../config/sandbox.js";
+import { ensureBatonDir, type Overlay, renderEnvironmentFile, writeFileAtomic } from "../envfile/index.js";
+
+export interface AppliedVariable {
+  repository: string;
+  name: string;
+  assigned: string;
+  source: "sandbox.env" | "secret";
+}
+
+export interface AppliedOverlay {
+  path: string;
+  revision: number;
+  /** The mapping of original to assigned names, in overlay order. Never values. */
+  variables: AppliedVariable[];
+}
+
+/** Renders first, so an overlay that cannot be rendered leaves every file as it was. */
+export async function applyOverlay(input: {
+  overlay: Overlay;
+  paths: Pick<SandboxPaths, "home" | "batonDir" | "environmentFile">;
+}): Promise<AppliedOverlay> {
+  const { overlay, paths } = input;
+  const content = renderEnvironmentFile(overlay);
+  await ensureBatonDir(paths);
+  await writeFileAtomic(paths.environmentFile, content, { mode: 0o600 });
+  return {
+    path: paths.environmentFile,
+    revision: overlay.revision,
+    variables: listAppliedVariables(overlay),
+  };
+}
+
+export function listAppliedVariables(overlay: Overlay): AppliedVariable[] {
+  return overlay.repositories.flatMap((repo) =>
+    repo.variables.map(({ name, assigned, source }) => ({
+      repository: repo.repository,
+      name,
+      assigned,
+      source,
+    })),
+  );
+}
