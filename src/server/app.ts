@@ -1,5 +1,6 @@
 // Assembles the service: store, worker, waiters and the route table into one fetch-style handler.
 import type { Logger } from "pino";
+import type { CapabilitySettings } from "./capability/settings.js";
 import type { ServerDeps } from "./deps.js";
 import { createRouter, type Handler } from "./http/router.js";
 import { OperationWaiters } from "./operations/waiters.js";
@@ -14,6 +15,7 @@ export interface ServerAppOptions {
   now?: () => Date;
   activationDelayMs?: number;
   routeFactories?: readonly RouteFactory[];
+  capability?: CapabilitySettings | undefined;
 }
 
 export interface ServerApp {
@@ -35,6 +37,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     waiters,
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
+  const stopHooks: (() => Promise<void>)[] = [];
   const deps: ServerDeps = {
     db: options.db,
     now,
@@ -42,6 +45,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     worker,
     waiters,
     adminToken: options.adminToken,
+    capability: options.capability,
+    onStop: (stop) => stopHooks.push(stop),
   };
   const handle = createRouter(buildRoutes(deps, options.routeFactories), options.logger);
   return {
@@ -52,6 +57,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       waiters.wakeAll();
       await worker.stop();
       waiters.wakeAll();
+      await Promise.all(stopHooks.map((stop) => stop()));
     },
   };
 }

@@ -1,5 +1,6 @@
 // What route factories receive: the store, the clock, the logger and the operation machinery.
 import type { Logger } from "pino";
+import type { CapabilitySettings } from "./capability/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
 import type { Database } from "./store/sqlite.js";
@@ -12,4 +13,8 @@ export interface ServerDeps {
   waiters: OperationWaiters;
   /** When unset the admin API answers 404 as if it did not exist. */
   adminToken: string | undefined;
+  /** Capability-request settings (`--smtp-url`, `--matcher-url`, `--dashboard-url`). */
+  capability?: CapabilitySettings | undefined;
+  /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
+  onStop?: (stop: () => Promise<void>) => void;
 }

@@ -8,6 +8,7 @@ import { parseOrThrow } from "../config/zod-error.js";
 import { InputError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { createServerApp } from "./app.js";
+import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./node-adapter.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
@@ -20,6 +21,10 @@ export interface ServeOptions {
   seed?: string | undefined;
   json: boolean;
   io: CliIo;
+  /** Capability requests: e-mail relay, model-endpoint matcher, dashboard link base. */
+  smtpUrl?: string | undefined;
+  matcherUrl?: string | undefined;
+  dashboardUrl?: string | undefined;
   /** Resolves to stop the service; defaults to SIGTERM or SIGINT. */
   stopSignal?: Promise<unknown>;
 }
@@ -47,9 +52,16 @@ export async function runServe(options: ServeOptions): Promise<ExitCode> {
       applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${options.seed}`), new Date());
     }
     const delay = Number(io.env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
+    const capability: CapabilitySettings = {
+      smtpUrl: options.smtpUrl,
+      matcherUrl: options.matcherUrl,
+      matcherToken: io.env.BATON_MATCHER_TOKEN || undefined,
+      dashboardUrl: options.dashboardUrl,
+    };
     const app = createServerApp({
       db,
       logger,
+      capability,
       adminToken: io.env.BATON_ADMIN_TOKEN || undefined,
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
@@ -62,6 +74,7 @@ export async function runServe(options: ServeOptions): Promise<ExitCode> {
     const port = typeof address === "object" && address ? address.port : options.port;
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     const url = `http://${host}:${port}`;
+    capability.serviceUrl = url;
     app.start();
     if (options.json) writeLine(io.stdout, JSON.stringify({ url }));
     else writeLine(io.stdout, `baton serve: listening on ${url}`);

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.js";
 import { newId } from "../auth/tokens.js";
+import { saveMemberToken } from "../capability/member-auth.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
 import type { SeedDocument, SeedRepository } from "./schema.js";
@@ -26,6 +27,7 @@ export function applySeed(db: Database, seed: SeedDocument, now: Date): void {
           `INSERT INTO members (workspace_id, email, role) VALUES (?, ?, ?)
            ON CONFLICT (workspace_id, email) DO UPDATE SET role = excluded.role`,
         ).run(workspace.id, member.email.toLowerCase(), member.role);
+        if (member.token) saveMemberToken(db, member.email, member.token, now);
       }
       for (const repository of workspace.repositories) upsertRepository(db, workspace.id, repository, at);
       for (const engagement of workspace.engagements) {

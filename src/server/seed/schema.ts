@@ -53,7 +53,22 @@ export const SeedWorkspaceSchema = z.object({
   id: IdSchema,
   name: z.string().min(1).max(200),
   rollout: z.object({ repositoryEnvironments: z.boolean() }).default({ repositoryEnvironments: false }),
-  members: z.array(z.object({ email: z.email(), role: z.enum(["owner", "admin", "member"]) })).default([]),
+  members: z
+    .array(
+      z.object({
+        email: z.email(),
+        role: z.enum(["owner", "admin", "member"]),
+        /** A personal access token for the workspace routes (capability requests, secrets), `btn_` + 16+ chars. */
+        token: z
+          .string()
+          .regex(
+            /^btn_[A-Za-z0-9_-]{16,200}$/,
+            "must be btn_ followed by 16 to 200 letters, digits, '_' or '-'",
+          )
+          .optional(),
+      }),
+    )
+    .default([]),
   repositories: z.array(SeedRepositorySchema).default([]),
   engagements: z.array(z.object({ id: IdSchema })).default([]),
 });

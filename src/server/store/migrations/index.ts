@@ -2,6 +2,7 @@
 // or reorder a migration that has shipped (a database records which versions it has applied).
 import type { Database } from "../sqlite.js";
 import { initialSchema } from "./0001-initial.js";
+import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, capabilityRequestsSchema];

@@ -1,0 +1,189 @@
+// The owner/admin side and the sandbox's read of a request: list, dismiss, supply access by writing a secret with
+// `capabilityRequestId` (rotation of a bound secret satisfies a repair again), view and redeliver e-mail.
+import { authoriseSecretForTarget } from "../../capability/authorise.js";
+import { transitionCapabilityRequest } from "../../capability/transitions.js";
+import { ShellNameSchema } from "../../envfile/overlay.js";
+import {
+  CAPABILITY_WIRE_ERRORS,
+  type CapabilityRequest,
+  type CapabilityRequestView,
+  type PutSecretBody,
+  type RedeliverResponse,
+} from "../../transport/wire.js";
+import { newId } from "../auth/tokens.js";
+import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
+import { inTransaction } from "../store/transaction.js";
+import { notificationsOf, requeueFailedDeliveries } from "./outbox.js";
+import {
+  getRequest,
+  requestsBoundTo,
+  requestsOfRepository,
+  type StoredRequest,
+  saveState,
+  stateOf,
+  toWire,
+} from "./requests-store.js";
+import type { CapabilityRuntime } from "./runtime.js";
+
+export function repositoryInWorkspace(rt: CapabilityRuntime, workspaceId: string, repoId: string): void {
+  const row = rt.db
+    .prepare("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?")
+    .get(repoId, workspaceId);
+  if (!row) throw notFound("no such repository");
+}
+
+function requestInRepository(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  repoId: string,
+  id: string,
+): StoredRequest {
+  const request = getRequest(rt.db, id);
+  if (!request || request.workspaceId !== workspaceId || request.repositoryId !== repoId) {
+    throw notFound("no such capability request");
+  }
+  return request;
+}
+
+export function listRequests(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  repoId: string,
+): CapabilityRequest[] {
+  repositoryInWorkspace(rt, workspaceId, repoId);
+  return requestsOfRepository(rt.db, workspaceId, repoId).map(toWire);
+}
+
+export function dismissRequest(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  repoId: string,
+  id: string,
+): CapabilityRequest {
+  return inTransaction(rt.db, () => {
+    const request = requestInRepository(rt, workspaceId, repoId, id);
+    const result = transitionCapabilityRequest(stateOf(request), { type: "dismiss" });
+    if (!result.ok) throw new HttpError(409, CAPABILITY_WIRE_ERRORS.requestClosed, result.reason);
+    saveState(rt.db, id, result.state, rt.now().toISOString());
+    return toWire(getRequest(rt.db, id)!);
+  });
+}
+
+export function putSecret(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  repoId: string,
+  name: string,
+  body: PutSecretBody,
+) {
+  if (!ShellNameSchema.safeParse(name).success) {
+    throw invalidRequest(
+      "secret name must be a shell variable name (letters, digits, '_'; not starting with a digit)",
+    );
+  }
+  const now = rt.now();
+  const at = now.toISOString();
+  return inTransaction(rt.db, () => {
+    repositoryInWorkspace(rt, workspaceId, repoId);
+    const clash = rt.db
+      .prepare("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?")
+      .get(repoId, name);
+    if (clash)
+      throw invalidRequest(`${name} is a sandbox.env name of this repository; pick another secret name`);
+    const bound = body.capabilityRequestId
+      ? requestInRepository(rt, workspaceId, repoId, body.capabilityRequestId)
+      : null;
+    let supplied: ReturnType<typeof transitionCapabilityRequest> | null = null;
+    if (bound) {
+      const auth = authoriseSecretForTarget(body.allowedHosts, {
+        form: bound.targetForm,
+        value: bound.target,
+      });
+      supplied = transitionCapabilityRequest(stateOf(bound), {
+        type: "access_supplied",
+        authorised: auth.authorised,
+        ...(auth.authorised ? {} : { why: auth.why }),
+      });
+      // Refused before anything is written: the secret is unchanged.
+      if (!supplied.ok) {
+        const code = supplied.refusal === "not_authorised" ? 400 : 409;
+        const error =
+          supplied.refusal === "not_authorised"
+            ? CAPABILITY_WIRE_ERRORS.secretHostsMismatch
+            : CAPABILITY_WIRE_ERRORS.requestClosed;
+        throw new HttpError(code, error, supplied.reason);
+      }
+    }
+    const existing = rt.db
+      .prepare("SELECT id FROM secrets WHERE repository_id = ? AND name = ?")
+      .get(repoId, name) as { id: string } | undefined;
+    const secretId = existing?.id ?? newId("sec");
+    rt.db
+      .prepare(
+        `INSERT INTO secrets (id, repository_id, name, value, allowed_hosts_json, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (repository_id, name) DO UPDATE SET value = excluded.value,
+           allowed_hosts_json = excluded.allowed_hosts_json, updated_at = excluded.updated_at`,
+      )
+      .run(secretId, repoId, name, body.value, JSON.stringify(body.allowedHosts), at);
+    const changed = new Map<string, CapabilityRequest>();
+    if (bound && supplied?.ok) {
+      saveState(rt.db, bound.requestId, supplied.state, at, { boundSecretId: secretId });
+      changed.set(bound.requestId, toWire(getRequest(rt.db, bound.requestId)!));
+    }
+    if (existing) {
+      // Rotation of a bound secret satisfies a repair again on every request it is bound to.
+      for (const request of requestsBoundTo(rt.db, secretId)) {
+        if (request.requestId === bound?.requestId) continue;
+        const rotated = transitionCapabilityRequest(stateOf(request), { type: "secret_rotated" });
+        if (rotated.ok && rotated.changed) {
+          saveState(rt.db, request.requestId, rotated.state, at);
+          changed.set(request.requestId, toWire(getRequest(rt.db, request.requestId)!));
+        }
+      }
+    }
+    return {
+      name,
+      allowedHosts: body.allowedHosts,
+      created: existing === undefined,
+      updatedAt: at,
+      capabilityRequests: [...changed.values()],
+    };
+  });
+}
+
+/** `o***@acme.test`: the sandbox sees that a recipient failed without learning the address. */
+export function maskRecipient(email: string): string {
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+export function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: string): CapabilityRequestView {
+  const request = getRequest(rt.db, id);
+  if (!request || request.workspaceId !== workspaceId) throw notFound("no such capability request");
+  const notifications = notificationsOf(rt.db, id).map((n) => ({
+    id: n.id,
+    kind: n.kind,
+    createdAt: n.createdAt,
+    deliveries: n.deliveries.map((d) => ({
+      recipient: maskRecipient(d.recipient),
+      state: d.state,
+      attempts: d.attempts,
+      lastError: d.lastError,
+      sentAt: d.sentAt,
+    })),
+  }));
+  return { request: toWire(request), notifications };
+}
+
+export function redeliver(rt: CapabilityRuntime, workspaceId: string, id: string): RedeliverResponse {
+  viewRequest(rt, workspaceId, id);
+  const requeued = inTransaction(rt.db, () => requeueFailedDeliveries(rt.db, id, rt.now()));
+  rt.kickMail();
+  return {
+    ...viewRequest(rt, workspaceId, id),
+    redelivered: requeued.map((r) => ({
+      notificationId: r.notificationId,
+      recipient: maskRecipient(r.recipient),
+    })),
+  };
+}

@@ -1,0 +1,63 @@
+// Personal access tokens (`btn_<secret>`) for the workspace routes: only sha256 hashes are stored. A caller who
+// is not a member of the workspace gets 404, never 403, so nothing reveals that the workspace exists.
+import { HEADERS, PERSONAL_TOKEN_PREFIX, WIRE_ERRORS } from "../../transport/wire.js";
+import { hashCredential } from "../auth/tokens.js";
+import { HttpError, invalidToken, notFound } from "../http/http-error.js";
+import type { Database } from "../store/sqlite.js";
+
+export const PERSONAL_TOKEN_PATTERN = /^btn_[A-Za-z0-9_-]{16,200}$/;
+export const DEFAULT_TOKEN_TTL_DAYS = 365;
+
+export type MemberRole = "owner" | "admin" | "member";
+export interface Member {
+  email: string;
+  role: MemberRole;
+  workspaceId: string;
+  rolloutEnabled: boolean;
+}
+
+/** Called by the seed loader for a member with `token`; re-seeding the same token changes nothing. */
+export function saveMemberToken(db: Database, email: string, token: string, now: Date): void {
+  db.prepare(
+    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at) VALUES (?, ?, 'seed', ?, ?)
+     ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email`,
+  ).run(
+    hashCredential(token),
+    email.toLowerCase(),
+    now.getTime() + DEFAULT_TOKEN_TTL_DAYS * 86_400_000,
+    now.toISOString(),
+  );
+}
+
+const BEARER = /^Bearer (\S{1,256})$/;
+
+export function authenticateMember(
+  db: Database,
+  headers: Headers,
+  workspaceId: string,
+  nowMs: number,
+): Member {
+  const token = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
+  if (!token?.startsWith(PERSONAL_TOKEN_PREFIX)) {
+    throw invalidToken("send a personal access token (btn_...) as Authorization: Bearer");
+  }
+  const row = db
+    .prepare("SELECT email, expires_at_ms FROM personal_access_tokens WHERE token_hash = ?")
+    .get(hashCredential(token)) as { email: string; expires_at_ms: number } | undefined;
+  if (!row || row.expires_at_ms <= nowMs)
+    throw invalidToken("the personal access token is unknown or expired");
+  const member = db
+    .prepare(
+      `SELECT m.role, w.rollout_repository_environments AS rollout FROM members m
+       JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`,
+    )
+    .get(workspaceId, row.email) as { role: MemberRole; rollout: number } | undefined;
+  if (!member) throw notFound("no such workspace");
+  return { email: row.email, role: member.role, workspaceId, rolloutEnabled: member.rollout === 1 };
+}
+
+export function requireOwnerOrAdmin(member: Member): void {
+  if (member.role !== "owner" && member.role !== "admin") {
+    throw new HttpError(403, WIRE_ERRORS.forbidden, "only workspace owners and admins can do this");
+  }
+}

@@ -1,0 +1,213 @@
+// The agent's side: record a request (exact target first, then the budgeted semantic matcher), and report
+// evidence on it. Every state change and its e-mail commit in one transaction.
+import { createHash } from "node:crypto";
+import { normaliseCapabilityKind } from "../../capability/kinds.js";
+import { decideMerge, type MatchExisting, type MergeDecision } from "../../capability/matcher.js";
+import { normaliseCapabilityTarget, validateCapabilityReason } from "../../capability/target.js";
+import {
+  EVIDENCE_STATUS,
+  MATCHABLE_STATUSES,
+  transitionCapabilityRequest,
+} from "../../capability/transitions.js";
+import {
+  CAPABILITY_REQUEST_ID_PREFIX,
+  CAPABILITY_WIRE_ERRORS,
+  type EvidenceBody,
+  type RecordCapabilityBody,
+  type RecordCapabilityResponse,
+  WIRE_ERRORS,
+} from "../../transport/wire.js";
+import type { Caller } from "../auth/authenticate.js";
+import { newId } from "../auth/tokens.js";
+import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
+import { inTransaction } from "../store/transaction.js";
+import {
+  getRequest,
+  insertRequest,
+  recordOutcome,
+  requestsOfRepository,
+  type StoredRequest,
+  saveState,
+  stateOf,
+  toWire,
+} from "./requests-store.js";
+import { type CapabilityRuntime, notifyOwners, validated } from "./runtime.js";
+
+export function checkEvidence(body: EvidenceBody): void {
+  const expected = EVIDENCE_STATUS[body.outcome];
+  if (body.status !== undefined && body.status !== expected) {
+    throw invalidRequest(
+      expected
+        ? `evidence ${body.outcome} goes with status ${expected}`
+        : `evidence ${body.outcome} takes no status; --status is for authentication (401) or permission (403)`,
+    );
+  }
+}
+
+/** Applies evidence inside a transaction; returns whether the status changed. */
+function applyEvidence(
+  rt: CapabilityRuntime,
+  request: StoredRequest,
+  body: EvidenceBody,
+  now: Date,
+): boolean {
+  const result = transitionCapabilityRequest(stateOf(request), { type: "evidence", outcome: body.outcome });
+  if (!result.ok) throw new HttpError(409, CAPABILITY_WIRE_ERRORS.requestClosed, result.reason);
+  const at = now.toISOString();
+  saveState(rt.db, request.requestId, result.state, at);
+  recordOutcome(
+    rt.db,
+    request.requestId,
+    {
+      outcome: body.outcome,
+      httpStatus: body.status ?? EVIDENCE_STATUS[body.outcome] ?? null,
+      before: request.status,
+      after: result.state.status,
+    },
+    at,
+  );
+  if (result.notify === "repair") notifyOwners(rt, { ...request, ...result.state }, "repair", now);
+  return result.changed;
+}
+
+function repositoryOf(rt: CapabilityRuntime, workspaceId: string, slug: string): { id: string } {
+  const repo = rt.db
+    .prepare("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?")
+    .get(workspaceId, slug) as { id: string; connected: number } | undefined;
+  if (!repo) throw notFound(`no repository ${slug} in this workspace`);
+  if (repo.connected !== 1) {
+    throw new HttpError(400, WIRE_ERRORS.invalidRepo, `${slug} is not connected to the workspace`);
+  }
+  return repo;
+}
+
+export async function recordCapabilityRequest(
+  rt: CapabilityRuntime,
+  who: Caller,
+  body: RecordCapabilityBody,
+  idempotencyKey: string | null,
+): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> {
+  const requestHash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
+  if (idempotencyKey) {
+    const previous = rt.db
+      .prepare(
+        "SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?",
+      )
+      .get(who.sandboxId, idempotencyKey) as { request_hash: string; response_json: string } | undefined;
+    if (previous) {
+      if (previous.request_hash !== requestHash) {
+        throw new HttpError(
+          409,
+          WIRE_ERRORS.idempotencyConflict,
+          "this Idempotency-Key was used for a different request",
+        );
+      }
+      return { status: 200, response: JSON.parse(previous.response_json) as RecordCapabilityResponse };
+    }
+  }
+  const kind = validated(() => normaliseCapabilityKind(body.capability));
+  const target = validated(() => normaliseCapabilityTarget(body.target));
+  if (body.reason === undefined && body.evidence === undefined) {
+    throw invalidRequest("reason: required; say what failed and why access is needed");
+  }
+  const reason = body.reason === undefined ? "" : validated(() => validateCapabilityReason(body.reason!));
+  if (body.evidence) checkEvidence(body.evidence);
+  const repo = repositoryOf(rt, who.workspaceId, body.repository);
+
+  const sameTarget = (r: StoredRequest) =>
+    r.kind === kind && r.targetForm === target.form && r.target === target.value;
+  const before = requestsOfRepository(rt.db, who.workspaceId, repo.id);
+  let decision: MergeDecision | null = null;
+  if (!before.some(sameTarget)) {
+    const existing: MatchExisting[] = before
+      .filter((r) => MATCHABLE_STATUSES.has(r.status))
+      .map((r) => ({
+        requestId: r.requestId,
+        kind: r.kind,
+        target: r.target,
+        targetForm: r.targetForm,
+        reason: r.reason,
+      }));
+    decision = await decideMerge(
+      rt.matcher,
+      { candidate: { kind, target: target.value, targetForm: target.form, reason }, existing },
+      rt.matcherBudgetMs,
+    );
+  }
+
+  const now = rt.now();
+  const response = inTransaction(rt.db, (): { status: 200 | 201; response: RecordCapabilityResponse } => {
+    // Re-read inside the write lock: a concurrent identical request may have committed while the matcher ran.
+    const current = requestsOfRepository(rt.db, who.workspaceId, repo.id);
+    const exact = current.find(sameTarget);
+    const merged = decision?.requestId
+      ? current.find((r) => r.requestId === decision.requestId && MATCHABLE_STATUSES.has(r.status))
+      : undefined;
+    const found = exact ?? merged;
+    let request: StoredRequest;
+    let status: 200 | 201 = 200;
+    if (found) {
+      request = found;
+    } else {
+      if (body.evidence) {
+        throw new HttpError(
+          404,
+          CAPABILITY_WIRE_ERRORS.noMatchingRequest,
+          "no matching request; record it first without --evidence",
+        );
+      }
+      const created = {
+        requestId: newId(CAPABILITY_REQUEST_ID_PREFIX.slice(0, -1)),
+        workspaceId: who.workspaceId,
+        repositoryId: repo.id,
+        repository: body.repository,
+        kind,
+        target: target.value,
+        targetForm: target.form,
+        reason,
+        createdAt: now.toISOString(),
+        sandboxId: who.sandboxId,
+      };
+      insertRequest(rt.db, created);
+      request = getRequest(rt.db, created.requestId)!;
+      notifyOwners(rt, request, "new_request", now);
+      status = 201;
+    }
+    let evidence: RecordCapabilityResponse["evidence"] = null;
+    if (body.evidence) {
+      evidence = { outcome: body.evidence.outcome, changed: applyEvidence(rt, request, body.evidence, now) };
+      request = getRequest(rt.db, request.requestId)!;
+    }
+    const out: RecordCapabilityResponse = {
+      request: toWire(request),
+      matched: status === 200,
+      matchedBy: status === 201 ? null : exact ? "target" : "matcher",
+      matcher: decision ? { outcome: decision.outcome, confidence: decision.confidence } : null,
+      evidence,
+    };
+    if (idempotencyKey) {
+      rt.db
+        .prepare(
+          "INSERT INTO capability_idempotency (sandbox_id, idempotency_key, request_hash, response_json, created_at) VALUES (?, ?, ?, ?, ?)",
+        )
+        .run(who.sandboxId, idempotencyKey, requestHash, JSON.stringify(out), now.toISOString());
+    }
+    return { status, response: out };
+  });
+  rt.kickMail();
+  return response;
+}
+
+/** Evidence by request id: the request must be in the caller's workspace. */
+export function reportEvidence(rt: CapabilityRuntime, who: Caller, requestId: string, body: EvidenceBody) {
+  checkEvidence(body);
+  const now = rt.now();
+  const out = inTransaction(rt.db, () => {
+    const request = getRequest(rt.db, requestId);
+    if (!request || request.workspaceId !== who.workspaceId) throw notFound("no such capability request");
+    const changed = applyEvidence(rt, request, body, now);
+    return { request: toWire(getRequest(rt.db, requestId)!), evidence: { outcome: body.outcome, changed } };
+  });
+  rt.kickMail();
+  return out;
+}

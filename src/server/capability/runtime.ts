@@ -1,0 +1,74 @@
+// What the capability routes need beyond the server's deps: the matcher, its budget, the dashboard address for
+// e-mail links, and a way to wake the e-mail delivery worker after a commit.
+import type { Logger } from "pino";
+import type { CapabilityMatcher } from "../../capability/matcher.js";
+import { InputError } from "../../errors.js";
+import { newId } from "../auth/tokens.js";
+import { HttpError, invalidRequest } from "../http/http-error.js";
+import type { Database } from "../store/sqlite.js";
+import { enqueueNotification, recipientsFor } from "./outbox.js";
+import { dashboardLink, type NotificationKind, renderCapabilityEmail } from "./render-email.js";
+import type { StoredRequest } from "./requests-store.js";
+
+export interface CapabilityRuntime {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  matcher: CapabilityMatcher;
+  matcherBudgetMs: number;
+  dashboardBase: () => string;
+  kickMail: () => void;
+}
+
+/** Runs a pure validation and turns its InputError into the wire's 400 (the message never holds the value). */
+export function validated<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof InputError) throw invalidRequest(error.message);
+    throw error;
+  }
+}
+
+export function conflict(error: string, reason: string): HttpError {
+  return new HttpError(409, error, reason);
+}
+
+/** Writes the notification and its per-recipient deliveries; call inside the transaction of the state change. */
+export function notifyOwners(
+  rt: CapabilityRuntime,
+  request: StoredRequest,
+  kind: NotificationKind,
+  now: Date,
+): void {
+  const workspace = rt.db.prepare("SELECT name FROM workspaces WHERE id = ?").get(request.workspaceId) as
+    | { name: string }
+    | undefined;
+  const { subject, text } = renderCapabilityEmail({
+    kind,
+    workspaceName: workspace?.name ?? request.workspaceId,
+    repository: request.repository,
+    capability: request.kind,
+    target: request.target,
+    requestId: request.requestId,
+    reason: request.reason,
+    dashboardUrl: dashboardLink(
+      rt.dashboardBase(),
+      request.workspaceId,
+      request.repositoryId,
+      request.requestId,
+    ),
+  });
+  enqueueNotification(
+    rt.db,
+    {
+      id: newId("ntf"),
+      requestId: request.requestId,
+      kind,
+      subject,
+      text,
+      recipients: recipientsFor(rt.db, request.workspaceId),
+    },
+    now,
+  );
+}
