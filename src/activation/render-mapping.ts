@@ -1,0 +1,14 @@
+// Human output shared by `baton env apply` and `baton env show`: the name mapping, never a value.
+import type { AppliedVariable } from "./apply-overlay.js";
+
+export function renderNameMapping(variables: readonly AppliedVariable[]): string[] {
+  const repoWidth = Math.max(0, ...variables.map((v) => v.repository.length));
+  const nameWidth = Math.max(0, ...variables.map((v) => v.name.length));
+  return variables.map(
+    (v) => `  ${v.repository.padEnd(repoWidth)}  ${v.name.padEnd(nameWidth)} -> ${v.assigned}  (${v.source})`,
+  );
+}
+
+export function describeCount(revision: number, count: number): string {
+  return `overlay revision ${revision}, ${count} variable${count === 1 ? "" : "s"}`;
+}
