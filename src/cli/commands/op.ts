@@ -10,6 +10,12 @@ export function registerOpCommands(program: Command, context: CommandContext): C
     .option("--json", "print the operation as JSON")
     .action(
       context.action(async (id: string, flags: { json?: boolean }) => {
+        // Capability requests are shown here too: `op get` reports and redelivers their e-mail.
+        const { isCapabilityRequestId } = await import("../../transport/wire.js");
+        if (isCapabilityRequestId(id)) {
+          const { showCapabilityRequest } = await import("../../capability/client/show-request.js");
+          return showCapabilityRequest({ id, json: flags.json === true, io: context.io });
+        }
         const { showOperation } = await import("../../activation/show-operation.js");
         return showOperation({ id, json: flags.json === true, io: context.io });
       }),
