@@ -18,15 +18,14 @@ export interface ProgressReporter {
 export function createProgressReporter(id: string, options: ProgressOptions): ProgressReporter {
   const minInterval = options.minIntervalMs ?? 3_000;
   const heartbeat = options.heartbeatMs ?? 15_000;
-  let lastState: OperationState | undefined;
   let shownState: OperationState | undefined;
-  let lastLineAt = Number.NEGATIVE_INFINITY;
+  // No line in the first interval: a quick activation prints nothing on stderr.
+  let lastLineAt = 0;
   return {
     update(state, elapsedMs) {
       const changed = state !== shownState;
-      lastState = state;
       const due = changed ? elapsedMs - lastLineAt >= minInterval : elapsedMs - lastLineAt >= heartbeat;
-      if (!due || lastState === undefined) return;
+      if (!due) return;
       options.write(`baton: operation ${id} ${state} (${formatElapsed(elapsedMs)})`);
       shownState = state;
       lastLineAt = elapsedMs;

@@ -16,6 +16,8 @@ export interface WaitOptions {
 }
 
 const MIN_POLL_GAP_MS = 1_000;
+/** Each long-poll is at most this long, so progress can print a heartbeat in between. */
+const POLL_WAIT_MS = Math.min(10_000, MAX_WAIT_MS);
 
 export async function waitForOperation(
   client: OpsClient,
@@ -36,7 +38,7 @@ export async function waitForOperation(
     }
     const asked = now();
     try {
-      const next = await client.getOperation(current.id, { waitMs: Math.min(remaining, MAX_WAIT_MS) });
+      const next = await client.getOperation(current.id, { waitMs: Math.min(remaining, POLL_WAIT_MS) });
       outageSince = undefined;
       const changed = next.state !== current.state;
       current = next;
