@@ -38,6 +38,8 @@ export interface StartServeOptions {
   env?: Record<string, string>;
   /** Folder for the SQLite file; a fresh temp folder by default (removed by stop()). */
   dir?: string;
+  /** Extra `baton serve` flags, e.g. ["--smtp-url", url] (kept on restart). */
+  args?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -63,6 +65,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       "--json",
     ];
     if (seed) args.push("--seed", seed);
+    args.push(...(options.args ?? []));
     child = spawn(process.execPath, args, {
       env: { ...process.env, BATON_LOG_LEVEL: "info", ...env, BATON_ADMIN_TOKEN: adminToken },
       stdio: ["ignore", "pipe", "pipe"],
