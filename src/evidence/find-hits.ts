@@ -1,0 +1,142 @@
+// Scans text with the gram index and verifies each candidate, collecting every hit (overlapping ones too).
+import type { Detector } from "./detectors.js";
+import { shannonBitsPerChar } from "./entropy.js";
+import { type GramEntry, type GramIndex, HASH_MULTIPLIER } from "./gram-index.js";
+
+export interface Hit {
+  start: number;
+  end: number;
+  label: string;
+  /** Known secrets win over pattern kinds when two hits cover the same text. */
+  known: boolean;
+}
+
+const NEWLINE = 10;
+let scratch: Buffer = Buffer.alloc(0);
+
+function latin1View(text: string): DataView {
+  const needed = text.length + 5;
+  if (scratch.length < needed) scratch = Buffer.allocUnsafe(Math.max(needed, scratch.length * 2, 1 << 16));
+  // Position 0 is a virtual newline so anchors that require a boundary match at the start of the text; each
+  // UTF-16 unit lands on one byte (its low byte), so byte offsets are string offsets plus one.
+  scratch[0] = NEWLINE;
+  scratch.write(text, 1, "latin1");
+  scratch.fill(NEWLINE, text.length + 1, needed);
+  return new DataView(scratch.buffer, scratch.byteOffset, needed);
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+const RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-";
+/** 1 where both bytes of a 16-bit pair are base64 characters. */
+const PAIR_CLASS = (() => {
+  const single = new Uint8Array(256);
+  for (const c of RUN_CHARS) single[c.charCodeAt(0)] = 1;
+  const pairs = new Uint8Array(65536);
+  for (let p = 0; p < 65536; p++) pairs[p] = (single[p & 0xff] as number) & (single[p >>> 8] as number);
+  return pairs;
+})();
+/** A quoted value needs at least 32 characters; that many cover at least 9 consecutive samples. */
+const RUN_SAMPLES = 9;
+const MIN_QUOTED_LENGTH = 32;
+const MAX_QUOTED_LENGTH = 4096;
+const QUOTED_MIN_BITS = 4.5;
+
+function isRunChar(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  return c < 128 && RUN_CHARS.includes(text[at] as string);
+}
+
+/** A quoted run of base64 characters, at least 32 long, with at least 4.5 bits of entropy per character. */
+function verifyQuotedRun(text: string, near: number, hits: Hit[]): void {
+  let start = Math.max(0, near);
+  while (start > 0 && start > near - 4 && isRunChar(text, start - 1)) start--;
+  const quote = text[start - 1];
+  if (quote !== '"' && quote !== "'" && quote !== "`") return;
+  let end = start;
+  while (end < text.length && end - start <= MAX_QUOTED_LENGTH && isRunChar(text, end)) end++;
+  if (text[end] !== quote || end - start < MIN_QUOTED_LENGTH || end - start > MAX_QUOTED_LENGTH) return;
+  if (shannonBitsPerChar(text.slice(start, end)) < QUOTED_MIN_BITS) return;
+  hits.push({ start, end, label: "high_entropy_string", known: false });
+}
+
+function widenBase64(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  let e = end;
+  if (s > 0 && BASE64_CHAR.test(text[s - 1] as string)) s--;
+  if (e < text.length && BASE64_CHAR.test(text[e] as string)) e++;
+  while (e < text.length && text[e] === "=" && e - end < 3) e++;
+  return [s, e];
+}
+
+function verifyDetector(detector: Detector, text: string, point: number, hits: Hit[]): void {
+  const { regex } = detector;
+  const push = (match: RegExpExecArray, offset: number) => {
+    let start = match.index + offset;
+    let end = start + match[0].length;
+    let value = match[0];
+    if (detector.group !== undefined) {
+      const span = match.indices?.[detector.group];
+      if (span === undefined) return;
+      start = span[0] + offset;
+      end = span[1] + offset;
+      value = match[detector.group] as string;
+    }
+    if (detector.accept !== undefined && !detector.accept(value, match)) return;
+    hits.push({ start, end, label: detector.kind, known: false });
+  };
+  if (detector.mode === "sticky") {
+    if (point < 0) return;
+    regex.lastIndex = point;
+    const match = regex.exec(text);
+    if (match !== null) push(match, 0);
+    return;
+  }
+  const from = Math.max(0, point - (detector.back ?? 0));
+  const slice = text.slice(from, Math.min(text.length, point + (detector.forward ?? 0)));
+  const local = point - from;
+  regex.lastIndex = 0;
+  for (let match = regex.exec(slice); match !== null; match = regex.exec(slice)) {
+    if (match.index > local) break;
+    if (match[0].length === 0) regex.lastIndex++;
+    else if (match.index + match[0].length > local) push(match, from);
+  }
+}
+
+function verify(list: GramEntry[], text: string, sampled: number, hits: Hit[]): void {
+  for (const { target, delta } of list) {
+    const start = sampled - delta;
+    if (target.type === "detector") {
+      verifyDetector(target.detector, text, start, hits);
+    } else if (start >= 0 && text.startsWith(target.form, start)) {
+      const [s, e] = target.base64
+        ? widenBase64(text, start, start + target.form.length)
+        : [start, start + target.form.length];
+      hits.push({ start: s, end: e, label: target.label, known: true });
+    }
+  }
+}
+
+/** Every hit in `text`, unsorted. */
+export function findHits(index: GramIndex, text: string): Hit[] {
+  const hits: Hit[] = [];
+  const view = latin1View(text);
+  const { table, shift, entries } = index;
+  const runs = index.runs;
+  const last = text.length;
+  let run = 0;
+  for (let i = 0; i <= last; i += 3) {
+    const gram = view.getUint32(i, true);
+    if (runs) {
+      // Consecutive samples whose four characters are all base64 characters: a long quoted base64 value.
+      if ((PAIR_CLASS[gram & 0xffff] as number) & (PAIR_CLASS[gram >>> 16] as number)) {
+        if (++run === RUN_SAMPLES) verifyQuotedRun(text, i - 1 - 3 * (RUN_SAMPLES - 1), hits);
+      } else {
+        run = 0;
+      }
+    }
+    if (table[Math.imul(gram, HASH_MULTIPLIER) >>> shift] === 0) continue;
+    const list = entries.get(gram);
+    if (list !== undefined) verify(list, text, i - 1, hits);
+  }
+  return hits;
+}
