@@ -1,0 +1,245 @@
+// Resolves a parsed Dockerfile the way BuildKit evaluates it: global and stage ARG scope, build args, ENV
+// (each pair expanded against the environment before the instruction), stages and their inheritance. Pure.
+import { posix } from "node:path";
+import { expandAt } from "./expand.js";
+import { type Instruction, lineError, type ParsedDockerfile } from "./parse.js";
+import { describeSkip, resolveRun } from "./resolve-run.js";
+import type { PlanStep } from "./types.js";
+
+export interface ResolveOptions {
+  target?: string;
+  buildArgs?: Readonly<Record<string, string>>;
+  /** The environment a fresh stage starts from: in a build the base image's, here the sandbox's (PATH). */
+  baseEnv?: Readonly<Record<string, string>>;
+  platform?: { os: string; arch: string; variant?: string };
+}
+
+export type UnsealedStep = Omit<PlanStep, "index" | "digest">;
+
+export interface ResolvedStage {
+  name: string;
+  base: string;
+  fromStage: string | null;
+  steps: UnsealedStep[];
+  /** ENV and ARG values in force at the end of the stage (BuildKit's state environment). */
+  env: Map<string, string>;
+  /** ENV only: what the image would carry. */
+  imageEnv: Map<string, string>;
+  workdir: string | null;
+  shell: string[];
+}
+
+export interface ResolvedDockerfile {
+  stages: ResolvedStage[];
+  target: ResolvedStage;
+  unusedBuildArgs: string[];
+}
+
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const STAGE_NAME = /^[a-z][a-z0-9-_.]*$/;
+
+export function platformArgs(platform: ResolveOptions["platform"]): Map<string, string> {
+  const os = platform?.os ?? "linux";
+  const arch = platform?.arch ?? "amd64";
+  const variant = platform?.variant ?? "";
+  const full = `${os}/${arch}${variant ? `/${variant}` : ""}`;
+  return new Map([
+    ["TARGETPLATFORM", full],
+    ["TARGETOS", os],
+    ["TARGETARCH", arch],
+    ["TARGETVARIANT", variant],
+    ["BUILDPLATFORM", full],
+    ["BUILDOS", os],
+    ["BUILDARCH", arch],
+    ["BUILDVARIANT", variant],
+  ]);
+}
+
+function instructionText(instruction: Instruction): string {
+  const flags = instruction.flags.length > 0 ? `${instruction.flags.join(" ")} ` : "";
+  const text = `${instruction.keyword.toUpperCase()} ${flags}${instruction.rest}`.trim();
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}
+
+function splitArg(word: string): { name: string; value: string | undefined } {
+  const at = word.indexOf("=");
+  return at < 0 ? { name: word, value: undefined } : { name: word.slice(0, at), value: word.slice(at + 1) };
+}
+
+export function resolveDockerfile(
+  parsed: ParsedDockerfile,
+  options: ResolveOptions = {},
+): ResolvedDockerfile {
+  const escapeChar = parsed.escape;
+  const buildArgs = new Map(Object.entries(options.buildArgs ?? {}));
+  const usedBuildArgs = new Set<string>();
+  const builtins = platformArgs(options.platform);
+  const globalArgs = new Map<string, string | undefined>();
+  const stages: ResolvedStage[] = [];
+  let stage: ResolvedStage | undefined;
+
+  const metaEnv = (): Map<string, string> => {
+    const env = new Map(builtins);
+    for (const [name, value] of globalArgs) if (value !== undefined) env.set(name, value);
+    return env;
+  };
+
+  for (const instruction of parsed.instructions) {
+    const line = instruction.startLine;
+    const base = { stage: "", line, endLine: instruction.endLine, instruction: instructionText(instruction) };
+    const keyword = instruction.keyword;
+
+    if (keyword === "from") {
+      stage = startStage(instruction, stages, metaEnv(), escapeChar, options.baseEnv);
+      stages.push(stage);
+      stage.steps.push({
+        ...base,
+        stage: stage.name,
+        action: "skipped",
+        notes: [
+          stage.fromStage === null
+            ? `base image ${stage.base} is not re-created: the running sandbox stands in for it`
+            : `continues from stage ${stage.fromStage}, whose steps come first in this plan`,
+        ],
+      });
+      continue;
+    }
+
+    if (keyword === "arg") {
+      const env = stage ? stage.env : metaEnv();
+      const resolved: { name: string; value: string | null }[] = [];
+      for (const word of instruction.args.values) {
+        const { name: rawName, value: rawDefault } = splitArg(word);
+        const name = expandAt(rawName, env, line, escapeChar);
+        const fallback = rawDefault === undefined ? undefined : expandAt(rawDefault, env, line, escapeChar);
+        let value: string | undefined;
+        if (buildArgs.has(name)) {
+          value = buildArgs.get(name);
+          usedBuildArgs.add(name);
+        } else if (fallback !== undefined) value = fallback;
+        else if (stage && globalArgs.has(name)) value = globalArgs.get(name);
+        else if (stage && builtins.has(name)) value = builtins.get(name);
+        if (stage) {
+          if (value !== undefined) stage.env.set(name, value);
+        } else {
+          globalArgs.set(name, value);
+        }
+        resolved.push({ name, value: value ?? null });
+      }
+      if (stage) {
+        stage.steps.push({ ...base, stage: stage.name, action: "arg", notes: [], arg: resolved });
+      }
+      continue;
+    }
+
+    if (!stage) throw lineError(line, `${keyword.toUpperCase()} comes before the first FROM; only ARG may`);
+    stage.steps.push(resolveInStage(instruction, stage, escapeChar, base));
+  }
+
+  if (!stage) throw lineError(1, "the Dockerfile has no FROM instruction");
+  let target = stages[stages.length - 1]!;
+  if (options.target !== undefined) {
+    const wanted = options.target.toLowerCase();
+    const found = stages.find((s) => s.name === wanted);
+    if (!found) {
+      const names = stages.map((s) => s.name).join(", ");
+      throw lineError(1, `target stage "${options.target}" could not be found; stages are: ${names}`);
+    }
+    target = found;
+  }
+  const unusedBuildArgs = [...buildArgs.keys()].filter((name) => !usedBuildArgs.has(name));
+  return { stages, target, unusedBuildArgs };
+}
+
+function startStage(
+  instruction: Instruction,
+  stages: readonly ResolvedStage[],
+  meta: ReadonlyMap<string, string>,
+  escapeChar: string,
+  baseEnv: ResolveOptions["baseEnv"],
+): ResolvedStage {
+  const line = instruction.startLine;
+  const values = instruction.args.values;
+  const hasAlias = values.length === 3 && values[1]!.toLowerCase() === "as";
+  if (values.length !== 1 && !hasAlias) {
+    throw lineError(line, "FROM requires either one or three arguments: FROM <image> [AS <name>]");
+  }
+  const image = expandAt(values[0]!, meta, line, escapeChar);
+  if (image === "") throw lineError(line, "FROM names no base image after expansion");
+  let name = `stage-${stages.length}`;
+  if (hasAlias) {
+    name = expandAt(values[2]!, meta, line, escapeChar).toLowerCase();
+    if (!STAGE_NAME.test(name)) throw lineError(line, `invalid name for build stage: "${name}"`);
+    if (stages.some((s) => s.name === name)) throw lineError(line, `duplicate stage name "${name}"`);
+  }
+  const parent = stages.find((s) => s.name === image.toLowerCase());
+  if (parent) {
+    return {
+      name,
+      base: parent.base,
+      fromStage: parent.name,
+      steps: [],
+      env: new Map(parent.env),
+      imageEnv: new Map(parent.imageEnv),
+      workdir: parent.workdir,
+      shell: [...parent.shell],
+    };
+  }
+  const env = new Map(Object.entries(baseEnv ?? { PATH: DEFAULT_PATH }));
+  return {
+    name,
+    base: image,
+    fromStage: null,
+    steps: [],
+    env,
+    imageEnv: new Map(env),
+    workdir: null,
+    shell: ["/bin/sh", "-c"],
+  };
+}
+
+function resolveInStage(
+  instruction: Instruction,
+  stage: ResolvedStage,
+  escapeChar: string,
+  base: Omit<UnsealedStep, "action" | "notes" | "stage">,
+): UnsealedStep {
+  const line = instruction.startLine;
+  const step = { ...base, stage: stage.name };
+  switch (instruction.keyword) {
+    case "env": {
+      const before = new Map(stage.env);
+      const pairs: { name: string; value: string }[] = [];
+      const values = instruction.args.values;
+      if (values.length === 0) throw lineError(line, "ENV names no variable");
+      for (let i = 0; i + 1 < values.length; i += 3) {
+        const name = expandAt(values[i]!, before, line, escapeChar);
+        if (name === "") throw lineError(line, "ENV names an empty variable");
+        pairs.push({ name, value: expandAt(values[i + 1]!, before, line, escapeChar) });
+      }
+      for (const { name, value } of pairs) {
+        stage.env.set(name, value);
+        stage.imageEnv.set(name, value);
+      }
+      return { ...step, action: "env", notes: [], env: pairs };
+    }
+    case "workdir": {
+      const value = expandAt(instruction.args.values[0] ?? "", stage.env, line, escapeChar);
+      if (value === "") throw lineError(line, "WORKDIR needs a path");
+      const next = posix.resolve(stage.workdir ?? "/", value);
+      stage.workdir = next;
+      return { ...step, action: "workdir", notes: [], workdir: next };
+    }
+    case "shell": {
+      if (!instruction.args.json || instruction.args.values.length === 0) {
+        throw lineError(line, 'SHELL requires the arguments in JSON form, e.g. SHELL ["/bin/bash", "-c"]');
+      }
+      stage.shell = [...instruction.args.values];
+      return { ...step, action: "shell", notes: [], shell: [...stage.shell] };
+    }
+    case "run":
+      return { ...step, action: "run", ...resolveRun(instruction, stage, escapeChar) };
+    default:
+      return { ...step, action: "skipped", notes: describeSkip(instruction, stage, escapeChar) };
+  }
+}
