@@ -37,6 +37,8 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
 export async function runServe(options: ServeOptions): Promise<ExitCode> {
   const { io } = options;
   const logger = createLogger(io.env, "baton-serve");
+  // Listen for SIGTERM/SIGINT before anything else: a stop that arrives during start-up still stops cleanly.
+  const stopRequested = options.stopSignal ?? onceSignalled();
   const db = await openDatabase(options.db ?? defaultDatabasePath(io.env));
   try {
     if (options.seed) {
@@ -80,7 +82,7 @@ export async function runServe(options: ServeOptions): Promise<ExitCode> {
     else writeLine(io.stdout, `baton serve: listening on ${url}`);
     logger.info({ url }, "listening");
 
-    await (options.stopSignal ?? onceSignalled());
+    await stopRequested;
     logger.info("stopping");
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     await app.stop();

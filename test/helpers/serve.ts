@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,
@@ -17,87 +16,107 @@ import { BATON_BIN, PROJECT_ROOT } from "./cli.js";
 export const FIXTURES = join(PROJECT_ROOT, "fixtures");
 export const ACTIVATION_SEED = join(FIXTURES, "seeds", "activation.json");
 
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+
 export interface ServeHandle {
   url: string;
   port: number;
   adminToken: string;
   dbPath: string;
-  /** Everything the service printed so far, for canary checks. */
+  /** The current child process (a new one after restart). */
+  readonly child: ChildProcess;
+  /** Resolves with the exit code (or signal name) when the current child ends. */
+  readonly exited: Promise<number | string>;
+  /** What the current child printed on stdout / stderr. */
+  stdout(): string;
+  stderr(): string;
+  /** Everything every child printed so far (stdout and stderr), for canary checks. */
   output(): string;
-  /** SIGTERM and wait for a clean exit; returns the exit code. */
-  stop(): Promise<number | null>;
+  /** POST to the admin API with the admin token. */
+  admin(path: string, body: unknown): Promise<Response>;
+  /** SIGTERM and wait for the exit; returns the exit code (or signal name). */
+  stop(): Promise<number | string>;
   /** kill -9, as a crash would. */
-  kill9(): Promise<void>;
+  kill9(): Promise<number | string>;
   /** Starts the service again on the same port and database (after stop or kill9). */
   restart(env?: Record<string, string>): Promise<void>;
 }
+/** The name the server suites use for the same handle. */
+export type ServeProcess = ServeHandle;
 
 export interface StartServeOptions {
   seed?: string;
-  /** Extra environment for the service, e.g. BATON_SERVE_TEST_ACTIVATION_DELAY_MS. */
+  /** Extra environment for the service, e.g. BATON_SERVE_TEST_ACTIVATION_DELAY_MS or BATON_LOG_LEVEL. */
   env?: Record<string, string>;
+  /** The SQLite file; by default serve.sqlite in `dir`. */
+  db?: string;
   /** Folder for the SQLite file; a fresh temp folder by default (removed by stop()). */
   dir?: string;
   /** Extra `baton serve` flags, e.g. ["--smtp-url", url] (kept on restart). */
   args?: string[];
+  /** `--json` (the default) or the human listening line. */
+  json?: boolean;
 }
 
 const running = new Set<ChildProcess>();
 
 export async function startServe(options: StartServeOptions = {}): Promise<ServeHandle> {
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "baton-serve-")));
-  const dbPath = join(dir, "serve.sqlite");
-  const adminToken = `admin-${randomBytes(16).toString("hex")}`;
+  const ownDir = options.db === undefined && options.dir === undefined;
+  const dir = options.dir ?? (ownDir ? await mkdtemp(join(tmpdir(), "baton-serve-")) : "");
+  const dbPath = options.db ?? join(dir, "serve.sqlite");
+  const adminToken = TEST_ADMIN_TOKEN;
   let log = "";
-  let child: ChildProcess;
+  let out = "";
+  let err = "";
+  let child!: ChildProcess;
+  let exited!: Promise<number | string>;
   let port = 0;
 
   const launch = async (env: Record<string, string>, seed: string | undefined): Promise<string> => {
-    const args = [
-      BATON_BIN,
-      "serve",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--db",
-      dbPath,
-      "--json",
-    ];
+    const args = [BATON_BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--db", dbPath];
+    if (options.json !== false) args.push("--json");
     if (seed) args.push("--seed", seed);
     args.push(...(options.args ?? []));
-    child = spawn(process.execPath, args, {
-      env: { ...process.env, BATON_LOG_LEVEL: "info", ...env, BATON_ADMIN_TOKEN: adminToken },
+    out = "";
+    err = "";
+    const current = spawn(process.execPath, args, {
+      env: { ...process.env, BATON_LOG_LEVEL: "", ...env, BATON_ADMIN_TOKEN: adminToken },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    running.add(child);
-    child.once("exit", () => running.delete(child));
-    child.stderr?.on("data", (chunk: Buffer) => {
+    child = current;
+    running.add(current);
+    exited = new Promise((resolve) => {
+      current.once("exit", (code, signal) => {
+        running.delete(current);
+        resolve(code ?? signal ?? -1);
+      });
+    });
+    current.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
       log += chunk.toString("utf8");
     });
-    const lines = createInterface({ input: child.stdout! });
+    current.stderr!.on("data", (chunk: Buffer) => {
+      err += chunk.toString("utf8");
+      log += chunk.toString("utf8");
+    });
     return await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${log}`)), 20_000);
-      child.once("exit", (code) => {
+      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 20_000);
+      const check = () => {
+        if (!out.includes("\n")) return;
         clearTimeout(timer);
-        reject(new Error(`baton serve exited early (${code}):\n${log}`));
-      });
-      lines.once("line", (line) => {
+        current.stdout!.off("data", check);
+        const line = out.split("\n")[0]!;
+        resolve(
+          line.startsWith("{") ? (JSON.parse(line) as { url: string }).url : line.replace(/^.* on /, ""),
+        );
+      };
+      current.stdout!.on("data", check);
+      void exited.then((code) => {
         clearTimeout(timer);
-        log += `${line}\n`;
-        lines.on("line", (more) => {
-          log += `${more}\n`;
-        });
-        resolve((JSON.parse(line) as { url: string }).url);
+        reject(new Error(`baton serve exited (${code}) before listening:\n${err}`));
       });
     });
   };
-
-  const waitExit = (target: ChildProcess) =>
-    new Promise<number | null>((resolve) => {
-      if (target.exitCode !== null || target.signalCode !== null) return resolve(target.exitCode);
-      target.once("exit", (code) => resolve(code));
-    });
 
   const url = await launch(options.env ?? {}, options.seed);
   port = Number(new URL(url).port);
@@ -106,18 +125,32 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     port,
     adminToken,
     dbPath,
+    get child() {
+      return child;
+    },
+    get exited() {
+      return exited;
+    },
+    stdout: () => out,
+    stderr: () => err,
     output: () => log,
+    admin: (path, body) =>
+      fetch(new URL(path, url), {
+        method: "POST",
+        headers: { "content-type": "application/json", [HEADERS.adminToken]: adminToken },
+        body: JSON.stringify(body),
+      }),
     async stop() {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      const code = await waitExit(child);
+      const code = await exited;
       clearTimeout(timer);
-      if (!options.dir) await rm(dir, { recursive: true, force: true });
+      if (ownDir) await rm(dir, { recursive: true, force: true });
       return code;
     },
-    async kill9() {
+    kill9() {
       child.kill("SIGKILL");
-      await waitExit(child);
+      return exited;
     },
     async restart(env = {}) {
       await launch({ ...options.env, ...env }, undefined);

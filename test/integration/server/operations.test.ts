@@ -213,7 +213,7 @@ describe("rollout gate and credentials", () => {
     const missing = await harness.get(other, "op_doesnotexist");
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
-    const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
+    const strip = (body: unknown) => ({ ...(body as Record<string, unknown>), requestId: undefined });
     expect(strip(await foreign.json())).toEqual(strip(await missing.json()));
   });
 
