@@ -100,7 +100,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       log += chunk.toString("utf8");
     });
     return await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 45_000);
       const check = () => {
         if (!out.includes("\n")) return;
         clearTimeout(timer);

@@ -19,6 +19,8 @@ import {
   startServe,
 } from "../../helpers/serve.js";
 
+/** The service logs at debug level, so the canary check covers its logs too. */
+const LOUD = { BATON_LOG_LEVEL: "debug" };
 const CANARIES = ["canary-api-payments-5d1f0b7e-never-print", "canary-web-payments-9a2c4e6b-never-print"];
 
 let serve: ServeHandle;
@@ -33,7 +35,7 @@ async function baton(args: string[], env: Record<string, string>): Promise<Baton
 
 // One service for the file (each test uses its own engagement); a fresh HOME per test.
 beforeAll(async () => {
-  serve = await startServe({ seed: ACTIVATION_SEED });
+  serve = await startServe({ seed: ACTIVATION_SEED, env: LOUD });
 });
 
 afterAll(async () => {
