@@ -27,12 +27,24 @@ function latin1View(text: string): DataView {
 
 const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
 const RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-";
-/** 1 where both bytes of a 16-bit pair are base64 characters. */
+const PAIR_BASE64 = 1;
+const PAIR_CONTROL = 2;
+/**
+ * Per 16-bit pair of bytes: PAIR_BASE64 when both are base64 characters, PAIR_CONTROL when either is a control
+ * character (a low byte of a non-Latin-1 character may look like one: that only costs a closer look).
+ */
 const PAIR_CLASS = (() => {
   const single = new Uint8Array(256);
-  for (const c of RUN_CHARS) single[c.charCodeAt(0)] = 1;
+  for (const c of RUN_CHARS) single[c.charCodeAt(0)] = PAIR_BASE64;
+  for (let b = 0; b < 256; b++) {
+    if ((b < 0x20 && b !== 9 && b !== 10) || (b >= 0x7f && b <= 0x9f)) single[b] = PAIR_CONTROL;
+  }
   const pairs = new Uint8Array(65536);
-  for (let p = 0; p < 65536; p++) pairs[p] = (single[p & 0xff] as number) & (single[p >>> 8] as number);
+  for (let p = 0; p < 65536; p++) {
+    const a = single[p & 0xff] as number;
+    const b = single[p >>> 8] as number;
+    pairs[p] = (a & b & PAIR_BASE64) | ((a | b) & PAIR_CONTROL);
+  }
   return pairs;
 })();
 /** A quoted value needs at least 32 characters; that many cover at least 9 consecutive samples. */
@@ -116,27 +128,33 @@ function verify(list: GramEntry[], text: string, sampled: number, hits: Hit[]): 
   }
 }
 
-/** Every hit in `text`, unsorted. */
-export function findHits(index: GramIndex, text: string): Hit[] {
+export interface ScanResult {
+  hits: Hit[];
+  /** The text may hold control characters (strip them and scan again). */
+  control: boolean;
+}
+
+/** Every hit in `text`, unsorted. One pass: the samples' four bytes cover every character. */
+export function findHits(index: GramIndex, text: string): ScanResult {
   const hits: Hit[] = [];
   const view = latin1View(text);
-  const { table, shift, entries } = index;
-  const runs = index.runs;
+  const { table, shift, entries, runs } = index;
   const last = text.length;
   let run = 0;
+  let control = 0;
   for (let i = 0; i <= last; i += 3) {
     const gram = view.getUint32(i, true);
-    if (runs) {
-      // Consecutive samples whose four characters are all base64 characters: a long quoted base64 value.
-      if ((PAIR_CLASS[gram & 0xffff] as number) & (PAIR_CLASS[gram >>> 16] as number)) {
-        if (++run === RUN_SAMPLES) verifyQuotedRun(text, i - 1 - 3 * (RUN_SAMPLES - 1), hits);
-      } else {
-        run = 0;
-      }
+    const pair = (PAIR_CLASS[gram & 0xffff] as number) & (PAIR_CLASS[gram >>> 16] as number);
+    control |= ((PAIR_CLASS[gram & 0xffff] as number) | (PAIR_CLASS[gram >>> 16] as number)) & PAIR_CONTROL;
+    // Consecutive samples whose four characters are all base64 characters: maybe a long quoted value.
+    if (pair & PAIR_BASE64) {
+      if (++run === RUN_SAMPLES && runs) verifyQuotedRun(text, i - 1 - 3 * (RUN_SAMPLES - 1), hits);
+    } else {
+      run = 0;
     }
     if (table[Math.imul(gram, HASH_MULTIPLIER) >>> shift] === 0) continue;
     const list = entries.get(gram);
     if (list !== undefined) verify(list, text, i - 1, hits);
   }
-  return hits;
+  return { hits, control: control !== 0 };
 }

@@ -14,11 +14,11 @@ function getPatternIndex(): GramIndex {
 
 /** The kinds of secret-shaped tokens in `text` (e.g. `github_token`, `url_password`), each once, sorted. */
 export function findSecretKinds(text: string): string[] {
-  const kinds = new Set(mergeHits(findHits(getPatternIndex(), text)).map((range) => range.label));
+  const kinds = new Set(mergeHits(findHits(getPatternIndex(), text).hits).map((range) => range.label));
   return [...kinds].sort();
 }
 
 /** True when `text` holds something shaped like a token, key, password or credential. */
 export function looksLikeSecret(text: string): boolean {
-  return findHits(getPatternIndex(), text).length > 0;
+  return findHits(getPatternIndex(), text).hits.length > 0;
 }

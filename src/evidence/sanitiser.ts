@@ -40,10 +40,13 @@ export interface Sanitiser {
 
 /** Strips control characters, finds hits and returns the sanitised text with counts (shared with streams). */
 export function sanitiseWith(core: SanitiserCore, text: string, counts: RedactionCounts): string {
+  const scan = findHits(core.index, text);
+  if (!scan.control) return applyRanges(text, mergeHits(scan.hits), counts);
   const stripped = stripControlCharacters(text);
   if (stripped.ansi > 0) counts[ANSI_KIND] = (counts[ANSI_KIND] ?? 0) + stripped.ansi;
   if (stripped.control > 0) counts[CONTROL_KIND] = (counts[CONTROL_KIND] ?? 0) + stripped.control;
-  return applyRanges(stripped.text, mergeHits(findHits(core.index, stripped.text)), counts);
+  const hits = stripped.text === text ? scan.hits : findHits(core.index, stripped.text).hits;
+  return applyRanges(stripped.text, mergeHits(hits), counts);
 }
 
 export function createSanitiser(options: SanitiserOptions = {}): Sanitiser {

@@ -75,7 +75,7 @@ export function createSanitiserStream(core: SanitiserCore): SanitiserStream {
     if (inPrivateKey) skipPrivateKeyBody(final);
     if (inPrivateKey) return "";
     const text = pending;
-    const ranges = mergeHits(findHits(core.index, text));
+    const ranges = mergeHits(findHits(core.index, text).hits);
     let cut = final ? text.length : chooseCut(text, ranges, core.lookBehind);
     let emitted = ranges.filter((range) => range.end <= cut);
     if (!final && text.length - cut > MAX_PENDING) {
