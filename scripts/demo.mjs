@@ -1,0 +1,156 @@
+// `npm run demo`: the local end-to-end demo on embedded defaults. It starts `baton serve` on a free loopback port
+// with a fixture seed and a temporary SQLite file, makes a sandbox (admin API + a temporary HOME holding a fixture
+// checkout), runs `baton env activate` there as an agent would, shows the environment file's names and the saved
+// handoff, and stops everything, also on failure or Ctrl-C.
+//
+// The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "dist", "src", "cli", "bin.js");
+const SEED = join(root, "fixtures", "seeds", "activation.json");
+const REPOSITORY = "acme/api";
+
+/** Runs the built CLI as the agent in the sandbox would; returns stdout, throws on a non-zero exit. */
+function baton(ctx, args, { env = ctx.sandboxEnv, cwd = ctx.checkout, quiet = false } = {}) {
+  console.log(`$ baton ${args.join(" ")}`);
+  try {
+    const out = execFileSync(process.execPath, [bin, ...args], {
+      env,
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    if (!quiet) process.stdout.write(out);
+    return out;
+  } catch (error) {
+    if (error.stdout) process.stdout.write(error.stdout);
+    throw new Error(`baton ${args.join(" ")} exited ${error.status}`);
+  }
+}
+
+const STEPS = [
+  {
+    name: "build baton",
+    skip: process.argv.includes("--skip-build"),
+    run() {
+      execFileSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
+    },
+  },
+  {
+    name: "start baton serve on a free loopback port (fixture seed, temporary SQLite file)",
+    async run(ctx) {
+      ctx.adminToken = randomBytes(16).toString("hex");
+      const db = join(ctx.tmp, "serve.sqlite");
+      const child = spawn(
+        process.execPath,
+        [bin, "serve", "--port", "0", "--db", db, "--seed", SEED, "--json"],
+        {
+          env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken },
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      ctx.serve = child;
+      const line = await new Promise((resolve, reject) => {
+        child.once("exit", (code) => reject(new Error(`baton serve exited early (${code})`)));
+        createInterface({ input: child.stdout }).once("line", resolve);
+      });
+      ctx.url = JSON.parse(line).url;
+      console.log(`baton serve is listening on ${ctx.url} (database ${db})`);
+    },
+  },
+  {
+    name: "make a sandbox: credentials from the admin API, a temporary HOME with a checkout of acme/api",
+    run(ctx) {
+      const out = baton(
+        ctx,
+        ["admin", "sandbox", "--url", ctx.url, "--workspace", "ws_acme", "--engagement", "demo", "--json"],
+        {
+          env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken },
+          cwd: root,
+          quiet: true, // its answer holds the sandbox's turn token and lease
+        },
+      );
+      const sandbox = JSON.parse(out);
+      ctx.home = join(ctx.tmp, "home");
+      ctx.checkout = join(ctx.home, "checkouts", ...REPOSITORY.split("/"));
+      mkdirSync(ctx.checkout, { recursive: true });
+      cpSync(join(root, "fixtures", "repos", "acme-api"), ctx.checkout, { recursive: true });
+      // Only what a sandbox has: HOME, PATH and the three transport variables.
+      ctx.sandboxEnv = { HOME: ctx.home, PATH: process.env.PATH ?? "", ...sandbox.env };
+      console.log(
+        `sandbox ${sandbox.sandboxId} in engagement ${sandbox.engagementId}; BATON_OPS_URL=${sandbox.env.BATON_OPS_URL}`,
+      );
+      console.log("BATON_TURN_TOKEN and BATON_SANDBOX_LEASE are set for the sandbox (not shown)");
+      console.log(`HOME=${ctx.home}\ncheckout: ${ctx.checkout}`);
+    },
+  },
+  {
+    name: `activate ${REPOSITORY} as the agent would`,
+    run(ctx) {
+      baton(ctx, ["env", "activate", REPOSITORY]);
+    },
+  },
+  {
+    name: "show the environment file's names (never values)",
+    run(ctx) {
+      baton(ctx, ["env", "show"]);
+    },
+  },
+  {
+    name: "show the saved handoff",
+    run(ctx) {
+      const file = join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`);
+      console.log(file);
+      process.stdout.write(readFileSync(file, "utf8"));
+    },
+  },
+];
+
+async function stop(ctx) {
+  if (ctx.serve && ctx.serve.exitCode === null && ctx.serve.signalCode === null) {
+    const exited = new Promise((resolve) => ctx.serve.once("exit", resolve));
+    ctx.serve.kill("SIGTERM");
+    const timer = setTimeout(() => ctx.serve.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(ctx.tmp, { recursive: true, force: true });
+}
+
+async function main() {
+  if (Number(process.versions.node.split(".")[0]) < 22) {
+    console.error(
+      `demo: baton needs Node 22 or newer (this is ${process.version}); run it with \`npm run demo\``,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const ctx = { tmp: mkdtempSync(join(tmpdir(), "baton-demo-")) };
+  const interrupted = () => {
+    void stop(ctx).finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
+  let failed = false;
+  try {
+    for (const [index, step] of STEPS.entries()) {
+      console.log(`\n== ${index + 1}. ${step.name}${step.skip ? " (skipped)" : ""}`);
+      if (!step.skip) await step.run(ctx);
+    }
+    console.log("\n== done: stopping baton serve and removing the temporary files");
+  } catch (error) {
+    failed = true;
+    console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await stop(ctx);
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

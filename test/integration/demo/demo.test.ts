@@ -1,0 +1,34 @@
+// The README's first command: the end-to-end demo runs every step against a real baton serve and cleans up.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
+
+describe("npm run demo", () => {
+  it("activates acme/api in a fresh sandbox, shows names and the handoff, never a secret, and removes its files", async () => {
+    // --skip-build: the test run's global setup has built dist/ already.
+    const run = await execa(process.execPath, [join(PROJECT_ROOT, "scripts", "demo.mjs"), "--skip-build"], {
+      cwd: PROJECT_ROOT,
+      reject: false,
+      env: { BATON_LOG_LEVEL: "" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    for (const heading of [
+      "start baton serve",
+      "make a sandbox",
+      "activate acme/api",
+      "environment file's names",
+      "saved handoff",
+      "done",
+    ]) {
+      expect(run.stdout).toContain(heading);
+    }
+    expect(run.stdout).toContain("acme/api: DATABASE_URL -> DATABASE_URL");
+    expect(run.stdout).toContain('"schemaVersion": 1');
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_/);
+    const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
+    expect(home).toBeDefined();
+    expect(existsSync(home!)).toBe(false);
+  }, 150_000);
+});
