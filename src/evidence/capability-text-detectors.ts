@@ -1,5 +1,7 @@
 // Pure detectors for text that must never be stored in a capability request: secret-looking values and raw
-// log output. Owned by the capability area; the sanitiser may reuse or replace them.
+// log output. The sanitiser's token detectors (looksLikeSecret) come first; the patterns here add what a
+// refusal can afford to be stricter about (generic high-entropy words, key=value assignments).
+import { looksLikeSecret } from "./looks-like-secret.js";
 
 const KNOWN_TOKEN_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
@@ -38,6 +40,7 @@ function looksLikeRandomToken(word: string): boolean {
 
 /** True when the text contains something shaped like a credential, key or token. */
 export function looksLikeSecretText(text: string): boolean {
+  if (looksLikeSecret(text)) return true;
   if (KNOWN_TOKEN_PATTERNS.some((pattern) => pattern.test(text))) return true;
   return text.split(/[^A-Za-z0-9+/=_-]+/).some(looksLikeRandomToken);
 }
