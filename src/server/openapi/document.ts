@@ -22,6 +22,7 @@ import {
   StartOperationBodySchema,
 } from "../../transport/wire.js";
 import { SeedDocumentSchema } from "../seed/schema.js";
+import { CAPABILITY_COMPONENTS, capabilityPaths, PERSONAL_TOKEN_SCHEME } from "./capability.js";
 
 // The handler always sends the current handoff shape; the wire schema keeps it open for older results.
 const ServedOperationSchema = OperationSchema.extend({
@@ -155,13 +156,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         "200",
         "Ok",
       ),
+      ...capabilityPaths(),
     },
     components: {
-      schemas: COMPONENTS,
+      schemas: { ...COMPONENTS, ...CAPABILITY_COMPONENTS },
       securitySchemes: {
         turnToken: { type: "http", scheme: "bearer", description: "the turn authorisation token" },
         sandboxLease: { type: "apiKey", in: "header", name: HEADERS.sandboxLease },
         adminToken: { type: "apiKey", in: "header", name: HEADERS.adminToken },
+        personalToken: PERSONAL_TOKEN_SCHEME,
       },
     },
   };
