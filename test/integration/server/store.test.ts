@@ -1,0 +1,170 @@
+// The SQLite store on a real file: migrations, WAL, hashed credentials, seeding, the admin API's guard.
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
+import {
+  applySeed,
+  createServerApp,
+  MIGRATIONS,
+  openDatabase,
+  SeedDocumentSchema,
+} from "../../../src/server/index.js";
+import { migrate } from "../../../src/server/store/migrate.js";
+import type { Database } from "../../../src/server/store/sqlite.js";
+import { ADMIN_PATHS, HEADERS } from "../../../src/transport/wire.js";
+import { ADMIN_TOKEN, CANARIES, createHarness, type Harness, SEED_PATH } from "./harness.js";
+
+let dir: string;
+let db: Database | undefined;
+let harness: Harness | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "baton-store-"));
+});
+afterEach(async () => {
+  db?.close();
+  db = undefined;
+  await harness?.close();
+  harness = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const seed = () => SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8")));
+
+describe("store", () => {
+  it("opens in WAL mode and records every migration version once, also on a second open", async () => {
+    const path = join(dir, "s.sqlite");
+    db = await openDatabase(path);
+    expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    const versions = () =>
+      (
+        db!.prepare("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]
+      ).map((r) => r.version);
+    expect(versions()).toEqual(MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
+    db.close();
+    db = await openDatabase(path);
+    expect(versions()).toEqual(MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
+  });
+
+  it("an appended migration runs once, after the ones already applied; a failing one leaves no trace", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    const extra = {
+      version: 9999,
+      name: "test-extra",
+      up: (d: Database) => d.exec("CREATE TABLE extra (x INTEGER)"),
+    };
+    expect(migrate(db, [...MIGRATIONS, extra])).toEqual([9999]);
+    expect(migrate(db, [...MIGRATIONS, extra])).toEqual([]);
+    const broken = {
+      version: 10000,
+      name: "broken",
+      up: (d: Database) => d.exec("CREATE TABLE broken (x); SELECT * FROM nowhere"),
+    };
+    expect(() => migrate(db!, [...MIGRATIONS, extra, broken])).toThrow();
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'broken'").get()).toBeUndefined();
+    expect(db.prepare("SELECT 1 FROM schema_migrations WHERE version = 10000").get()).toBeUndefined();
+  });
+
+  it("keeps sha256 hashes of turn tokens and leases, never the credentials", async () => {
+    harness = await createHarness();
+    const creds = await harness.sandbox("ws_acme", "eng-1");
+    const dump = JSON.stringify([
+      harness.db.prepare("SELECT * FROM turns").all(),
+      harness.db.prepare("SELECT * FROM sandboxes").all(),
+    ]);
+    expect(dump).not.toContain(creds.turnToken);
+    expect(dump).not.toContain(creds.lease);
+    expect(dump).toMatch(/[0-9a-f]{64}/);
+  });
+});
+
+describe("seed", () => {
+  it("re-applying the same seed changes nothing and keeps each secret's id (so its placeholder)", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(db, seed(), new Date());
+    const secrets = () => db!.prepare("SELECT id, name FROM secrets ORDER BY name").all();
+    const before = secrets();
+    applySeed(db, seed(), new Date());
+    expect(secrets()).toEqual(before);
+    expect((db.prepare("SELECT COUNT(*) AS n FROM repositories").get() as { n: number }).n).toBe(3);
+  });
+
+  it("a new environment versionId becomes the repository's current version", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(db, seed(), new Date());
+    const next = seed();
+    next.workspaces[0]!.repositories[0]!.environment!.versionId = "env-api-2";
+    applySeed(db, next, new Date());
+    expect(db.prepare("SELECT current_version_id FROM repositories WHERE id = 'repo_api'").get()).toEqual({
+      current_version_id: "env-api-2",
+    });
+  });
+
+  it("refuses an engagement id that belongs to another workspace", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(
+      db,
+      SeedDocumentSchema.parse({ workspaces: [{ id: "a", name: "A", engagements: [{ id: "e" }] }] }),
+      new Date(),
+    );
+    expect(() =>
+      applySeed(
+        db!,
+        SeedDocumentSchema.parse({ workspaces: [{ id: "b", name: "B", engagements: [{ id: "e" }] }] }),
+        new Date(),
+      ),
+    ).toThrow(/another workspace/);
+  });
+});
+
+describe("admin API guard", () => {
+  it("a wrong or missing admin token is 401; the seed route then changes nothing", async () => {
+    harness = await createHarness();
+    for (const headers of [{}, { [HEADERS.adminToken]: "wrong" }]) {
+      const response = await harness.request("POST", ADMIN_PATHS.seed, {
+        headers,
+        body: { workspaces: [{ id: "x", name: "X" }] },
+      });
+      expect(response.status).toBe(401);
+    }
+    expect(harness.db.prepare("SELECT 1 FROM workspaces WHERE id = 'x'").get()).toBeUndefined();
+  });
+
+  it("without an admin token configured the admin API does not exist (404)", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    const app = createServerApp({ db, logger: createLogger({}) });
+    const response = await app.handle(
+      new Request(`http://127.0.0.1${ADMIN_PATHS.seed}`, {
+        method: "POST",
+        headers: { [HEADERS.adminToken]: ADMIN_TOKEN },
+        body: "{}",
+      }),
+    );
+    expect(response.status).toBe(404);
+    await app.stop();
+  });
+
+  it("a refused seed names the field, never the secret value next to it", async () => {
+    harness = await createHarness();
+    const response = await harness.admin(ADMIN_PATHS.seed, {
+      workspaces: [
+        {
+          id: "ws_acme",
+          name: "Acme",
+          repositories: [
+            {
+              repository: "acme/api",
+              secrets: [{ name: "X", value: CANARIES[0], allowedHosts: ["UPPER.case"] }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).toContain("allowedHosts[0]");
+    expect(text).not.toContain(CANARIES[0]);
+  });
+});

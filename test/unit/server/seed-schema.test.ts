@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatIssuePath } from "../../../src/config/zod-error.js";
+import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
+
+const repo = (extra: Record<string, unknown>) => ({
+  workspaces: [{ id: "w", name: "W", repositories: [{ repository: "a/b", ...extra }] }],
+});
+
+describe("seed document schema", () => {
+  it("accepts the fixture seed and fills defaults (connected, rollout off, readiness with no checks)", () => {
+    const seed = SeedDocumentSchema.parse(
+      JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "server", "seed.json"), "utf8")),
+    );
+    expect(seed.workspaces[0]!.repositories[1]).toMatchObject({ connected: true, repository: "acme/web" });
+    expect(SeedDocumentSchema.parse({ workspaces: [{ id: "w", name: "W" }] }).workspaces[0]).toMatchObject({
+      rollout: { repositoryEnvironments: false },
+      members: [],
+      repositories: [],
+    });
+  });
+
+  it.each([
+    [
+      "a sandboxEnv name that is not a shell name",
+      repo({ sandboxEnv: { "1X": "v" } }),
+      "workspaces[0].repositories[0].sandboxEnv.1X",
+    ],
+    [
+      "a secret with no allowed hosts",
+      repo({ secrets: [{ name: "S", value: "v", allowedHosts: [] }] }),
+      "workspaces[0].repositories[0].secrets[0].allowedHosts",
+    ],
+    [
+      "a secret host with a scheme",
+      repo({ secrets: [{ name: "S", value: "v", allowedHosts: ["https://x.test"] }] }),
+      "workspaces[0].repositories[0].secrets[0].allowedHosts[0]",
+    ],
+    [
+      "a secret named like a sandboxEnv variable",
+      repo({ sandboxEnv: { S: "1" }, secrets: [{ name: "S", value: "v", allowedHosts: ["x.test"] }] }),
+      "workspaces[0].repositories[0].secrets[0].name",
+    ],
+    [
+      "a value with a NUL byte",
+      repo({ sandboxEnv: { S: "a\0b" } }),
+      "workspaces[0].repositories[0].sandboxEnv.S",
+    ],
+    [
+      "a repository that is not owner/name",
+      repo({ repository: "just-a-name" }),
+      "workspaces[0].repositories[0].repository",
+    ],
+    [
+      "an unknown readiness kind",
+      repo({ environment: { versionId: "v", readiness: { checks: [{ kind: "ping" }] } } }),
+      "workspaces[0].repositories[0].environment.readiness.checks[0].kind",
+    ],
+  ])("refuses %s, naming %s", (_label, input, path) => {
+    const parsed = SeedDocumentSchema.safeParse(input);
+    expect(parsed.success).toBe(false);
+    expect(formatIssuePath(parsed.error!.issues[0]!.path)).toBe(path);
+  });
+});
