@@ -1,8 +1,22 @@
 // The evidence area's public face: the secret sanitiser, its detectors, and the bounded evidence record.
 export { compareHits, mergeHits, redactionMarker } from "./apply-hits.js";
+export { boundEvidence, evidenceSize } from "./bound-evidence.js";
 export { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
 export { DETECTORS, type Detector } from "./detectors.js";
 export { findSecretKinds, looksLikeSecret } from "./looks-like-secret.js";
+export {
+  DEFAULT_EVIDENCE_LIMIT_BYTES,
+  EVIDENCE_OUTCOMES,
+  EVIDENCE_SCHEMA_VERSION,
+  type EvidenceOutcome,
+  type EvidenceOutput,
+  type EvidenceReadiness,
+  type EvidenceRecord,
+  READINESS_STATUSES,
+  type ReadinessCheckResult,
+  type ReadinessStatus,
+  RUNNER_EXIT,
+} from "./record.js";
 export {
   createSanitiser,
   type KnownSecret,
@@ -11,5 +25,6 @@ export {
   type Sanitiser,
   type SanitiserOptions,
 } from "./sanitiser.js";
+export { EvidenceRecordSchema, evidenceJsonSchema, ReadinessCheckResultSchema } from "./schema.js";
 export { encodeSecretForms, MIN_SECRET_LENGTH, type SecretForm } from "./secret-forms.js";
 export type { SanitiserStream } from "./stream.js";
