@@ -122,7 +122,7 @@ describe("seed", () => {
 describe("admin API guard", () => {
   it("a wrong or missing admin token is 401; the seed route then changes nothing", async () => {
     harness = await createHarness();
-    for (const headers of [{}, { [HEADERS.adminToken]: "wrong" }]) {
+    for (const headers of [{}, { [HEADERS.adminToken]: "wrong" }] as Record<string, string>[]) {
       const response = await harness.request("POST", ADMIN_PATHS.seed, {
         headers,
         body: { workspaces: [{ id: "x", name: "X" }] },
