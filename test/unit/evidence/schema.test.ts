@@ -1,7 +1,7 @@
 // schemas/evidence.schema.json is generated from the zod schema and must be kept current.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { evidenceJsonSchema } from "../../../src/evidence/index.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
