@@ -1,13 +1,13 @@
 // The operations-transport client: start an activation, read or long-poll an operation, fetch its overlay.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent } from "undici";
 import type { z } from "zod";
 import { formatIssuePath } from "../config/zod-error.js";
 import { type Overlay, OverlaySchema } from "../envfile/overlay.js";
 import { ServiceError } from "../errors.js";
 import { DEFAULT_RETRY_POLICY, type HttpEngine, type RetryPolicy, sendJson } from "./http.js";
 import type { OpsSettings } from "./settings.js";
+import { createAgent } from "./undici.js";
 import {
   HEADERS,
   MAX_WAIT_MS,
@@ -35,7 +35,7 @@ export interface OpsClient {
 }
 
 export function createOpsClient(settings: OpsSettings, options: OpsClientOptions = {}): OpsClient {
-  const dispatcher = new Agent({
+  const dispatcher = createAgent({
     connect: { timeout: 10_000 },
     // A long-poll holds the headers back for up to MAX_WAIT_MS.
     headersTimeout: MAX_WAIT_MS + 30_000,

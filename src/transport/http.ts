@@ -2,10 +2,11 @@
 // are retried, honouring Retry-After up to a ceiling; any other 4xx is final. The caller keeps headers (and so
 // the idempotency key) identical across attempts, so a retry never starts a second operation.
 import pRetry from "p-retry";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { type BatonError, ServiceError } from "../errors.js";
 import { isRetryableStatus, mapHttpFailure, parseRetryAfter } from "./errors.js";
 import { describeBaseUrl } from "./settings.js";
+import { sendRequest } from "./undici.js";
 import { HEADERS } from "./wire.js";
 
 export interface RetryPolicy {
@@ -66,11 +67,13 @@ export async function sendJson(engine: HttpEngine, req: JsonRequest): Promise<Js
     let text: string;
     let retryAfterHeader: string | undefined;
     try {
-      const res = await request(url, {
+      const target = new URL(url);
+      const res = await sendRequest(engine.dispatcher, {
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
         method: req.method,
         headers,
         body: payload,
-        dispatcher: engine.dispatcher,
       });
       status = res.statusCode;
       const raw = res.headers[HEADERS.retryAfter];
