@@ -7,7 +7,7 @@ import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { OverlaySchema } from "../envfile/overlay.js";
 import { BatonError, InputError } from "../errors.js";
-import { createLogger } from "../log.js";
+import type { Logger } from "../log.js";
 import { applyOverlay } from "./apply-overlay.js";
 import { describeCount, renderNameMapping } from "./render-mapping.js";
 
@@ -22,13 +22,13 @@ export interface EnvApplyOptions {
 
 export async function runEnvApply(options: EnvApplyOptions): Promise<ExitCode> {
   const { io } = options;
-  const log = createLogger(io.env);
+  const log = await openLogger(io.env);
   const bytes = await readOverlayBytes(options.overlay, io);
   const overlay = parseOrThrow(OverlaySchema, parseJson(bytes), "overlay");
   const paths = resolveSandboxPaths(io.env);
-  log.debug({ revision: overlay.revision, path: paths.environmentFile }, "applying overlay");
+  log?.debug({ revision: overlay.revision, path: paths.environmentFile }, "applying overlay");
   const applied = await applyOverlay({ overlay, paths });
-  log.info(
+  log?.info(
     { revision: applied.revision, path: applied.path, count: applied.variables.length },
     "wrote environment file",
   );
@@ -43,6 +43,13 @@ export async function runEnvApply(options: EnvApplyOptions): Promise<ExitCode> {
   for (const line of renderNameMapping(applied.variables)) writeLine(io.stdout, line);
   writeLine(io.stdout, 'Load it in a new shell with: . "$HOME/.baton/environment.sh"');
   return EXIT.ok;
+}
+
+/** pino costs about 100 ms of start-up CPU; load it only when BATON_LOG_LEVEL asks for logs. */
+async function openLogger(env: NodeJS.ProcessEnv): Promise<Logger | undefined> {
+  if (!env.BATON_LOG_LEVEL || env.BATON_LOG_LEVEL.toLowerCase() === "silent") return undefined;
+  const { createLogger } = await import("../log.js");
+  return createLogger(env);
 }
 
 async function readOverlayBytes(source: string, io: CliIo): Promise<Buffer> {
