@@ -104,6 +104,21 @@ const STEPS = [
     },
   },
   {
+    name: "source ~/.baton/environment.sh in a new bash: every assigned name is set (values not shown)",
+    run(ctx) {
+      const shown = JSON.parse(baton(ctx, ["env", "show", "--json"], { quiet: true }));
+      const names = shown.variables.map((variable) => variable.assigned);
+      // ${!n+x} tests "set" without expanding the value; only the name and set/unset are printed.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
+      const script =
+        '. "$HOME/.baton/environment.sh" && for n in "$@"; do if [ -n "${!n+x}" ]; then echo "  $n: set"; else echo "  $n: NOT SET"; exit 1; fi; done';
+      console.log(`$ bash -c '. "$HOME/.baton/environment.sh"' (then check ${names.length} names)`);
+      process.stdout.write(
+        execFileSync("bash", ["-c", script, "demo", ...names], { env: ctx.sandboxEnv, encoding: "utf8" }),
+      );
+    },
+  },
+  {
     name: "show the saved handoff",
     run(ctx) {
       const file = join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`);
