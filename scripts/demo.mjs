@@ -109,8 +109,8 @@ const STEPS = [
       const shown = JSON.parse(baton(ctx, ["env", "show", "--json"], { quiet: true }));
       const names = shown.variables.map((variable) => variable.assigned);
       // ${!n+x} tests "set" without expanding the value; only the name and set/unset are printed.
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
       const script =
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
         '. "$HOME/.baton/environment.sh" && for n in "$@"; do if [ -n "${!n+x}" ]; then echo "  $n: set"; else echo "  $n: NOT SET"; exit 1; fi; done';
       console.log(`$ bash -c '. "$HOME/.baton/environment.sh"' (then check ${names.length} names)`);
       process.stdout.write(
