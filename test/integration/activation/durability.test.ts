@@ -135,6 +135,27 @@ describe("activation durability", () => {
   );
 
   it(
+    "--timeout passing while the operation runs exits 3 and says how to look again; the operation keeps going",
+    async () => {
+      serve = await startServe({
+        seed: ACTIVATION_SEED,
+        env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "6000" },
+      });
+      home = await makeSandboxHome({ "acme/api": "acme-api" });
+      const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_timeout" });
+      const env = home.env(sandbox);
+      const run = await baton(["env", "activate", "acme/api", "--timeout", "0.03"], env);
+      expect(run.exitCode).toBe(3);
+      const id = /baton op get (op_\w+)/.exec(run.stderr)?.[1];
+      expect(id).toBeDefined();
+      let op = (await opGet(id!, env)).op;
+      for (let i = 0; i < 40 && op.state !== "succeeded"; i++) op = (await opGet(id!, env)).op;
+      expect(op.state).toBe("succeeded");
+    },
+    SLOW,
+  );
+
+  it(
     "ten concurrent activations in one engagement run one at a time and leave a consistent ledger",
     async () => {
       serve = await startServe({ seed: ACTIVATION_SEED, env: LOUD });
