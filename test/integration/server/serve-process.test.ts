@@ -183,6 +183,21 @@ describe("baton serve process", () => {
     expect(assigned.some((a) => /^REPO_(API|WEB)__API_BASE_URL$/.test(a))).toBe(true);
   });
 
+  it("an operation carries on after its client disconnects mid long-poll", async () => {
+    const s = await serve({ env: { BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "800" } });
+    const creds = await sandbox(s, "eng-1");
+    const op = (await (await start(s, creds, "acme/api", "k1")).json()) as Operation;
+    const controller = new AbortController();
+    const abandoned = fetch(new URL(`${PATHS.operation(op.id)}?waitMs=20000`, s.url), {
+      headers: headers(creds),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 100);
+    await expect(abandoned).rejects.toThrow();
+    const done = await waitForState(s, creds, op.id, ["succeeded", "failed"]);
+    expect(done.state).toBe("succeeded");
+  });
+
   it("a POST whose connection dropped, retried with the same key, creates one operation", async () => {
     const s = await serve();
     const creds = await sandbox(s, "eng-1");
