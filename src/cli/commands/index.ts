@@ -2,8 +2,10 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
 import { registerAdminCommands } from "./admin.js";
+import { registerDockerfileCommands } from "./dockerfile.js";
 import { registerEnvCommands } from "./env.js";
 import { registerOpCommands } from "./op.js";
+import { registerRunnerCommands } from "./runner.js";
 import { registerServe } from "./serve.js";
 
 export function registerCommands(program: Command, context: CommandContext): void {
@@ -11,4 +13,6 @@ export function registerCommands(program: Command, context: CommandContext): voi
   registerOpCommands(program, context);
   registerServe(program, context);
   registerAdminCommands(program, context);
+  registerDockerfileCommands(program, context);
+  registerRunnerCommands(program, context);
 }

@@ -1,0 +1,185 @@
+// The startup runner: `node <runPath> [--handoff <file>] [--repo <owner/name>]`. Runs the handoff's startup
+// script under bash with a time limit, checks readiness, and writes one bounded, sanitised JSON evidence
+// document to stdout and to evidencePath in every case: success, failure, time-out, SIGINT/SIGTERM, own error.
+import { execFileSync } from "node:child_process";
+import { boundEvidence } from "../../src/evidence/bound-evidence.js";
+import {
+  EVIDENCE_SCHEMA_VERSION,
+  type EvidenceOutcome,
+  type EvidenceOutput,
+  type EvidenceReadiness,
+  type EvidenceRecord,
+  RUNNER_EXIT,
+} from "../../src/evidence/record.js";
+import { createSanitiser, type Sanitiser } from "../../src/evidence/sanitiser.js";
+import { parseRunnerArgs } from "./args.js";
+import { OutputCapture } from "./capture.js";
+import { fallbackEvidencePath, locateHandoff, type RunnerHandoff, readHandoff } from "./handoff.js";
+import { checkReadiness, readinessNotChecked } from "./readiness.js";
+import { collectKnownSecrets } from "./secrets.js";
+import { type ScriptResult, type Supervision, superviseScript } from "./supervise.js";
+import { writeAll, writeFileAtomicSync } from "./write-evidence.js";
+
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
+
+const env = process.env;
+const startedAt = new Date();
+let sanitiser: Sanitiser = createSanitiser();
+let handoff: RunnerHandoff | undefined;
+let repository: string | undefined;
+let capture: OutputCapture | undefined;
+let supervision: Supervision | undefined;
+let interruptedBy: NodeJS.Signals | undefined;
+let finished = false;
+
+function shellVersion(): string | null {
+  try {
+    const out = execFileSync("bash", ["--version"], {
+      encoding: "utf8",
+      timeout: 2000,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return (out.split("\n")[0] ?? "").slice(0, 120) || null;
+  } catch {
+    return null;
+  }
+}
+
+function statusFor(outcome: EvidenceOutcome, script: ScriptResult | undefined): number {
+  if (outcome === "succeeded") return 0;
+  if (outcome === "timed_out") return RUNNER_EXIT.timedOut;
+  if (outcome === "runner_error") return RUNNER_EXIT.runnerError;
+  if (outcome === "interrupted")
+    return RUNNER_EXIT.interruptedBase + (SIGNAL_NUMBERS[interruptedBy ?? "SIGTERM"] ?? 15);
+  if (script?.exitCode !== null && script?.exitCode !== undefined && script.exitCode !== 0)
+    return script.exitCode;
+  if (script?.signal) return RUNNER_EXIT.interruptedBase + (SIGNAL_NUMBERS[script.signal] ?? 15);
+  return RUNNER_EXIT.readinessFailed;
+}
+
+const emptyOutput = (): EvidenceOutput => ({
+  bytes: 0,
+  lines: 0,
+  truncated: false,
+  head: "",
+  tail: "",
+  stoppedReadingAfterExit: false,
+});
+
+/** Builds, bounds and writes the evidence, then exits with the runner's status. Runs once. */
+function finish(
+  outcome: EvidenceOutcome,
+  details: { script?: ScriptResult; readiness?: EvidenceReadiness; error?: unknown },
+): never {
+  if (finished) process.exit(RUNNER_EXIT.runnerError);
+  finished = true;
+  const endedAt = new Date();
+  let output = emptyOutput();
+  let redactions: Record<string, number> = {};
+  try {
+    if (capture !== undefined) {
+      output = capture.finish(details.script?.stoppedReadingAfterExit ?? false);
+      redactions = { ...capture.redactions };
+    }
+  } catch {
+    // Output is lost rather than the evidence.
+  }
+  const errorText =
+    details.error === undefined ? null : sanitiser.sanitise(describeError(details.error)).text;
+  const status = statusFor(outcome, details.script);
+  const record: EvidenceRecord = {
+    schemaVersion: EVIDENCE_SCHEMA_VERSION,
+    repository: handoff?.repository ?? repository ?? null,
+    handoffVersionId: handoff?.versionId ?? null,
+    startedAt: startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    durationMs: endedAt.getTime() - startedAt.getTime(),
+    outcome,
+    exitCode: details.script?.exitCode ?? null,
+    signal: details.script?.signal ?? null,
+    runnerExitStatus: status,
+    timeoutSeconds: handoff?.timeoutSeconds ?? 900,
+    readiness: details.readiness ?? readinessNotChecked(`the run ended with ${outcome}`),
+    output,
+    redactions,
+    runtime: { node: process.version, shell: shellVersion(), platform: process.platform },
+    runnerError: errorText,
+    trimmed: false,
+  };
+  const json = JSON.stringify(boundEvidence(record));
+  const evidencePath = handoff?.evidencePath ?? fallbackEvidencePath(env, repository);
+  let writeError = "";
+  try {
+    writeFileAtomicSync(evidencePath, `${json}\n`);
+  } catch (error) {
+    writeError = ` (could not write ${evidencePath}: ${(error as NodeJS.ErrnoException).code ?? "error"})`;
+  }
+  try {
+    writeAll(1, `${json}\n`);
+  } catch {
+    // stdout is gone; the file still holds the evidence
+  }
+  try {
+    writeAll(
+      2,
+      `baton-runner: ${outcome}, exit status ${status}; evidence in ${evidencePath}${writeError}\n`,
+    );
+  } catch {
+    // nothing left to tell
+  }
+  process.exit(status);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error)
+    return `${error.name === "Error" ? "" : `${error.name}: `}${error.message}`.slice(0, 2000);
+  return String(error).slice(0, 2000);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (interruptedBy !== undefined || supervision === undefined) {
+    interruptedBy ??= signal;
+    finish("interrupted", {});
+  }
+  interruptedBy = signal;
+  supervision.stop(); // run() finishes once the group has ended
+}
+
+async function run(): Promise<void> {
+  const args = parseRunnerArgs(process.argv.slice(2));
+  repository = args.repo;
+  handoff = readHandoff(locateHandoff(args, env), env);
+  sanitiser = createSanitiser({ secrets: collectKnownSecrets(env) });
+  capture = new OutputCapture(sanitiser.stream());
+  writeAll(
+    2,
+    `baton-runner: running ${handoff.startupScriptPath} with bash (time limit ${handoff.timeoutSeconds} s)\n`,
+  );
+  supervision = superviseScript({
+    script: handoff.startupScriptPath,
+    cwd: handoff.checkoutPath,
+    env,
+    timeoutMs: handoff.timeoutSeconds * 1000,
+    capture,
+  });
+  const script = await supervision.done;
+  if (script.spawnError !== undefined) finish("runner_error", { script, error: script.spawnError });
+  if (interruptedBy !== undefined) finish("interrupted", { script });
+  if (script.timedOut) finish("timed_out", { script });
+  if (script.exitCode !== 0)
+    finish("failed", { script, readiness: readinessNotChecked("the startup script failed") });
+  const readiness = await checkReadiness(handoff.readiness, {
+    cwd: handoff.checkoutPath,
+    env,
+    sanitise: (text) => sanitiser.sanitise(text).text,
+  });
+  if (interruptedBy !== undefined) finish("interrupted", { script, readiness });
+  finish(readiness.status === "not_ready" ? "failed" : "succeeded", { script, readiness });
+}
+
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+process.on("SIGHUP", onSignal);
+process.on("uncaughtException", (error) => finish("runner_error", { error }));
+process.on("unhandledRejection", (error) => finish("runner_error", { error }));
+run().catch((error: unknown) => finish("runner_error", { error }));
