@@ -1,6 +1,6 @@
 // The per-instruction argument shapes of BuildKit's parser: words that keep their quotes, name=value pairs,
 // JSON arrays, whitespace lists and HEALTHCHECK's type word. Pure; errors are plain messages.
-import { isGoSpace, splitWhitespace, trimLeftSpace } from "./text.js";
+import { isGoSpace, isGoSpaceCode, splitWhitespace, trimLeftSpace } from "./text.js";
 
 export class ParseLineError extends Error {
   override readonly name = "ParseLineError";
@@ -15,51 +15,54 @@ export interface ArgumentNode {
 
 const NONE: ArgumentNode = { values: [], json: false };
 
-/** Splits on unquoted whitespace, keeping quotes and escapes in the words (BuildKit's parseWords). */
+/**
+ * Splits on unquoted whitespace, keeping quotes and escapes in the words (BuildKit's parseWords). Words are
+ * contiguous slices of the input: only an escape character at the very end of the text is dropped.
+ */
 export function parseWords(rest: string, escapeChar: string): string[] {
   const words: string[] = [];
-  const chars = Array.from(rest);
-  let word = "";
-  let inWord = false;
-  let quote = "";
+  const escapeCode = escapeChar.charCodeAt(0);
+  const length = rest.length;
+  let start = -1;
+  let quote = 0;
   let blankOk = false;
-  for (let i = 0; i < chars.length; i++) {
-    let ch = chars[i]!;
-    if (!inWord && quote === "") {
-      if (isGoSpace(ch)) continue;
-      inWord = true;
+  const finish = (end: number) => {
+    let stop = end;
+    if (stop === length && stop > start && droppedFinalEscape) stop--;
+    if (blankOk || stop > start) words.push(rest.slice(start, stop));
+    start = -1;
+    blankOk = false;
+  };
+  let droppedFinalEscape = false;
+  for (let i = 0; i < length; i++) {
+    const code = rest.charCodeAt(i);
+    if (start < 0) {
+      if (isGoSpaceCode(code)) continue;
+      start = i;
     }
-    if (quote === "") {
-      if (isGoSpace(ch)) {
-        if (blankOk || word.length > 0) words.push(word);
-        word = "";
-        blankOk = false;
-        inWord = false;
+    if (quote === 0) {
+      if (isGoSpaceCode(code)) {
+        finish(i);
         continue;
       }
-      if (ch === "'" || ch === '"') {
-        quote = ch;
+      if (code === 0x27 || code === 0x22) {
+        quote = code;
         blankOk = true;
-      } else if (ch === escapeChar) {
-        if (i + 1 === chars.length) continue;
-        word += ch;
-        ch = chars[++i]!;
+      } else if (code === escapeCode) {
+        if (i + 1 === length) droppedFinalEscape = true;
+        else i++;
       }
-      word += ch;
       continue;
     }
-    if (ch === quote) quote = "";
-    else if (ch === escapeChar && quote !== "'") {
-      if (i + 1 === chars.length) {
-        quote = "";
-        continue;
-      }
-      word += ch;
-      ch = chars[++i]!;
+    if (code === quote) quote = 0;
+    else if (code === escapeCode && quote !== 0x27) {
+      if (i + 1 === length) {
+        droppedFinalEscape = true;
+        quote = 0;
+      } else i++;
     }
-    word += ch;
   }
-  if ((inWord || quote !== "") && (blankOk || word.length > 0)) words.push(word);
+  if (start >= 0) finish(length);
   return words;
 }
 

@@ -39,7 +39,7 @@ function digestStep(previous: string, step: Omit<PlanStep, "index" | "digest">):
 
 export function planResolved(resolved: ResolvedDockerfile): DockerfilePlan {
   const steps: PlanStep[] = [];
-  let previous = "";
+  let previous = createHash("sha256").update(JSON.stringify(resolved.baseEnv)).digest("hex");
   for (const stage of stageChain(resolved)) {
     for (const step of stage.steps) {
       previous = digestStep(previous, step);

@@ -57,7 +57,8 @@ export function resolveRun(
     else
       notes.push(`--${flag.name}=${flag.value} is not applied; the step uses the sandbox's own ${flag.name}`);
   }
-  const env = Object.fromEntries(stage.env);
+  stage.envSnapshot ??= Object.fromEntries(stage.env);
+  const env = stage.envSnapshot;
   const workdir = stage.workdir;
   const values = instruction.args.values;
   if (values.length === 0 || (values.length === 1 && values[0] === "" && !instruction.args.json)) {
@@ -139,6 +140,6 @@ export function describeSkip(instruction: Instruction, stage: ResolvedStage, esc
     case "onbuild":
       return ["ONBUILD triggers run only in images built FROM this one; not run"];
     default:
-      throw lineError(line, `unknown instruction: ${keyword.toUpperCase()}`);
+      throw lineError(line, `unknown instruction: ${keyword.toUpperCase().slice(0, 40)}`);
   }
 }

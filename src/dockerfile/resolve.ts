@@ -23,6 +23,8 @@ export interface ResolvedStage {
   steps: UnsealedStep[];
   /** ENV and ARG values in force at the end of the stage (BuildKit's state environment). */
   env: Map<string, string>;
+  /** The last snapshot of `env` handed to a RUN step; dropped whenever `env` changes. */
+  envSnapshot?: Record<string, string> | undefined;
   /** ENV only: what the image would carry. */
   imageEnv: Map<string, string>;
   workdir: string | null;
@@ -30,6 +32,7 @@ export interface ResolvedStage {
 }
 
 export interface ResolvedDockerfile {
+  baseEnv: Record<string, string>;
   stages: ResolvedStage[];
   target: ResolvedStage;
   unusedBuildArgs: string[];
@@ -120,6 +123,7 @@ export function resolveDockerfile(
         else if (stage && globalArgs.has(name)) value = globalArgs.get(name);
         else if (stage && builtins.has(name)) value = builtins.get(name);
         if (stage) {
+          stage.envSnapshot = undefined;
           if (value !== undefined) stage.env.set(name, value);
         } else {
           globalArgs.set(name, value);
@@ -148,7 +152,7 @@ export function resolveDockerfile(
     target = found;
   }
   const unusedBuildArgs = [...buildArgs.keys()].filter((name) => !usedBuildArgs.has(name));
-  return { stages, target, unusedBuildArgs };
+  return { baseEnv: { ...(options.baseEnv ?? { PATH: DEFAULT_PATH }) }, stages, target, unusedBuildArgs };
 }
 
 function startStage(
@@ -208,7 +212,8 @@ function resolveInStage(
   const step = { ...base, stage: stage.name };
   switch (instruction.keyword) {
     case "env": {
-      const before = new Map(stage.env);
+      // Every pair expands against the environment as it was before this instruction: expand all, then set.
+      const before = stage.env;
       const pairs: { name: string; value: string }[] = [];
       const values = instruction.args.values;
       if (values.length === 0) throw lineError(line, "ENV names no variable");
@@ -217,6 +222,7 @@ function resolveInStage(
         if (name === "") throw lineError(line, "ENV names an empty variable");
         pairs.push({ name, value: expandAt(values[i + 1]!, before, line, escapeChar) });
       }
+      stage.envSnapshot = undefined;
       for (const { name, value } of pairs) {
         stage.env.set(name, value);
         stage.imageEnv.set(name, value);

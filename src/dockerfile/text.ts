@@ -6,6 +6,7 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** Go's unicode.IsSpace: ASCII blanks, NEL, NBSP and the Unicode White_Space characters. */
 export function isGoSpace(ch: string): boolean {
+  if (ch.length === 1) return isGoSpaceCode(ch.charCodeAt(0));
   switch (ch) {
     case " ":
     case "\t":
@@ -72,15 +73,32 @@ export function splitWhitespace(text: string, limit?: number): string[] {
   return [text.slice(0, match.index), text.slice(match.index + match[0].length)];
 }
 
+/** isGoSpace on a UTF-16 code unit (every Go space is in the Basic Multilingual Plane). */
+export function isGoSpaceCode(code: number): boolean {
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return true;
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
 /** strings.TrimSpace / TrimLeftFunc(unicode.IsSpace). */
 export function trimLeftSpace(text: string): string {
   let i = 0;
-  while (i < text.length && isGoSpace(text[i]!)) i++;
+  while (i < text.length && isGoSpaceCode(text.charCodeAt(i))) i++;
   return i === 0 ? text : text.slice(i);
 }
 
 export function trimSpace(text: string): string {
   let end = text.length;
-  while (end > 0 && isGoSpace(text[end - 1]!)) end--;
+  while (end > 0 && isGoSpaceCode(text.charCodeAt(end - 1))) end--;
   return trimLeftSpace(text.slice(0, end));
 }

@@ -1,0 +1,75 @@
+// Writes ~/.baton/dockerfile-environment.sh from every applied repository's resolved ENV, keeping what was
+// applied per repository in ~/.baton/state/dockerfile-environment.json so the merge can be redone.
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import type { SandboxPaths } from "../config/sandbox.js";
+import { parseOrThrow } from "../config/zod-error.js";
+import { ensureBatonDir, renderDockerfileEnvironmentFile, writeFileAtomic } from "../envfile/index.js";
+import { SHELL_NAME_PATTERN } from "../envfile/overlay.js";
+import { type EnvironmentConflict, mergeRepositoryEnvironments } from "./merge-environment.js";
+
+const EnvironmentStateSchema = z.object({
+  schemaVersion: z.literal(1),
+  repositories: z.array(
+    z.object({
+      repository: z.string(),
+      variables: z.array(z.object({ name: z.string(), value: z.string() })),
+    }),
+  ),
+});
+type EnvironmentState = z.infer<typeof EnvironmentStateSchema>;
+
+export interface PersistResult {
+  path: string;
+  /** This repository's variables and the names they are exported under. Never values. */
+  variables: { name: string; assigned: string; shared: boolean }[];
+  /** Names that cannot be shell variables and so were not exported. */
+  notExported: string[];
+  /** Every conflict across repositories in the merged file. */
+  conflicts: EnvironmentConflict[];
+}
+
+function statePath(paths: SandboxPaths): string {
+  return join(paths.stateDir, "dockerfile-environment.json");
+}
+
+async function readState(paths: SandboxPaths): Promise<EnvironmentState> {
+  let text: string;
+  try {
+    text = await readFile(statePath(paths), "utf8");
+  } catch {
+    return { schemaVersion: 1, repositories: [] };
+  }
+  return parseOrThrow(EnvironmentStateSchema, JSON.parse(text), statePath(paths));
+}
+
+export async function persistDockerfileEnvironment(input: {
+  paths: SandboxPaths;
+  repository: string;
+  variables: readonly { name: string; value: string }[];
+}): Promise<PersistResult> {
+  const { paths, repository } = input;
+  const exportable = input.variables.filter((v) => SHELL_NAME_PATTERN.test(v.name));
+  const notExported = input.variables.filter((v) => !SHELL_NAME_PATTERN.test(v.name)).map((v) => v.name);
+  const state = await readState(paths);
+  const repositories = [...state.repositories];
+  const at = repositories.findIndex((r) => r.repository === repository);
+  const entry = { repository, variables: exportable.map((v) => ({ name: v.name, value: v.value })) };
+  if (at >= 0) repositories[at] = entry;
+  else repositories.push(entry);
+  const merged = mergeRepositoryEnvironments(repositories);
+  const content = renderDockerfileEnvironmentFile({
+    entries: merged.entries.map((e) => ({ assigned: e.assigned, value: e.value, repository: e.repository })),
+  });
+  await ensureBatonDir(paths);
+  await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(statePath(paths), `${JSON.stringify({ schemaVersion: 1, repositories }, null, 2)}\n`);
+  await writeFileAtomic(paths.dockerfileEnvironmentFile, content, { mode: 0o600 });
+  const variables = exportable.map((v) => {
+    const own = merged.entries.find((e) => e.repository === repository && e.name === v.name);
+    const shared = merged.entries.find((e) => e.name === v.name && e.sharedWith.includes(repository));
+    return { name: v.name, assigned: (own ?? shared)?.assigned ?? v.name, shared: own === undefined };
+  });
+  return { path: paths.dockerfileEnvironmentFile, variables, notExported, conflicts: merged.conflicts };
+}

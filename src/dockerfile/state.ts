@@ -1,0 +1,59 @@
+// Step records under ~/.baton/state/dockerfile/<owner>__<name>.json, keyed by handoff version and step
+// digest, so a re-run skips what already succeeded. Written atomically after every step.
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import type { SandboxPaths } from "../config/sandbox.js";
+import { parseOrThrow } from "../config/zod-error.js";
+import { ensureBatonDir, writeFileAtomic } from "../envfile/index.js";
+import { type StepRecord, StepRecordSchema } from "./types.js";
+
+const MAX_KEPT_RECORDS = 2000;
+
+export const StepStateSchema = z.object({
+  schemaVersion: z.literal(1),
+  repository: z.string(),
+  records: z.array(StepRecordSchema),
+});
+export type StepState = z.infer<typeof StepStateSchema>;
+
+export function stepStateDir(paths: SandboxPaths): string {
+  return join(paths.stateDir, "dockerfile");
+}
+
+export function stepStatePath(paths: SandboxPaths, repository: string): string {
+  return join(stepStateDir(paths), `${repository.replace("/", "__")}.json`);
+}
+
+export async function readStepState(paths: SandboxPaths, repository: string): Promise<StepState> {
+  const file = stepStatePath(paths, repository);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return { schemaVersion: 1, repository, records: [] };
+  }
+  return parseOrThrow(StepStateSchema, JSON.parse(text), file);
+}
+
+/** Keys of steps that succeeded: `<versionId>:<digest>`. */
+export function succeededKeys(state: StepState): Set<string> {
+  return new Set(
+    state.records.filter((r) => r.status === "succeeded").map((r) => `${r.versionId}:${r.digest}`),
+  );
+}
+
+export async function writeStepState(paths: SandboxPaths, state: StepState): Promise<void> {
+  await ensureBatonDir(paths);
+  await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
+  await mkdir(stepStateDir(paths), { recursive: true, mode: 0o700 });
+  const records = state.records.slice(-MAX_KEPT_RECORDS);
+  await writeFileAtomic(
+    stepStatePath(paths, state.repository),
+    `${JSON.stringify({ ...state, records }, null, 2)}\n`,
+  );
+}
+
+export function appendRecord(state: StepState, record: StepRecord): StepState {
+  return { ...state, records: [...state.records, record] };
+}
