@@ -1,7 +1,6 @@
 // A real `baton serve` child process on 127.0.0.1 (port 0) with a real SQLite file, plus sandboxes made through
 // its admin API and temporary HOMEs holding fixture checkouts. Shared by every end-to-end suite.
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
