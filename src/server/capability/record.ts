@@ -24,8 +24,9 @@ import { inTransaction } from "../store/transaction.js";
 import {
   getRequest,
   insertRequest,
+  matchableRequests,
   recordOutcome,
-  requestsOfRepository,
+  requestsWithTarget,
   type StoredRequest,
   saveState,
   stateOf,
@@ -114,20 +115,17 @@ export async function recordCapabilityRequest(
   if (body.evidence) checkEvidence(body.evidence);
   const repo = repositoryOf(rt, who.workspaceId, body.repository);
 
-  const sameTarget = (r: StoredRequest) =>
-    r.kind === kind && r.targetForm === target.form && r.target === target.value;
-  const before = requestsOfRepository(rt.db, who.workspaceId, repo.id);
+  const exactMatch = () =>
+    requestsWithTarget(rt.db, who.workspaceId, repo.id, target).find((r) => r.kind === kind);
   let decision: MergeDecision | null = null;
-  if (!before.some(sameTarget)) {
-    const existing: MatchExisting[] = before
-      .filter((r) => MATCHABLE_STATUSES.has(r.status))
-      .map((r) => ({
-        requestId: r.requestId,
-        kind: r.kind,
-        target: r.target,
-        targetForm: r.targetForm,
-        reason: r.reason,
-      }));
+  if (!exactMatch()) {
+    const existing: MatchExisting[] = matchableRequests(rt.db, who.workspaceId, repo.id).map((r) => ({
+      requestId: r.requestId,
+      kind: r.kind,
+      target: r.target,
+      targetForm: r.targetForm,
+      reason: r.reason,
+    }));
     decision = await decideMerge(
       rt.matcher,
       { candidate: { kind, target: target.value, targetForm: target.form, reason }, existing },
@@ -138,11 +136,9 @@ export async function recordCapabilityRequest(
   const now = rt.now();
   const response = inTransaction(rt.db, (): { status: 200 | 201; response: RecordCapabilityResponse } => {
     // Re-read inside the write lock: a concurrent identical request may have committed while the matcher ran.
-    const current = requestsOfRepository(rt.db, who.workspaceId, repo.id);
-    const exact = current.find(sameTarget);
-    const merged = decision?.requestId
-      ? current.find((r) => r.requestId === decision.requestId && MATCHABLE_STATUSES.has(r.status))
-      : undefined;
+    const exact = exactMatch();
+    const candidate = decision?.requestId ? getRequest(rt.db, decision.requestId) : undefined;
+    const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
     const found = exact ?? merged;
     let request: StoredRequest;
     let status: 200 | 201 = 200;

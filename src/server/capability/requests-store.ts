@@ -83,6 +83,32 @@ export function requestsOfRepository(
   return rows.map(fromRow);
 }
 
+/** Requests with this exact normalised target (any kind; the caller compares normalised kinds). */
+export function requestsWithTarget(
+  db: Database,
+  workspaceId: string,
+  repositoryId: string,
+  target: { form: "host" | "name"; value: string },
+): StoredRequest[] {
+  const rows = db
+    .prepare(
+      "SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? AND target = ? AND target_form = ? ORDER BY created_at, id",
+    )
+    .all(workspaceId, repositoryId, target.value, target.form) as unknown as Row[];
+  return rows.map(fromRow);
+}
+
+/** Requests the semantic matcher may merge into (open, verification_pending, repair_needed). */
+export function matchableRequests(db: Database, workspaceId: string, repositoryId: string): StoredRequest[] {
+  const rows = db
+    .prepare(
+      `SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ?
+       AND status IN ('open', 'verification_pending', 'repair_needed') ORDER BY created_at, id`,
+    )
+    .all(workspaceId, repositoryId) as unknown as Row[];
+  return rows.map(fromRow);
+}
+
 export function requestsBoundTo(db: Database, secretId: string): StoredRequest[] {
   const rows = db
     .prepare("SELECT * FROM capability_requests WHERE bound_secret_id = ?")

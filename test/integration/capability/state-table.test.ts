@@ -256,6 +256,8 @@ describe("capability request state table", () => {
     it("any open kind + owner/admin dismisses -> dismissed; it stays in force on rediscovery", async () => {
       const dismissed = await world.member(TOKENS.admin, "POST", paths.dismiss("ws_acme", "repo_api", other));
       expect(dismissed).toMatchObject({ status: 200, body: { request: { status: "dismissed" } } });
+      // The new-request e-mails for this request are delivered asynchronously; count from when both arrived.
+      await until(() => mailsFor(other).length === 2, "the new-request e-mails");
       const mailsBefore = world.smtp.received.length;
       const again = await world.request([
         "--capability",
