@@ -1,13 +1,14 @@
 // `baton env activate` and `baton op get` end to end: a real `baton serve` (child process, loopback, SQLite file)
 // seeded from fixtures/seeds/activation.json, driven by the built CLI in temporary HOMEs with fixture checkouts.
-import { readFile, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, rm, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SavedHandoffSchema } from "../../../src/handoff/index.js";
 import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
-import { type BatonRun, runBaton } from "../../helpers/cli.js";
+import { type BatonRun, PROJECT_ROOT, runBaton } from "../../helpers/cli.js";
 import {
   ACTIVATION_SEED,
   createSandbox,
@@ -139,6 +140,15 @@ describe("baton env activate against a real baton serve", () => {
     );
     expect(saved.managedStartup?.runPath).toBe(join(home.home, ".baton", "runner", "baton-runner.cjs"));
     expect(saved.managedStartup?.dockerfileStatus).toBe("not_applied");
+
+    // The packaged runner is installed at runPath, byte for byte, and the steps say how to run it.
+    const runPath = saved.managedStartup!.runPath!;
+    expect(await readFile(runPath, "utf8")).toBe(
+      await readFile(join(PROJECT_ROOT, "dist", "runner", "baton-runner.cjs"), "utf8"),
+    );
+    expect((await stat(runPath)).mode & 0o777).toBe(0o700);
+    expect(first.stdout).toContain(`node ${runPath} --repo acme/api`);
+    expect(first.stdout).not.toContain("NOT installed");
   });
 
   it("--checkout points the handoff at another folder", async () => {
@@ -153,6 +163,17 @@ describe("baton env activate against a real baton serve", () => {
     );
     expect(saved.checkoutPath).toBe(home.checkout("acme/web"));
     expect(saved.managedStartup?.startupScriptPath).toBe(join(home.checkout("acme/web"), "start.sh"));
+  });
+
+  it("a handoff path that leads out of the checkout through a symbolic link is refused (exit 1) and nothing is written", async () => {
+    const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_link" });
+    await rm(join(home.checkout("acme/api"), "AGENTS.md"));
+    await symlink("/etc/hostname", join(home.checkout("acme/api"), "AGENTS.md"));
+    const run = await baton(["env", "activate", "acme/api"], home.env(sandbox));
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("agentInstructionsPath goes through a symbolic link out of the checkout");
+    expect(existsSync(join(home.home, ".baton", "environment.sh"))).toBe(false);
+    expect(existsSync(join(home.home, ".baton", "handoffs", "acme__api.json"))).toBe(false);
   });
 
   it("--no-wait prints the operation id and state and exits 0; op get then shows it", async () => {
