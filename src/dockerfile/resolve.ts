@@ -196,7 +196,7 @@ function startStage(
     fromStage: null,
     steps: [],
     env,
-    imageEnv: new Map(env),
+    imageEnv: new Map(),
     workdir: null,
     shell: ["/bin/sh", "-c"],
   };

@@ -1,0 +1,221 @@
+// `baton dockerfile apply` end to end: real /bin/sh and bash processes, real files in a throwaway HOME.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "./helpers.js";
+
+let sandbox: Sandbox;
+afterEach(async () => {
+  await sandbox?.cleanup();
+});
+
+async function read(path: string): Promise<string> {
+  return readFile(path, "utf8");
+}
+
+describe("baton dockerfile apply runs RUN steps for real", () => {
+  it("shell form in /bin/sh, SHELL switches to bash, exec form has no shell, heredocs run as BuildKit runs them", async () => {
+    sandbox = await createSandbox();
+    const work = join(sandbox.home, "work");
+    await sandbox.writeDockerfile(
+      [
+        "FROM ubuntu:24.04",
+        'ENV GREETING="hi there"',
+        "ARG NAME=you",
+        `WORKDIR ${work}`,
+        'RUN echo "$0|$GREETING|$NAME" > sh.txt',
+        'SHELL ["/bin/bash", "-c"]',
+        'RUN [[ -n "$BASH_VERSION" ]] && echo bash > bash.txt',
+        'RUN ["printf", "%s", "$GREETING"]',
+        "RUN <<EOF",
+        "echo one > heredoc.txt",
+        "echo two >> heredoc.txt",
+        "EOF",
+        "RUN <<-EOT",
+        "\techo tabs > chomp.txt",
+        "\tEOT",
+        "RUN <<EOF",
+        "#!/bin/bash",
+        'if [[ "$GREETING" == "hi there" ]]; then echo script > script.txt; fi',
+        "EOF",
+        "RUN cat <<EOF > cat.txt",
+        "from $NAME",
+        "EOF",
+        "",
+      ].join("\n"),
+    );
+    const run = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"]);
+    expect(run.stderr).toContain("succeeded");
+    expect(run.exitCode).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.status).toBe("applied");
+    expect(await read(join(work, "sh.txt"))).toBe("/bin/sh|hi there|you\n");
+    expect(await read(join(work, "bash.txt"))).toBe("bash\n");
+    const exec = doc.steps.find((s: { instruction: string }) => s.instruction.startsWith('RUN ["printf"'));
+    expect(exec.outputTail).toBe("$GREETING");
+    expect(await read(join(work, "heredoc.txt"))).toBe("one\ntwo\n");
+    expect(await read(join(work, "chomp.txt"))).toBe("tabs\n");
+    expect(await read(join(work, "script.txt"))).toBe("script\n");
+    expect(await read(join(work, "cat.txt"))).toBe("from you\n");
+    // Only ENV is persisted, not ARG, and bash reads the value back unchanged.
+    const env = sandbox.home + "/.baton/dockerfile-environment.sh";
+    const sourced = await execa("bash", ["-c", `. "${env}" && printf '%s|%s' "$GREETING" "\${NAME-unset}"`]);
+    expect(sourced.stdout).toBe("hi there|unset");
+  });
+
+  it("a failing step stops the run and names it; a re-run resumes after the last success; then nothing runs twice", async () => {
+    sandbox = await createSandbox();
+    const log = join(sandbox.home, "log.txt");
+    const flag = join(sandbox.home, "flag");
+    await sandbox.writeDockerfile(
+      [
+        "FROM x",
+        `RUN echo a >> ${log}`,
+        `RUN test -f ${flag} || { echo missing flag; exit 3; }`,
+        `RUN echo c >> ${log}`,
+        "",
+      ].join("\n"),
+    );
+    const first = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"]);
+    expect(first.exitCode).toBe(1);
+    expect(first.stdout).toMatch(
+      /Step 3 \(line 3, RUN test -f .*\) failed with exit 3; 1 later RUN steps not run/,
+    );
+    expect(first.stdout).toContain("missing flag");
+    expect(first.stderr).toMatch(/\[4\/4\] line 4 .*: not run/);
+    expect(await read(log)).toBe("a\n");
+
+    await execa("touch", [flag]);
+    const second = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"]);
+    expect(second.exitCode).toBe(0);
+    const statuses = JSON.parse(second.stdout).steps.map((s: { status: string }) => s.status);
+    expect(statuses).toEqual(["skipped", "already_applied", "succeeded", "succeeded"]);
+    expect(await read(log)).toBe("a\nc\n");
+
+    const third = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"]);
+    expect(third.exitCode).toBe(0);
+    expect(third.stdout).toContain("already applied for this version; nothing was run");
+    expect(await read(log)).toBe("a\nc\n");
+  });
+
+  it("a step over its timeout is stopped, with its process group, and recorded as timed out", async () => {
+    sandbox = await createSandbox();
+    await sandbox.writeDockerfile("FROM x\nRUN sleep 30 & sleep 30\nRUN echo never\n");
+    const started = Date.now();
+    const run = await sandbox.baton([
+      "dockerfile",
+      "apply",
+      "acme/api",
+      "--file",
+      "Dockerfile",
+      "--step-timeout",
+      "1",
+      "--json",
+    ]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run.exitCode).toBe(1);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.failedStep.status).toBe("timed_out");
+    expect(doc.steps[2].status).toBe("not_run");
+  });
+
+  it("a canary secret echoed by RUN steps appears in no record, output or file", async () => {
+    sandbox = await createSandbox();
+    const canary = "canary-4f9c2e7b1d8a6035";
+    const manifestCanary = "mAnIfEsT-7d21c9e04b3a";
+    await sandbox.writeDockerfile(
+      [
+        "FROM x",
+        "RUN echo token=$SERVICE_API_TOKEN; echo raw $PAYMENT_X",
+        'RUN echo "$SERVICE_API_TOKEN" >&2; echo "$BATON_TURN_TOKEN"; echo "raw $PAYMENT_X"; exit 4',
+        "",
+      ].join("\n"),
+    );
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(sandbox.home, ".baton"), { recursive: true, mode: 0o700 });
+    // The environment file's manifest marks PAYMENT_X as a secret although its name does not say so.
+    await writeFile(
+      join(sandbox.home, ".baton", "environment.sh"),
+      "# baton-environment-file: 1\n# baton-overlay-revision: 1\n# baton-variable: acme/api PAYMENT_X PAYMENT_X secret\n",
+    );
+    const extra = {
+      SERVICE_API_TOKEN: canary,
+      PAYMENT_X: manifestCanary,
+      BATON_TURN_TOKEN: `${canary}-turn`,
+    };
+    const human = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"], extra);
+    const json = await sandbox.baton(
+      ["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"],
+      extra,
+    );
+    const plan = await sandbox.baton(
+      ["dockerfile", "plan", "acme/api", "--json", "--build-arg", `NPM_TOKEN=${canary}`],
+      extra,
+    );
+    expect(human.exitCode).toBe(1);
+    expect(json.stdout).toContain("[REDACTED:SERVICE_API_TOKEN]");
+    expect(json.stdout).toContain("[REDACTED:PAYMENT_X]");
+    const everything = [
+      human.stdout,
+      human.stderr,
+      json.stdout,
+      json.stderr,
+      plan.stdout,
+      plan.stderr,
+      await sandbox.batonFiles(),
+    ].join("\n");
+    expect(everything).not.toContain(canary);
+    expect(everything).not.toContain(manifestCanary);
+  });
+
+  it("reads the Dockerfile and version from the saved handoff by default", async () => {
+    sandbox = await createSandbox();
+    const dockerfile = await sandbox.writeDockerfile("FROM x\nRUN true\n", "build.Dockerfile");
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(sandbox.home, ".baton", "handoffs"), { recursive: true, mode: 0o700 });
+    const handoff = {
+      schemaVersion: 1,
+      repository: "acme/api",
+      operationId: "op_1",
+      overlayRevision: 1,
+      savedAt: new Date().toISOString(),
+      checkoutPath: sandbox.checkout,
+      managedStartup: {
+        state: "available",
+        owner: "agent",
+        versionId: "ver_42",
+        repository: "acme/api",
+        dockerfilePath: dockerfile,
+        dockerfileStatus: "not_applied",
+        agentInstructionsPath: null,
+        startupScriptPath: null,
+        runPath: null,
+        evidencePath: null,
+        readiness: { checks: [] },
+        disclosure: null,
+      },
+    };
+    await writeFile(join(sandbox.home, ".baton", "handoffs", "acme__api.json"), JSON.stringify(handoff));
+    const run = await sandbox.baton(["dockerfile", "apply", "acme/api", "--json"]);
+    expect(run.exitCode).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc).toMatchObject({
+      versionId: "ver_42",
+      dockerfile,
+      checkout: sandbox.checkout,
+      status: "applied",
+    });
+    expect(doc.steps.every((s: { versionId: string }) => s.versionId === "ver_42")).toBe(true);
+  });
+
+  it("bad input exits 1 with the line named, and runs nothing", async () => {
+    sandbox = await createSandbox();
+    await sandbox.writeDockerfile(`FROM x\nRUN touch ${sandbox.home}/ran\nENV A="\${B:?B must be set}"\n`);
+    const run = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("Dockerfile line 3: ");
+    expect(run.stderr).toContain("B must be set");
+    await expect(read(join(sandbox.home, "ran"))).rejects.toThrow();
+  });
+});
