@@ -17,7 +17,7 @@ export interface ProgressReporter {
 
 export function createProgressReporter(id: string, options: ProgressOptions): ProgressReporter {
   const minInterval = options.minIntervalMs ?? 3_000;
-  const heartbeat = options.heartbeatMs ?? 15_000;
+  const heartbeat = options.heartbeatMs ?? 20_000;
   let shownState: OperationState | undefined;
   // No line in the first interval: a quick activation prints nothing on stderr.
   let lastLineAt = 0;

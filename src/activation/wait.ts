@@ -16,8 +16,12 @@ export interface WaitOptions {
 }
 
 const MIN_POLL_GAP_MS = 1_000;
-/** Each long-poll is at most this long, so progress can print a heartbeat in between. */
-const POLL_WAIT_MS = Math.min(10_000, MAX_WAIT_MS);
+/**
+ * Each long-poll asks for the service's longest wait: fewer requests, and a lease or turn that expires while the
+ * operation runs does not cut the wait short before the service reports the operation's terminal failure.
+ * Progress heartbeats come between polls.
+ */
+const POLL_WAIT_MS = MAX_WAIT_MS;
 
 export async function waitForOperation(
   client: OpsClient,

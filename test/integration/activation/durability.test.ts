@@ -75,7 +75,7 @@ describe("activation durability", () => {
         leaseTtlSeconds: 10,
       });
       const run = await baton(["env", "activate", "acme/api", "--json"], home.env(sandbox));
-      expect(run.exitCode).toBe(6);
+      expect(run.exitCode, run.stderr).toBe(6);
       expect(run.stderr).toContain("lease");
       const failed = OperationSchema.passthrough().parse(JSON.parse(run.stdout));
       expect(failed.state).toBe("failed");

@@ -13,23 +13,23 @@ describe("progress on stderr: state changes and elapsed time, at most one line e
     expect(lines).toEqual([]);
   });
 
-  it("prints a state change once 3 s have passed, and a heartbeat every 15 s, never closer than 3 s", () => {
+  it("prints a state change once 3 s have passed, and a heartbeat after 20 s, never closer than 3 s", () => {
     const lines: string[] = [];
     const progress = createProgressReporter("op_1", { write: (l) => lines.push(l) });
     const script: [Parameters<typeof progress.update>[0], number][] = [
       ["pending", 0],
       ["running", 3_100],
       ["running", 10_000],
-      ["running", 18_200],
-      ["pending", 19_000],
-      ["pending", 21_300],
-      ["running", 22_000],
+      ["running", 23_200],
+      ["pending", 24_000],
+      ["pending", 26_300],
+      ["running", 27_000],
     ];
     for (const [state, at] of script) progress.update(state, at);
     expect(lines).toEqual([
       "baton: operation op_1 running (3.1s)",
-      "baton: operation op_1 running (18s)",
-      "baton: operation op_1 pending (21s)",
+      "baton: operation op_1 running (23s)",
+      "baton: operation op_1 pending (26s)",
     ]);
   });
 
