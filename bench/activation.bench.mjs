@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { ADMIN_PATHS, HEADERS } from "../dist/src/transport/wire.js";
 import { median, percentile, report, timeRuns } from "./lib.mjs";
 
 const run = promisify(execFile);
@@ -41,9 +42,9 @@ try {
   const { url } = JSON.parse(
     await new Promise((resolve) => createInterface({ input: serve.stdout }).once("line", resolve)),
   );
-  const response = await fetch(`${url}/admin/v1/sandboxes`, {
+  const response = await fetch(`${url}${ADMIN_PATHS.sandboxes}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "baton-admin-token": adminToken },
+    headers: { "content-type": "application/json", [HEADERS.adminToken]: adminToken },
     body: JSON.stringify({ workspaceId: "ws_acme", engagementId: "bench" }),
   });
   const sandbox = await response.json();
