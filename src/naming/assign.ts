@@ -7,8 +7,9 @@ import type { LedgerEntry, NameAssignment, NamingLedger, RepositoryVariables } f
 /**
  * The first repository to commit a variable keeps its plain name; a later collision gets
  * `REPO_<QUALIFIER>__<VARIABLE>`. Earlier assignments (live or reserved) are never changed or reused; a
- * repository's own reserved names come back to it when it is activated again. A name listed twice is
- * assigned once. Returns the grown ledger and one assignment per distinct input variable, in input order.
+ * repository's own reserved names come back to it when it is activated again. Returns the grown ledger and
+ * one assignment per input position (so callers may zip by index); a name listed twice is assigned once and
+ * reported at both positions.
  */
 export function assignVariableNames(
   ledger: NamingLedger,
@@ -24,7 +25,7 @@ export function assignVariableNames(
   });
 
   const assignments: NameAssignment[] = [];
-  for (const variable of new Set(input.variables)) {
+  for (const variable of input.variables) {
     let index = own.get(variable);
     if (index === undefined) {
       const assigned = taken.has(variable) ? qualify(entries, taken, input, variable) : variable;

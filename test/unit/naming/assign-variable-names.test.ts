@@ -164,10 +164,10 @@ describe("variable naming rules (reference: Environment activation, Variable nam
     expect(clash.names["a/web V"]).toBe(`REPO_WEB_${suffixForRepositoryId("r2")}__V`);
   });
 
-  it("a name listed twice is assigned once", () => {
-    const result = assignVariableNames(empty, repo("r1", "acme/api", "V", "V"));
-    expect(result.assignments).toHaveLength(1);
-    expect(result.ledger.entries).toHaveLength(1);
+  it("a name listed twice is assigned once, and reported at each position so callers can zip by index", () => {
+    const result = assignVariableNames(empty, repo("r1", "acme/api", "V", "W", "V"));
+    expect(result.assignments.map((a) => a.assigned)).toEqual(["V", "W", "V"]);
+    expect(result.ledger.entries).toHaveLength(2);
   });
 
   it("does not mutate the ledger it is given", () => {
