@@ -138,7 +138,11 @@ describe("baton env apply", () => {
     async (_, document, path) => {
       const file = writeOverlay(document);
       for (const json of [false, true]) {
-        const run = await runBaton(["env", "apply", "--overlay", file, ...(json ? ["--json"] : [])], env());
+        // With debug logging on, so a log line quoting the input would be caught too.
+        const run = await runBaton(
+          ["env", "apply", "--overlay", file, ...(json ? ["--json"] : [])],
+          env({ BATON_LOG_LEVEL: "debug" }),
+        );
         expect(run.exitCode).toBe(1);
         expect(run.stderr).toContain(path);
         expect(run.stdout + run.stderr).not.toContain(CANARY);
