@@ -59,7 +59,7 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
     expect(await read(join(work, "script.txt"))).toBe("script\n");
     expect(await read(join(work, "cat.txt"))).toBe("from you\n");
     // Only ENV is persisted, not ARG, and bash reads the value back unchanged.
-    const env = sandbox.home + "/.baton/dockerfile-environment.sh";
+    const env = `${sandbox.home}/.baton/dockerfile-environment.sh`;
     const sourced = await execa("bash", ["-c", `. "${env}" && printf '%s|%s' "$GREETING" "\${NAME-unset}"`]);
     expect(sourced.stdout).toBe("hi there|unset");
   });
