@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { boundEvidence } from "../../src/evidence/bound-evidence.js";
 import {
+  DEFAULT_EVIDENCE_LIMIT_BYTES,
   EVIDENCE_SCHEMA_VERSION,
   type EvidenceOutcome,
   type EvidenceOutput,
@@ -73,6 +74,13 @@ function finish(
 ): never {
   if (finished) process.exit(RUNNER_EXIT.runnerError);
   finished = true;
+  if (details.script === undefined) {
+    try {
+      supervision?.stopNow(); // the script may still run: the runner is leaving without waiting for it
+    } catch {
+      // nothing more can be done about the group
+    }
+  }
   const endedAt = new Date();
   let output = emptyOutput();
   let redactions: Record<string, number> = {};
@@ -106,7 +114,8 @@ function finish(
     runnerError: errorText,
     trimmed: false,
   };
-  const json = JSON.stringify(boundEvidence(record));
+  // The document and its newline together stay within the default bound.
+  const json = JSON.stringify(boundEvidence(record, DEFAULT_EVIDENCE_LIMIT_BYTES - 1));
   const evidencePath = handoff?.evidencePath ?? fallbackEvidencePath(env, repository);
   let writeError = "";
   try {

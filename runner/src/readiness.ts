@@ -8,6 +8,8 @@ import type { EvidenceReadiness, ReadinessCheckResult } from "../../src/evidence
 import type { ReadinessCheckSpec } from "./handoff.js";
 
 const RETRY_MS = 250;
+/** No new attempt starts with less time than this left before the deadline. */
+const MIN_ATTEMPT_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Attempt {
@@ -95,11 +97,15 @@ async function runCheck(
   let last: Attempt = { ok: false, detail: "not attempted" };
   while (true) {
     const remaining = Math.max(1, deadline - Date.now());
-    if (check.kind === "http") last = await tryHttp(check.url, remaining);
-    else if (check.kind === "tcp") last = await tryTcp(check.host, check.port, remaining);
-    else last = await tryCommand(check.command, context.cwd, context.env, remaining);
-    if (last.ok || Date.now() + RETRY_MS >= deadline) break;
-    await sleep(RETRY_MS);
+    let attempt: Attempt;
+    if (check.kind === "http") attempt = await tryHttp(check.url, remaining);
+    else if (check.kind === "tcp") attempt = await tryTcp(check.host, check.port, remaining);
+    else attempt = await tryCommand(check.command, context.cwd, context.env, remaining);
+    // An attempt cut short by the deadline says less than the answer before it.
+    if (attempt.ok || attempt.detail !== "timed out" || last.detail === "not attempted") last = attempt;
+    const left = deadline - Date.now();
+    if (last.ok || left <= MIN_ATTEMPT_MS) break;
+    await sleep(Math.min(RETRY_MS, left));
   }
   return {
     kind: check.kind,

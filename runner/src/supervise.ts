@@ -20,6 +20,12 @@ export interface Supervision {
   done: Promise<ScriptResult>;
   /** Ends the run early (the runner got a signal): SIGTERM to the group, SIGKILL after the grace period. */
   stop(): void;
+  /** For exits that cannot wait (an uncaught runner error): SIGTERM, a short synchronous wait, SIGKILL. */
+  stopNow(): void;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,5 +122,12 @@ export function superviseScript(options: {
       else graceTimer = setTimeout(() => void settle(true), OUTPUT_GRACE_MS);
     });
   });
-  return { done, stop: terminate };
+  const stopNow = () => {
+    if (!groupAlive(child)) return;
+    signalGroup(child, "SIGTERM");
+    const until = Date.now() + 2000;
+    while (groupAlive(child) && Date.now() < until) sleepSync(20);
+    signalGroup(child, "SIGKILL");
+  };
+  return { done, stop: terminate, stopNow };
 }
