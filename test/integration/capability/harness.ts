@@ -65,6 +65,7 @@ export interface World {
   sandbox: Sandbox;
   cli(args: string[], extraEnv?: Record<string, string>): ReturnType<typeof runBaton>;
   request(args: string[]): ReturnType<typeof runBaton>;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers; each test checks the fields it needs
   member(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Rows of a table in the service's SQLite file (read while it runs; WAL allows it). */
   rows(sql: string): Promise<Record<string, unknown>[]>;

@@ -35,6 +35,7 @@ describe("refused targets say why and never echo the value", () => {
     ["registry.example.com/x?y=1", /query string/],
     ["NPM_TOKEN", /environment-variable name/],
     ["$NPM_TOKEN", /environment-variable name/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell spelling of a variable is the input here
     ["${GITHUB_TOKEN}", /environment-variable name/],
     ["ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z", /secret/],
     ["xK9mQ2vL7pR4tW8zB3nF6hJ1dS5gA0cE", /secret/],
