@@ -1,14 +1,15 @@
 // `baton env activate <owner/name>`: start the activation, wait for it (long-poll, progress on stderr), then
 // write the environment file and the handoff, install the runner and print the next steps.
 import { resolve } from "node:path";
+import type { z } from "zod";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { type CliIo, writeJson, writeLine } from "../cli/io.js";
 import { checkoutPathFor, resolveSandboxPaths } from "../config/sandbox.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { EnvironmentOperationError, UsageError } from "../errors.js";
 import { createOpsClient, requireOpsSettings } from "../transport/index.js";
-import type { Operation } from "../transport/wire.js";
-import { completeActivation, type LocalFiles } from "./complete.js";
+import { OperationSchema } from "../transport/wire.js";
+import { completeActivation, LocalFilesSchema } from "./complete.js";
 import { createProgressReporter } from "./progress.js";
 import { renderActivation } from "./render.js";
 import { waitForOperation } from "./wait.js";
@@ -24,7 +25,8 @@ export interface ActivateOptions {
 }
 
 /** The `--json` document: the operation, plus what was written locally (null unless it succeeded). */
-export type ActivationJson = Operation & { local: LocalFiles | null };
+export const ActivationJsonSchema = OperationSchema.extend({ local: LocalFilesSchema.nullable() }).strict();
+export type ActivationJson = z.infer<typeof ActivationJsonSchema>;
 
 export async function activateRepository(options: ActivateOptions): Promise<ExitCode> {
   const { io } = options;

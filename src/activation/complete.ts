@@ -1,5 +1,6 @@
 // After an activation succeeded: check the handoff, fetch and apply the overlay, save the handoff, install the
 // runner. The handoff is checked first so an unsafe path leaves the sandbox's files as they were.
+import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { ServiceError } from "../errors.js";
 import {
@@ -12,15 +13,24 @@ import {
 import type { OpsClient } from "../transport/index.js";
 import type { Operation } from "../transport/wire.js";
 import { applyOverlay } from "./apply-overlay.js";
-import { installRunner, type RunnerInstall } from "./install-runner.js";
+import { installRunner } from "./install-runner.js";
 
-export interface LocalFiles {
-  environmentFile: string;
-  handoffFile: string;
-  checkoutPath: string;
-  /** Null when the handoff has nothing to run. */
-  runner: RunnerInstall | null;
-}
+export const RunnerInstallSchema = z.union([
+  z.object({ installed: z.literal(true), path: z.string() }).strict(),
+  z.object({ installed: z.literal(false), reason: z.string() }).strict(),
+]);
+
+/** What a successful activation wrote locally; part of `baton env activate --json`. */
+export const LocalFilesSchema = z
+  .object({
+    environmentFile: z.string(),
+    handoffFile: z.string(),
+    checkoutPath: z.string(),
+    /** Null when the handoff has nothing to run. */
+    runner: RunnerInstallSchema.nullable(),
+  })
+  .strict();
+export type LocalFiles = z.infer<typeof LocalFilesSchema>;
 
 export interface Completed {
   saved: SavedHandoff;

@@ -1,6 +1,11 @@
 // Public face of activation inside the sandbox.
-export { type ActivateOptions, type ActivationJson, activateRepository } from "./activate.js";
-export { type Completed, completeActivation, type LocalFiles } from "./complete.js";
+export {
+  type ActivateOptions,
+  type ActivationJson,
+  ActivationJsonSchema,
+  activateRepository,
+} from "./activate.js";
+export { type Completed, completeActivation, type LocalFiles, LocalFilesSchema } from "./complete.js";
 export { installRunner, packagedRunnerPath, type RunnerInstall } from "./install-runner.js";
 export { createProgressReporter, formatElapsed } from "./progress.js";
 export { renderActivation, renderStartupSteps } from "./render.js";

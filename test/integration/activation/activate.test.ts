@@ -5,6 +5,7 @@ import { readFile, rm, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ActivationJsonSchema } from "../../../src/activation/index.js";
 import { SavedHandoffSchema } from "../../../src/handoff/index.js";
 import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
@@ -83,7 +84,7 @@ describe("baton env activate against a real baton serve", () => {
 
     const second = await baton(["env", "activate", "acme/web", "--json"], env);
     expect(second.exitCode).toBe(0);
-    const web = OperationSchema.extend({}).passthrough().parse(JSON.parse(second.stdout));
+    const web = ActivationJsonSchema.parse(JSON.parse(second.stdout));
     const assigned = Object.fromEntries(
       web.result!.variables.map((v) => [`${v.repository} ${v.name}`, v.assigned]),
     );
@@ -105,7 +106,7 @@ describe("baton env activate against a real baton serve", () => {
       BATON_TURN_TOKEN: turnToken,
     });
     expect(third.exitCode).toBe(0);
-    const again = OperationSchema.passthrough().parse(JSON.parse(third.stdout));
+    const again = ActivationJsonSchema.parse(JSON.parse(third.stdout));
     const againAssigned = Object.fromEntries(
       again.result!.variables.map((v) => [`${v.repository} ${v.name}`, v.assigned]),
     );
@@ -181,7 +182,7 @@ describe("baton env activate against a real baton serve", () => {
     const env = home.env(sandbox);
     const started = await baton(["env", "activate", "acme/api", "--no-wait", "--json"], env);
     expect(started.exitCode).toBe(0);
-    const op = OperationSchema.parse(JSON.parse(started.stdout));
+    const op = OperationSchema.strict().parse(JSON.parse(started.stdout));
     expect(["pending", "running", "succeeded"]).toContain(op.state);
 
     const human = await baton(["env", "activate", "acme/web", "--no-wait"], env);
@@ -193,7 +194,7 @@ describe("baton env activate against a real baton serve", () => {
     for (let i = 0; i < 50 && shown.state !== "succeeded"; i++) {
       const got = await baton(["op", "get", op.id, "--json"], env);
       expect(got.exitCode).toBe(0);
-      shown = OperationSchema.parse(JSON.parse(got.stdout));
+      shown = OperationSchema.strict().parse(JSON.parse(got.stdout));
     }
     expect(shown.state).toBe("succeeded");
     expect(shown.id).toBe(op.id);

@@ -4,6 +4,7 @@
 // makes "mid-operation" reachable from outside.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { ActivationJsonSchema } from "../../../src/activation/index.js";
 import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
 import { type BatonRun, runBaton } from "../../helpers/cli.js";
@@ -52,7 +53,7 @@ afterEach(async () => {
 
 async function opGet(id: string, env: Record<string, string>) {
   const run = await baton(["op", "get", id, "--json"], env);
-  return { run, op: OperationSchema.parse(JSON.parse(run.stdout)) };
+  return { run, op: OperationSchema.strict().parse(JSON.parse(run.stdout)) };
 }
 
 // Process-heavy: generous per-test limits, as a loaded machine can take a second per CLI start.
@@ -77,7 +78,7 @@ describe("activation durability", () => {
       const run = await baton(["env", "activate", "acme/api", "--json"], home.env(sandbox));
       expect(run.exitCode, run.stderr).toBe(6);
       expect(run.stderr).toContain("lease");
-      const failed = OperationSchema.passthrough().parse(JSON.parse(run.stdout));
+      const failed = ActivationJsonSchema.parse(JSON.parse(run.stdout));
       expect(failed.state).toBe("failed");
       expect(failed.error?.code).toBe("lease_expired");
 
@@ -105,7 +106,7 @@ describe("activation durability", () => {
       const env = { ...home.env(sandbox), BATON_OPS_URL: proxy.url };
 
       const started = await baton(["env", "activate", "acme/api", "--no-wait", "--json"], env);
-      const apiOp = OperationSchema.parse(JSON.parse(started.stdout));
+      const apiOp = OperationSchema.strict().parse(JSON.parse(started.stdout));
       let state = apiOp.state;
       for (let i = 0; i < 40 && state !== "running"; i++) state = (await opGet(apiOp.id, env)).op.state;
       expect(state).toBe("running");
@@ -165,7 +166,7 @@ describe("activation durability", () => {
       const repos = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? "acme/api" : "acme/web"));
       const results = await Promise.all(repos.map((repo) => baton(["env", "activate", repo, "--json"], env)));
       for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
-      const ops = results.map((r) => OperationSchema.passthrough().parse(JSON.parse(r.stdout)));
+      const ops = results.map((r) => ActivationJsonSchema.parse(JSON.parse(r.stdout)));
 
       // Serial: every activation committed its own overlay revision, 1 to 10 without gaps.
       expect(ops.map((op) => op.result!.overlayRevision).sort((a, b) => a - b)).toEqual([
@@ -205,11 +206,11 @@ describe("activation durability", () => {
       const run = await baton(["env", "activate", "acme/api", "--json"], env);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(proxy.posts()).toBe(2);
-      const op = OperationSchema.passthrough().parse(JSON.parse(run.stdout));
+      const op = ActivationJsonSchema.parse(JSON.parse(run.stdout));
       // Had the retry started a second operation, two activations would have committed revisions 1 and 2.
       expect(op.result!.overlayRevision).toBe(1);
       const next = await baton(["env", "activate", "acme/web", "--json"], env);
-      expect(OperationSchema.passthrough().parse(JSON.parse(next.stdout)).result!.overlayRevision).toBe(2);
+      expect(ActivationJsonSchema.parse(JSON.parse(next.stdout)).result!.overlayRevision).toBe(2);
     },
     SLOW,
   );
