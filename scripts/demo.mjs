@@ -126,6 +126,27 @@ const STEPS = [
       process.stdout.write(readFileSync(file, "utf8"));
     },
   },
+  {
+    name: "report missing access (a capability request) and show its e-mail delivery state",
+    run(ctx) {
+      const out = baton(ctx, [
+        "env",
+        "request-capability",
+        "--repo",
+        REPOSITORY,
+        "--capability",
+        "registry_access",
+        "--target",
+        "https://npm.acme.test/pkg",
+        "--reason",
+        "npm install needs the private registry",
+      ]);
+      const id = /\b(cr_[0-9a-f]+)\b/.exec(out)?.[1];
+      if (!id) throw new Error("request-capability printed no request id");
+      // No --smtp-url in the demo, so the owners' e-mail stays queued (pending) in the outbox.
+      baton(ctx, ["op", "get", id]);
+    },
+  },
 ];
 
 async function stop(ctx) {
