@@ -129,5 +129,10 @@ export async function applyPlan(options: ApplyOptions): Promise<ApplyResult> {
   }
   const hasRunSteps = options.plan.steps.some((step) => step.action === "run");
   const status = failed ? "failed" : hasRunSteps && !ranAny ? "already_applied" : "applied";
+  const finishedAt = (options.now ?? (() => new Date()))().toISOString();
+  await writeStepState(options.paths, {
+    ...state,
+    lastRun: { versionId: options.versionId, finishedAt, status, steps: records },
+  });
   return { status, records, failed };
 }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { ensureBatonDir, writeFileAtomic } from "../envfile/index.js";
+import { InputError } from "../errors.js";
 import { type StepRecord, StepRecordSchema } from "./types.js";
 
 const MAX_KEPT_RECORDS = 2000;
@@ -13,7 +14,17 @@ const MAX_KEPT_RECORDS = 2000;
 export const StepStateSchema = z.object({
   schemaVersion: z.literal(1),
   repository: z.string(),
+  /** Every executed RUN step, oldest first: what a re-run consults. */
   records: z.array(StepRecordSchema),
+  /** The latest apply, every step including skipped and not-run ones: what a disclosure reports. */
+  lastRun: z
+    .object({
+      versionId: z.string(),
+      finishedAt: z.string(),
+      status: z.enum(["applied", "already_applied", "failed"]),
+      steps: z.array(StepRecordSchema),
+    })
+    .optional(),
 });
 export type StepState = z.infer<typeof StepStateSchema>;
 
@@ -33,7 +44,13 @@ export async function readStepState(paths: SandboxPaths, repository: string): Pr
   } catch {
     return { schemaVersion: 1, repository, records: [] };
   }
-  return parseOrThrow(StepStateSchema, JSON.parse(text), file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${file} is not JSON; delete it to start the Dockerfile over`, { cause: error });
+  }
+  return parseOrThrow(StepStateSchema, json, file);
 }
 
 /** Keys of steps that succeeded: `<versionId>:<digest>`. */

@@ -85,6 +85,17 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
     expect(first.stdout).toContain("missing flag");
     expect(first.stderr).toMatch(/\[4\/4\] line 4 .*: not run/);
     expect(await read(log)).toBe("a\n");
+    const state = JSON.parse(
+      await read(join(sandbox.home, ".baton", "state", "dockerfile", "acme__api.json")),
+    );
+    expect(state.lastRun.status).toBe("failed");
+    expect(state.lastRun.steps.map((s: { status: string }) => s.status)).toEqual([
+      "skipped",
+      "succeeded",
+      "failed",
+      "not_run",
+    ]);
+    expect(state.lastRun.steps[2]).toMatchObject({ line: 3, exitCode: 3, outputTail: "missing flag\n" });
 
     await execa("touch", [flag]);
     const second = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"]);
@@ -207,6 +218,28 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
       status: "applied",
     });
     expect(doc.steps.every((s: { versionId: string }) => s.versionId === "ver_42")).toBe(true);
+  });
+
+  it("usage errors exit 1 and say what to fix", async () => {
+    sandbox = await createSandbox();
+    await sandbox.writeDockerfile("FROM x\n");
+    const slug = await sandbox.baton(["dockerfile", "plan", "not-a-slug", "--file", "Dockerfile"]);
+    expect(slug.exitCode).toBe(1);
+    expect(slug.stderr).toContain("owner/name");
+    const arg = await sandbox.baton([
+      "dockerfile",
+      "plan",
+      "acme/api",
+      "--file",
+      "Dockerfile",
+      "--build-arg",
+      "NOEQUALS",
+    ]);
+    expect(arg.exitCode).toBe(1);
+    expect(arg.stderr).toContain("--build-arg takes NAME=value");
+    const noHandoff = await sandbox.baton(["dockerfile", "apply", "acme/api"]);
+    expect(noHandoff.exitCode).toBe(1);
+    expect(noHandoff.stderr).toContain("baton env activate acme/api");
   });
 
   it("bad input exits 1 with the line named, and runs nothing", async () => {
