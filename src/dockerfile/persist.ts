@@ -73,3 +73,9 @@ export async function persistDockerfileEnvironment(input: {
   });
   return { path: paths.dockerfileEnvironmentFile, variables, notExported, conflicts: merged.conflicts };
 }
+
+/** Conflicts across every repository applied so far: what a disclosure reports. */
+export async function readEnvironmentConflicts(paths: SandboxPaths): Promise<EnvironmentConflict[]> {
+  const state = await readState(paths);
+  return mergeRepositoryEnvironments(state.repositories).conflicts;
+}

@@ -95,16 +95,14 @@ export function resolveDockerfile(
     if (keyword === "from") {
       stage = startStage(instruction, stages, metaEnv(), escapeChar, options.baseEnv);
       stages.push(stage);
-      stage.steps.push({
-        ...base,
-        stage: stage.name,
-        action: "skipped",
-        notes: [
-          stage.fromStage === null
-            ? `base image ${stage.base} is not re-created: the running sandbox stands in for it`
-            : `continues from stage ${stage.fromStage}, whose steps come first in this plan`,
-        ],
-      });
+      const notes = [
+        stage.fromStage === null
+          ? `base image ${stage.base} is not re-created: the running sandbox stands in for it`
+          : `continues from stage ${stage.fromStage}, whose steps come first in this plan`,
+      ];
+      for (const flag of instruction.flags)
+        notes.push(`FROM ${flag} is not applied: steps run on this sandbox`);
+      stage.steps.push({ ...base, stage: stage.name, action: "skipped", notes });
       continue;
     }
 

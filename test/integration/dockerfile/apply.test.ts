@@ -110,6 +110,20 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
     expect(await read(log)).toBe("a\nc\n");
   });
 
+  it("a WORKDIR that cannot be created falls back to the checkout root, disclosed", async () => {
+    sandbox = await createSandbox();
+    const file = join(sandbox.home, "a-file");
+    await (await import("node:fs/promises")).writeFile(file, "");
+    await sandbox.writeDockerfile(`FROM x\nWORKDIR ${file}/sub\nRUN pwd\n`);
+    const run = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"]);
+    expect(run.exitCode).toBe(0);
+    const step = JSON.parse(run.stdout).steps[2];
+    expect(step.outputTail).toBe(`${sandbox.checkout}\n`);
+    expect(step.notes).toContain(
+      `WORKDIR ${file}/sub could not be created (ENOTDIR): ran in the checkout root`,
+    );
+  });
+
   it("a step over its timeout is stopped, with its process group, and recorded as timed out", async () => {
     sandbox = await createSandbox();
     await sandbox.writeDockerfile("FROM x\nRUN sleep 30 & sleep 30\nRUN echo never\n");
