@@ -3,6 +3,11 @@ export { compareHits, mergeHits, redactionMarker } from "./apply-hits.js";
 export { boundEvidence, evidenceSize } from "./bound-evidence.js";
 export { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
 export { DETECTORS, type Detector } from "./detectors.js";
+export {
+  knownSecretsFrom,
+  secretNamesFromEnvironmentFile,
+  TRANSPORT_CREDENTIAL_NAMES,
+} from "./known-secrets.js";
 export { findSecretKinds, looksLikeSecret } from "./looks-like-secret.js";
 export {
   DEFAULT_EVIDENCE_LIMIT_BYTES,

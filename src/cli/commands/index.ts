@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
 import { registerAdminCommands } from "./admin.js";
+import { registerDisclose } from "./disclose.js";
 import { registerDockerfileCommands } from "./dockerfile.js";
 import { registerEnvCommands } from "./env.js";
 import { registerOpCommands } from "./op.js";
@@ -15,4 +16,5 @@ export function registerCommands(program: Command, context: CommandContext): voi
   registerAdminCommands(program, context);
   registerDockerfileCommands(program, context);
   registerRunnerCommands(program, context);
+  registerDisclose(program, context);
 }

@@ -1,0 +1,58 @@
+// Gathers a disclosure's inputs from the sandbox: saved handoff, Dockerfile step state, ENV conflicts and the
+// runner's evidence file. Missing pieces become nulls with a reason, never a failure: the disclosure says so.
+import { readFile } from "node:fs/promises";
+import type { SandboxPaths } from "../config/sandbox.js";
+import { readEnvironmentConflicts } from "../dockerfile/persist.js";
+import { readStepState } from "../dockerfile/state.js";
+import { isBatonError } from "../errors.js";
+import type { EvidenceRecord } from "../evidence/record.js";
+import { EvidenceRecordSchema } from "../evidence/schema.js";
+import type { SavedHandoff } from "../handoff/saved.js";
+import { readSavedHandoff } from "../handoff/saved.js";
+import type { DisclosureInputs, RequiredCheck } from "./types.js";
+
+export async function collectDisclosureInputs(input: {
+  paths: SandboxPaths;
+  repository: string;
+  checks: RequiredCheck[];
+}): Promise<DisclosureInputs> {
+  const { paths, repository } = input;
+  const handoff = await readHandoffIfAny(paths, repository);
+  const steps = await readStepState(paths, repository);
+  const evidence = await readEvidence(handoff?.managedStartup?.evidencePath ?? null);
+  return {
+    repository,
+    handoff,
+    dockerfile: steps.lastRun ?? null,
+    environmentConflicts: await readEnvironmentConflicts(paths),
+    evidence: evidence.record,
+    evidenceProblem: evidence.problem,
+    checks: input.checks,
+  };
+}
+
+async function readHandoffIfAny(paths: SandboxPaths, repository: string): Promise<SavedHandoff | null> {
+  try {
+    return await readSavedHandoff(paths, repository);
+  } catch (error) {
+    if (isBatonError(error) && error.code === "not_found") return null;
+    throw error;
+  }
+}
+
+async function readEvidence(
+  path: string | null,
+): Promise<{ record: EvidenceRecord | null; problem: string | null }> {
+  if (!path) return { record: null, problem: "the handoff names no evidence path" };
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return { record: null, problem: `the runner has not written ${path} (run \`node <runPath>\`)` };
+  }
+  try {
+    return { record: EvidenceRecordSchema.parse(JSON.parse(text)) as EvidenceRecord, problem: null };
+  } catch {
+    return { record: null, problem: `${path} is not a valid evidence record` };
+  }
+}
