@@ -9,9 +9,7 @@ export function renderDisclosure(inputs: DisclosureInputs): Disclosure {
   const lines = [
     `## Environment disclosure: ${inputs.repository}`,
     "",
-    draftReasons.length === 0
-      ? "**Ready for review:** every required check ran and passed."
-      : `**Draft:** ${draftReasons.join("; ")}.`,
+    summarise(draftReasons, inputs.checks.length),
     "",
     ...renderDelivery(inputs),
     "",
@@ -29,6 +27,13 @@ export function renderDisclosure(inputs: DisclosureInputs): Disclosure {
     draftReasons,
     markdown: `${lines.join("\n")}\n`,
   };
+}
+
+function summarise(draftReasons: string[], checkCount: number): string {
+  if (draftReasons.length > 0) return `**Draft:** ${draftReasons.join("; ")}.`;
+  if (checkCount === 0)
+    return "**Ready for review:** nothing blocks it, but no required checks were reported.";
+  return "**Ready for review:** every required check ran and passed.";
 }
 
 export function findDraftReasons(inputs: DisclosureInputs): string[] {

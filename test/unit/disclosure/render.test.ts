@@ -156,9 +156,16 @@ describe("renderDisclosure (reference: 'the pull request must disclose ...')", (
     expect(out.markdown).toContain("`PORT`: acme/api → `PORT`, acme/web → `REPO_WEB__PORT`");
   });
 
+  it("with no checks reported it says so rather than claiming they passed", () => {
+    const out = renderDisclosure(inputs({ checks: [] }));
+    expect(out.markdown).toContain("no required checks were reported");
+    expect(out.markdown).not.toContain("every required check ran and passed");
+  });
+
   it("an unactivated repository says so instead of failing", () => {
     const out = renderDisclosure(inputs({ handoff: null, dockerfile: null, evidence: null }));
     expect(out.markdown).toContain("not activated in this sandbox");
+    expect(out.markdown).toContain("Ready for review");
     expect(out.draft).toBe(false);
   });
 });
