@@ -83,6 +83,24 @@ describe("refused targets and reasons", () => {
     },
   );
 
+  it.each([
+    [["--evidence", "permission", "--status", "401"], /permission goes with --status 403/],
+    [["--evidence", "network", "--status", "403"], /network takes no --status/],
+    [["--status", "401"], /--status goes with --evidence/],
+    [[], /--reason is required/],
+  ])("evidence flags %j are checked before anything is sent (exit 1)", async (args, why) => {
+    const run = await world.request([
+      "--capability",
+      "registry_access",
+      "--target",
+      "registry.example.com",
+      ...args,
+    ]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(why);
+    expect(await world.rows("SELECT id FROM capability_requests")).toHaveLength(0);
+  });
+
   it("the service log never holds a refused value", () => {
     for (const [, args] of cases) expect(world.serve.output()).not.toContain(args[args.length - 1]!);
   });
