@@ -46,13 +46,21 @@ export function renderPlan(
   return lines;
 }
 
+/** "failed with exit 2", "was killed by SIGKILL", "timed out" or "could not start". */
+export function describeFailure(record: StepRecord): string {
+  if (record.status === "timed_out") return "timed out";
+  if (record.exitCode !== null) return `failed with exit ${record.exitCode}`;
+  if (record.signal !== null) return `was killed by ${record.signal}`;
+  return "could not start";
+}
+
 export function renderStepLine(record: StepRecord, step: PlanStep, total: number): string {
   const head = `[${record.index}/${total}] line ${record.line} ${record.instruction.split("\n")[0]!.slice(0, 80)}`;
   switch (record.status) {
     case "succeeded":
       return `${head}: succeeded${seconds(record.durationMs)}`;
     case "failed":
-      return `${head}: FAILED (exit ${record.exitCode ?? record.signal ?? "?"})${seconds(record.durationMs)}`;
+      return `${head}: FAILED: ${describeFailure(record)}${seconds(record.durationMs)}`;
     case "timed_out":
       return `${head}: TIMED OUT${seconds(record.durationMs)}`;
     case "already_applied":
@@ -77,7 +85,7 @@ export function renderApplySummary(
   if (result.failed) {
     const f = result.failed;
     lines.push(
-      `Step ${f.index} (line ${f.line}, ${f.instruction.split("\n")[0]!.slice(0, 80)}) ${f.status === "timed_out" ? "timed out" : `failed with exit ${f.exitCode ?? f.signal}`}; ${count("not_run")} later RUN steps not run.`,
+      `Step ${f.index} (line ${f.line}, ${f.instruction.split("\n")[0]!.slice(0, 80)}) ${describeFailure(f)}; ${count("not_run")} later RUN steps not run.`,
     );
     if (f.outputTail)
       lines.push(
