@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { type CliIo, writeLine } from "../cli/io.js";
 import { parseOrThrow } from "../config/zod-error.js";
-import { InputError } from "../errors.js";
+import { InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
@@ -39,7 +39,12 @@ export async function runServe(options: ServeOptions): Promise<ExitCode> {
   const logger = createLogger(io.env, "baton-serve");
   // Listen for SIGTERM/SIGINT before anything else: a stop that arrives during start-up still stops cleanly.
   const stopRequested = options.stopSignal ?? onceSignalled();
-  const db = await openDatabase(options.db ?? defaultDatabasePath(io.env));
+  const dbPath = options.db ?? defaultDatabasePath(io.env);
+  const db = await openDatabase(dbPath).catch((error: unknown) => {
+    throw new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
+      cause: error,
+    });
+  });
   try {
     if (options.seed) {
       let raw: unknown;
@@ -69,7 +74,14 @@ export async function runServe(options: ServeOptions): Promise<ExitCode> {
     });
     const server = createNodeServer(app.handle);
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (error) =>
+        reject(
+          new UsageError(
+            `cannot listen on ${options.host}:${options.port}: ${describe(error)}; pick another --host or --port`,
+            { cause: error },
+          ),
+        ),
+      );
       server.listen(options.port, options.host, () => resolve());
     });
     const address = server.address();
@@ -106,4 +118,8 @@ function onceSignalled(): Promise<void> {
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

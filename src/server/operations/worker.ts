@@ -68,9 +68,18 @@ export class OperationWorker {
   /** Makes sure the engagement's open operations are being worked through. */
   kick(engagementId: string): void {
     if (this.stopping || this.drains.has(engagementId)) return;
-    const drain = this.drain(engagementId).finally(() => {
-      this.drains.delete(engagementId);
-    });
+    const drain = this.drain(engagementId)
+      .catch((error: unknown) => {
+        // Only reachable when the store itself fails; the operations stay open and resume on the next start.
+        const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+        this.options.logger.error(
+          { engagementId, err: described },
+          "operation worker stopped for this engagement",
+        );
+      })
+      .finally(() => {
+        this.drains.delete(engagementId);
+      });
     this.drains.set(engagementId, drain);
   }
 

@@ -1,6 +1,6 @@
 // `baton serve` as an operator runs it: a real child process on 127.0.0.1 port 0 with a real SQLite file.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -121,6 +121,23 @@ describe("baton serve process", () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain("workspaces[0].repositories[0].secrets[0].name");
     expect(run.stderr + run.stdout).not.toContain(CANARIES[0]);
+  });
+
+  it("a busy port or an unopenable --db is exit 1 with a message saying what to fix", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = String((blocker.address() as { port: number }).port);
+    try {
+      const busy = await runBaton(["serve", "--db", join(dir, "serve.sqlite"), "--port", port]);
+      expect(busy.exitCode).toBe(1);
+      expect(busy.stderr).toContain("pick another --host or --port");
+    } finally {
+      blocker.close();
+    }
+    await mkdir(join(dir, "a-folder.sqlite"));
+    const unopenable = await runBaton(["serve", "--db", join(dir, "a-folder.sqlite")]);
+    expect(unopenable.exitCode).toBe(1);
+    expect(unopenable.stderr).toContain("check --db");
   });
 
   // The activation itself takes milliseconds; BATON_SERVE_TEST_ACTIVATION_DELAY_MS holds each operation in
