@@ -60,7 +60,15 @@ export const builtinMatcher: CapabilityMatcher = {
   match: async (query) => matchDeterministically(query),
 };
 
-export type MergeOutcome = "merged" | "no_match" | "low_confidence" | "timeout" | "error" | "unavailable";
+export const MERGE_OUTCOMES = [
+  "merged",
+  "no_match",
+  "low_confidence",
+  "timeout",
+  "error",
+  "unavailable",
+] as const;
+export type MergeOutcome = (typeof MERGE_OUTCOMES)[number];
 export interface MergeDecision {
   requestId: string | null;
   outcome: MergeOutcome;

@@ -3,6 +3,7 @@
 // no other file spells these strings.
 import { z } from "zod";
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
+import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 
@@ -305,7 +306,7 @@ export const RecordCapabilityResponseSchema = z.object({
   /** What the semantic matcher said, when it was asked (`timeout`, `error`, `unavailable` never merge). */
   matcher: z
     .object({
-      outcome: z.enum(["merged", "no_match", "low_confidence", "timeout", "error", "unavailable"]),
+      outcome: z.enum(MERGE_OUTCOMES),
       confidence: z.number().nullable(),
     })
     .nullable(),

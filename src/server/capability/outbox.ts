@@ -1,9 +1,9 @@
 // The durable e-mail outbox: a notification row plus one delivery row per recipient, written by the caller inside
 // the same transaction as the state change, so a request is never recorded without its e-mail or vice versa.
+import type { DELIVERY_STATES } from "../../transport/wire.js";
 import type { Database } from "../store/sqlite.js";
 import type { NotificationKind } from "./render-email.js";
 
-export const DELIVERY_STATES = ["pending", "sent", "failed"] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 export const MAX_DELIVERY_ATTEMPTS = 3;
 /** Wait before attempt n+1 (n = attempts so far). */

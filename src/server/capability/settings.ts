@@ -1,5 +1,4 @@
 // `baton serve` settings for capability requests: SMTP for e-mail, the model-endpoint matcher, the dashboard.
-import type { Logger } from "pino";
 import { createHttpMatcher } from "../../capability/http-matcher.js";
 import { builtinMatcher, type CapabilityMatcher, MATCHER_BUDGET_MS } from "../../capability/matcher.js";
 
@@ -27,11 +26,4 @@ export const budgetFor = (settings: CapabilitySettings | undefined): number =>
 
 export function dashboardBaseFor(settings: CapabilitySettings | undefined): string {
   return settings?.dashboardUrl ?? `${settings?.serviceUrl ?? "http://127.0.0.1"}/dashboard`;
-}
-
-export function describeSettings(settings: CapabilitySettings | undefined, logger: Logger): void {
-  logger.info(
-    { smtp: Boolean(settings?.smtpUrl), matcher: settings?.matcherUrl ? "http" : "builtin" },
-    "capability requests configured",
-  );
 }
