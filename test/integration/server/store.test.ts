@@ -1,6 +1,6 @@
 // The SQLite store on a real file: migrations, WAL, hashed credentials, seeding, the admin API's guard.
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -38,6 +38,9 @@ describe("store", () => {
     const path = join(dir, "s.sqlite");
     db = await openDatabase(path);
     expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    // It holds secret values: only its owner may read it or its WAL.
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(`${path}-wal`)).mode & 0o777).toBe(0o600);
     const versions = () =>
       (
         db!.prepare("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]
