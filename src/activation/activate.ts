@@ -53,10 +53,15 @@ export async function activateRepository(options: ActivateOptions): Promise<Exit
     }
     const progress = createProgressReporter(first.id, { write: (line) => writeLine(io.stderr, line) });
     progress.update(first.state, Date.now() - started);
+    // Ctrl-C stops waiting (exit 3, as the reference's client does); the operation keeps going.
+    const interrupt = new AbortController();
+    const onInterrupt = () => interrupt.abort(new Error("interrupted"));
+    process.once("SIGINT", onInterrupt);
     const done = await waitForOperation(client, first, {
       deadline: started + options.timeoutMinutes * 60_000,
       onUpdate: (op) => progress.update(op.state, Date.now() - started),
-    });
+      signal: interrupt.signal,
+    }).finally(() => process.off("SIGINT", onInterrupt));
     if (done.state === "failed") {
       const reason = done.error ? `${done.error.reason} (${done.error.code})` : "the service gave no reason";
       const message = `the activation of ${repository} failed: ${reason}. Operation ${done.id}.`;

@@ -12,6 +12,8 @@ export interface WaitOptions {
   onUpdate: (operation: Operation) => void;
   /** How long the service may stay unreachable before the wait gives up. */
   outageBudgetMs?: number;
+  /** Stops waiting (Ctrl-C): the wait ends with StillWorkingError and the operation keeps going. */
+  signal?: AbortSignal;
   now?: () => number;
 }
 
@@ -32,31 +34,41 @@ export async function waitForOperation(
   const outageBudget = options.outageBudgetMs ?? 30_000;
   let current = start;
   let outageSince: number | undefined;
+  const stillWorking = (why: string) =>
+    new StillWorkingError(
+      `${why}: operation ${current.id} is still ${current.state} and keeps going. Check it with \`baton op get ${current.id}\``,
+      { details: { operationId: current.id, state: current.state } },
+    );
   while (!TERMINAL_OPERATION_STATES.has(current.state)) {
     const remaining = options.deadline - now();
-    if (remaining <= 0) {
-      throw new StillWorkingError(
-        `operation ${current.id} is still ${current.state}; it keeps going. Check it with \`baton op get ${current.id}\``,
-        { details: { operationId: current.id, state: current.state } },
-      );
-    }
+    if (remaining <= 0) throw stillWorking("stopped waiting after --timeout");
+    if (options.signal?.aborted) throw stillWorking("stopped waiting");
     const asked = now();
     try {
-      const next = await client.getOperation(current.id, { waitMs: Math.min(remaining, POLL_WAIT_MS) });
+      const next = await client.getOperation(current.id, {
+        waitMs: Math.min(remaining, POLL_WAIT_MS),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       outageSince = undefined;
       const changed = next.state !== current.state;
       current = next;
       options.onUpdate(current);
       // A service that answers at once without long-polling must not be hammered.
-      if (!changed && now() - asked < MIN_POLL_GAP_MS) await sleep(MIN_POLL_GAP_MS);
+      if (!changed && now() - asked < MIN_POLL_GAP_MS) await pause(MIN_POLL_GAP_MS, options.signal);
     } catch (error) {
+      if (options.signal?.aborted) throw stillWorking("stopped waiting");
       if (!isTransient(error)) throw annotate(error, current.id);
       outageSince ??= now();
       if (now() - outageSince > outageBudget) throw annotate(error, current.id);
-      await sleep(MIN_POLL_GAP_MS);
+      await pause(MIN_POLL_GAP_MS, options.signal);
     }
   }
   return current;
+}
+
+/** Sleeps, cut short by the signal (the loop then sees it aborted). */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  await sleep(ms, undefined, signal ? { signal } : undefined).catch(() => undefined);
 }
 
 function isTransient(error: unknown): boolean {

@@ -29,7 +29,7 @@ export interface OpsClient {
   /** POSTs the activation with one idempotency key for all attempts. 200 (a repeat) and 201 both succeed. */
   startActivation(repository: string, options?: { idempotencyKey?: string }): Promise<Operation>;
   /** Reads an operation; with `waitMs` the service holds the answer until the state changes or time passes. */
-  getOperation(id: string, options?: { waitMs?: number }): Promise<Operation>;
+  getOperation(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<Operation>;
   getOverlay(id: string): Promise<Overlay>;
   close(): Promise<void>;
 }
@@ -77,6 +77,7 @@ export function createOpsClient(settings: OpsSettings, options: OpsClientOptions
         path: `${PATHS.operation(id)}${wait}`,
         headers: auth,
         doing: `reading operation ${id}`,
+        ...(opts.signal ? { signal: opts.signal } : {}),
       });
       return readBody(OperationSchema, res.body, "operation");
     },

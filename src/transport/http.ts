@@ -28,6 +28,8 @@ export interface JsonRequest {
   body?: unknown;
   /** What the client is doing, for error messages: `starting the activation of acme/api`. */
   doing: string;
+  /** Aborts the request and any retry (the caller stopped waiting); the promise rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 export interface JsonResponse {
@@ -74,12 +76,14 @@ export async function sendJson(engine: HttpEngine, req: JsonRequest): Promise<Js
         method: req.method,
         headers,
         body: payload,
+        ...(req.signal ? { signal: req.signal } : {}),
       });
       status = res.statusCode;
       const raw = res.headers[HEADERS.retryAfter];
       retryAfterHeader = Array.isArray(raw) ? raw[0] : raw;
       text = await res.body.text();
     } catch (error) {
+      if (req.signal?.aborted) throw req.signal.reason;
       throw new AttemptFailure(networkFailure(engine.baseUrl, req.doing, error), true, undefined);
     }
     const body = parseBody(text);
@@ -111,6 +115,7 @@ export async function sendJson(engine: HttpEngine, req: JsonRequest): Promise<Js
       minTimeout: engine.policy.minBackoffMs,
       factor: 2,
       randomize: true,
+      ...(req.signal ? { signal: req.signal } : {}),
       shouldRetry: ({ error }) => error instanceof AttemptFailure && error.retryable,
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retryDelay }) => {
         if (!(error instanceof AttemptFailure) || !error.retryable || retriesLeft === 0) return;

@@ -11,6 +11,8 @@ export interface DropProxy {
   posts(): number;
   /** POST answers passed back to the client. */
   postAnswers(): number;
+  /** GET requests seen. */
+  gets(): number;
   /** Lose the answers to the next `count` POSTs. */
   dropNextPostAnswers(count: number): void;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ export interface DropProxy {
 export async function startDropProxy(targetPort: number): Promise<DropProxy> {
   let posts = 0;
   let answers = 0;
+  let gets = 0;
   let toDrop = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -26,6 +29,7 @@ export async function startDropProxy(targetPort: number): Promise<DropProxy> {
     sockets.add(client).add(upstream);
     let awaitingPostAnswer: "pass" | "drop" | undefined;
     client.on("data", (chunk: Buffer) => {
+      if (chunk.subarray(0, 4).toString("latin1") === "GET ") gets++;
       if (chunk.subarray(0, 5).toString("latin1") === "POST ") {
         posts++;
         awaitingPostAnswer = toDrop > 0 ? "drop" : "pass";
@@ -61,6 +65,7 @@ export async function startDropProxy(targetPort: number): Promise<DropProxy> {
     url: `http://127.0.0.1:${port}`,
     posts: () => posts,
     postAnswers: () => answers,
+    gets: () => gets,
     dropNextPostAnswers: (count) => {
       toDrop = count;
     },

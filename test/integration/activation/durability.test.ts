@@ -3,11 +3,12 @@
 // BATON_SERVE_TEST_ACTIVATION_DELAY_MS (the service's test-only pause while an operation is `running`) is what
 // makes "mid-operation" reachable from outside.
 import { setTimeout as sleep } from "node:timers/promises";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { ActivationJsonSchema } from "../../../src/activation/index.js";
 import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
-import { type BatonRun, runBaton } from "../../helpers/cli.js";
+import { BATON_BIN, type BatonRun, runBaton } from "../../helpers/cli.js";
 import { type DropProxy, startDropProxy } from "../../helpers/drop-proxy.js";
 import {
   ACTIVATION_SEED,
@@ -147,6 +148,39 @@ describe("activation durability", () => {
       const env = home.env(sandbox);
       const run = await baton(["env", "activate", "acme/api", "--timeout", "0.03"], env);
       expect(run.exitCode).toBe(3);
+      const id = /baton op get (op_\w+)/.exec(run.stderr)?.[1];
+      expect(id).toBeDefined();
+      let op = (await opGet(id!, env)).op;
+      for (let i = 0; i < 40 && op.state !== "succeeded"; i++) op = (await opGet(id!, env)).op;
+      expect(op.state).toBe("succeeded");
+    },
+    SLOW,
+  );
+
+  it(
+    "Ctrl-C while waiting stops waiting with exit 3, names the operation, and the operation keeps going",
+    async () => {
+      serve = await startServe({
+        seed: ACTIVATION_SEED,
+        env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "5000" },
+      });
+      proxy = await startDropProxy(serve.port);
+      home = await makeSandboxHome({ "acme/api": "acme-api" });
+      const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_sigint" });
+      const env = { ...home.env(sandbox), BATON_OPS_URL: proxy.url };
+      const waiting = execa(process.execPath, [BATON_BIN, "env", "activate", "acme/api"], {
+        env: { BATON_LOG_LEVEL: "", ...env },
+        reject: false,
+      });
+      // A GET means the CLI has started the operation and is in its wait loop.
+      for (let i = 0; i < 400 && proxy.gets() === 0; i++) await sleep(50);
+      expect(proxy.gets()).toBeGreaterThan(0);
+      waiting.kill("SIGINT");
+      const done = await waiting;
+      const run = { exitCode: done.exitCode ?? -1, stdout: String(done.stdout), stderr: String(done.stderr) };
+      runs.push(run);
+      expect(run.exitCode).toBe(3);
+      expect(run.stderr).toContain("stopped waiting");
       const id = /baton op get (op_\w+)/.exec(run.stderr)?.[1];
       expect(id).toBeDefined();
       let op = (await opGet(id!, env)).op;
