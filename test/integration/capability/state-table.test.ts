@@ -1,5 +1,8 @@
 // Reference section 3 "Capability request", row by row, through the real CLI, a real `baton serve` on a SQLite
 // file and a real SMTP server on loopback. Owners/admins act through the workspace routes with their tokens.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordCapabilityResponse } from "../../../src/transport/wire.js";
 import { CANARIES, paths, startWorld, TOKENS, until, type World } from "./harness.js";
@@ -122,6 +125,22 @@ describe("capability request state table", () => {
     ]);
     const shown = await world.cli(["op", "get", id]);
     expect(shown.stdout).toContain("Status: verification_pending");
+  });
+
+  it("the agent reruns env activate to apply the new access: the secret arrives as a placeholder, never its value", async () => {
+    const home = await mkdtemp(join(tmpdir(), "baton-cap-home-"));
+    try {
+      const run = await world.cli(["env", "activate", "acme/api"], {
+        HOME: home,
+        BATON_CHECKOUT_ROOT: join(home, "checkouts"),
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const environment = await readFile(join(home, ".baton", "environment.sh"), "utf8");
+      expect(environment).toMatch(/export NPM_TOKEN='baton-secret-sec_[0-9a-f]{32}'/);
+      world.outputs.push(environment);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it("after access supplied + evidence permission (403) -> repair_needed on the same request; one repair e-mail each", async () => {
@@ -306,8 +325,20 @@ describe("capability request state table", () => {
     expect(list).toMatchObject({ status: 403, body: { error: "rollout_disabled" } });
   });
 
-  it("recording started nothing and granted nothing: no operation, no secret for the agent", async () => {
-    expect(await world.rows("SELECT id FROM operations")).toHaveLength(0);
+  it("recording starts nothing and grants nothing: no operation is created and no secret is written", async () => {
+    const operations = await world.rows("SELECT COUNT(*) AS n FROM operations");
+    const secrets = await world.rows("SELECT name, allowed_hosts_json FROM secrets ORDER BY name");
+    const answer = await record([
+      "--capability",
+      "service_credential",
+      "--target",
+      "cache.acme.test",
+      "--reason",
+      "cache login fails",
+    ]);
+    expect(answer).toMatchObject({ matched: false, request: { status: "open", accessSupplied: false } });
+    expect(await world.rows("SELECT COUNT(*) AS n FROM operations")).toEqual(operations);
+    expect(await world.rows("SELECT name, allowed_hosts_json FROM secrets ORDER BY name")).toEqual(secrets);
   });
 
   it("canary secrets appear in no e-mail, CLI output, service log or stored request", async () => {
