@@ -50,7 +50,9 @@ function hostOfUrl(raw: string): string {
   if (raw.includes("?")) refuse("URLs may not contain a query string; remove everything from '?'");
   if (raw.includes("#")) refuse("URLs may not contain a fragment; remove everything from '#'");
   if (url.hostname === "") refuse("the URL has no host");
-  return asciiHostname(url.hostname.replace(/^\[|\]$/g, ""));
+  // The URL parser already gives IPv6 literals in canonical lowercase form, e.g. [2001:db8::1].
+  if (url.hostname.startsWith("[")) return url.hostname.slice(1, -1);
+  return asciiHostname(url.hostname);
 }
 
 /**

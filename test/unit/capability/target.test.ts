@@ -12,6 +12,7 @@ describe("hosts and URLs normalise to the lowercase hostname (scheme, port and p
     ["https://bücher.example/pkg", "xn--bcher-kva.example"],
     ["Bücher.Example.", "xn--bcher-kva.example"],
     ["http://10.0.0.5:8080", "10.0.0.5"],
+    ["http://[2001:DB8:0::1]:8080/x", "2001:db8::1"],
     ["  api.stripe.com  ", "api.stripe.com"],
   ])("%s -> host %s", (input, host) => {
     expect(normaliseCapabilityTarget(input)).toEqual({ form: "host", value: host });
