@@ -25,7 +25,11 @@ const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 
 
 const env = process.env;
 const startedAt = new Date();
-let sanitiser: Sanitiser = createSanitiser();
+let knownSanitiser: Sanitiser | undefined;
+/** Patterns only until the known secrets are read; built lazily so a fast run pays for one index. */
+const sanitiser = {
+  sanitise: (text: string) => (knownSanitiser ??= createSanitiser()).sanitise(text),
+};
 let handoff: RunnerHandoff | undefined;
 let repository: string | undefined;
 let capture: OutputCapture | undefined;
@@ -158,8 +162,8 @@ async function run(): Promise<void> {
   const args = parseRunnerArgs(process.argv.slice(2));
   repository = args.repo;
   handoff = readHandoff(locateHandoff(args, env), env);
-  sanitiser = createSanitiser({ secrets: collectKnownSecrets(env) });
-  capture = new OutputCapture(sanitiser.stream());
+  knownSanitiser = createSanitiser({ secrets: collectKnownSecrets(env) });
+  capture = new OutputCapture(knownSanitiser.stream());
   writeAll(
     2,
     `baton-runner: running ${handoff.startupScriptPath} with bash (time limit ${handoff.timeoutSeconds} s)\n`,

@@ -1,7 +1,7 @@
 // Anchors: short character-class sequences that every match of a detector contains. The scanner samples the
 // input every SAMPLE_STEP characters, so each anchor must be at least SAMPLE_STEP + 3 characters long.
 
-export const SAMPLE_STEP = 3;
+export const SAMPLE_STEP = 4;
 export const GRAM = 4;
 
 export interface Anchor {
@@ -30,7 +30,8 @@ export const CLASSES: Record<string, string> = {
   S: `${LOWER}${UPPER}${DIGIT}+.-`,
   // URL userinfo characters (RFC 3986 unreserved, sub-delims and percent-escapes).
   I: `${UPPER}${LOWER}${DIGIT}-._~%!$&'()*+,;=`,
-  A: range(" ", "~"),
+  // Any ASCII character, including the newline the scanner pads the text with.
+  A: `\t\n\r${range(" ", "~")}`,
 };
 
 /**

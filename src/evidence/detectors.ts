@@ -1,6 +1,6 @@
 // Token formats recognised by pattern (no known value needed). Each detector names cheap anchors for the
 // sampling scanner and a regular expression that verifies a candidate where an anchor was seen.
-import { caseVariants } from "./anchor.js";
+import { caseVariants, GRAM, SAMPLE_STEP } from "./anchor.js";
 import { isReference, shannonBitsPerChar } from "./entropy.js";
 
 export interface Detector {
@@ -14,9 +14,21 @@ export interface Detector {
   regex: RegExp;
   back?: number;
   forward?: number;
+  /** Window mode: also take matches that start after the anchor (e.g. `-u user:pass` after `curl `). */
+  following?: boolean;
   /** Redact only this capture group (needs flag d); otherwise the whole match. */
   group?: number;
   accept?: (value: string, match: RegExpExecArray) => boolean;
+}
+
+/**
+ * Keyword anchors need SAMPLE_STEP + 3 positions: short keywords get any character after them first (their own
+ * last letters are more telling than a space before them), then before.
+ */
+function padKeyword(word: string): string {
+  const missing = SAMPLE_STEP + GRAM - 1 - word.length;
+  if (missing <= 0) return word;
+  return `${"{A}".repeat(missing - 1)}^${word}{A}`;
 }
 
 const notPlaceholder = (value: string) => shannonBitsPerChar(value) >= 3;
@@ -38,7 +50,7 @@ function acceptAssignedValue(value: string, match: RegExpExecArray): boolean {
 export const DETECTORS: readonly Detector[] = [
   {
     kind: "github_token",
-    anchors: ["{B}^gh[pousr]_{W}"],
+    anchors: ["{B}^gh[pousr]_{W}{W}"],
     mode: "sticky",
     regex: /gh[pousr]_([A-Za-z0-9_]{30,255}(?:\.[A-Za-z0-9_-]{4,}){0,2})/dy,
     accept: (value) => notPlaceholder(value.slice(4)),
@@ -49,23 +61,23 @@ export const DETECTORS: readonly Detector[] = [
     mode: "sticky",
     regex: /github_pat_[A-Za-z0-9_]{22,255}/y,
   },
-  { kind: "gitlab_token", anchors: ["glpat-"], mode: "sticky", regex: /glpat-[A-Za-z0-9_-]{20,}/y },
+  { kind: "gitlab_token", anchors: ["glpat-{T}"], mode: "sticky", regex: /glpat-[A-Za-z0-9_-]{20,}/y },
   {
     kind: "aws_access_key_id",
     anchors: [
-      "{B}^A[KBS]IA{U}",
-      "{B}^ACCA{U}",
-      "{B}^A3T{U}{U}",
-      "{B}^A[GI][PD]A{U}",
-      "{B}^AROA{U}",
-      "{B}^AN[PV]A{U}",
+      "{B}^A[KBS]IA{U}{U}",
+      "{B}^ACCA{U}{U}",
+      "{B}^A3T{U}{U}{U}",
+      "{B}^A[GI][PD]A{U}{U}",
+      "{B}^AROA{U}{U}",
+      "{B}^AN[PV]A{U}{U}",
     ],
     mode: "sticky",
     regex: /(?:A3T[A-Z0-9]|AKIA|ABIA|ASIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Za-z0-9])/y,
   },
   {
     kind: "slack_token",
-    anchors: ["{B}^xox[abposrce]-", "{B}^xapp-"],
+    anchors: ["{B}^xox[abposrce]-{W}", "{B}^xapp-{W}"],
     mode: "sticky",
     regex: /(?:xox[abposrce]|xapp)-[A-Za-z0-9-]{10,}/y,
   },
@@ -103,20 +115,20 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "google_api_key",
-    anchors: ["AIza{T}{T}"],
+    anchors: ["{B}^AIza{T}{T}"],
     mode: "sticky",
     regex: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/y,
   },
   {
     kind: "npm_token",
-    anchors: ["{B}^npm_{W}"],
+    anchors: ["{B}^npm_{W}{W}"],
     mode: "sticky",
     regex: /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y,
   },
-  { kind: "baton_token", anchors: ["{B}^btn_{T}"], mode: "sticky", regex: /btn_[A-Za-z0-9_-]{16,}/y },
+  { kind: "baton_token", anchors: ["{B}^btn_{T}{T}"], mode: "sticky", regex: /btn_[A-Za-z0-9_-]{16,}/y },
   {
     kind: "jwt",
-    anchors: ["{B}^eyJ{W}{W}", "ewogIC"],
+    anchors: ["{A}{B}^eyJ{W}{W}", "{B}^ewogIC"],
     mode: "sticky",
     regex: /(?:eyJ|ewog)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]{10,}={0,2})?/y,
     accept: (value) => /"(?:alg|typ|kid)"/.test(decodeBase64Url(value.slice(0, value.indexOf(".")))),
@@ -130,7 +142,7 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "url_password",
-    anchors: ["{S}^://{I}{I}"],
+    anchors: ["{S}{S}^://{I}{I}"],
     mode: "sticky",
     regex: /:\/\/[^\s:@/?#"'<>]*:([^\s@/?#"'<>]+)@(?=[A-Za-z0-9[])/dy,
     group: 1,
@@ -138,7 +150,11 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "authorization_header",
-    anchors: [...caseVariants("authorization").map((w) => w.slice(1)), ...caseVariants("bearer "), "Basic "],
+    anchors: [
+      ...caseVariants("authorization").map((w) => w.slice(1)),
+      ...caseVariants("bearer "),
+      "Basic {T}",
+    ],
     mode: "window",
     back: 1,
     forward: 600,
@@ -149,17 +165,18 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "basic_auth",
-    anchors: ["{A}^ -u {A}", "--user "],
+    anchors: ["{A}curl {A}", "--user "],
     mode: "window",
+    following: true,
     back: 2,
-    forward: 400,
+    forward: 600,
     regex: /(?:\s-u|--user)\s*["']?[^\s"':]+:([^\s"']+)/dg,
     group: 1,
     accept: (value) => !isReference(value) && value.length >= 4,
   },
   {
     kind: "secret_assignment",
-    anchors: KEYWORDS.flatMap(caseVariants).map((w) => (w.length >= 6 ? w : `${w}{A}`)),
+    anchors: KEYWORDS.flatMap(caseVariants).map(padKeyword),
     mode: "window",
     back: 0,
     forward: 600,

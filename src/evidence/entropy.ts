@@ -1,17 +1,26 @@
 // Shannon entropy and the small value checks shared by the pattern detectors.
 
+const asciiCounts = new Uint32Array(128);
+
 export function shannonBitsPerChar(text: string): number {
   if (text.length === 0) return 0;
-  const counts = new Map<number, number>();
+  let other: Map<number, number> | undefined;
+  asciiCounts.fill(0);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+    if (c < 128) asciiCounts[c] = (asciiCounts[c] as number) + 1;
+    else {
+      other ??= new Map();
+      other.set(c, (other.get(c) ?? 0) + 1);
+    }
   }
   let bits = 0;
-  for (const n of counts.values()) {
+  const add = (n: number) => {
     const p = n / text.length;
     bits -= p * Math.log2(p);
-  }
+  };
+  for (let c = 0; c < 128; c++) if ((asciiCounts[c] as number) > 0) add(asciiCounts[c] as number);
+  if (other !== undefined) for (const n of other.values()) add(n);
   return bits;
 }
 

@@ -1,4 +1,5 @@
 // Scans text with the gram index and verifies each candidate, collecting every hit (overlapping ones too).
+import { GRAM, SAMPLE_STEP } from "./anchor.js";
 import type { Detector } from "./detectors.js";
 import { shannonBitsPerChar } from "./entropy.js";
 import { type GramEntry, type GramIndex, HASH_MULTIPLIER } from "./gram-index.js";
@@ -14,14 +15,16 @@ export interface Hit {
 const NEWLINE = 10;
 let scratch: Buffer = Buffer.alloc(0);
 
+/** Newlines before the text, so anchors with up to two characters of left context match at its start. */
+const LEAD = 2;
+
 function latin1View(text: string): DataView {
-  const needed = text.length + 5;
+  const needed = text.length + LEAD + 4;
   if (scratch.length < needed) scratch = Buffer.allocUnsafe(Math.max(needed, scratch.length * 2, 1 << 16));
-  // Position 0 is a virtual newline so anchors that require a boundary match at the start of the text; each
-  // UTF-16 unit lands on one byte (its low byte), so byte offsets are string offsets plus one.
-  scratch[0] = NEWLINE;
-  scratch.write(text, 1, "latin1");
-  scratch.fill(NEWLINE, text.length + 1, needed);
+  // Each UTF-16 unit lands on one byte (its low byte), so byte offsets are string offsets plus LEAD.
+  scratch.fill(NEWLINE, 0, LEAD);
+  scratch.write(text, LEAD, "latin1");
+  scratch.fill(NEWLINE, text.length + LEAD, needed);
   return new DataView(scratch.buffer, scratch.byteOffset, needed);
 }
 
@@ -47,21 +50,27 @@ const PAIR_CLASS = (() => {
   }
   return pairs;
 })();
-/** A quoted value needs at least 32 characters; that many cover at least 9 consecutive samples. */
-const RUN_SAMPLES = 9;
+/** A quoted value needs at least 32 characters; that many hold at least 7 whole consecutive samples. */
+const RUN_SAMPLES = Math.floor((32 - GRAM) / SAMPLE_STEP);
 const MIN_QUOTED_LENGTH = 32;
 const MAX_QUOTED_LENGTH = 4096;
 const QUOTED_MIN_BITS = 4.5;
 
+const IS_RUN_CHAR = (() => {
+  const table = new Uint8Array(128);
+  for (const c of RUN_CHARS) table[c.charCodeAt(0)] = 1;
+  return table;
+})();
+
 function isRunChar(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
-  return c < 128 && RUN_CHARS.includes(text[at] as string);
+  return c < 128 && IS_RUN_CHAR[c] === 1;
 }
 
 /** A quoted run of base64 characters, at least 32 long, with at least 4.5 bits of entropy per character. */
 function verifyQuotedRun(text: string, near: number, hits: Hit[]): void {
   let start = Math.max(0, near);
-  while (start > 0 && start > near - 4 && isRunChar(text, start - 1)) start--;
+  while (start > 0 && start > near - SAMPLE_STEP - 1 && isRunChar(text, start - 1)) start--;
   const quote = text[start - 1];
   if (quote !== '"' && quote !== "'" && quote !== "`") return;
   let end = start;
@@ -108,7 +117,7 @@ function verifyDetector(detector: Detector, text: string, point: number, hits: H
   const local = point - from;
   regex.lastIndex = 0;
   for (let match = regex.exec(slice); match !== null; match = regex.exec(slice)) {
-    if (match.index > local) break;
+    if (match.index > local && detector.following !== true) break;
     if (match[0].length === 0) regex.lastIndex++;
     else if (match.index + match[0].length > local) push(match, from);
   }
@@ -139,22 +148,24 @@ export function findHits(index: GramIndex, text: string): ScanResult {
   const hits: Hit[] = [];
   const view = latin1View(text);
   const { table, shift, entries, runs } = index;
-  const last = text.length;
+  const last = text.length + LEAD - 1;
   let run = 0;
   let control = 0;
-  for (let i = 0; i <= last; i += 3) {
+  for (let i = 0; i <= last; i += SAMPLE_STEP) {
     const gram = view.getUint32(i, true);
     const pair = (PAIR_CLASS[gram & 0xffff] as number) & (PAIR_CLASS[gram >>> 16] as number);
     control |= ((PAIR_CLASS[gram & 0xffff] as number) | (PAIR_CLASS[gram >>> 16] as number)) & PAIR_CONTROL;
     // Consecutive samples whose four characters are all base64 characters: maybe a long quoted value.
     if (pair & PAIR_BASE64) {
-      if (++run === RUN_SAMPLES && runs) verifyQuotedRun(text, i - 1 - 3 * (RUN_SAMPLES - 1), hits);
+      if (++run === RUN_SAMPLES && runs)
+        verifyQuotedRun(text, i - LEAD - SAMPLE_STEP * (RUN_SAMPLES - 1), hits);
     } else {
       run = 0;
     }
-    if (table[Math.imul(gram, HASH_MULTIPLIER) >>> shift] === 0) continue;
+    const slot = Math.imul(gram, HASH_MULTIPLIER) >>> shift;
+    if (((table[slot >>> 5] as number) & (1 << (slot & 31))) === 0) continue;
     const list = entries.get(gram);
-    if (list !== undefined) verify(list, text, i - 1, hits);
+    if (list !== undefined) verify(list, text, i - LEAD, hits);
   }
   return { hits, control: control !== 0 };
 }

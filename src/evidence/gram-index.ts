@@ -1,7 +1,7 @@
 // The candidate filter: every anchor and every encoded form of a known secret is indexed by the 4-character
 // grams at three consecutive offsets, so sampling the input every third character meets each occurrence once.
 // A 1-bit-per-slot hash table rejects almost every sample; only exact gram hits are verified.
-import { type Anchor, chooseWindow, GRAM, parseAnchor, SAMPLE_STEP } from "./anchor.js";
+import { chooseWindow, GRAM, parseAnchor, SAMPLE_STEP } from "./anchor.js";
 import type { Detector } from "./detectors.js";
 
 export type Target =
@@ -15,7 +15,8 @@ export interface GramEntry {
 }
 
 export interface GramIndex {
-  table: Uint8Array;
+  /** Bit set over hashed grams: a clear bit means no anchor or form starts that way. */
+  table: Uint32Array;
   shift: number;
   entries: Map<number, GramEntry[]>;
   /** The longest literal form: the look-behind a stream must keep. */
@@ -41,41 +42,68 @@ function gramsOf(classes: string[], offset: number): number[] {
   return keys;
 }
 
-function literalAnchor(form: string): Anchor {
-  return { classes: Array.from({ length: form.length }, (_, i) => form[i] as string), matchOffset: 0 };
+function gramAt(form: string, offset: number): number {
+  let key = 0;
+  for (let k = 0; k < GRAM; k++) key |= (form.charCodeAt(offset + k) & 0xff) << (8 * k);
+  return key >>> 0;
+}
+
+type EntryMap = Map<number, GramEntry[]>;
+
+function addEntry(entries: EntryMap, key: number, entry: GramEntry, shared?: EntryMap): void {
+  const list = entries.get(key);
+  if (list === undefined) entries.set(key, [entry]);
+  else if (shared !== undefined && shared.get(key) === list)
+    entries.set(key, [...list, entry]); // copy on write
+  else list.push(entry);
+}
+
+/** Detector anchors are enumerated once per process and shared (copy on write) by every index. */
+const detectorEntryCache = new WeakMap<readonly Detector[], EntryMap>();
+
+function detectorEntries(detectors: readonly Detector[]): EntryMap {
+  const cached = detectorEntryCache.get(detectors);
+  if (cached !== undefined) return cached;
+  const entries: EntryMap = new Map();
+  for (const detector of detectors) {
+    const target: Target = { type: "detector", detector, label: detector.kind };
+    for (const spec of detector.anchors) {
+      const anchor = parseAnchor(spec);
+      const start = chooseWindow(anchor);
+      for (let o = start; o < start + SAMPLE_STEP; o++) {
+        for (const key of new Set(gramsOf(anchor.classes, o))) {
+          addEntry(entries, key, { target, delta: o - anchor.matchOffset });
+        }
+      }
+    }
+  }
+  detectorEntryCache.set(detectors, entries);
+  return entries;
 }
 
 export function buildGramIndex(
   literals: readonly { label: string; form: string; base64: boolean }[],
   detectors: readonly Detector[],
 ): GramIndex {
-  const entries = new Map<number, GramEntry[]>();
-  const add = (anchor: Anchor, target: Target, start: number) => {
-    for (let o = start; o < start + SAMPLE_STEP; o++) {
-      const delta = o - anchor.matchOffset;
-      for (const key of new Set(gramsOf(anchor.classes, o))) {
-        const list = entries.get(key);
-        if (list === undefined) entries.set(key, [{ target, delta }]);
-        else list.push({ target, delta });
-      }
-    }
-  };
+  const shared = detectorEntries(detectors);
+  const entries: EntryMap = new Map(shared);
   let longestLiteral = 0;
   for (const literal of literals) {
+    if (literal.form.length < SAMPLE_STEP + GRAM - 1)
+      throw new Error(`literal forms must be at least ${SAMPLE_STEP + GRAM - 1} characters`);
     longestLiteral = Math.max(longestLiteral, literal.form.length);
-    add(literalAnchor(literal.form), { type: "literal", ...literal }, 0);
+    const target: Target = { type: "literal", ...literal };
+    for (let o = 0; o < SAMPLE_STEP; o++)
+      addEntry(entries, gramAt(literal.form, o), { target, delta: o }, shared);
   }
-  for (const detector of detectors) {
-    const target: Target = { type: "detector", detector, label: detector.kind };
-    for (const spec of detector.anchors) {
-      const anchor = parseAnchor(spec);
-      add(anchor, target, chooseWindow(anchor));
-    }
-  }
+  // One bit per slot, at least 32 slots per gram but at most 512 KiB, so the table stays in the CPU cache.
   let bits = 12;
-  while (bits < 22 && 1 << bits < entries.size * 16) bits++;
-  const table = new Uint8Array(1 << bits);
+  while (bits < 22 && 2 ** bits < entries.size * 32) bits++;
+  const table = new Uint32Array(2 ** (bits - 5));
   const shift = 32 - bits;
-  for (const key of entries.keys()) table[Math.imul(key, HASH_MULTIPLIER) >>> shift] = 1;
+  for (const key of entries.keys()) {
+    const slot = Math.imul(key, HASH_MULTIPLIER) >>> shift;
+    table[slot >>> 5] = (table[slot >>> 5] as number) | (1 << (slot & 31));
+  }
   return { table, shift, entries, longestLiteral, runs: detectors.length > 0 };
 }

@@ -26,7 +26,7 @@ function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<nu
 describe("runner output", () => {
   it("a script printing 50 MB: every byte and line counted, head and tail kept, evidence within 32 KiB", async () => {
     // 50,000,000 bytes: 500,000 lines of 99 characters plus a newline.
-    const line = "0123456789".repeat(9) + "abcdefghi";
+    const line = `${"0123456789".repeat(9)}abcdefghi`;
     const sandbox = makeSandbox({
       script: `echo FIRST-LINE\nyes '${line}' | head -n 500000\necho LAST-LINE\n`,
     });
