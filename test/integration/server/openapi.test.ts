@@ -60,6 +60,8 @@ describe("OpenAPI 3.1 document", () => {
       harness!.request("POST", path, { headers: { [HEADERS.adminToken]: token }, body });
 
     await check(ROUTE_PATTERNS.health, "get", await harness.request("GET", ROUTE_PATTERNS.health));
+    // The service describes itself at /openapi.json (reference section 9) with the same document.
+    expect(await (await harness.request("GET", ROUTE_PATTERNS.openapi)).json()).toEqual(committed);
     await check(
       ADMIN_PATHS.seed,
       "post",
