@@ -50,7 +50,7 @@ function acceptAssignedValue(value: string, match: RegExpExecArray): boolean {
 export const DETECTORS: readonly Detector[] = [
   {
     kind: "github_token",
-    anchors: ["{B}^gh[pousr]_{W}{W}"],
+    anchors: ["{A}{B}^gh[pousr]_{W}"],
     mode: "sticky",
     regex: /gh[pousr]_([A-Za-z0-9_]{30,255}(?:\.[A-Za-z0-9_-]{4,}){0,2})/dy,
     accept: (value) => notPlaceholder(value.slice(4)),
@@ -67,7 +67,7 @@ export const DETECTORS: readonly Detector[] = [
     anchors: [
       "{B}^A[KBS]IA{U}{U}",
       "{B}^ACCA{U}{U}",
-      "{B}^A3T{U}{U}{U}",
+      "{A}{B}^A3T{U}{U}",
       "{B}^A[GI][PD]A{U}{U}",
       "{B}^AROA{U}{U}",
       "{B}^AN[PV]A{U}{U}",
@@ -115,17 +115,17 @@ export const DETECTORS: readonly Detector[] = [
   },
   {
     kind: "google_api_key",
-    anchors: ["{B}^AIza{T}{T}"],
+    anchors: ["{A}{B}^AIza{T}"],
     mode: "sticky",
     regex: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/y,
   },
   {
     kind: "npm_token",
-    anchors: ["{B}^npm_{W}{W}"],
+    anchors: ["{A}{B}^npm_{W}"],
     mode: "sticky",
     regex: /npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/y,
   },
-  { kind: "baton_token", anchors: ["{B}^btn_{T}{T}"], mode: "sticky", regex: /btn_[A-Za-z0-9_-]{16,}/y },
+  { kind: "baton_token", anchors: ["{A}{B}^btn_{T}"], mode: "sticky", regex: /btn_[A-Za-z0-9_-]{16,}/y },
   {
     kind: "jwt",
     anchors: ["{A}{B}^eyJ{W}{W}", "{B}^ewogIC"],

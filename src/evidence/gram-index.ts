@@ -27,19 +27,16 @@ export interface GramIndex {
 
 export const HASH_MULTIPLIER = 0x9e3779b1;
 
-function gramsOf(classes: string[], offset: number): number[] {
-  let keys = [0];
-  for (let k = 0; k < GRAM; k++) {
-    const chars = classes[offset + k] as string;
-    const next: number[] = [];
-    for (const key of keys) {
-      for (let c = 0; c < chars.length; c++) {
-        next.push((key | ((chars.charCodeAt(c) & 0xff) << (8 * k))) >>> 0);
-      }
-    }
-    keys = next;
+/** Calls `visit` with every 4-character gram the classes allow at `offset` (low bytes, little-endian). */
+function forEachGram(classes: string[], offset: number, visit: (key: number) => void, k = 0, key = 0): void {
+  if (k === GRAM) {
+    visit(key >>> 0);
+    return;
   }
-  return keys;
+  const chars = classes[offset + k] as string;
+  for (let c = 0; c < chars.length; c++) {
+    forEachGram(classes, offset, visit, k + 1, key | ((chars.charCodeAt(c) & 0xff) << (8 * k)));
+  }
 }
 
 function gramAt(form: string, offset: number): number {
@@ -71,9 +68,8 @@ function detectorEntries(detectors: readonly Detector[]): EntryMap {
       const anchor = parseAnchor(spec);
       const start = chooseWindow(anchor);
       for (let o = start; o < start + SAMPLE_STEP; o++) {
-        for (const key of new Set(gramsOf(anchor.classes, o))) {
-          addEntry(entries, key, { target, delta: o - anchor.matchOffset });
-        }
+        const entry: GramEntry = { target, delta: o - anchor.matchOffset };
+        forEachGram(anchor.classes, o, (key) => addEntry(entries, key, entry));
       }
     }
   }
