@@ -1,36 +1,17 @@
-// The values the runner's sanitiser knows: the secret assignments of the current overlay (named in the
-// environment file's header, valued in this process's environment, which the agent sourced) and the sandbox's
-// own transport credentials.
+// The runner's known values: read the environment file (its header names the overlay's secret variables) and
+// take their values from this process's environment, which the agent sourced; see src/evidence/known-secrets.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { knownSecretsFrom } from "../../src/evidence/known-secrets.js";
 import type { KnownSecret } from "../../src/evidence/sanitiser.js";
 import { batonHome } from "./handoff.js";
 
-const VARIABLE_LINE = /^# baton-variable: \S+ \S+ (\S+) secret$/;
-const TRANSPORT_CREDENTIALS = ["BATON_TURN_TOKEN", "BATON_SANDBOX_LEASE", "BATON_ADMIN_TOKEN"];
-
-/** Assigned names of secret variables listed in the environment file's header; empty when there is none. */
-export function secretNamesFromEnvironmentFile(text: string): string[] {
-  const names: string[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("#")) break;
-    const match = VARIABLE_LINE.exec(line);
-    if (match) names.push(match[1] as string);
-  }
-  return names;
-}
-
 export function collectKnownSecrets(env: NodeJS.ProcessEnv): KnownSecret[] {
-  let names: string[] = [];
+  let text: string | null = null;
   try {
-    names = secretNamesFromEnvironmentFile(readFileSync(join(batonHome(env), "environment.sh"), "utf8"));
+    text = readFileSync(join(batonHome(env), "environment.sh"), "utf8");
   } catch {
-    // No environment file: only the transport credentials and patterns apply.
+    // No environment file: only the transport credentials and the patterns apply.
   }
-  const secrets: KnownSecret[] = [];
-  for (const name of new Set([...names, ...TRANSPORT_CREDENTIALS])) {
-    const value = env[name];
-    if (value !== undefined && value !== "") secrets.push({ name, value });
-  }
-  return secrets;
+  return knownSecretsFrom(text, env);
 }
