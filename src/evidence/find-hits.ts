@@ -33,8 +33,8 @@ const RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 const PAIR_BASE64 = 1;
 const PAIR_CONTROL = 2;
 /**
- * Per 16-bit pair of bytes: PAIR_BASE64 when both are base64 characters, PAIR_CONTROL when either is a control
- * character (a low byte of a non-Latin-1 character may look like one: that only costs a closer look).
+ * Per 16-bit pair of bytes: PAIR_CONTROL when either is a control character (a low byte of a non-Latin-1
+ * character may look like one: that only costs a closer look). PAIR_BASE64 when both are base64 characters.
  */
 const PAIR_CLASS = (() => {
   const single = new Uint8Array(256);
@@ -153,14 +153,20 @@ export function findHits(index: GramIndex, text: string): ScanResult {
   let control = 0;
   for (let i = 0; i <= last; i += SAMPLE_STEP) {
     const gram = view.getUint32(i, true);
-    const pair = (PAIR_CLASS[gram & 0xffff] as number) & (PAIR_CLASS[gram >>> 16] as number);
-    control |= ((PAIR_CLASS[gram & 0xffff] as number) | (PAIR_CLASS[gram >>> 16] as number)) & PAIR_CONTROL;
-    // Consecutive samples whose four characters are all base64 characters: maybe a long quoted value.
-    if (pair & PAIR_BASE64) {
+    // Word tricks on the four bytes (exact "is any byte below n" tests): a byte of 0x7f or above, a byte below
+    // "+" (space, quotes, punctuation, controls) and a byte below 0x20 (controls, newline, tab).
+    const high = ((((gram & 0x7f7f7f7f) + 0x01010101) | gram) & 0x80808080) >>> 0;
+    if ((((gram - 0x2b2b2b2b) & ~gram & 0x80808080) | high) === 0) {
+      // Consecutive samples with no space, quote or control character: maybe a long quoted base64 value.
       if (++run === RUN_SAMPLES && runs)
         verifyQuotedRun(text, i - LEAD - SAMPLE_STEP * (RUN_SAMPLES - 1), hits);
     } else {
       run = 0;
+      if ((((gram - 0x20202020) & ~gram & 0x80808080) | high) !== 0) {
+        // A newline, tab, non-ASCII or control character: the exact per-byte check decides.
+        control |=
+          ((PAIR_CLASS[gram & 0xffff] as number) | (PAIR_CLASS[gram >>> 16] as number)) & PAIR_CONTROL;
+      }
     }
     const slot = Math.imul(gram, HASH_MULTIPLIER) >>> shift;
     if (((table[slot >>> 5] as number) & (1 << (slot & 31))) === 0) continue;

@@ -75,6 +75,22 @@ describe("patterns and control characters", () => {
     expect(result.redactions).toEqual({ ansi_escape: 3, control_character: 1 });
   });
 
+  it("finds every control character at every position the sampling can put it", () => {
+    for (const control of ["\x00", "\x01", "\x08", "\x0b", "\x0c", "\r", "\x1f", "\x7f", "\x85", "\x9f"]) {
+      for (let at = 0; at < 9; at++) {
+        const text = `${"abcdefghijkl".slice(0, at)}${control}tail text\tand\nmore`;
+        const result = sanitiser.sanitise(text);
+        expect(result.text).toBe(`${"abcdefghijkl".slice(0, at)}tail text\tand\nmore`);
+        expect(result.redactions).toEqual({ control_character: 1 });
+      }
+    }
+  });
+
+  it("keeps non-ASCII text as it is", () => {
+    const text = "Näytä asiakirjamallikansio — 日本語 ✓ \u0100\u0113 emoji 😀";
+    expect(sanitiser.sanitise(text)).toEqual({ text, redactions: {} });
+  });
+
   it("finds a token broken up by colour codes", () => {
     const token = "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";
     const result = sanitiser.sanitise(`x ${token.slice(0, 10)}\x1b[1m${token.slice(10)} y`);
