@@ -19,6 +19,33 @@ export interface Detector {
   /** Redact only this capture group (needs flag d); otherwise the whole match. */
   group?: number;
   accept?: (value: string, match: RegExpExecArray) => boolean;
+  /** A cheap look at the text from the anchor point before the regular expression runs. */
+  precheck?: (text: string, point: number) => boolean;
+}
+
+/** After `://`: is there a `:` and then an `@` before the authority ends? (Most URLs have no userinfo.) */
+function hasUserinfoPassword(text: string, point: number): boolean {
+  let colon = false;
+  const end = Math.min(text.length, point + 3 + 512);
+  for (let i = point + 3; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x40) return colon; // @
+    if (c === 0x3a)
+      colon = true; // :
+    else if (
+      c <= 0x20 ||
+      c === 0x2f ||
+      c === 0x3f ||
+      c === 0x23 ||
+      c === 0x22 ||
+      c === 0x27 ||
+      c === 0x3c ||
+      c === 0x3e
+    ) {
+      return false; // whitespace / ? # " ' < >
+    }
+  }
+  return false;
 }
 
 /**
@@ -144,6 +171,7 @@ export const DETECTORS: readonly Detector[] = [
     kind: "url_password",
     anchors: ["{S}{S}^://{I}{I}"],
     mode: "sticky",
+    precheck: hasUserinfoPassword,
     regex: /:\/\/[^\s:@/?#"'<>]*:([^\s@/?#"'<>]+)@(?=[A-Za-z0-9[])/dy,
     group: 1,
     accept: (value) => !isReference(value),

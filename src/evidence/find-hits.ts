@@ -123,10 +123,23 @@ function verifyDetector(detector: Detector, text: string, point: number, hits: H
   }
 }
 
+/** The whole anchor must be there (the sampled gram covers only four of its positions). */
+function anchorPresent(anchor: Uint8Array[], text: string, from: number): boolean {
+  for (let k = 0; k < anchor.length; k++) {
+    const at = from + k;
+    // Before the text's start the scanner's padding newline stands in.
+    const code = at < 0 ? NEWLINE : at < text.length ? text.charCodeAt(at) & 0xff : -1;
+    if (code < 0 || (anchor[k] as Uint8Array)[code] !== 1) return false;
+  }
+  return true;
+}
+
 function verify(list: GramEntry[], text: string, sampled: number, hits: Hit[]): void {
-  for (const { target, delta } of list) {
+  for (const { target, delta, anchor, anchorFrom } of list) {
     const start = sampled - delta;
     if (target.type === "detector") {
+      if (anchor !== undefined && !anchorPresent(anchor, text, start + (anchorFrom ?? 0))) continue;
+      if (target.detector.precheck !== undefined && !target.detector.precheck(text, start)) continue;
       verifyDetector(target.detector, text, start, hits);
     } else if (start >= 0 && text.startsWith(target.form, start)) {
       const [s, e] = target.base64

@@ -12,6 +12,9 @@ export interface GramEntry {
   target: Target;
   /** Sampled position minus `delta` is where the match (or the detector's anchor point) starts. */
   delta: number;
+  /** A detector's whole anchor (membership by low byte per position) and where it starts from that point. */
+  anchor?: Uint8Array[];
+  anchorFrom?: number;
 }
 
 export interface GramIndex {
@@ -26,6 +29,8 @@ export interface GramIndex {
 }
 
 export const HASH_MULTIPLIER = 0x9e3779b1;
+/** 2^22 bits = 512 KiB. */
+export const MAX_TABLE_BITS = 22;
 
 /** Calls `visit` with every 4-character gram the classes allow at `offset` (low bytes, little-endian). */
 function forEachGram(classes: string[], offset: number, visit: (key: number) => void, k = 0, key = 0): void {
@@ -67,8 +72,18 @@ function detectorEntries(detectors: readonly Detector[]): EntryMap {
     for (const spec of detector.anchors) {
       const anchor = parseAnchor(spec);
       const start = chooseWindow(anchor);
+      const membership = anchor.classes.map((chars) => {
+        const set = new Uint8Array(256);
+        for (let c = 0; c < chars.length; c++) set[chars.charCodeAt(c) & 0xff] = 1;
+        return set;
+      });
       for (let o = start; o < start + SAMPLE_STEP; o++) {
-        const entry: GramEntry = { target, delta: o - anchor.matchOffset };
+        const entry: GramEntry = {
+          target,
+          delta: o - anchor.matchOffset,
+          anchor: membership,
+          anchorFrom: -anchor.matchOffset,
+        };
         forEachGram(anchor.classes, o, (key) => addEntry(entries, key, entry));
       }
     }
@@ -80,6 +95,7 @@ function detectorEntries(detectors: readonly Detector[]): EntryMap {
 export function buildGramIndex(
   literals: readonly { label: string; form: string; base64: boolean }[],
   detectors: readonly Detector[],
+  maxBits = MAX_TABLE_BITS,
 ): GramIndex {
   const shared = detectorEntries(detectors);
   const entries: EntryMap = new Map(shared);
@@ -94,7 +110,7 @@ export function buildGramIndex(
   }
   // One bit per slot, at least 32 slots per gram but at most 512 KiB, so the table stays in the CPU cache.
   let bits = 12;
-  while (bits < 22 && 2 ** bits < entries.size * 32) bits++;
+  while (bits < maxBits && 2 ** bits < entries.size * 32) bits++;
   const table = new Uint32Array(2 ** (bits - 5));
   const shift = 32 - bits;
   for (const key of entries.keys()) {

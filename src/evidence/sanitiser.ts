@@ -40,12 +40,14 @@ export interface Sanitiser {
 
 /** Strips control characters, finds hits and returns the sanitised text with counts (shared with streams). */
 export function sanitiseWith(core: SanitiserCore, text: string, counts: RedactionCounts): string {
-  const scan = findHits(core.index, text);
-  if (!scan.control) return applyRanges(text, mergeHits(scan.hits), counts);
+  // Coloured output is common: with an ESC in sight, strip first and scan once.
+  const scan = text.indexOf("\x1b") === -1 ? findHits(core.index, text) : undefined;
+  if (scan !== undefined && !scan.control) return applyRanges(text, mergeHits(scan.hits), counts);
   const stripped = stripControlCharacters(text);
   if (stripped.ansi > 0) counts[ANSI_KIND] = (counts[ANSI_KIND] ?? 0) + stripped.ansi;
   if (stripped.control > 0) counts[CONTROL_KIND] = (counts[CONTROL_KIND] ?? 0) + stripped.control;
-  const hits = stripped.text === text ? scan.hits : findHits(core.index, stripped.text).hits;
+  const hits =
+    scan !== undefined && stripped.text === text ? scan.hits : findHits(core.index, stripped.text).hits;
   return applyRanges(stripped.text, mergeHits(hits), counts);
 }
 

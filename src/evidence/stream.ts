@@ -54,11 +54,16 @@ export function createSanitiserStream(core: SanitiserCore): SanitiserStream {
   let rawCarry = "";
   let inPrivateKey = false;
 
+  // Raw text joins `pending`; control characters are stripped (and counted) when a scan finds any. The held
+  // back part of `pending` has been stripped already, so stripping it again changes and counts nothing.
   const append = (raw: string) => {
-    const stripped = stripControlCharacters(raw);
+    pending += raw;
+  };
+  const strip = () => {
+    const stripped = stripControlCharacters(pending);
     if (stripped.ansi > 0) redactions[ANSI_KIND] = (redactions[ANSI_KIND] ?? 0) + stripped.ansi;
     if (stripped.control > 0) redactions[CONTROL_KIND] = (redactions[CONTROL_KIND] ?? 0) + stripped.control;
-    pending += stripped.text;
+    pending = stripped.text;
   };
 
   const skipPrivateKeyBody = (final: boolean) => {
@@ -71,11 +76,26 @@ export function createSanitiserStream(core: SanitiserCore): SanitiserStream {
     }
   };
 
+  const scanPending = () => {
+    if (pending.indexOf("\x1b") !== -1) strip();
+    let scan = findHits(core.index, pending);
+    if (scan.control) {
+      const before = pending;
+      strip();
+      if (pending !== before) scan = findHits(core.index, pending);
+    }
+    return scan.hits;
+  };
+
   const drain = (final: boolean): string => {
-    if (inPrivateKey) skipPrivateKeyBody(final);
+    if (inPrivateKey) {
+      strip();
+      skipPrivateKeyBody(final);
+    }
     if (inPrivateKey) return "";
+    const hits = scanPending();
     const text = pending;
-    const ranges = mergeHits(findHits(core.index, text).hits);
+    const ranges = mergeHits(hits);
     let cut = final ? text.length : chooseCut(text, ranges, core.lookBehind);
     let emitted = ranges.filter((range) => range.end <= cut);
     if (!final && text.length - cut > MAX_PENDING) {
