@@ -98,7 +98,10 @@ function mergeAndReplace(text, ranges) {
       if (e > end) end = e;
       continue;
     }
-    if (end >= 0) (out += `${text.slice(at, start)}[REDACTED]`), (at = end);
+    if (end >= 0) {
+      out += `${text.slice(at, start)}[REDACTED]`;
+      at = end;
+    }
     start = s;
     end = e;
   }

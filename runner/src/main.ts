@@ -28,7 +28,10 @@ const startedAt = new Date();
 let knownSanitiser: Sanitiser | undefined;
 /** Patterns only until the known secrets are read; built lazily so a fast run pays for one index. */
 const sanitiser = {
-  sanitise: (text: string) => (knownSanitiser ??= createSanitiser()).sanitise(text),
+  sanitise: (text: string) => {
+    knownSanitiser ??= createSanitiser();
+    return knownSanitiser.sanitise(text);
+  },
 };
 let handoff: RunnerHandoff | undefined;
 let repository: string | undefined;
