@@ -1,8 +1,19 @@
 // Merges hits (overlapping ones included) into disjoint ranges and replaces each with one marker.
 import type { Hit } from "./find-hits.js";
 
+/** Kinds that describe context rather than a token format; a specific kind names the same text better. */
+const GENERIC_KINDS = new Set([
+  "secret_assignment",
+  "authorization_header",
+  "basic_auth",
+  "high_entropy_string",
+]);
+
+const rank = (hit: Hit) => (hit.known ? 0 : GENERIC_KINDS.has(hit.label) ? 2 : 1);
+
+/** Earliest first, then longest, then known values before token formats before generic context. */
 export function compareHits(a: Hit, b: Hit): number {
-  return a.start - b.start || b.end - a.end || Number(b.known) - Number(a.known);
+  return a.start - b.start || b.end - a.end || rank(a) - rank(b);
 }
 
 export interface MergedRange {
@@ -11,7 +22,7 @@ export interface MergedRange {
   label: string;
 }
 
-/** Sorted, disjoint ranges; each keeps the label of its earliest (then longest, then known) hit. */
+/** Sorted, disjoint ranges; each keeps the label of its first hit in compareHits order. */
 export function mergeHits(hits: Hit[]): MergedRange[] {
   hits.sort(compareHits);
   const merged: MergedRange[] = [];

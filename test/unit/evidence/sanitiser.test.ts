@@ -97,6 +97,27 @@ describe("patterns and control characters", () => {
     expect(result.text).toBe("x [REDACTED:github_token] y");
   });
 
+  it("names a token by its format rather than by the generic assignment around it", () => {
+    const token = "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";
+    expect(sanitiser.sanitise(`export GITHUB_TOKEN=${token}`).text).toBe(
+      "export GITHUB_TOKEN=[REDACTED:github_token]",
+    );
+  });
+
+  it("leaves ordinary log lines about tokens and passwords alone", () => {
+    for (const line of [
+      "token: expired after 3600s",
+      "password: ********",
+      "Secret: MySecretName",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
+      "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}",
+      "see https://github.com/acme/api/pull/12",
+      "ssh://git@github.com:acme/api.git",
+    ]) {
+      expect(sanitiser.sanitise(line).text).toBe(line);
+    }
+  });
+
   it("looksLikeSecret tells secret-shaped text from ordinary text", () => {
     expect(looksLikeSecret("use AKIAIOSFODNN7EXAMPLE here")).toBe(true);
     expect(looksLikeSecret("postgres://app:hunter2hunter2@db:5432/app")).toBe(true);
