@@ -38,6 +38,7 @@ let repository: string | undefined;
 let capture: OutputCapture | undefined;
 let supervision: Supervision | undefined;
 let interruptedBy: NodeJS.Signals | undefined;
+let finishedScript: ScriptResult | undefined;
 let finished = false;
 
 function shellVersion(): string | null {
@@ -153,6 +154,14 @@ function describeError(error: unknown): string {
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  if (finishedScript !== undefined) {
+    // Readiness checks were running: the script is done, so stop now.
+    interruptedBy ??= signal;
+    finish("interrupted", {
+      script: finishedScript,
+      readiness: readinessNotChecked("the runner was interrupted"),
+    });
+  }
   if (interruptedBy !== undefined || supervision === undefined) {
     interruptedBy ??= signal;
     finish("interrupted", {});
@@ -179,6 +188,7 @@ async function run(): Promise<void> {
     capture,
   });
   const script = await supervision.done;
+  finishedScript = script;
   if (script.spawnError !== undefined) finish("runner_error", { script, error: script.spawnError });
   if (interruptedBy !== undefined) finish("interrupted", { script });
   if (script.timedOut) finish("timed_out", { script });

@@ -1,6 +1,6 @@
 // Every outcome of the startup runner gives a schema-valid, bounded evidence file and the same document on
 // stdout, with the runner's exit status following the script's. Real bash, real processes, real files.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { finishRunner, isAlive, makeSandbox, removeSandboxes, runRunner, startRunner } from "./sandbox.js";
@@ -107,6 +107,20 @@ describe("runner outcomes", () => {
       await waitFor(() => !isAlive(Number(readFileSync(pidFile, "utf8"))));
     });
   }
+
+  it("interrupted: SIGTERM during readiness checks stops at once instead of waiting for their deadlines", async () => {
+    const sandbox = makeSandbox({
+      script: "echo started\n",
+      checks: [{ kind: "command", command: "touch checking; exit 1", deadlineSeconds: 60 }],
+    });
+    const child = startRunner(sandbox);
+    await waitFor(() => existsSync(join(sandbox.checkout, "checking")));
+    child.kill("SIGTERM");
+    const run = await finishRunner(sandbox, child);
+    expect(run.exitCode).toBe(143);
+    expect(run.record).toMatchObject({ outcome: "interrupted", exitCode: 0 });
+    expect(run.record.durationMs).toBeLessThan(30_000);
+  });
 
   it("runner_error: a missing handoff still gives evidence on stdout and in ~/.baton/evidence", async () => {
     const sandbox = makeSandbox({ script: "true\n" });
