@@ -74,8 +74,14 @@ function verifyQuotedRun(text: string, near: number, hits: Hit[]): void {
   const quote = text[start - 1];
   if (quote !== '"' && quote !== "'" && quote !== "`") return;
   let end = start;
-  while (end < text.length && end - start <= MAX_QUOTED_LENGTH && isRunChar(text, end)) end++;
-  if (text[end] !== quote || end - start < MIN_QUOTED_LENGTH || end - start > MAX_QUOTED_LENGTH) return;
+  let kinds = 0; // 1 upper case, 2 lower case, 4 digit: generated base64 has all three, hex and UUIDs do not
+  while (end < text.length && end - start <= MAX_QUOTED_LENGTH && isRunChar(text, end)) {
+    const c = text.charCodeAt(end);
+    kinds |= c >= 0x41 && c <= 0x5a ? 1 : c >= 0x61 && c <= 0x7a ? 2 : c >= 0x30 && c <= 0x39 ? 4 : 0;
+    end++;
+  }
+  if (kinds !== 7 || text[end] !== quote) return;
+  if (end - start < MIN_QUOTED_LENGTH || end - start > MAX_QUOTED_LENGTH) return;
   if (shannonBitsPerChar(text.slice(start, end)) < QUOTED_MIN_BITS) return;
   hits.push({ start, end, label: "high_entropy_string", known: false });
 }

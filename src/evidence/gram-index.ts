@@ -108,9 +108,9 @@ export function buildGramIndex(
     for (let o = 0; o < SAMPLE_STEP; o++)
       addEntry(entries, gramAt(literal.form, o), { target, delta: o }, shared);
   }
-  // One bit per slot, at least 32 slots per gram but at most 512 KiB, so the table stays in the CPU cache.
+  // One bit per slot, 64 slots per gram (few false positives) but at most 512 KiB, so it stays in cache.
   let bits = 12;
-  while (bits < maxBits && 2 ** bits < entries.size * 32) bits++;
+  while (bits < maxBits && 2 ** bits < entries.size * 64) bits++;
   const table = new Uint32Array(2 ** (bits - 5));
   const shift = 32 - bits;
   for (const key of entries.keys()) {
