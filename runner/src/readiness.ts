@@ -62,7 +62,9 @@ function tryCommand(
 ): Promise<Attempt> {
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", command], { cwd, env, detached: true, stdio: "ignore" });
+    let timedOut = false;
     const timer = setTimeout(() => {
+      timedOut = true;
       if (child.pid !== undefined) {
         try {
           process.kill(-child.pid, "SIGKILL");
@@ -77,7 +79,8 @@ function tryCommand(
     });
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
-      resolve({ ok: code === 0, detail: signal ? `killed by ${signal}` : `exit ${code}` });
+      if (timedOut) resolve({ ok: false, detail: "timed out" });
+      else resolve({ ok: code === 0, detail: signal ? `killed by ${signal}` : `exit ${code}` });
     });
   });
 }
