@@ -1,7 +1,9 @@
 // `npm run demo`: the local end-to-end demo on embedded defaults. It starts `baton serve` on a free loopback port
 // with a fixture seed and a temporary SQLite file, makes a sandbox (admin API + a temporary HOME holding a fixture
 // checkout), runs `baton env activate` there as an agent would, shows the environment file's names and the saved
-// handoff, and stops everything, also on failure or Ctrl-C.
+// handoff, applies the repository's Dockerfile, runs the startup runner, files a capability request (its e-mail
+// goes to a loopback SMTP server started here) and prints the pull-request disclosure; then it stops
+// everything, also on failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn } from "node:child_process";
@@ -47,10 +49,11 @@ const STEPS = [
     name: "start baton serve on a free loopback port (fixture seed, temporary SQLite file)",
     async run(ctx) {
       ctx.adminToken = randomBytes(16).toString("hex");
+      ctx.mail = await startMailCatcher();
       const db = join(ctx.tmp, "serve.sqlite");
       const child = spawn(
         process.execPath,
-        [bin, "serve", "--port", "0", "--db", db, "--seed", SEED, "--json"],
+        [bin, "serve", "--port", "0", "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
         {
           env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken },
           stdio: ["ignore", "pipe", "inherit"],
@@ -62,7 +65,7 @@ const STEPS = [
         createInterface({ input: child.stdout }).once("line", resolve);
       });
       ctx.url = JSON.parse(line).url;
-      console.log(`baton serve is listening on ${ctx.url} (database ${db})`);
+      console.log(`baton serve is listening on ${ctx.url} (database ${db}; e-mail to ${ctx.mail.url})`);
     },
   },
   {
@@ -127,8 +130,34 @@ const STEPS = [
     },
   },
   {
-    name: "report missing access (a capability request) and show its e-mail delivery state",
+    name: "apply the repository's Dockerfile inside the sandbox (RUN in order, ENV persisted)",
     run(ctx) {
+      baton(ctx, ["dockerfile", "apply", REPOSITORY]);
+    },
+  },
+  {
+    name: "source the environment and run the startup runner in the same shell (evidence summarised)",
+    run(ctx) {
+      const handoff = JSON.parse(
+        readFileSync(join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`), "utf8"),
+      );
+      const runPath = handoff.managedStartup.runPath;
+      console.log(`$ . ~/.baton/environment.sh && node ${runPath} --repo ${REPOSITORY}`);
+      const out = execFileSync(
+        "bash",
+        ["-c", '. "$HOME/.baton/environment.sh" && node "$1" --repo "$2"', "demo", runPath, REPOSITORY],
+        { env: ctx.sandboxEnv, cwd: ctx.checkout, encoding: "utf8" },
+      );
+      const evidence = JSON.parse(out);
+      console.log(
+        `outcome ${evidence.outcome}, exit ${evidence.exitCode}, ${evidence.durationMs} ms, readiness ${evidence.readiness.status}; ` +
+          `${evidence.output.lines} output lines kept in ${handoff.managedStartup.evidencePath}`,
+      );
+    },
+  },
+  {
+    name: "report missing access (a capability request); owners and admins get one e-mail each",
+    async run(ctx) {
       const out = baton(ctx, [
         "env",
         "request-capability",
@@ -143,11 +172,49 @@ const STEPS = [
       ]);
       const id = /\b(cr_[0-9a-f]+)\b/.exec(out)?.[1];
       if (!id) throw new Error("request-capability printed no request id");
-      // No --smtp-url in the demo, so the owners' e-mail stays queued (pending) in the outbox.
+      await ctx.mail.waitFor(2, 10_000);
       baton(ctx, ["op", "get", id]);
+      for (const mail of ctx.mail.received) console.log(`mail to ${mail.to}: ${mail.subject}`);
+    },
+  },
+  {
+    name: "write the pull-request disclosure",
+    run(ctx) {
+      baton(ctx, ["disclose", REPOSITORY, "--check", "npm test=passed"]);
     },
   },
 ];
+
+/** A loopback SMTP server standing in for the owners' mailboxes (the `smtp-server` package). */
+async function startMailCatcher() {
+  const { SMTPServer } = await import("smtp-server");
+  const received = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on("data", (chunk) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(", "), subject });
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    received,
+    async waitFor(count, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
 
 async function stop(ctx) {
   if (ctx.serve && ctx.serve.exitCode === null && ctx.serve.signalCode === null) {
@@ -157,6 +224,7 @@ async function stop(ctx) {
     await exited;
     clearTimeout(timer);
   }
+  await ctx.mail?.close();
   rmSync(ctx.tmp, { recursive: true, force: true });
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
 describe("npm run demo", () => {
-  it("activates acme/api in a fresh sandbox, shows names and the handoff, never a secret, and removes its files", async () => {
+  it("activates acme/api in a fresh sandbox, applies its Dockerfile, runs startup, e-mails owners, discloses; never a secret; removes its files", async () => {
     // --skip-build: the test run's global setup has built dist/ already.
     const run = await execa(process.execPath, [join(PROJECT_ROOT, "scripts", "demo.mjs"), "--skip-build"], {
       cwd: PROJECT_ROOT,
@@ -20,12 +20,19 @@ describe("npm run demo", () => {
       "activate acme/api",
       "environment file's names",
       "saved handoff",
+      "apply the repository's Dockerfile",
+      "startup runner",
+      "capability request",
+      "pull-request disclosure",
       "done",
     ]) {
       expect(run.stdout).toContain(heading);
     }
     expect(run.stdout).toContain("acme/api: DATABASE_URL -> DATABASE_URL");
     expect(run.stdout).toContain('"schemaVersion": 1');
+    expect(run.stdout).toContain("outcome succeeded, exit 0");
+    expect(run.stdout).toMatch(/E-mail new request: \S+ sent, \S+ sent/);
+    expect(run.stdout).toContain("## Environment disclosure: acme/api");
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_/);
     const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
     expect(home).toBeDefined();
