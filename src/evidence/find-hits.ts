@@ -2,7 +2,7 @@
 import { GRAM, SAMPLE_STEP } from "./anchor.js";
 import type { Detector } from "./detectors.js";
 import { shannonBitsPerChar } from "./entropy.js";
-import { type GramEntry, type GramIndex, HASH_MULTIPLIER } from "./gram-index.js";
+import { type GramEntry, type GramIndex, HASH_MULTIPLIER, SLOT_MULTIPLIER } from "./gram-index.js";
 
 export interface Hit {
   start: number;
@@ -140,8 +140,9 @@ function anchorPresent(anchor: Uint8Array[], text: string, from: number): boolea
   return true;
 }
 
-function verify(list: GramEntry[], text: string, sampled: number, hits: Hit[]): void {
-  for (const { target, delta, anchor, anchorFrom } of list) {
+function verify(index: GramIndex, first: number, text: string, sampled: number, hits: Hit[]): void {
+  for (let pair = first; pair !== -1; pair = index.pairNext[pair] as number) {
+    const { target, delta, anchor, anchorFrom } = index.entries[index.pairEntry[pair] as number] as GramEntry;
     const start = sampled - delta;
     if (target.type === "detector") {
       if (anchor !== undefined && !anchorPresent(anchor, text, start + (anchorFrom ?? 0))) continue;
@@ -166,7 +167,8 @@ export interface ScanResult {
 export function findHits(index: GramIndex, text: string): ScanResult {
   const hits: Hit[] = [];
   const view = latin1View(text);
-  const { table, shift, entries, runs } = index;
+  const { table, shift, slotKeys, slotFirst, slotShift, runs } = index;
+  const slotMask = slotKeys.length - 1;
   const last = text.length + LEAD - 1;
   let run = 0;
   let control = 0;
@@ -189,8 +191,14 @@ export function findHits(index: GramIndex, text: string): ScanResult {
     }
     const slot = Math.imul(gram, HASH_MULTIPLIER) >>> shift;
     if (((table[slot >>> 5] as number) & (1 << (slot & 31))) === 0) continue;
-    const list = entries.get(gram);
-    if (list !== undefined) verify(list, text, i - LEAD, hits);
+    for (let probe = Math.imul(gram, SLOT_MULTIPLIER) >>> slotShift; ; probe = (probe + 1) & slotMask) {
+      const first = slotFirst[probe] as number;
+      if (first === -1) break;
+      if (slotKeys[probe] === gram) {
+        verify(index, first, text, i - LEAD, hits);
+        break;
+      }
+    }
   }
   return { hits, control: control !== 0 };
 }

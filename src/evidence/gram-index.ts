@@ -21,7 +21,14 @@ export interface GramIndex {
   /** Bit set over hashed grams: a clear bit means no anchor or form starts that way. */
   table: Uint32Array;
   shift: number;
-  entries: Map<number, GramEntry[]>;
+  /** Open-addressing hash of the grams: a slot's key and its first pair (-1: empty slot). */
+  slotKeys: Uint32Array;
+  slotFirst: Int32Array;
+  slotShift: number;
+  /** Pairs of (gram, entry): the entry's index in `entries` and the next pair with the same gram (-1: none). */
+  pairEntry: Int32Array;
+  pairNext: Int32Array;
+  entries: GramEntry[];
   /** The longest literal form: the look-behind a stream must keep. */
   longestLiteral: number;
   /** Look for long quoted high-entropy base64 values too (part of the pattern set). */
@@ -29,18 +36,29 @@ export interface GramIndex {
 }
 
 export const HASH_MULTIPLIER = 0x9e3779b1;
+export const SLOT_MULTIPLIER = 0x85ebca6b;
 /** 2^22 bits = 512 KiB. */
 export const MAX_TABLE_BITS = 22;
 
-/** Calls `visit` with every 4-character gram the classes allow at `offset` (low bytes, little-endian). */
-function forEachGram(classes: string[], offset: number, visit: (key: number) => void, k = 0, key = 0): void {
-  if (k === GRAM) {
-    visit(key >>> 0);
-    return;
-  }
-  const chars = classes[offset + k] as string;
-  for (let c = 0; c < chars.length; c++) {
-    forEachGram(classes, offset, visit, k + 1, key | ((chars.charCodeAt(c) & 0xff) << (8 * k)));
+/** Appends every 4-character gram the classes allow at `offset` (low bytes, little-endian) to `keys`. */
+function pushGrams(classes: string[], offset: number, keys: number[], refs: number[], ref: number): void {
+  const codes = [0, 1, 2, 3].map((k) =>
+    Array.from(classes[offset + k] as string, (c) => c.charCodeAt(0) & 0xff),
+  );
+  const [c0, c1, c2, c3] = codes as [number[], number[], number[], number[]];
+  // Plain nested loops: this runs once per process, mostly before the JIT has warmed up.
+  for (let a = 0; a < c0.length; a++) {
+    const k0 = c0[a] as number;
+    for (let b = 0; b < c1.length; b++) {
+      const k1 = k0 | ((c1[b] as number) << 8);
+      for (let c = 0; c < c2.length; c++) {
+        const k2 = k1 | ((c2[c] as number) << 16);
+        for (let d = 0; d < c3.length; d++) {
+          keys.push((k2 | ((c3[d] as number) << 24)) >>> 0);
+          refs.push(ref);
+        }
+      }
+    }
   }
 }
 
@@ -50,23 +68,20 @@ function gramAt(form: string, offset: number): number {
   return key >>> 0;
 }
 
-type EntryMap = Map<number, GramEntry[]>;
-
-function addEntry(entries: EntryMap, key: number, entry: GramEntry, shared?: EntryMap): void {
-  const list = entries.get(key);
-  if (list === undefined) entries.set(key, [entry]);
-  else if (shared !== undefined && shared.get(key) === list)
-    entries.set(key, [...list, entry]); // copy on write
-  else list.push(entry);
+interface Pairs {
+  keys: number[];
+  entries: GramEntry[];
+  /** Index into `entries` for each key. */
+  refs: number[];
 }
 
-/** Detector anchors are enumerated once per process and shared (copy on write) by every index. */
-const detectorEntryCache = new WeakMap<readonly Detector[], EntryMap>();
+/** Detector anchors are enumerated once per process and shared by every index. */
+const detectorPairCache = new WeakMap<readonly Detector[], Pairs>();
 
-function detectorEntries(detectors: readonly Detector[]): EntryMap {
-  const cached = detectorEntryCache.get(detectors);
+function detectorPairs(detectors: readonly Detector[]): Pairs {
+  const cached = detectorPairCache.get(detectors);
   if (cached !== undefined) return cached;
-  const entries: EntryMap = new Map();
+  const pairs: Pairs = { keys: [], entries: [], refs: [] };
   for (const detector of detectors) {
     const target: Target = { type: "detector", detector, label: detector.kind };
     for (const spec of detector.anchors) {
@@ -78,18 +93,19 @@ function detectorEntries(detectors: readonly Detector[]): EntryMap {
         return set;
       });
       for (let o = start; o < start + SAMPLE_STEP; o++) {
-        const entry: GramEntry = {
+        const ref = pairs.entries.length;
+        pairs.entries.push({
           target,
           delta: o - anchor.matchOffset,
           anchor: membership,
           anchorFrom: -anchor.matchOffset,
-        };
-        forEachGram(anchor.classes, o, (key) => addEntry(entries, key, entry));
+        });
+        pushGrams(anchor.classes, o, pairs.keys, pairs.refs, ref);
       }
     }
   }
-  detectorEntryCache.set(detectors, entries);
-  return entries;
+  detectorPairCache.set(detectors, pairs);
+  return pairs;
 }
 
 export function buildGramIndex(
@@ -97,25 +113,67 @@ export function buildGramIndex(
   detectors: readonly Detector[],
   maxBits = MAX_TABLE_BITS,
 ): GramIndex {
-  const shared = detectorEntries(detectors);
-  const entries: EntryMap = new Map(shared);
+  const base = detectorPairs(detectors);
+  const total = base.keys.length + literals.length * SAMPLE_STEP;
+  const pairKey = new Uint32Array(total);
+  const pairEntry = new Int32Array(total);
+  pairKey.set(base.keys);
+  pairEntry.set(base.refs);
+  const entries = base.entries.slice();
+  let p = base.keys.length;
   let longestLiteral = 0;
   for (const literal of literals) {
-    if (literal.form.length < SAMPLE_STEP + GRAM - 1)
+    if (literal.form.length < SAMPLE_STEP + GRAM - 1) {
       throw new Error(`literal forms must be at least ${SAMPLE_STEP + GRAM - 1} characters`);
+    }
     longestLiteral = Math.max(longestLiteral, literal.form.length);
     const target: Target = { type: "literal", ...literal };
-    for (let o = 0; o < SAMPLE_STEP; o++)
-      addEntry(entries, gramAt(literal.form, o), { target, delta: o }, shared);
+    for (let o = 0; o < SAMPLE_STEP; o++) {
+      pairKey[p] = gramAt(literal.form, o);
+      pairEntry[p++] = entries.length;
+      entries.push({ target, delta: o });
+    }
+  }
+  // Open addressing with linear probing, at most half full; pairs with the same gram are chained.
+  let slotBits = 10;
+  while (2 ** slotBits < total * 2) slotBits++;
+  const mask = 2 ** slotBits - 1;
+  const slotShift = 32 - slotBits;
+  const slotKeys = new Uint32Array(mask + 1);
+  const slotFirst = new Int32Array(mask + 1).fill(-1);
+  const pairNext = new Int32Array(total);
+  let unique = 0;
+  for (let q = 0; q < total; q++) {
+    const key = pairKey[q] as number;
+    let slot = Math.imul(key, SLOT_MULTIPLIER) >>> slotShift;
+    while (slotFirst[slot] !== -1 && slotKeys[slot] !== key) slot = (slot + 1) & mask;
+    pairNext[q] = slotFirst[slot] as number;
+    if (slotFirst[slot] === -1) {
+      slotKeys[slot] = key;
+      unique++;
+    }
+    slotFirst[slot] = q;
   }
   // One bit per slot, 64 slots per gram (few false positives) but at most 512 KiB, so it stays in cache.
   let bits = 12;
-  while (bits < maxBits && 2 ** bits < entries.size * 64) bits++;
+  while (bits < maxBits && 2 ** bits < unique * 64) bits++;
   const table = new Uint32Array(2 ** (bits - 5));
   const shift = 32 - bits;
-  for (const key of entries.keys()) {
-    const slot = Math.imul(key, HASH_MULTIPLIER) >>> shift;
-    table[slot >>> 5] = (table[slot >>> 5] as number) | (1 << (slot & 31));
+  for (let slot = 0; slot <= mask; slot++) {
+    if (slotFirst[slot] === -1) continue;
+    const bit = Math.imul(slotKeys[slot] as number, HASH_MULTIPLIER) >>> shift;
+    table[bit >>> 5] = (table[bit >>> 5] as number) | (1 << (bit & 31));
   }
-  return { table, shift, entries, longestLiteral, runs: detectors.length > 0 };
+  return {
+    table,
+    shift,
+    slotKeys,
+    slotFirst,
+    slotShift,
+    pairEntry,
+    pairNext,
+    entries,
+    longestLiteral,
+    runs: detectors.length > 0,
+  };
 }
