@@ -1,6 +1,6 @@
 // The candidate filter: every anchor and every encoded form of a known secret is indexed by the 4-character
-// grams at three consecutive offsets, so sampling the input every third character meets each occurrence once.
-// A 1-bit-per-slot hash table rejects almost every sample; only exact gram hits are verified.
+// grams at SAMPLE_STEP consecutive offsets, so sampling the input every SAMPLE_STEP characters meets each
+// occurrence exactly once. A bit set rejects almost every sample; a gram hash finds the candidates to verify.
 import { chooseWindow, GRAM, parseAnchor, SAMPLE_STEP } from "./anchor.js";
 import type { Detector } from "./detectors.js";
 
