@@ -4,18 +4,15 @@
 //     target) — baseline: GET /healthz per second with the same 20 agents, same run;
 //  2. p99 request time while the model-endpoint matcher sits at its 3-second limit (it answers after 10 s) —
 //     baseline: p99 with a matcher that answers at once (no merge), same run.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { CAPABILITY_PATHS, HEADERS } from "../dist/src/transport/wire.js";
 import { percentile, report } from "./lib.mjs";
+import { sandboxHeaders, startBenchServe } from "./serve.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "dist", "src", "cli", "bin.js");
 const AGENTS = 20;
 const PER_AGENT = 25;
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-capability-"));
@@ -49,38 +46,18 @@ const matcher = createServer((req, res) => {
 await new Promise((r) => matcher.listen(0, "127.0.0.1", r));
 const matcherUrl = `http://127.0.0.1:${matcher.address().port}/match`;
 
-const children = [];
-async function startServe(name, extra, env = {}) {
-  const adminToken = randomBytes(16).toString("hex");
-  const child = spawn(
-    process.execPath,
-    [bin, "serve", "--port", "0", "--db", join(tmp, `${name}.sqlite`), "--seed", seed, "--json", ...extra],
-    {
-      env: { ...process.env, ...env, BATON_ADMIN_TOKEN: adminToken, BATON_LOG_LEVEL: "" },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  children.push(child);
-  const { url } = JSON.parse(
-    await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-  );
-  const sandbox = await (
-    await fetch(`${url}/admin/v1/sandboxes`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "baton-admin-token": adminToken },
-      body: JSON.stringify({ workspaceId: "ws_acme", engagementId: `bench-${name}` }),
-    })
-  ).json();
-  const headers = {
-    authorization: `Bearer ${sandbox.turnToken}`,
-    "baton-sandbox-lease": sandbox.lease,
-    "content-type": "application/json",
-  };
+const services = [];
+async function startServe(name, args, env = {}) {
+  const serve = await startBenchServe({ seed, args, env });
+  services.push(serve);
+  const { url } = serve;
+  const sandbox = await serve.createSandbox({ workspaceId: "ws_acme", engagementId: `bench-${name}` });
+  const headers = { ...sandboxHeaders(sandbox), "content-type": "application/json" };
   const record = async (target) => {
     const started = performance.now();
-    const response = await fetch(`${url}/ops/v1/capability-requests`, {
+    const response = await fetch(`${url}${CAPABILITY_PATHS.requests}`, {
       method: "POST",
-      headers: { ...headers, "idempotency-key": randomBytes(12).toString("hex") },
+      headers: { ...headers, [HEADERS.idempotencyKey]: randomBytes(12).toString("hex") },
       body: JSON.stringify({
         repository: "acme/api",
         capability: "other",
@@ -153,8 +130,7 @@ try {
   );
   report("  with the matcher at its limit: median", percentile(limited.durations, 50), "ms");
 } finally {
-  for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((child) => new Promise((resolve) => child.once("exit", resolve))));
+  await Promise.all(services.map((serve) => serve.stop()));
   matcher.closeAllConnections();
   matcher.close();
   rmSync(tmp, { recursive: true, force: true });

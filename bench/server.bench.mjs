@@ -3,71 +3,39 @@
 // against a real service on a temporary SQLite file. One activation = POST /ops/v1/operations, then long-poll
 // GET until `succeeded`. Baselines measured in the same run: GET /healthz per second with the same 50 clients
 // (the HTTP + handler floor) and `baton --version` per second (the CLI's cold start, as issue 3 asks).
-import { execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { HEADERS, PATHS, QUERY } from "../dist/src/transport/wire.js";
 import { median, report, timeRuns } from "./lib.mjs";
+import { bin, root, sandboxHeaders, startBenchServe } from "./serve.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "dist", "src", "cli", "bin.js");
 const CLIENTS = 50;
 const PER_CLIENT = 10;
 const HEALTH_PER_CLIENT = 100;
 const run = promisify(execFile);
 
-const tmp = mkdtempSync(join(tmpdir(), "baton-bench-server-"));
-const adminToken = randomBytes(16).toString("hex");
-const serve = spawn(
-  process.execPath,
-  [
-    bin,
-    "serve",
-    "--port",
-    "0",
-    "--db",
-    join(tmp, "serve.sqlite"),
-    "--seed",
-    join(root, "fixtures", "server", "seed.json"),
-    "--json",
-  ],
-  {
-    env: { ...process.env, BATON_ADMIN_TOKEN: adminToken, BATON_LOG_LEVEL: "" },
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
+const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "seed.json") });
 
 try {
-  const { url } = JSON.parse(
-    await new Promise((resolve) => createInterface({ input: serve.stdout }).once("line", resolve)),
-  );
+  const { url } = serve;
   const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, i) => {
-      const response = await fetch(`${url}/admin/v1/sandboxes`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "baton-admin-token": adminToken },
-        body: JSON.stringify({ workspaceId: "ws_acme", engagementId: `bench-${i}` }),
-      });
-      const sandbox = await response.json();
-      return { authorization: `Bearer ${sandbox.turnToken}`, "baton-sandbox-lease": sandbox.lease };
-    }),
+    Array.from({ length: CLIENTS }, async (_, i) =>
+      sandboxHeaders(await serve.createSandbox({ workspaceId: "ws_acme", engagementId: `bench-${i}` })),
+    ),
   );
 
   const activate = async (headers, repository, key) => {
-    const created = await fetch(`${url}/ops/v1/operations`, {
+    const created = await fetch(`${url}${PATHS.operations}`, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/json", "idempotency-key": key },
+      headers: { ...headers, "content-type": "application/json", [HEADERS.idempotencyKey]: key },
       body: JSON.stringify({ kind: "env.activate", repository }),
     });
     let op = await created.json();
     for (let polls = 0; op.state !== "succeeded"; polls++) {
       if (op.state === "failed" || polls > 100) throw new Error(`activation ${op.id} ended ${op.state}`);
-      op = await (await fetch(`${url}/ops/v1/operations/${op.id}?waitMs=10000`, { headers })).json();
+      op = await (await fetch(`${url}${PATHS.operation(op.id)}?${QUERY.waitMs}=10000`, { headers })).json();
     }
   };
 
@@ -108,7 +76,5 @@ try {
   );
   report(`activations per second vs CLI cold start`, activationsPerSecond, "ops/s", version);
 } finally {
-  serve.kill("SIGTERM");
-  await new Promise((resolve) => serve.once("exit", resolve));
-  rmSync(tmp, { recursive: true, force: true });
+  await serve.stop();
 }

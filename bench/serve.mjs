@@ -1,0 +1,62 @@
+// A real `baton serve` for benchmarks: port 0 on loopback, a temporary SQLite file, a seed, `--json`, a random
+// admin token, and sandboxes made through its admin API. Shared by the activation, server and capability benches.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { ADMIN_PATHS, HEADERS } from "../dist/src/transport/wire.js";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const bin = join(root, "dist", "src", "cli", "bin.js");
+
+/** Starts `baton serve --seed <seed> <args>`; resolves once it prints its listening line. */
+export async function startBenchServe({ seed, args = [], env = {} }) {
+  const tmp = mkdtempSync(join(tmpdir(), "baton-bench-serve-"));
+  const adminToken = randomBytes(16).toString("hex");
+  const child = spawn(
+    process.execPath,
+    [bin, "serve", "--port", "0", "--db", join(tmp, "serve.sqlite"), "--seed", seed, "--json", ...args],
+    {
+      env: { ...process.env, ...env, BATON_ADMIN_TOKEN: adminToken, BATON_LOG_LEVEL: "" },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  let url;
+  try {
+    const line = await Promise.race([
+      new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+      exited.then((code) => Promise.reject(new Error(`baton serve exited (${code}) before listening`))),
+    ]);
+    url = JSON.parse(line).url;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  /** POST /admin/v1/sandboxes; resolves with the service's answer (lease, turnToken, env, ...). */
+  const createSandbox = async (body) => {
+    const response = await fetch(`${url}${ADMIN_PATHS.sandboxes}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", [HEADERS.adminToken]: adminToken },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(`creating a sandbox answered ${response.status}`);
+    return answer;
+  };
+  return { url, adminToken, createSandbox, stop };
+}
+
+/** The headers an agent in `sandbox` sends to the operations API. */
+export function sandboxHeaders(sandbox) {
+  return { [HEADERS.authorization]: `Bearer ${sandbox.turnToken}`, [HEADERS.sandboxLease]: sandbox.lease };
+}
