@@ -1,8 +1,8 @@
 // Targets and reasons the reference forbids: exit 1, nothing stored, and the value never echoed — through the CLI
 // (refused before anything is sent) and straight at the service (refused there too).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killLeftoverServes } from "../../helpers/serve.js";
 import { paths, startWorld, type World } from "./harness.js";
-import { killLeftoverServes } from "./serve-process.js";
 
 let world: World;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await world?.close();
-  killLeftoverServes();
+  await killLeftoverServes();
 });
 
 const SECRETISH = "ghp_Zq8Xw2Lm4Nc6Vb1Rt9Yp3Hs5Dk7Fj0Ga2Qe";

@@ -2,8 +2,8 @@
 // `baton op get <request id>` shows the failure and redelivers to that recipient only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RedeliverResponse } from "../../../src/transport/wire.js";
+import { killLeftoverServes } from "../../helpers/serve.js";
 import { startWorld, until, type World } from "./harness.js";
-import { killLeftoverServes } from "./serve-process.js";
 
 let world: World;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await world?.close();
-  killLeftoverServes();
+  await killLeftoverServes();
 });
 
 describe("notification delivery per recipient", () => {

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import { CAPABILITY_PATHS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
+import { createSandbox, type Sandbox, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
-import { type CapabilityServe, createSandbox, type Sandbox, startCapabilityServe } from "./serve-process.js";
 
 export const CANARIES = [
   "canary-db-7f3a9c1e-do-not-leak",
@@ -22,6 +22,9 @@ export const TOKENS = {
   outsider: "btn_outsider_0123456789abcd",
   legacyOwner: "btn_legacy_0123456789abcdef",
 };
+
+/** The service logs at info level, so the canary checks read a real log rather than an empty one. */
+export const SERVE_LOG = { BATON_LOG_LEVEL: "info" };
 
 export const SEED = {
   workspaces: [
@@ -60,7 +63,7 @@ export const SEED = {
 };
 
 export interface World {
-  serve: CapabilityServe;
+  serve: ServeHandle;
   smtp: TestSmtpServer;
   sandbox: Sandbox;
   cli(args: string[], extraEnv?: Record<string, string>): ReturnType<typeof runBaton>;
@@ -81,11 +84,11 @@ export async function startWorld(
   const dir = await mkdtemp(join(tmpdir(), "baton-cap-db-"));
   const seed = join(seedDir, "seed.json");
   await writeFile(seed, JSON.stringify(SEED));
-  const serve = await startCapabilityServe({
+  const serve = await startServe({
     seed,
-    dbPath: join(dir, "serve.sqlite"),
+    db: join(dir, "serve.sqlite"),
     args: ["--smtp-url", smtp.url, "--dashboard-url", "https://dash.example.test", ...(options.args ?? [])],
-    ...(options.env ? { env: options.env } : {}),
+    env: { ...SERVE_LOG, ...options.env },
   });
   const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_1" });
   const outputs: string[] = [];

@@ -4,8 +4,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordCapabilityResponse } from "../../../src/transport/wire.js";
+import { killLeftoverServes } from "../../helpers/serve.js";
 import { paths, startWorld, type World } from "./harness.js";
-import { killLeftoverServes } from "./serve-process.js";
 
 interface Behaviour {
   delayMs: number;
@@ -66,7 +66,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await world?.close();
-  killLeftoverServes();
+  await killLeftoverServes();
   endpoint?.closeAllConnections();
   await new Promise((r) => endpoint?.close(r));
 });

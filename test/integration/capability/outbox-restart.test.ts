@@ -5,21 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runBaton } from "../../helpers/cli.js";
+import { createSandbox, killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
-import { SEED, until } from "./harness.js";
-import {
-  type CapabilityServe,
-  createSandbox,
-  killLeftoverServes,
-  startCapabilityServe,
-} from "./serve-process.js";
+import { SEED, SERVE_LOG, until } from "./harness.js";
 
 let dir: string | undefined;
 let smtp: TestSmtpServer | undefined;
-let serve: CapabilityServe | undefined;
+let serve: ServeHandle | undefined;
 afterEach(async () => {
   await serve?.stop();
-  killLeftoverServes();
+  await killLeftoverServes();
   await smtp?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
   serve = undefined;
@@ -33,7 +28,7 @@ describe("durable e-mail outbox", () => {
     const seed = join(dir, "seed.json");
     await writeFile(seed, JSON.stringify(SEED));
     const dbPath = join(dir, "serve.sqlite");
-    serve = await startCapabilityServe({ dbPath, seed });
+    serve = await startServe({ db: dbPath, seed, env: SERVE_LOG });
     const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_restart" });
     const run = await runBaton(
       [
@@ -58,7 +53,7 @@ describe("durable e-mail outbox", () => {
     expect(await serve.stop()).toBe(0);
 
     smtp = await startSmtpServer();
-    serve = await startCapabilityServe({ dbPath, args: ["--smtp-url", smtp.url] });
+    serve = await startServe({ db: dbPath, args: ["--smtp-url", smtp.url], env: SERVE_LOG });
     await until(() => smtp!.received.length === 2, "the queued e-mails");
     expect(smtp.received.map((m) => m.to[0]).sort()).toEqual(["admin@acme.test", "owner@acme.test"]);
     expect(smtp.received.every((m) => m.decoded.includes(id))).toBe(true);

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordCapabilityResponse } from "../../../src/transport/wire.js";
+import { killLeftoverServes } from "../../helpers/serve.js";
 import { CANARIES, paths, startWorld, TOKENS, until, type World } from "./harness.js";
-import { killLeftoverServes } from "./serve-process.js";
 
 let world: World;
 beforeAll(async () => {
@@ -302,7 +302,7 @@ describe("capability request state table", () => {
   });
 
   it("a workspace without the rollout: the request is refused with exit 6 and the workspace routes answer 403 rollout_disabled", async () => {
-    const { createSandbox } = await import("./serve-process.js");
+    const { createSandbox } = await import("../../helpers/serve.js");
     const legacy = await createSandbox(world.serve, { workspaceId: "ws_legacy", engagementId: "eng_legacy" });
     const run = await world.cli(
       [
