@@ -45,48 +45,55 @@ async function callAdmin(io: CliIo, baseUrl: string, path: string, body: unknown
 
 const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
-export async function createAdminSandbox(options: {
+/** What every `baton admin` command takes: the service URL, --json, and the CLI's streams and environment. */
+interface AdminCallOptions {
   url: string;
-  workspace: string;
-  engagement: string;
-  leaseTtl?: number;
-  turnTtl?: number;
   json: boolean;
   io: CliIo;
-}): Promise<ExitCode> {
-  const answer = CreateSandboxResponseSchema.parse(
-    await callAdmin(options.io, options.url, ADMIN_PATHS.sandboxes, {
-      workspaceId: options.workspace,
-      engagementId: options.engagement,
-      ...(options.leaseTtl ? { leaseTtlSeconds: options.leaseTtl } : {}),
-      ...(options.turnTtl ? { turnTtlSeconds: options.turnTtl } : {}),
-    }),
-  );
+}
+
+/** One admin call: POST `body` to `path`, check the answer against `schema`, print it as JSON or as exports. */
+async function runAdminCall<T>(
+  options: AdminCallOptions,
+  path: string,
+  body: unknown,
+  schema: { parse(input: unknown): T },
+  exportLine: (answer: T) => string,
+): Promise<ExitCode> {
+  const answer = schema.parse(await callAdmin(options.io, options.url, path, body));
   if (options.json) writeJson(options.io.stdout, answer);
-  else {
-    const env = answer.env;
-    writeLine(
-      options.io.stdout,
-      `export BATON_OPS_URL=${quote(env.BATON_OPS_URL)} BATON_TURN_TOKEN=${quote(env.BATON_TURN_TOKEN)} BATON_SANDBOX_LEASE=${quote(env.BATON_SANDBOX_LEASE)}`,
-    );
-  }
+  else writeLine(options.io.stdout, exportLine(answer));
   return EXIT.ok;
 }
 
-export async function createAdminTurn(options: {
-  url: string;
-  engagement: string;
-  ttl?: number;
-  json: boolean;
-  io: CliIo;
-}): Promise<ExitCode> {
-  const answer = CreateTurnResponseSchema.parse(
-    await callAdmin(options.io, options.url, ADMIN_PATHS.turns, {
-      engagementId: options.engagement,
-      ...(options.ttl ? { ttlSeconds: options.ttl } : {}),
-    }),
+export async function createAdminSandbox(
+  options: AdminCallOptions & { workspace: string; engagement: string; leaseTtl?: number; turnTtl?: number },
+): Promise<ExitCode> {
+  const body = {
+    workspaceId: options.workspace,
+    engagementId: options.engagement,
+    ...(options.leaseTtl ? { leaseTtlSeconds: options.leaseTtl } : {}),
+    ...(options.turnTtl ? { turnTtlSeconds: options.turnTtl } : {}),
+  };
+  return runAdminCall(
+    options,
+    ADMIN_PATHS.sandboxes,
+    body,
+    CreateSandboxResponseSchema,
+    ({ env }) =>
+      `export BATON_OPS_URL=${quote(env.BATON_OPS_URL)} BATON_TURN_TOKEN=${quote(env.BATON_TURN_TOKEN)} BATON_SANDBOX_LEASE=${quote(env.BATON_SANDBOX_LEASE)}`,
   );
-  if (options.json) writeJson(options.io.stdout, answer);
-  else writeLine(options.io.stdout, `export BATON_TURN_TOKEN=${quote(answer.turnToken)}`);
-  return EXIT.ok;
+}
+
+export async function createAdminTurn(
+  options: AdminCallOptions & { engagement: string; ttl?: number },
+): Promise<ExitCode> {
+  const body = { engagementId: options.engagement, ...(options.ttl ? { ttlSeconds: options.ttl } : {}) };
+  return runAdminCall(
+    options,
+    ADMIN_PATHS.turns,
+    body,
+    CreateTurnResponseSchema,
+    (answer) => `export BATON_TURN_TOKEN=${quote(answer.turnToken)}`,
+  );
 }
