@@ -1,5 +1,7 @@
 // Classifies an ops request's credentials: the turn token (bearer) and the sandbox lease must both be known,
 // unexpired and of the same engagement. Any failure is the same 401, so nothing reveals what exists.
+// `allowExpired` is for reading an operation's state only: a sandbox whose lease or turn ran out mid-operation
+// must still learn that its operation failed terminally (exit 6, with the reason), not just "invalid token".
 import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
 import { HttpError, invalidToken } from "../http/http-error.js";
 import type { Database } from "../store/sqlite.js";
@@ -15,7 +17,12 @@ export interface Caller {
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
-export function authenticate(db: Database, headers: Headers, nowMs: number): Caller {
+export function authenticate(
+  db: Database,
+  headers: Headers,
+  nowMs: number,
+  options: { allowExpired?: boolean } = {},
+): Caller {
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
   if (!bearer || !lease || lease.length > 512) throw invalidToken();
@@ -28,9 +35,10 @@ export function authenticate(db: Database, headers: Headers, nowMs: number): Cal
     | { id: string; engagement_id: string; lease_expires_at_ms: number }
     | undefined;
   if (!turn || !sandbox || turn.engagement_id !== sandbox.engagement_id) throw invalidToken();
-  if (turn.expires_at_ms <= nowMs)
+  if (!options.allowExpired && turn.expires_at_ms <= nowMs)
     throw invalidToken("the turn token has expired; the orchestrator issues a new one per turn");
-  if (sandbox.lease_expires_at_ms <= nowMs) throw invalidToken("the sandbox lease has expired");
+  if (!options.allowExpired && sandbox.lease_expires_at_ms <= nowMs)
+    throw invalidToken("the sandbox lease has expired");
   const engagement = db
     .prepare(
       `SELECT e.workspace_id, w.rollout_repository_environments AS rollout

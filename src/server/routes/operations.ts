@@ -24,8 +24,8 @@ import { inTransaction } from "../store/transaction.js";
 const WaitMsSchema = z.coerce.number().int().min(0);
 
 export function operationRoutes(deps: ServerDeps): Route[] {
-  const caller = (context: RouteContext): Caller => {
-    const found = authenticate(deps.db, context.request.headers, deps.now().getTime());
+  const caller = (context: RouteContext, options: { allowExpired?: boolean } = {}): Caller => {
+    const found = authenticate(deps.db, context.request.headers, deps.now().getTime(), options);
     requireRollout(found);
     return found;
   };
@@ -65,7 +65,8 @@ export function operationRoutes(deps: ServerDeps): Route[] {
       method: "GET",
       pattern: ROUTE_PATTERNS.operation,
       handle: async (context) => {
-        const who = caller(context);
+        // Reading state only: expired credentials still see their own operation (see authenticate.ts).
+        const who = caller(context, { allowExpired: true });
         const rawWait = context.url.searchParams.get(QUERY.waitMs);
         let waitMs = 0;
         if (rawWait !== null) {

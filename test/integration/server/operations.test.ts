@@ -278,6 +278,28 @@ describe("expiry fails an operation terminally", () => {
     expect(ledger.n).toBe(0);
   });
 
+  it("expired credentials may still read their own operation's terminal state, and nothing else", async () => {
+    harness = await createHarness({ activationDelayMs: 400 });
+    const creds = await harness.sandbox("ws_acme", "eng-1", { lease: 60, turn: 7200 });
+    const created = (await (await harness.start(creds, "acme/api")).json()) as Operation;
+    await waitForRow(harness, created.id, ["running"]);
+    harness.clock.offsetMs = 120_000;
+    await waitForRow(harness, created.id);
+    const seen = await harness.request("GET", PATHS.operation(created.id), { headers: opsHeaders(creds) });
+    expect(seen.status).toBe(200);
+    expect(await seen.json()).toMatchObject({ state: "failed", error: { code: "lease_expired" } });
+    // Starting work or fetching an overlay with the expired lease stays refused.
+    expect((await harness.start(creds, "acme/web")).status).toBe(401);
+    const overlay = await harness.request("GET", PATHS.operationOverlay(created.id), {
+      headers: opsHeaders(creds),
+    });
+    expect(overlay.status).toBe(401);
+    // Another engagement's operation stays invisible to expired credentials too.
+    const other = await harness.sandbox("ws_acme", "eng-2", { lease: 60, turn: 7200 });
+    const notMine = await harness.request("GET", PATHS.operation(created.id), { headers: opsHeaders(other) });
+    expect(notMine.status).toBe(404);
+  });
+
   it("a turn that expired while the operation waited in the queue fails it with turn_expired at pickup", async () => {
     harness = await createHarness({ activationDelayMs: 500 });
     const longTurn = await harness.sandbox("ws_acme", "eng-1", { turn: 7200, lease: 7200 });
