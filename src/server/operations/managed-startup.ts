@@ -1,7 +1,8 @@
 // Builds the `managedStartup` handoff from a repository's current environment version. Pure.
 //   available        the version has a startup script and every path is a safe checkout-relative path
 //   unavailable      no environment version, or a version without a startup script: nothing to run
-//   delivery_failed  a configured path is unsafe (absolute, `~`, `..`, control characters): not delivered
+//   delivery_failed  a configured path is unsafe (absolute, `~`, `..`, control characters), or a runPath or
+//                    evidencePath that does not stay under `~/.baton/`: not delivered
 // `unavailable` and `delivery_failed` carry a disclosure and null paths, never runnable ones.
 import {
   evidencePathFor,
@@ -16,6 +17,10 @@ export interface EnvironmentVersion {
   dockerfilePath: string | null;
   agentInstructionsPath: string | null;
   startupScriptPath: string | null;
+  /** `~/.baton/...`; null uses RUNNER_RUN_PATH. */
+  runPath: string | null;
+  /** `~/.baton/...`; null uses evidencePathFor(repository). */
+  evidencePath: string | null;
   readiness: Readiness;
   startupTimeoutSeconds: number | null;
 }
@@ -26,6 +31,26 @@ export function checkCheckoutPath(path: string): string | undefined {
   if (path.startsWith("/") || path.startsWith("~") || path.includes("\\"))
     return "is not relative to the checkout";
   if (path.split("/").some((segment) => segment === ".." || segment === ""))
+    return "leaves or skips a folder";
+  return undefined;
+}
+
+const BATON_PATH_PREFIX = "~/.baton/";
+
+/**
+ * Why a runner or evidence path cannot be delivered, or undefined when it is a safe `~/.baton/...` path. The
+ * client refuses the same paths (src/handoff/paths.ts); checking here turns them into `delivery_failed`.
+ */
+export function checkBatonPath(path: string): string | undefined {
+  if (/[\x00-\x1f\x7f]/.test(path)) return "contains a control character";
+  if (path.includes("\\")) return "contains a backslash";
+  if (!path.startsWith(BATON_PATH_PREFIX)) return `does not start with ${BATON_PATH_PREFIX}`;
+  if (
+    path
+      .slice(BATON_PATH_PREFIX.length)
+      .split("/")
+      .some((segment) => segment === ".." || segment === "")
+  )
     return "leaves or skips a folder";
   return undefined;
 }
@@ -64,8 +89,17 @@ export function buildManagedStartup(
     agentInstructionsPath: version.agentInstructionsPath,
     startupScriptPath: version.startupScriptPath,
   };
-  for (const [field, value] of Object.entries(paths)) {
-    const problem = value === null ? undefined : checkCheckoutPath(value);
+  const batonPaths = {
+    runPath: version.runPath ?? RUNNER_RUN_PATH,
+    evidencePath: version.evidencePath ?? evidencePathFor(repository),
+  };
+  const problems = [
+    ...Object.entries(paths).map(
+      ([field, value]) => [field, value === null ? undefined : checkCheckoutPath(value)] as const,
+    ),
+    ...Object.entries(batonPaths).map(([field, value]) => [field, checkBatonPath(value)] as const),
+  ];
+  for (const [field, problem] of problems) {
     if (problem) {
       return closed(
         "delivery_failed",
@@ -88,8 +122,7 @@ export function buildManagedStartup(
     repository,
     ...paths,
     dockerfileStatus: "not_applied",
-    runPath: RUNNER_RUN_PATH,
-    evidencePath: evidencePathFor(repository),
+    ...batonPaths,
     readiness: version.readiness,
     ...(version.startupTimeoutSeconds === null
       ? {}

@@ -96,10 +96,12 @@ function upsertRepository(db: Database, workspaceId: string, repo: SeedRepositor
   if (env) {
     db.prepare(
       `INSERT INTO environment_versions (repository_id, version_id, dockerfile_path, agent_instructions_path,
-         startup_script_path, readiness_json, startup_timeout_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         startup_script_path, run_path, evidence_path, readiness_json, startup_timeout_seconds, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (repository_id, version_id) DO UPDATE SET dockerfile_path = excluded.dockerfile_path,
          agent_instructions_path = excluded.agent_instructions_path,
-         startup_script_path = excluded.startup_script_path, readiness_json = excluded.readiness_json,
+         startup_script_path = excluded.startup_script_path, run_path = excluded.run_path,
+         evidence_path = excluded.evidence_path, readiness_json = excluded.readiness_json,
          startup_timeout_seconds = excluded.startup_timeout_seconds`,
     ).run(
       id,
@@ -107,6 +109,8 @@ function upsertRepository(db: Database, workspaceId: string, repo: SeedRepositor
       env.dockerfilePath,
       env.agentInstructionsPath,
       env.startupScriptPath,
+      env.runPath ?? null,
+      env.evidencePath ?? null,
       JSON.stringify(env.readiness),
       env.startupTimeoutSeconds ?? null,
       at,

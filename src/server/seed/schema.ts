@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { EnvValueSchema, RepositorySlugSchema, ShellNameSchema } from "../../envfile/overlay.js";
 import { ReadinessSchema } from "../../transport/wire.js";
+import { checkBatonPath } from "../operations/managed-startup.js";
 
 const IdSchema = z
   .string()
@@ -13,6 +14,14 @@ const HostSchema = z
     "must be a lowercase hostname, optionally starting with *.",
   );
 
+const BatonPathSchema = z
+  .string()
+  .superRefine((path, ctx) => {
+    const problem = checkBatonPath(path);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .describe("a path under ~/.baton/: no '..' or empty segment, no backslash, no control character");
+
 export const SeedEnvironmentSchema = z.object({
   versionId: IdSchema,
   // Paths are relative to the checkout root. They are stored as given and checked when a handoff is built, so an
@@ -20,6 +29,11 @@ export const SeedEnvironmentSchema = z.object({
   dockerfilePath: z.string().min(1).nullable().default(null),
   agentInstructionsPath: z.string().min(1).nullable().default(null),
   startupScriptPath: z.string().min(1).nullable().default(null),
+  // Where the sandbox installs the startup runner and where the runner writes its evidence. These have no
+  // repository-specific meaning, so an unsafe one is refused here at once (a value stored by other means still
+  // gives `delivery_failed`). Absent: ~/.baton/runner/baton-runner.cjs and ~/.baton/evidence/<owner>__<name>.json.
+  runPath: BatonPathSchema.optional(),
+  evidencePath: BatonPathSchema.optional(),
   readiness: ReadinessSchema.default({ checks: [] }),
   startupTimeoutSeconds: z.number().int().positive().max(3600).optional(),
 });

@@ -105,6 +105,8 @@ export function loadCurrentVersion(db: Database, repositoryId: string): Environm
         dockerfile_path: string | null;
         agent_instructions_path: string | null;
         startup_script_path: string | null;
+        run_path: string | null;
+        evidence_path: string | null;
         readiness_json: string;
         startup_timeout_seconds: number | null;
       }
@@ -115,6 +117,8 @@ export function loadCurrentVersion(db: Database, repositoryId: string): Environm
     dockerfilePath: row.dockerfile_path,
     agentInstructionsPath: row.agent_instructions_path,
     startupScriptPath: row.startup_script_path,
+    runPath: row.run_path,
+    evidencePath: row.evidence_path,
     readiness: ReadinessSchema.parse(JSON.parse(row.readiness_json)),
     startupTimeoutSeconds: row.startup_timeout_seconds,
   };

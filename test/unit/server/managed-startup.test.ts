@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   buildManagedStartup,
+  checkBatonPath,
   checkCheckoutPath,
   type EnvironmentVersion,
 } from "../../../src/server/operations/managed-startup.js";
@@ -11,6 +12,8 @@ const version: EnvironmentVersion = {
   dockerfilePath: "Dockerfile",
   agentInstructionsPath: "AGENTS.md",
   startupScriptPath: "scripts/start.sh",
+  runPath: null,
+  evidencePath: null,
   readiness: { checks: [{ kind: "tcp", host: "127.0.0.1", port: 5432, deadlineSeconds: 10 }] },
   startupTimeoutSeconds: 90,
 };
@@ -31,6 +34,22 @@ describe("buildManagedStartup", () => {
       evidencePath: "~/.baton/evidence/acme__api.json",
       readiness: version.readiness,
       startupTimeoutSeconds: 90,
+      disclosure: null,
+    });
+  });
+
+  it("a version's own runPath and evidencePath are handed over instead of the defaults", () => {
+    const handoff = ManagedStartupSchema.parse(
+      buildManagedStartup("acme/api", {
+        ...version,
+        runPath: "~/.baton/tools/runner-v2.cjs",
+        evidencePath: "~/.baton/evidence/custom/api.json",
+      }),
+    );
+    expect(handoff).toMatchObject({
+      state: "available",
+      runPath: "~/.baton/tools/runner-v2.cjs",
+      evidencePath: "~/.baton/evidence/custom/api.json",
       disclosure: null,
     });
   });
@@ -56,6 +75,13 @@ describe("buildManagedStartup", () => {
       "delivery_failed",
       "v7",
     ],
+    ["a stored runPath outside ~/.baton", { ...version, runPath: "~/.bashrc" }, "delivery_failed", "v7"],
+    [
+      "a stored evidencePath climbing out of ~/.baton",
+      { ...version, evidencePath: "~/.baton/../.ssh/authorized_keys" },
+      "delivery_failed",
+      "v7",
+    ],
   ] as const)("%s gives %s with a disclosure and no runnable paths", (_label, input, state, versionId) => {
     const handoff = ManagedStartupSchema.parse(buildManagedStartup("acme/api", input));
     expect(handoff.state).toBe(state);
@@ -70,6 +96,30 @@ describe("buildManagedStartup", () => {
     ]) {
       expect(path).toBeNull();
     }
+  });
+});
+
+describe("checkBatonPath", () => {
+  it.each(["~/.baton/runner/baton-runner.cjs", "~/.baton/evidence/acme__api.json", "~/.baton/x"])(
+    "accepts %s",
+    (path) => {
+      expect(checkBatonPath(path)).toBeUndefined();
+    },
+  );
+  it.each([
+    "~/.baton/",
+    "~/.baton",
+    "~/.batonx/r.cjs",
+    "/home/u/.baton/r.cjs",
+    ".baton/r.cjs",
+    "~/.baton/../r.cjs",
+    "~/.baton/a/../../r.cjs",
+    "~/.baton//r.cjs",
+    "~/.baton/a\\r.cjs",
+    "~/.baton/r\n.cjs",
+    "~/.baton/r\u007f.cjs",
+  ])("refuses %j", (path) => {
+    expect(checkBatonPath(path)).toBeTypeOf("string");
   });
 });
 

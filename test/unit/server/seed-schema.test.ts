@@ -10,6 +10,25 @@ const repo = (extra: Record<string, unknown>) => ({
 });
 
 describe("seed document schema", () => {
+  it("keeps a safe runPath and evidencePath, and leaves them out when absent (the defaults apply)", () => {
+    const parsed = SeedDocumentSchema.parse(
+      repo({
+        environment: {
+          versionId: "v",
+          runPath: "~/.baton/tools/runner.cjs",
+          evidencePath: "~/.baton/evidence/b.json",
+        },
+      }),
+    );
+    expect(parsed.workspaces[0]!.repositories[0]!.environment).toMatchObject({
+      runPath: "~/.baton/tools/runner.cjs",
+      evidencePath: "~/.baton/evidence/b.json",
+    });
+    const bare = SeedDocumentSchema.parse(repo({ environment: { versionId: "v" } }));
+    expect(bare.workspaces[0]!.repositories[0]!.environment).not.toHaveProperty("runPath");
+    expect(bare.workspaces[0]!.repositories[0]!.environment).not.toHaveProperty("evidencePath");
+  });
+
   it("accepts the fixture seed and fills defaults (connected, rollout off, readiness with no checks)", () => {
     const seed = SeedDocumentSchema.parse(
       JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "server", "seed.json"), "utf8")),
@@ -58,6 +77,21 @@ describe("seed document schema", () => {
       repo({ environment: { versionId: "v", readiness: { checks: [{ kind: "ping" }] } } }),
       "workspaces[0].repositories[0].environment.readiness.checks[0].kind",
     ],
+    ...(
+      [
+        ["runPath", "outside ~/.baton", "~/bin/runner.cjs"],
+        ["runPath", "absolute", "/home/u/.baton/runner.cjs"],
+        ["runPath", "with a '..' segment", "~/.baton/../runner.cjs"],
+        ["evidencePath", "with a '..' segment deeper in", "~/.baton/evidence/../../x.json"],
+        ["evidencePath", "with a backslash", "~/.baton/evidence\\x.json"],
+        ["evidencePath", "with a control character", "~/.baton/evidence/x\u0007.json"],
+        ["evidencePath", "that is ~/.baton/ itself", "~/.baton/"],
+      ] as const
+    ).map(([field, why, value]) => [
+      `a ${field} ${why}`,
+      repo({ environment: { versionId: "v", [field]: value } }),
+      `workspaces[0].repositories[0].environment.${field}`,
+    ]),
   ])("refuses %s, naming %s", (_label, input, path) => {
     const parsed = SeedDocumentSchema.safeParse(input);
     expect(parsed.success).toBe(false);

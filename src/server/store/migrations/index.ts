@@ -3,6 +3,7 @@
 import type { Database } from "../sqlite.js";
 import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";
+import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
 
 export interface Migration {
   version: number;
@@ -10,4 +11,8 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, capabilityRequestsSchema];
+export const MIGRATIONS: readonly Migration[] = [
+  initialSchema,
+  capabilityRequestsSchema,
+  environmentVersionBatonPaths,
+];
