@@ -1,5 +1,6 @@
 // A throwaway sandbox for runner tests: HOME with ~/.baton (saved handoff, environment file header naming the
 // secret variables), a checkout with the startup script, and a way to run the real bundled runner.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,11 +9,20 @@ import { type EvidenceRecord, EvidenceRecordSchema } from "../../../src/evidence
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
 export const RUNNER = join(PROJECT_ROOT, "dist", "runner", "baton-runner.cjs");
-/** The machine's Node 20 and the project's Node 22: sandbox images bring their own Node. */
+/**
+ * Sandbox images bring their own Node: the oldest the runner supports (18, installed by the test setup from the
+ * npm `node@18` package), the machine's Node 20 and the project's Node 22.
+ */
 export const NODES = [
+  ["node 18", join(PROJECT_ROOT, "node_modules", ".cache", "baton-node18", "node_modules", ".bin", "node")],
   ["node 20", "/usr/bin/node"],
   ["node 22", join(PROJECT_ROOT, "node_modules", ".bin", "node")],
 ] as const;
+
+/** What `<node> --version` prints, to check the runner reports the Node it really ran on. */
+export function nodeVersionOf(node: string): string {
+  return execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
+}
 
 export interface SandboxOptions {
   script: string;
