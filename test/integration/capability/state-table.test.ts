@@ -22,6 +22,12 @@ const record = async (args: string[]): Promise<RecordCapabilityResponse> => {
   expect(run.exitCode, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as RecordCapabilityResponse;
 };
+/** Evidence on the registry request every row of the table works on. */
+const reportEvidence = (evidence: string, status?: string) =>
+  record([
+    ...["--capability", "registry_access", "--target", "registry.example.com", "--evidence", evidence],
+    ...(status === undefined ? [] : ["--status", status]),
+  ]);
 const mailsFor = (requestId: string) => world.smtp.received.filter((m) => m.subject.includes(requestId));
 const putSecret = (token: string, name: string, body: unknown) =>
   world.member(token, "PUT", paths.secret("ws_acme", "repo_api", name), body);
@@ -144,16 +150,7 @@ describe("capability request state table", () => {
   });
 
   it("after access supplied + evidence permission (403) -> repair_needed on the same request; one repair e-mail each", async () => {
-    const answer = await record([
-      "--capability",
-      "registry_access",
-      "--target",
-      "registry.example.com",
-      "--evidence",
-      "permission",
-      "--status",
-      "403",
-    ]);
+    const answer = await reportEvidence("permission", "403");
     expect(answer).toMatchObject({
       request: { requestId: id, status: "repair_needed" },
       evidence: { changed: true },
@@ -163,16 +160,7 @@ describe("capability request state table", () => {
   });
 
   it("repair_needed + another authentication (401) is not a new actionable repair: no more e-mail", async () => {
-    const answer = await record([
-      "--capability",
-      "registry_access",
-      "--target",
-      "registry.example.com",
-      "--evidence",
-      "authentication",
-      "--status",
-      "401",
-    ]);
+    const answer = await reportEvidence("authentication", "401");
     expect(answer.request.status).toBe("repair_needed");
     await new Promise((r) => setTimeout(r, 300));
     expect(mailsFor(id)).toHaveLength(4);
@@ -188,16 +176,7 @@ describe("capability request state table", () => {
   });
 
   it("verification_pending + authentication (401) -> repair_needed again, a new repair e-mail", async () => {
-    const answer = await record([
-      "--capability",
-      "registry_access",
-      "--target",
-      "registry.example.com",
-      "--evidence",
-      "authentication",
-      "--status",
-      "401",
-    ]);
+    const answer = await reportEvidence("authentication", "401");
     expect(answer.request.status).toBe("repair_needed");
     await until(() => mailsFor(id).length === 6, "second repair e-mails");
     // ...and rotation with capabilityRequestId satisfies it again.
@@ -210,14 +189,7 @@ describe("capability request state table", () => {
   });
 
   it("evidence verified records the exercised outcome (verification_pending -> verified)", async () => {
-    const answer = await record([
-      "--capability",
-      "registry_access",
-      "--target",
-      "registry.example.com",
-      "--evidence",
-      "verified",
-    ]);
+    const answer = await reportEvidence("verified");
     expect(answer.request).toMatchObject({ status: "verified", lastOutcome: { outcome: "verified" } });
   });
 
