@@ -57,6 +57,14 @@ async function opGet(id: string, env: Record<string, string>) {
   return { run, op: OperationSchema.strict().parse(JSON.parse(run.stdout)) };
 }
 
+/** The operation keeps going without its client: poll `op get` (bounded) until it settles. */
+async function opGetUntilTerminal(id: string, env: Record<string, string>) {
+  let op = (await opGet(id, env)).op;
+  for (let i = 0; i < 40 && op.state !== "succeeded" && op.state !== "failed"; i++)
+    op = (await opGet(id, env)).op;
+  return op;
+}
+
 // Process-heavy: generous per-test limits, as a loaded machine can take a second per CLI start.
 const SLOW = 150_000;
 
@@ -150,9 +158,7 @@ describe("activation durability", () => {
       expect(run.exitCode).toBe(3);
       const id = /baton op get (op_\w+)/.exec(run.stderr)?.[1];
       expect(id).toBeDefined();
-      let op = (await opGet(id!, env)).op;
-      for (let i = 0; i < 40 && op.state !== "succeeded"; i++) op = (await opGet(id!, env)).op;
-      expect(op.state).toBe("succeeded");
+      expect((await opGetUntilTerminal(id!, env)).state).toBe("succeeded");
     },
     SLOW,
   );
@@ -183,9 +189,7 @@ describe("activation durability", () => {
       expect(run.stderr).toContain("stopped waiting");
       const id = /baton op get (op_\w+)/.exec(run.stderr)?.[1];
       expect(id).toBeDefined();
-      let op = (await opGet(id!, env)).op;
-      for (let i = 0; i < 40 && op.state !== "succeeded"; i++) op = (await opGet(id!, env)).op;
-      expect(op.state).toBe("succeeded");
+      expect((await opGetUntilTerminal(id!, env)).state).toBe("succeeded");
     },
     SLOW,
   );
