@@ -8,40 +8,46 @@ export type Target =
   | { type: "literal"; form: string; base64: boolean; label: string }
   | { type: "detector"; detector: Detector; label: string };
 
-export interface GramEntry {
-  target: Target;
-  /** Sampled position minus `delta` is where the match (or the detector's anchor point) starts. */
-  delta: number;
-  /** A detector's whole anchor (membership by low byte per position) and where it starts from that point. */
-  anchor?: Uint8Array[];
-  anchorFrom?: number;
-}
-
+/**
+ * The gram index. Every (gram, place) pair is one row of the `pair*` arrays, so verifying a candidate reads
+ * typed arrays only; pairs with the same gram are chained through `pairNext`.
+ */
 export interface GramIndex {
-  /** Bit set over hashed grams: a clear bit means no anchor or form starts that way. */
+  /** Bloom filter over the grams: a clear bit means no anchor or form starts that way. */
   table: Uint32Array;
   shift: number;
   /** Open-addressing hash of the grams: a slot's key and its first pair (-1: empty slot). */
   slotKeys: Uint32Array;
   slotFirst: Int32Array;
   slotShift: number;
-  /** Pairs of (gram, entry): the entry's index in `entries` and the next pair with the same gram (-1: none). */
-  pairEntry: Int32Array;
+  /** The next pair with the same gram (-1: none). */
   pairNext: Int32Array;
-  entries: GramEntry[];
+  /** The pair's target in `targets`. */
+  pairTarget: Int32Array;
+  /** Sampled position minus `pairDelta` is where the match (or the detector's anchor point) starts. */
+  pairDelta: Int32Array;
+  /** A detector's whole anchor: its first row in `anchorRows` (-1: no anchor), its length and start offset. */
+  pairAnchorRow: Int32Array;
+  pairAnchorLength: Int32Array;
+  pairAnchorFrom: Int32Array;
+  /** Membership rows of 256 bytes, one per anchor position (1: the low byte may appear there). */
+  anchorRows: Uint8Array;
+  targets: Target[];
   /** The longest literal form: the look-behind a stream must keep. */
   longestLiteral: number;
   /** Look for long quoted high-entropy base64 values too (part of the pattern set). */
   runs: boolean;
 }
 
+/** The bit set is a Bloom filter with two bits per gram: (gram * multiplier) >>> shift for each multiplier. */
 export const HASH_MULTIPLIER = 0x9e3779b1;
+export const SECOND_HASH_MULTIPLIER = 0xc2b2ae35;
 export const SLOT_MULTIPLIER = 0x85ebca6b;
 /** 2^22 bits = 512 KiB. */
 export const MAX_TABLE_BITS = 22;
 
 /** Appends every 4-character gram the classes allow at `offset` (low bytes, little-endian) to `keys`. */
-function pushGrams(classes: string[], offset: number, keys: number[], refs: number[], ref: number): void {
+function pushGrams(classes: string[], offset: number, keys: number[]): void {
   const codes = [0, 1, 2, 3].map((k) =>
     Array.from(classes[offset + k] as string, (c) => c.charCodeAt(0) & 0xff),
   );
@@ -55,7 +61,6 @@ function pushGrams(classes: string[], offset: number, keys: number[], refs: numb
         const k2 = k1 | ((c2[c] as number) << 16);
         for (let d = 0; d < c3.length; d++) {
           keys.push((k2 | ((c3[d] as number) << 24)) >>> 0);
-          refs.push(ref);
         }
       }
     }
@@ -68,42 +73,63 @@ function gramAt(form: string, offset: number): number {
   return key >>> 0;
 }
 
-interface Pairs {
+/** Pairs from detector anchors, in the index's column layout. */
+interface DetectorPairs {
   keys: number[];
-  entries: GramEntry[];
-  /** Index into `entries` for each key. */
-  refs: number[];
+  targets: Target[];
+  target: number[];
+  delta: number[];
+  anchorRow: number[];
+  anchorLength: number[];
+  anchorFrom: number[];
+  anchorRows: Uint8Array;
 }
 
 /** Detector anchors are enumerated once per process and shared by every index. */
-const detectorPairCache = new WeakMap<readonly Detector[], Pairs>();
+const detectorPairCache = new WeakMap<readonly Detector[], DetectorPairs>();
 
-function detectorPairs(detectors: readonly Detector[]): Pairs {
+function detectorPairs(detectors: readonly Detector[]): DetectorPairs {
   const cached = detectorPairCache.get(detectors);
   if (cached !== undefined) return cached;
-  const pairs: Pairs = { keys: [], entries: [], refs: [] };
+  const pairs: DetectorPairs = {
+    keys: [],
+    targets: [],
+    target: [],
+    delta: [],
+    anchorRow: [],
+    anchorLength: [],
+    anchorFrom: [],
+    anchorRows: new Uint8Array(0),
+  };
+  const rows: Uint8Array[] = [];
   for (const detector of detectors) {
-    const target: Target = { type: "detector", detector, label: detector.kind };
+    const targetIndex = pairs.targets.push({ type: "detector", detector, label: detector.kind }) - 1;
     for (const spec of detector.anchors) {
       const anchor = parseAnchor(spec);
       const start = chooseWindow(anchor);
-      const membership = anchor.classes.map((chars) => {
-        const set = new Uint8Array(256);
-        for (let c = 0; c < chars.length; c++) set[chars.charCodeAt(c) & 0xff] = 1;
-        return set;
-      });
+      const firstRow = rows.length;
+      for (const chars of anchor.classes) {
+        const row = new Uint8Array(256);
+        for (let c = 0; c < chars.length; c++) row[chars.charCodeAt(c) & 0xff] = 1;
+        rows.push(row);
+      }
       for (let o = start; o < start + SAMPLE_STEP; o++) {
-        const ref = pairs.entries.length;
-        pairs.entries.push({
-          target,
-          delta: o - anchor.matchOffset,
-          anchor: membership,
-          anchorFrom: -anchor.matchOffset,
-        });
-        pushGrams(anchor.classes, o, pairs.keys, pairs.refs, ref);
+        const before = pairs.keys.length;
+        pushGrams(anchor.classes, o, pairs.keys);
+        for (let k = before; k < pairs.keys.length; k++) {
+          pairs.target.push(targetIndex);
+          pairs.delta.push(o - anchor.matchOffset);
+          pairs.anchorRow.push(firstRow);
+          pairs.anchorLength.push(anchor.classes.length);
+          pairs.anchorFrom.push(-anchor.matchOffset);
+        }
       }
     }
   }
+  pairs.anchorRows = new Uint8Array(rows.length * 256);
+  rows.forEach((row, r) => {
+    pairs.anchorRows.set(row, r * 256);
+  });
   detectorPairCache.set(detectors, pairs);
   return pairs;
 }
@@ -116,10 +142,18 @@ export function buildGramIndex(
   const base = detectorPairs(detectors);
   const total = base.keys.length + literals.length * SAMPLE_STEP;
   const pairKey = new Uint32Array(total);
-  const pairEntry = new Int32Array(total);
+  const pairTarget = new Int32Array(total);
+  const pairDelta = new Int32Array(total);
+  const pairAnchorRow = new Int32Array(total).fill(-1);
+  const pairAnchorLength = new Int32Array(total);
+  const pairAnchorFrom = new Int32Array(total);
   pairKey.set(base.keys);
-  pairEntry.set(base.refs);
-  const entries = base.entries.slice();
+  pairTarget.set(base.target);
+  pairDelta.set(base.delta);
+  pairAnchorRow.set(base.anchorRow);
+  pairAnchorLength.set(base.anchorLength);
+  pairAnchorFrom.set(base.anchorFrom);
+  const targets = base.targets.slice();
   let p = base.keys.length;
   let longestLiteral = 0;
   for (const literal of literals) {
@@ -127,11 +161,11 @@ export function buildGramIndex(
       throw new Error(`literal forms must be at least ${SAMPLE_STEP + GRAM - 1} characters`);
     }
     longestLiteral = Math.max(longestLiteral, literal.form.length);
-    const target: Target = { type: "literal", ...literal };
+    const targetIndex = targets.push({ type: "literal", ...literal }) - 1;
     for (let o = 0; o < SAMPLE_STEP; o++) {
       pairKey[p] = gramAt(literal.form, o);
-      pairEntry[p++] = entries.length;
-      entries.push({ target, delta: o });
+      pairTarget[p] = targetIndex;
+      pairDelta[p++] = o;
     }
   }
   // Open addressing with linear probing, at most half full; pairs with the same gram are chained.
@@ -161,8 +195,10 @@ export function buildGramIndex(
   const shift = 32 - bits;
   for (let slot = 0; slot <= mask; slot++) {
     if (slotFirst[slot] === -1) continue;
-    const bit = Math.imul(slotKeys[slot] as number, HASH_MULTIPLIER) >>> shift;
-    table[bit >>> 5] = (table[bit >>> 5] as number) | (1 << (bit & 31));
+    for (const multiplier of [HASH_MULTIPLIER, SECOND_HASH_MULTIPLIER]) {
+      const bit = Math.imul(slotKeys[slot] as number, multiplier) >>> shift;
+      table[bit >>> 5] = (table[bit >>> 5] as number) | (1 << (bit & 31));
+    }
   }
   return {
     table,
@@ -170,9 +206,14 @@ export function buildGramIndex(
     slotKeys,
     slotFirst,
     slotShift,
-    pairEntry,
     pairNext,
-    entries,
+    pairTarget,
+    pairDelta,
+    pairAnchorRow,
+    pairAnchorLength,
+    pairAnchorFrom,
+    anchorRows: base.anchorRows,
+    targets,
     longestLiteral,
     runs: detectors.length > 0,
   };

@@ -1,6 +1,7 @@
 // The evidence area's public face: the secret sanitiser, its detectors, and the bounded evidence record.
 export { compareHits, mergeHits, redactionMarker } from "./apply-hits.js";
 export { boundEvidence, evidenceSize } from "./bound-evidence.js";
+export { type ScanEngine, wasmAvailable } from "./candidate-scan.js";
 export { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
 export { DETECTORS, type Detector } from "./detectors.js";
 export {

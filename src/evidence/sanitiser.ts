@@ -1,6 +1,7 @@
 // createSanitiser: one pass that removes control characters, known secret values in their encodings and
 // secret-shaped tokens, reporting counts by kind and never a value.
 import { applyRanges, mergeHits } from "./apply-hits.js";
+import type { ScanEngine } from "./candidate-scan.js";
 import { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
 import { DETECTORS } from "./detectors.js";
 import { findHits } from "./find-hits.js";
@@ -20,6 +21,11 @@ export interface SanitiserOptions {
   patterns?: boolean;
   /** Characters a stream holds back so a match split across chunks is still found (default 512). */
   lookBehind?: number;
+  /**
+   * The candidate scan's engine: "wasm" (default; falls back to "js" where WebAssembly is unavailable) or
+   * "js". Both find the same hits.
+   */
+  engine?: ScanEngine;
 }
 
 import type { RedactionCounts, SanitiserCore } from "./core.js";
@@ -41,13 +47,15 @@ export interface Sanitiser {
 /** Strips control characters, finds hits and returns the sanitised text with counts (shared with streams). */
 export function sanitiseWith(core: SanitiserCore, text: string, counts: RedactionCounts): string {
   // Coloured output is common: with an ESC in sight, strip first and scan once.
-  const scan = text.indexOf("\x1b") === -1 ? findHits(core.index, text) : undefined;
+  const scan = text.indexOf("\x1b") === -1 ? findHits(core.index, text, core.engine) : undefined;
   if (scan !== undefined && !scan.control) return applyRanges(text, mergeHits(scan.hits), counts);
   const stripped = stripControlCharacters(text);
   if (stripped.ansi > 0) counts[ANSI_KIND] = (counts[ANSI_KIND] ?? 0) + stripped.ansi;
   if (stripped.control > 0) counts[CONTROL_KIND] = (counts[CONTROL_KIND] ?? 0) + stripped.control;
   const hits =
-    scan !== undefined && stripped.text === text ? scan.hits : findHits(core.index, stripped.text).hits;
+    scan !== undefined && stripped.text === text
+      ? scan.hits
+      : findHits(core.index, stripped.text, core.engine).hits;
   return applyRanges(stripped.text, mergeHits(hits), counts);
 }
 
@@ -67,6 +75,7 @@ export function createSanitiser(options: SanitiserOptions = {}): Sanitiser {
   const core: SanitiserCore = {
     index,
     lookBehind: Math.max(options.lookBehind ?? 512, index.longestLiteral + 8),
+    engine: options.engine ?? "wasm",
   };
   return {
     ignoredShortSecrets,

@@ -78,11 +78,11 @@ export function createSanitiserStream(core: SanitiserCore): SanitiserStream {
 
   const scanPending = () => {
     if (pending.indexOf("\x1b") !== -1) strip();
-    let scan = findHits(core.index, pending);
+    let scan = findHits(core.index, pending, core.engine);
     if (scan.control) {
       const before = pending;
       strip();
-      if (pending !== before) scan = findHits(core.index, pending);
+      if (pending !== before) scan = findHits(core.index, pending, core.engine);
     }
     return scan.hits;
   };

@@ -1,0 +1,280 @@
+// The candidate scan: one pass over the text's low bytes, sampling a 4-byte word every SAMPLE_STEP characters,
+// that lists the places worth a closer look (samples whose gram may be indexed; ends of long runs without
+// spaces or quotes) and notes whether any control character is present. Verification happens in find-hits.ts.
+// Two engines compute the same list: a WebAssembly kernel (scan-kernel.wat, the default) and plain JavaScript
+// (the fallback where WebAssembly is unavailable, e.g. `node --jitless`).
+import { GRAM, SAMPLE_STEP } from "./anchor.js";
+import { type GramIndex, HASH_MULTIPLIER, SECOND_HASH_MULTIPLIER } from "./gram-index.js";
+import { SCAN_KERNEL_WASM_BASE64 } from "./scan-kernel.generated.js";
+
+export type ScanEngine = "wasm" | "js";
+
+/**
+ * Positions are "padded": LEAD newlines stand before the text (so anchors with two characters of left context
+ * match at its start) and newlines after it. Padded position p is text offset p - LEAD; samples sit at
+ * multiples of SAMPLE_STEP.
+ */
+export const LEAD = 2;
+/** Set on a candidate that ends a run; the rest is the padded position of the run's last sample. */
+export const RUN_FLAG = 0x80000000 | 0;
+/** A quoted value needs at least 32 characters; that many hold at least this many whole samples. */
+export const RUN_SAMPLES = Math.floor((32 - GRAM) / SAMPLE_STEP);
+
+export interface Candidates {
+  /**
+   * Two entries per candidate, in text order: a gram candidate's padded position and its 4-byte word (low
+   * bytes, little-endian), or a run end's padded position with RUN_FLAG set and 0.
+   */
+  list: Int32Array;
+  count: number;
+  /** The text may hold control characters (strip them and scan again). */
+  control: boolean;
+}
+
+const NEWLINE = 10;
+const CONTROL_CLASS = 1;
+const QUOTE_CLASS = 2;
+/** A run end is a candidate only when a quote stands this close before the run's first sample. */
+const QUOTE_REACH = SAMPLE_STEP + 2;
+
+function isControlByte(b: number): boolean {
+  return (b < 0x20 && b !== 9 && b !== 10) || (b >= 0x7f && b <= 0x9f);
+}
+
+function isQuoteByte(b: number): boolean {
+  return b === 0x22 || b === 0x27 || b === 0x60; // " ' `
+}
+
+/** A growable list of candidates, reused from scan to scan (the result is read before the next scan). */
+class CandidateList {
+  list = new Int32Array(1024);
+  count = 0;
+
+  /** Room for `extra` more candidates (two entries each). */
+  reserve(extra: number): void {
+    const needed = 2 * (this.count + extra);
+    if (needed <= this.list.length) return;
+    const grown = new Int32Array(Math.max(needed, this.list.length * 2));
+    grown.set(this.list.subarray(0, 2 * this.count));
+    this.list = grown;
+  }
+}
+
+// --- JavaScript engine ---------------------------------------------------------------------------------
+
+/** Per 16-bit pair of bytes: 1 when either byte is a control character. */
+const PAIR_CONTROL = (() => {
+  const pairs = new Uint8Array(65536);
+  for (let p = 0; p < 65536; p++) pairs[p] = isControlByte(p & 0xff) || isControlByte(p >>> 8) ? 1 : 0;
+  return pairs;
+})();
+
+let scratch: Buffer = Buffer.alloc(0);
+const jsList = new CandidateList();
+
+function paddedLatin1(text: string): DataView {
+  const needed = text.length + LEAD + 4;
+  if (scratch.length < needed) scratch = Buffer.allocUnsafe(Math.max(needed, scratch.length * 2, 1 << 16));
+  // Each UTF-16 unit lands on one byte (its low byte), so byte offsets are padded positions.
+  scratch.fill(NEWLINE, 0, LEAD);
+  scratch.write(text, LEAD, "latin1");
+  scratch.fill(NEWLINE, text.length + LEAD, needed);
+  return new DataView(scratch.buffer, scratch.byteOffset, needed);
+}
+
+function quoteBefore(view: DataView, first: number): boolean {
+  for (let p = Math.max(0, first - QUOTE_REACH); p < first; p++)
+    if (isQuoteByte(view.getUint8(p))) return true;
+  return false;
+}
+
+export function scanCandidatesJs(index: GramIndex, text: string): Candidates {
+  const view = paddedLatin1(text);
+  const { table, shift } = index;
+  const runSamples = index.runs ? RUN_SAMPLES : 0;
+  const last = text.length + LEAD - 1;
+  const out = jsList;
+  out.count = 0;
+  out.reserve(2 * (Math.floor(last / SAMPLE_STEP) + 1));
+  const list = out.list;
+  let next = 0;
+  let run = 0;
+  let control = 0;
+  for (let i = 0; i <= last; i += SAMPLE_STEP) {
+    const gram = view.getUint32(i, true);
+    // Exact per-byte word tests: a byte of 0x7f or above, a byte below "+" (space, quotes, punctuation,
+    // controls) and a byte below 0x20 (controls, newline, tab).
+    const high = ((((gram & 0x7f7f7f7f) + 0x01010101) | gram) & 0x80808080) >>> 0;
+    if ((((gram - 0x2b2b2b2b) & ~gram & 0x80808080) | high) === 0) {
+      if (++run === runSamples && quoteBefore(view, i - SAMPLE_STEP * (runSamples - 1))) {
+        list[next++] = i | RUN_FLAG;
+        list[next++] = 0;
+      }
+    } else {
+      run = 0;
+      if ((((gram - 0x20202020) & ~gram & 0x80808080) | high) !== 0) {
+        control |= (PAIR_CONTROL[gram & 0xffff] as number) | (PAIR_CONTROL[gram >>> 16] as number);
+      }
+    }
+    const bit = Math.imul(gram, HASH_MULTIPLIER) >>> shift;
+    if (((table[bit >>> 5] as number) & (1 << (bit & 31))) === 0) continue;
+    const second = Math.imul(gram, SECOND_HASH_MULTIPLIER) >>> shift;
+    if (((table[second >>> 5] as number) & (1 << (second & 31))) !== 0) {
+      list[next++] = i;
+      list[next++] = gram;
+    }
+  }
+  out.count = next / 2;
+  return { list, count: out.count, control: control !== 0 };
+}
+
+// --- WebAssembly engine --------------------------------------------------------------------------------
+
+/** The part of the WebAssembly API used here (the TypeScript DOM library, which declares it, is not loaded). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+}
+
+interface KernelExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  run: { value: number };
+  control: { value: number };
+  scan(
+    at: number,
+    to: number,
+    table: number,
+    shift: number,
+    runSamples: number,
+    out: number,
+    bias: number,
+  ): number;
+}
+
+/** Text is copied into the kernel's memory this many bytes at a time, so memory stays small for any text. */
+const SEGMENT_BYTES = 1 << 18;
+/** Bytes before a segment that the kernel may read: a run's first sample and the quote before it. */
+const CONTEXT_BYTES = 32;
+const TABLE_AT = 256;
+const PAGE = 65536;
+
+const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+let kernelModule: object | null | undefined;
+
+/** The compiled kernel, or null where WebAssembly is unavailable (e.g. `node --jitless`). */
+function compileKernel(): object | null {
+  if (kernelModule === undefined) {
+    try {
+      kernelModule =
+        wasm === undefined ? null : new wasm.Module(Buffer.from(SCAN_KERNEL_WASM_BASE64, "base64"));
+    } catch {
+      kernelModule = null;
+    }
+  }
+  return kernelModule;
+}
+
+/** WebAssembly is usable in this process (otherwise every scan runs the JavaScript engine). */
+export function wasmAvailable(): boolean {
+  return compileKernel() !== null;
+}
+
+class WasmScanner {
+  private readonly kernel: KernelExports;
+  private readonly bytes: Buffer;
+  private readonly words: Int32Array;
+  private readonly textAt: number;
+  private readonly outAt: number;
+  private readonly list = new CandidateList();
+
+  constructor(
+    api: WasmApi,
+    module: object,
+    private readonly index: GramIndex,
+  ) {
+    this.kernel = new api.Instance(module).exports as KernelExports;
+    this.textAt = TABLE_AT + index.table.byteLength + CONTEXT_BYTES;
+    // The last sample of a segment reads up to GRAM - 1 bytes past it.
+    this.outAt = this.textAt + SEGMENT_BYTES + 2 * GRAM;
+    // At most a gram candidate and a run end per sample, two i32 each.
+    const end = this.outAt + 2 * (SEGMENT_BYTES / SAMPLE_STEP + 1) * 8;
+    const memory = this.kernel.memory;
+    memory.grow(Math.ceil(end / PAGE) - memory.buffer.byteLength / PAGE);
+    this.bytes = Buffer.from(memory.buffer);
+    this.words = new Int32Array(memory.buffer);
+    for (let b = 0; b < 256; b++) {
+      this.bytes[b] = (isControlByte(b) ? CONTROL_CLASS : 0) | (isQuoteByte(b) ? QUOTE_CLASS : 0);
+    }
+    this.bytes.set(
+      new Uint8Array(index.table.buffer, index.table.byteOffset, index.table.byteLength),
+      TABLE_AT,
+    );
+  }
+
+  /**
+   * Copies padded positions [from - CONTEXT_BYTES, to + GRAM) of the text's low bytes to textAt -
+   * CONTEXT_BYTES; newlines stand before and after the text.
+   */
+  private load(text: string, from: number, to: number): void {
+    const { bytes, textAt } = this;
+    let at = textAt - CONTEXT_BYTES;
+    let position = from - CONTEXT_BYTES;
+    if (position < LEAD) {
+      bytes.fill(NEWLINE, at, at + LEAD - position);
+      at += LEAD - position;
+      position = LEAD;
+    }
+    const first = position - LEAD;
+    const last = Math.min(text.length, to + GRAM - LEAD);
+    if (last > first) {
+      const piece = first === 0 && last === text.length ? text : text.slice(first, last);
+      at += bytes.write(piece, at, "latin1");
+    }
+    bytes.fill(NEWLINE, at, textAt + (to - from) + GRAM);
+  }
+
+  scan(text: string): Candidates {
+    const { kernel, index, list } = this;
+    const runSamples = index.runs ? RUN_SAMPLES : 0x7fffffff; // a run never gets that long
+    const total = text.length + LEAD;
+    list.count = 0;
+    kernel.run.value = 0;
+    kernel.control.value = 0;
+    for (let from = 0; from < total; from += SEGMENT_BYTES) {
+      const to = Math.min(total, from + SEGMENT_BYTES);
+      this.load(text, from, to);
+      const found = kernel.scan(
+        this.textAt,
+        this.textAt + (to - from),
+        TABLE_AT,
+        index.shift,
+        runSamples,
+        this.outAt,
+        from - this.textAt,
+      );
+      list.reserve(found);
+      list.list.set(this.words.subarray(this.outAt / 4, this.outAt / 4 + 2 * found), 2 * list.count);
+      list.count += found;
+    }
+    return { list: list.list, count: list.count, control: kernel.control.value !== 0 };
+  }
+}
+
+const wasmScanners = new WeakMap<GramIndex, WasmScanner>();
+
+function wasmScannerFor(index: GramIndex): WasmScanner | undefined {
+  let scanner = wasmScanners.get(index);
+  if (scanner === undefined) {
+    const module = compileKernel();
+    if (module === null || wasm === undefined) return undefined;
+    scanner = new WasmScanner(wasm, module, index);
+    wasmScanners.set(index, scanner);
+  }
+  return scanner;
+}
+
+/** The candidates in `text`; `engine` "wasm" falls back to JavaScript where WebAssembly is unavailable. */
+export function scanCandidates(index: GramIndex, text: string, engine: ScanEngine = "wasm"): Candidates {
+  const scanner = engine === "wasm" ? wasmScannerFor(index) : undefined;
+  return scanner === undefined ? scanCandidatesJs(index, text) : scanner.scan(text);
+}
