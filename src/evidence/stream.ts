@@ -23,8 +23,16 @@ const WHITESPACE = /\s/;
 
 /** An escape sequence cut off at the end of a chunk stays raw until the rest arrives. */
 function splitUnfinishedEscape(chunk: string): [string, string] {
-  const esc = chunk.lastIndexOf("\x1b");
-  if (esc < 0 || chunk.length - esc > 64) return [chunk, ""];
+  // Only the last 64 characters matter (lastIndexOf would walk the whole chunk when it holds no escape).
+  let esc = -1;
+  for (
+    let at = chunk.indexOf("\x1b", Math.max(0, chunk.length - 64));
+    at !== -1;
+    at = chunk.indexOf("\x1b", at + 1)
+  ) {
+    esc = at;
+  }
+  if (esc < 0) return [chunk, ""];
   const tail = chunk.slice(esc);
   if (/^\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|[^[\]PX^_])/.test(tail)) return [chunk, ""];
   return [chunk.slice(0, esc), tail];
