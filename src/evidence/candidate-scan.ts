@@ -20,6 +20,12 @@ export const RUN_FLAG = 0x80000000 | 0;
 /** A quoted value needs at least 32 characters; that many hold at least this many whole samples. */
 export const RUN_SAMPLES = Math.floor((32 - GRAM) / SAMPLE_STEP);
 
+/** Text offsets of 16-character blocks that together hold every control character, ascending. */
+export interface ControlBlocks {
+  list: Int32Array;
+  count: number;
+}
+
 export interface Candidates {
   /**
    * Two entries per candidate, in text order: a gram candidate's padded position and its 4-byte word (low
@@ -45,18 +51,18 @@ function isQuoteByte(b: number): boolean {
   return b === 0x22 || b === 0x27 || b === 0x60; // " ' `
 }
 
-/** A growable list of candidates, reused from scan to scan (the result is read before the next scan). */
-class CandidateList {
-  list = new Int32Array(1024);
-  count = 0;
+/** A growable list of int32 values, reused from scan to scan (the result is read before the next scan). */
+class IntList {
+  values = new Int32Array(1024);
+  length = 0;
 
-  /** Room for `extra` more candidates (two entries each). */
+  /** Room for `extra` more values. */
   reserve(extra: number): void {
-    const needed = 2 * (this.count + extra);
-    if (needed <= this.list.length) return;
-    const grown = new Int32Array(Math.max(needed, this.list.length * 2));
-    grown.set(this.list.subarray(0, 2 * this.count));
-    this.list = grown;
+    const needed = this.length + extra;
+    if (needed <= this.values.length) return;
+    const grown = new Int32Array(Math.max(needed, this.values.length * 2));
+    grown.set(this.values.subarray(0, this.length));
+    this.values = grown;
   }
 }
 
@@ -70,7 +76,7 @@ const PAIR_CONTROL = (() => {
 })();
 
 let scratch: Buffer = Buffer.alloc(0);
-const jsList = new CandidateList();
+const jsList = new IntList();
 
 function paddedLatin1(text: string): DataView {
   const needed = text.length + LEAD + 4;
@@ -94,9 +100,9 @@ export function scanCandidatesJs(index: GramIndex, text: string): Candidates {
   const runSamples = index.runs ? RUN_SAMPLES : 0;
   const last = text.length + LEAD - 1;
   const out = jsList;
-  out.count = 0;
-  out.reserve(2 * (Math.floor(last / SAMPLE_STEP) + 1));
-  const list = out.list;
+  out.length = 0;
+  out.reserve(4 * (Math.floor(last / SAMPLE_STEP) + 1)); // at most a gram candidate and a run end per sample
+  const list = out.values;
   let next = 0;
   let run = 0;
   let control = 0;
@@ -124,8 +130,8 @@ export function scanCandidatesJs(index: GramIndex, text: string): Candidates {
       list[next++] = gram;
     }
   }
-  out.count = next / 2;
-  return { list, count: out.count, control: control !== 0 };
+  out.length = next;
+  return { list, count: next / 2, control: control !== 0 };
 }
 
 // --- WebAssembly engine --------------------------------------------------------------------------------
@@ -149,6 +155,7 @@ interface KernelExports {
     out: number,
     bias: number,
   ): number;
+  controls(at: number, to: number, out: number, bias: number): number;
 }
 
 /** Text is copied into the kernel's memory this many bytes at a time, so memory stays small for any text. */
@@ -185,7 +192,8 @@ class WasmScanner {
   private readonly words: Int32Array;
   private readonly textAt: number;
   private readonly outAt: number;
-  private readonly list = new CandidateList();
+  private readonly list = new IntList();
+  private readonly blocks = new IntList();
 
   constructor(
     api: WasmApi,
@@ -236,27 +244,40 @@ class WasmScanner {
   scan(text: string): Candidates {
     const { kernel, index, list } = this;
     const runSamples = index.runs ? RUN_SAMPLES : 0x7fffffff; // a run never gets that long
-    const total = text.length + LEAD;
-    list.count = 0;
+    list.length = 0;
     kernel.run.value = 0;
     kernel.control.value = 0;
+    this.eachSegment(text, (at, to, bias) => {
+      const found = kernel.scan(at, to, TABLE_AT, index.shift, runSamples, this.outAt, bias);
+      this.collect(list, 2 * found);
+    });
+    return { list: list.values, count: list.length / 2, control: kernel.control.value !== 0 };
+  }
+
+  controlBlocks(text: string): ControlBlocks {
+    const { kernel, blocks } = this;
+    blocks.length = 0;
+    this.eachSegment(text, (at, to, bias) => {
+      this.collect(blocks, kernel.controls(at, to, this.outAt, bias - LEAD));
+    });
+    return { list: blocks.values, count: blocks.length };
+  }
+
+  /** Loads each segment of the text and calls `scan` with its addresses and the bias to padded positions. */
+  private eachSegment(text: string, scan: (at: number, to: number, bias: number) => void): void {
+    const total = text.length + LEAD;
     for (let from = 0; from < total; from += SEGMENT_BYTES) {
       const to = Math.min(total, from + SEGMENT_BYTES);
       this.load(text, from, to);
-      const found = kernel.scan(
-        this.textAt,
-        this.textAt + (to - from),
-        TABLE_AT,
-        index.shift,
-        runSamples,
-        this.outAt,
-        from - this.textAt,
-      );
-      list.reserve(found);
-      list.list.set(this.words.subarray(this.outAt / 4, this.outAt / 4 + 2 * found), 2 * list.count);
-      list.count += found;
+      scan(this.textAt, this.textAt + (to - from), from - this.textAt);
     }
-    return { list: list.list, count: list.count, control: kernel.control.value !== 0 };
+  }
+
+  /** Appends the `count` values the kernel wrote at outAt. */
+  private collect(into: IntList, count: number): void {
+    into.reserve(count);
+    into.values.set(this.words.subarray(this.outAt / 4, this.outAt / 4 + count), into.length);
+    into.length += count;
   }
 }
 
@@ -277,4 +298,13 @@ function wasmScannerFor(index: GramIndex): WasmScanner | undefined {
 export function scanCandidates(index: GramIndex, text: string, engine: ScanEngine = "wasm"): Candidates {
   const scanner = engine === "wasm" ? wasmScannerFor(index) : undefined;
   return scanner === undefined ? scanCandidatesJs(index, text) : scanner.scan(text);
+}
+
+/** Where the control characters are, from the kernel; undefined when the JavaScript engine is in use. */
+export function controlBlocks(
+  index: GramIndex,
+  text: string,
+  engine: ScanEngine = "wasm",
+): ControlBlocks | undefined {
+  return engine === "wasm" ? wasmScannerFor(index)?.controlBlocks(text) : undefined;
 }

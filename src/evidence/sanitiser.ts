@@ -2,7 +2,7 @@
 // secret-shaped tokens, reporting counts by kind and never a value.
 import { applyRanges, mergeHits } from "./apply-hits.js";
 import type { ScanEngine } from "./candidate-scan.js";
-import { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
+import { ANSI_KIND, CONTROL_KIND, stripControls } from "./control-chars.js";
 import { DETECTORS } from "./detectors.js";
 import { findHits } from "./find-hits.js";
 import { buildGramIndex } from "./gram-index.js";
@@ -49,7 +49,7 @@ export function sanitiseWith(core: SanitiserCore, text: string, counts: Redactio
   // Coloured output is common: with an ESC in sight, strip first and scan once.
   const scan = text.indexOf("\x1b") === -1 ? findHits(core.index, text, core.engine) : undefined;
   if (scan !== undefined && !scan.control) return applyRanges(text, mergeHits(scan.hits), counts);
-  const stripped = stripControlCharacters(text);
+  const stripped = stripControls(core.index, text, core.engine);
   if (stripped.ansi > 0) counts[ANSI_KIND] = (counts[ANSI_KIND] ?? 0) + stripped.ansi;
   if (stripped.control > 0) counts[CONTROL_KIND] = (counts[CONTROL_KIND] ?? 0) + stripped.control;
   const hits =

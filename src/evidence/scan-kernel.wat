@@ -15,6 +15,10 @@
 ;;     word: maybe a long quoted base64 value (2^31 - 1 turns this off).
 ;; It returns the number of candidates. The globals carry state from one segment of a text to the next:
 ;; `run` (the current run of such words) and `control` (bit 1 set once any control character was seen).
+;;
+;; controls(at, to, out, bias) writes address + bias (one i32) for every 16-byte block in [at, to) that holds a
+;; control character (below 0x20 except tab and newline, or 0x7f to 0x9f), and returns how many it wrote: the
+;; only places the sanitiser must look at to strip escape sequences.
 (module
   (memory (export "memory") 1)
   (global $run (export "run") (mut i32) (i32.const 0))
@@ -204,4 +208,30 @@
         (br $sample)))
     (global.set $run (local.get $run))
     (global.set $control (i32.and (local.get $control) (i32.const 1)))
-    (i32.shr_u (i32.sub (local.get $next) (local.get $out)) (i32.const 3))))
+    (i32.shr_u (i32.sub (local.get $next) (local.get $out)) (i32.const 3)))
+  ;; Which bytes of a 16-byte block are control characters (below 0x20 except tab and newline, 0x7f to 0x9f).
+  (func $controlBytes (param $bytes v128) (result v128)
+    (v128.or
+      (v128.andnot
+        (i8x16.lt_u (local.get $bytes) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32))
+        (v128.or
+          (i8x16.eq (local.get $bytes) (v128.const i8x16 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9 9))
+          (i8x16.eq (local.get $bytes) (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10))))
+      (v128.and
+        (i8x16.gt_u (local.get $bytes) (v128.const i8x16 126 126 126 126 126 126 126 126 126 126 126 126 126 126 126 126))
+        (i8x16.lt_u (local.get $bytes) (v128.const i8x16 160 160 160 160 160 160 160 160 160 160 160 160 160 160 160 160)))))
+
+  (func (export "controls") (param $at i32) (param $to i32) (param $out i32) (param $bias i32) (result i32)
+    (local $next i32)
+    (local.set $next (local.get $out))
+    (block $done
+      (loop $block
+        (br_if $done (i32.ge_u (local.get $at) (local.get $to)))
+        (if (v128.any_true (call $controlBytes (v128.load (local.get $at))))
+          (then
+            (i32.store (local.get $next) (i32.add (local.get $at) (local.get $bias)))
+            (local.set $next (i32.add (local.get $next) (i32.const 4)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $block)))
+    (i32.shr_u (i32.sub (local.get $next) (local.get $out)) (i32.const 2)))
+)

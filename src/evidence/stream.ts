@@ -1,7 +1,7 @@
 // The streaming wrapper: holds back enough text (the look-behind, the trailing unfinished word and any match
 // that reaches the end of what has arrived) that a secret split across chunks is still found whole.
 import { applyRanges, type MergedRange, mergeHits } from "./apply-hits.js";
-import { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
+import { ANSI_KIND, CONTROL_KIND, stripControls } from "./control-chars.js";
 import type { RedactionCounts, SanitiserCore } from "./core.js";
 import { findHits } from "./find-hits.js";
 
@@ -68,7 +68,7 @@ export function createSanitiserStream(core: SanitiserCore): SanitiserStream {
     pending += raw;
   };
   const strip = () => {
-    const stripped = stripControlCharacters(pending);
+    const stripped = stripControls(core.index, pending, core.engine);
     if (stripped.ansi > 0) redactions[ANSI_KIND] = (redactions[ANSI_KIND] ?? 0) + stripped.ansi;
     if (stripped.control > 0) redactions[CONTROL_KIND] = (redactions[CONTROL_KIND] ?? 0) + stripped.control;
     pending = stripped.text;
