@@ -158,8 +158,9 @@ interface KernelExports {
   controls(at: number, to: number, out: number, bias: number): number;
 }
 
-/** Text is copied into the kernel's memory this many bytes at a time, so memory stays small for any text. */
+/** Text is copied into the kernel's memory at most this many bytes at a time, so memory stays small. */
 const SEGMENT_BYTES = 1 << 18;
+const MIN_SEGMENT_BYTES = 1 << 12;
 /** Bytes before a segment that the kernel may read: a run's first sample and the quote before it. */
 const CONTEXT_BYTES = 32;
 const TABLE_AT = 256;
@@ -188,10 +189,12 @@ export function wasmAvailable(): boolean {
 
 class WasmScanner {
   private readonly kernel: KernelExports;
-  private readonly bytes: Buffer;
-  private readonly words: Int32Array;
   private readonly textAt: number;
-  private readonly outAt: number;
+  /** Bytes of text the memory holds at once (grows with the texts seen, up to SEGMENT_BYTES). */
+  private segmentBytes = 0;
+  private outAt = 0;
+  private bytes: Buffer = Buffer.alloc(0);
+  private words = new Int32Array(0);
   private readonly list = new IntList();
   private readonly blocks = new IntList();
 
@@ -202,14 +205,7 @@ class WasmScanner {
   ) {
     this.kernel = new api.Instance(module).exports as KernelExports;
     this.textAt = TABLE_AT + index.table.byteLength + CONTEXT_BYTES;
-    // The last sample of a segment reads up to GRAM - 1 bytes past it.
-    this.outAt = this.textAt + SEGMENT_BYTES + 2 * GRAM;
-    // At most a gram candidate and a run end per sample, two i32 each.
-    const end = this.outAt + 2 * (SEGMENT_BYTES / SAMPLE_STEP + 1) * 8;
-    const memory = this.kernel.memory;
-    memory.grow(Math.ceil(end / PAGE) - memory.buffer.byteLength / PAGE);
-    this.bytes = Buffer.from(memory.buffer);
-    this.words = new Int32Array(memory.buffer);
+    this.reserve(MIN_SEGMENT_BYTES);
     for (let b = 0; b < 256; b++) {
       this.bytes[b] = (isControlByte(b) ? CONTROL_CLASS : 0) | (isQuoteByte(b) ? QUOTE_CLASS : 0);
     }
@@ -217,6 +213,23 @@ class WasmScanner {
       new Uint8Array(index.table.buffer, index.table.byteOffset, index.table.byteLength),
       TABLE_AT,
     );
+  }
+
+  /** Makes room for segments of `wanted` bytes (rounded up to a power of two, at most SEGMENT_BYTES). */
+  private reserve(wanted: number): void {
+    if (wanted <= this.segmentBytes || this.segmentBytes === SEGMENT_BYTES) return;
+    let segment = Math.max(MIN_SEGMENT_BYTES, this.segmentBytes);
+    while (segment < wanted && segment < SEGMENT_BYTES) segment *= 2;
+    this.segmentBytes = segment;
+    // A sample reads GRAM - 1 bytes past the segment and a control block up to 15.
+    this.outAt = this.textAt + segment + 32;
+    // At most a gram candidate and a run end per sample, two i32 each.
+    const end = this.outAt + 2 * (segment / SAMPLE_STEP + 1) * 8;
+    const memory = this.kernel.memory;
+    const pages = Math.ceil(end / PAGE) - memory.buffer.byteLength / PAGE;
+    if (pages > 0) memory.grow(pages);
+    this.bytes = Buffer.from(memory.buffer);
+    this.words = new Int32Array(memory.buffer);
   }
 
   /**
@@ -266,8 +279,9 @@ class WasmScanner {
   /** Loads each segment of the text and calls `scan` with its addresses and the bias to padded positions. */
   private eachSegment(text: string, scan: (at: number, to: number, bias: number) => void): void {
     const total = text.length + LEAD;
-    for (let from = 0; from < total; from += SEGMENT_BYTES) {
-      const to = Math.min(total, from + SEGMENT_BYTES);
+    this.reserve(total);
+    for (let from = 0; from < total; from += this.segmentBytes) {
+      const to = Math.min(total, from + this.segmentBytes);
       this.load(text, from, to);
       scan(this.textAt, this.textAt + (to - from), from - this.textAt);
     }

@@ -96,10 +96,10 @@ function verifyDetector(detector: Detector, text: string, point: number, hits: H
 }
 
 /** The whole anchor must be there (the sampled gram covers only four of its positions). */
-function anchorPresent(index: GramIndex, pair: number, text: string, from: number): boolean {
+function anchorPresent(index: GramIndex, place: number, text: string, from: number): boolean {
   const rows = index.anchorRows;
-  let row = (index.pairAnchorRow[pair] as number) * 256;
-  const length = index.pairAnchorLength[pair] as number;
+  let row = (index.placeAnchorRow[place] as number) * 256;
+  const length = index.placeAnchorLength[place] as number;
   for (let k = 0; k < length; k++, row += 256) {
     const at = from + k;
     // Before the text's start the scanner's padding newline stands in.
@@ -111,10 +111,11 @@ function anchorPresent(index: GramIndex, pair: number, text: string, from: numbe
 
 function verify(index: GramIndex, first: number, text: string, sampled: number, hits: Hit[]): void {
   for (let pair = first; pair !== -1; pair = index.pairNext[pair] as number) {
-    const start = sampled - (index.pairDelta[pair] as number);
-    const target = index.targets[index.pairTarget[pair] as number] as Target;
+    const place = index.pairPlace[pair] as number;
+    const start = sampled - (index.placeDelta[place] as number);
+    const target = index.targets[index.placeTarget[place] as number] as Target;
     if (target.type === "detector") {
-      if (!anchorPresent(index, pair, text, start + (index.pairAnchorFrom[pair] as number))) continue;
+      if (!anchorPresent(index, place, text, start + (index.placeAnchorFrom[place] as number))) continue;
       if (target.detector.precheck !== undefined && !target.detector.precheck(text, start)) continue;
       verifyDetector(target.detector, text, start, hits);
     } else if (start >= 0 && text.startsWith(target.form, start)) {

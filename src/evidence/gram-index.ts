@@ -9,8 +9,8 @@ export type Target =
   | { type: "detector"; detector: Detector; label: string };
 
 /**
- * The gram index. Every (gram, place) pair is one row of the `pair*` arrays, so verifying a candidate reads
- * typed arrays only; pairs with the same gram are chained through `pairNext`.
+ * The gram index. A "place" is one way a match can meet a sample (a target at one offset); every (gram, place)
+ * pair is chained under its gram, so verifying a candidate reads typed arrays only.
  */
 export interface GramIndex {
   /** Bloom filter over the grams: a clear bit means no anchor or form starts that way. */
@@ -20,16 +20,17 @@ export interface GramIndex {
   slotKeys: Uint32Array;
   slotFirst: Int32Array;
   slotShift: number;
-  /** The next pair with the same gram (-1: none). */
+  /** Per pair: its place, and the next pair with the same gram (-1: none). */
+  pairPlace: Int32Array;
   pairNext: Int32Array;
-  /** The pair's target in `targets`. */
-  pairTarget: Int32Array;
-  /** Sampled position minus `pairDelta` is where the match (or the detector's anchor point) starts. */
-  pairDelta: Int32Array;
-  /** A detector's whole anchor: its first row in `anchorRows` (-1: no anchor), its length and start offset. */
-  pairAnchorRow: Int32Array;
-  pairAnchorLength: Int32Array;
-  pairAnchorFrom: Int32Array;
+  /** Per place: its target in `targets`. */
+  placeTarget: Int32Array;
+  /** Per place: sampled position minus this is where the match (or the detector's anchor point) starts. */
+  placeDelta: Int32Array;
+  /** Per place: a detector's whole anchor: its first row in `anchorRows`, its length and start offset. */
+  placeAnchorRow: Int32Array;
+  placeAnchorLength: Int32Array;
+  placeAnchorFrom: Int32Array;
   /** Membership rows of 256 bytes, one per anchor position (1: the low byte may appear there). */
   anchorRows: Uint8Array;
   targets: Target[];
@@ -73,9 +74,11 @@ function gramAt(form: string, offset: number): number {
   return key >>> 0;
 }
 
-/** Pairs from detector anchors, in the index's column layout. */
-interface DetectorPairs {
+/** The detector anchors' pairs and places, enumerated once per process and shared by every index. */
+interface DetectorPlaces {
   keys: number[];
+  /** Per key: its place. */
+  places: number[];
   targets: Target[];
   target: number[];
   delta: number[];
@@ -85,14 +88,14 @@ interface DetectorPairs {
   anchorRows: Uint8Array;
 }
 
-/** Detector anchors are enumerated once per process and shared by every index. */
-const detectorPairCache = new WeakMap<readonly Detector[], DetectorPairs>();
+const detectorPlaceCache = new WeakMap<readonly Detector[], DetectorPlaces>();
 
-function detectorPairs(detectors: readonly Detector[]): DetectorPairs {
-  const cached = detectorPairCache.get(detectors);
+function detectorPlaces(detectors: readonly Detector[]): DetectorPlaces {
+  const cached = detectorPlaceCache.get(detectors);
   if (cached !== undefined) return cached;
-  const pairs: DetectorPairs = {
+  const found: DetectorPlaces = {
     keys: [],
+    places: [],
     targets: [],
     target: [],
     delta: [],
@@ -103,7 +106,7 @@ function detectorPairs(detectors: readonly Detector[]): DetectorPairs {
   };
   const rows: Uint8Array[] = [];
   for (const detector of detectors) {
-    const targetIndex = pairs.targets.push({ type: "detector", detector, label: detector.kind }) - 1;
+    const targetIndex = found.targets.push({ type: "detector", detector, label: detector.kind }) - 1;
     for (const spec of detector.anchors) {
       const anchor = parseAnchor(spec);
       const start = chooseWindow(anchor);
@@ -114,24 +117,23 @@ function detectorPairs(detectors: readonly Detector[]): DetectorPairs {
         rows.push(row);
       }
       for (let o = start; o < start + SAMPLE_STEP; o++) {
-        const before = pairs.keys.length;
-        pushGrams(anchor.classes, o, pairs.keys);
-        for (let k = before; k < pairs.keys.length; k++) {
-          pairs.target.push(targetIndex);
-          pairs.delta.push(o - anchor.matchOffset);
-          pairs.anchorRow.push(firstRow);
-          pairs.anchorLength.push(anchor.classes.length);
-          pairs.anchorFrom.push(-anchor.matchOffset);
-        }
+        const place = found.target.push(targetIndex) - 1;
+        found.delta.push(o - anchor.matchOffset);
+        found.anchorRow.push(firstRow);
+        found.anchorLength.push(anchor.classes.length);
+        found.anchorFrom.push(-anchor.matchOffset);
+        const before = found.keys.length;
+        pushGrams(anchor.classes, o, found.keys);
+        for (let k = before; k < found.keys.length; k++) found.places.push(place);
       }
     }
   }
-  pairs.anchorRows = new Uint8Array(rows.length * 256);
+  found.anchorRows = new Uint8Array(rows.length * 256);
   rows.forEach((row, r) => {
-    pairs.anchorRows.set(row, r * 256);
+    found.anchorRows.set(row, r * 256);
   });
-  detectorPairCache.set(detectors, pairs);
-  return pairs;
+  detectorPlaceCache.set(detectors, found);
+  return found;
 }
 
 export function buildGramIndex(
@@ -139,22 +141,26 @@ export function buildGramIndex(
   detectors: readonly Detector[],
   maxBits = MAX_TABLE_BITS,
 ): GramIndex {
-  const base = detectorPairs(detectors);
-  const total = base.keys.length + literals.length * SAMPLE_STEP;
-  const pairKey = new Uint32Array(total);
-  const pairTarget = new Int32Array(total);
-  const pairDelta = new Int32Array(total);
-  const pairAnchorRow = new Int32Array(total).fill(-1);
-  const pairAnchorLength = new Int32Array(total);
-  const pairAnchorFrom = new Int32Array(total);
+  const base = detectorPlaces(detectors);
+  const totalPairs = base.keys.length + literals.length * SAMPLE_STEP;
+  const totalPlaces = base.target.length + literals.length * SAMPLE_STEP;
+  const pairKey = new Uint32Array(totalPairs);
+  const pairPlace = new Int32Array(totalPairs);
   pairKey.set(base.keys);
-  pairTarget.set(base.target);
-  pairDelta.set(base.delta);
-  pairAnchorRow.set(base.anchorRow);
-  pairAnchorLength.set(base.anchorLength);
-  pairAnchorFrom.set(base.anchorFrom);
+  pairPlace.set(base.places);
+  const placeTarget = new Int32Array(totalPlaces);
+  const placeDelta = new Int32Array(totalPlaces);
+  const placeAnchorRow = new Int32Array(totalPlaces);
+  const placeAnchorLength = new Int32Array(totalPlaces);
+  const placeAnchorFrom = new Int32Array(totalPlaces);
+  placeTarget.set(base.target);
+  placeDelta.set(base.delta);
+  placeAnchorRow.set(base.anchorRow);
+  placeAnchorLength.set(base.anchorLength);
+  placeAnchorFrom.set(base.anchorFrom);
   const targets = base.targets.slice();
-  let p = base.keys.length;
+  let pair = base.keys.length;
+  let place = base.target.length;
   let longestLiteral = 0;
   for (const literal of literals) {
     if (literal.form.length < SAMPLE_STEP + GRAM - 1) {
@@ -163,11 +169,13 @@ export function buildGramIndex(
     longestLiteral = Math.max(longestLiteral, literal.form.length);
     const targetIndex = targets.push({ type: "literal", ...literal }) - 1;
     for (let o = 0; o < SAMPLE_STEP; o++) {
-      pairKey[p] = gramAt(literal.form, o);
-      pairTarget[p] = targetIndex;
-      pairDelta[p++] = o;
+      placeTarget[place] = targetIndex;
+      placeDelta[place] = o;
+      pairKey[pair] = gramAt(literal.form, o);
+      pairPlace[pair++] = place++;
     }
   }
+  const total = totalPairs;
   // Open addressing with linear probing, at most half full; pairs with the same gram are chained.
   let slotBits = 10;
   while (2 ** slotBits < total * 2) slotBits++;
@@ -195,10 +203,10 @@ export function buildGramIndex(
   const shift = 32 - bits;
   for (let slot = 0; slot <= mask; slot++) {
     if (slotFirst[slot] === -1) continue;
-    for (const multiplier of [HASH_MULTIPLIER, SECOND_HASH_MULTIPLIER]) {
-      const bit = Math.imul(slotKeys[slot] as number, multiplier) >>> shift;
-      table[bit >>> 5] = (table[bit >>> 5] as number) | (1 << (bit & 31));
-    }
+    const first = Math.imul(slotKeys[slot] as number, HASH_MULTIPLIER) >>> shift;
+    table[first >>> 5] = (table[first >>> 5] as number) | (1 << (first & 31));
+    const second = Math.imul(slotKeys[slot] as number, SECOND_HASH_MULTIPLIER) >>> shift;
+    table[second >>> 5] = (table[second >>> 5] as number) | (1 << (second & 31));
   }
   return {
     table,
@@ -206,12 +214,13 @@ export function buildGramIndex(
     slotKeys,
     slotFirst,
     slotShift,
+    pairPlace,
     pairNext,
-    pairTarget,
-    pairDelta,
-    pairAnchorRow,
-    pairAnchorLength,
-    pairAnchorFrom,
+    placeTarget,
+    placeDelta,
+    placeAnchorRow,
+    placeAnchorLength,
+    placeAnchorFrom,
     anchorRows: base.anchorRows,
     targets,
     longestLiteral,

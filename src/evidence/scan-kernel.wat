@@ -84,7 +84,7 @@
       (loop $vector
         (br_if $vectorsDone (i32.gt_u (i32.add (local.get $at) (i32.const 16)) (local.get $to)))
         (local.set $bytes (v128.load (local.get $at)))
-        ;; Control characters: below 0x20 except tab and newline, and 0x7f to 0x9f.
+        ;; Control characters: the test of $controlBytes, written out (V8 does not inline WebAssembly calls here).
         (local.set $control
           (i32.or (local.get $control)
             (v128.any_true
