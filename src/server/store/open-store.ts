@@ -1,12 +1,24 @@
 // Opens (creating if needed) the SQLite file, sets durable pragmas and brings the schema up to date.
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrate } from "./migrate.js";
 import { type Database, loadSqlite } from "./sqlite.js";
 
+/**
+ * Creates the missing folders of `dir` one level at a time. (Node's recursive mkdir spins forever on a path
+ * under /proc, where mkdir fails with ENOENT; one level at a time fails at once with that error.)
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let folder = dir; !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder)) {
+    missing.push(folder);
+  }
+  for (const folder of missing.reverse()) mkdirSync(folder, { mode: 0o700 });
+}
+
 export async function openDatabase(path: string): Promise<Database> {
   if (path !== ":memory:") {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeFolders(dirname(path));
     // The store holds secret values (the proxy needs them): owner-only, and SQLite gives its -wal and -shm
     // files the main file's mode.
     closeSync(openSync(path, "a", 0o600));

@@ -138,6 +138,16 @@ describe("baton serve process", () => {
     const unopenable = await runBaton(["serve", "--db", join(dir, "a-folder.sqlite")]);
     expect(unopenable.exitCode).toBe(1);
     expect(unopenable.stderr).toContain("check --db");
+    // Node's recursive mkdir used to spin forever here (procfs answers ENOENT); now it fails at once.
+    const underProc = await runBaton(["serve", "--db", "/proc/baton-no-such-folder/serve.sqlite"], {
+      timeout: 10_000,
+      killSignal: "SIGKILL", // a spinning process ignores SIGTERM
+    });
+    expect(underProc.exitCode).toBe(1);
+    expect(underProc.stderr).toContain(
+      "cannot open the SQLite store /proc/baton-no-such-folder/serve.sqlite",
+    );
+    expect(underProc.stderr).toContain("check --db");
   });
 
   // The activation itself takes milliseconds; BATON_SERVE_TEST_ACTIVATION_DELAY_MS holds each operation in
