@@ -68,12 +68,15 @@ class IntList {
 
 // --- JavaScript engine ---------------------------------------------------------------------------------
 
-/** Per 16-bit pair of bytes: 1 when either byte is a control character. */
-const PAIR_CONTROL = (() => {
+/** Per 16-bit pair of bytes: 1 when either byte is a control character (built on the first JavaScript scan). */
+let pairControl: Uint8Array | undefined;
+
+function buildPairControl(): Uint8Array {
+  const single = Uint8Array.from({ length: 256 }, (_, b) => (isControlByte(b) ? 1 : 0));
   const pairs = new Uint8Array(65536);
-  for (let p = 0; p < 65536; p++) pairs[p] = isControlByte(p & 0xff) || isControlByte(p >>> 8) ? 1 : 0;
+  for (let p = 0; p < 65536; p++) pairs[p] = (single[p & 0xff] as number) | (single[p >>> 8] as number);
   return pairs;
-})();
+}
 
 let scratch: Buffer = Buffer.alloc(0);
 const jsList = new IntList();
@@ -95,6 +98,8 @@ function quoteBefore(view: DataView, first: number): boolean {
 }
 
 export function scanCandidatesJs(index: GramIndex, text: string): Candidates {
+  pairControl ??= buildPairControl();
+  const PAIR_CONTROL = pairControl;
   const view = paddedLatin1(text);
   const { table, shift } = index;
   const runSamples = index.runs ? RUN_SAMPLES : 0;
