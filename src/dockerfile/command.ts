@@ -6,6 +6,7 @@ import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseEnvironmentHeader, RepositorySlugSchema } from "../envfile/index.js";
 import { UsageError } from "../errors.js";
 import { applyPlan } from "./apply.js";
+import { acquireApplyLock } from "./lock.js";
 import { persistDockerfileEnvironment } from "./persist.js";
 import { planDockerfile } from "./plan.js";
 import { renderApplySummary, renderPlan, renderStepLine } from "./render.js";
@@ -107,25 +108,32 @@ export async function runDockerfileCommand(options: DockerfileCommandOptions): P
     }
     return EXIT.ok;
   }
-  const result = await applyPlan({
-    plan,
-    repository: options.repository,
-    versionId: source.versionId,
-    checkoutPath: source.checkoutPath,
-    paths,
-    env: io.env,
-    stepTimeoutMs: timeoutSeconds * 1000,
-    sanitiser,
-    onStep: (record, step) => writeLine(io.stderr, renderStepLine(record, step, plan.steps.length)),
-  });
-  const environment =
-    result.status === "failed"
-      ? null
-      : await persistDockerfileEnvironment({
-          paths,
-          repository: options.repository,
-          variables: plan.environment,
-        });
+  const release = await acquireApplyLock(paths, options.repository);
+  let result: Awaited<ReturnType<typeof applyPlan>>;
+  let environment: Awaited<ReturnType<typeof persistDockerfileEnvironment>> | null;
+  try {
+    result = await applyPlan({
+      plan,
+      repository: options.repository,
+      versionId: source.versionId,
+      checkoutPath: source.checkoutPath,
+      paths,
+      env: io.env,
+      stepTimeoutMs: timeoutSeconds * 1000,
+      sanitiser,
+      onStep: (record, step) => writeLine(io.stderr, renderStepLine(record, step, plan.steps.length)),
+    });
+    environment =
+      result.status === "failed"
+        ? null
+        : await persistDockerfileEnvironment({
+            paths,
+            repository: options.repository,
+            variables: plan.environment,
+          });
+  } finally {
+    await release();
+  }
   if (options.json) {
     const document = {
       ...header,

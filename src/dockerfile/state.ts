@@ -60,10 +60,14 @@ export function succeededKeys(state: StepState): Set<string> {
   );
 }
 
-export async function writeStepState(paths: SandboxPaths, state: StepState): Promise<void> {
+export async function ensureStepStateDir(paths: SandboxPaths): Promise<void> {
   await ensureBatonDir(paths);
   await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
   await mkdir(stepStateDir(paths), { recursive: true, mode: 0o700 });
+}
+
+export async function writeStepState(paths: SandboxPaths, state: StepState): Promise<void> {
+  await ensureStepStateDir(paths);
   const records = state.records.slice(-MAX_KEPT_RECORDS);
   await writeFileAtomic(
     stepStatePath(paths, state.repository),

@@ -1,5 +1,6 @@
 // `baton dockerfile apply` end to end: real /bin/sh and bash processes, real files in a throwaway HOME.
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
@@ -143,6 +144,29 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
     const doc = JSON.parse(run.stdout);
     expect(doc.failedStep.status).toBe("timed_out");
     expect(doc.steps[2].status).toBe("not_run");
+  });
+
+  it("one apply per repository at a time: a second one exits 1 naming the first; a dead owner's lock is taken over", async () => {
+    sandbox = await createSandbox();
+    const marker = join(sandbox.home, "first-started");
+    await sandbox.writeDockerfile(`FROM x\nRUN touch ${marker} && sleep 3\n`);
+    const lock = join(sandbox.home, ".baton", "state", "dockerfile", "acme__api.lock");
+    const first = sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"]);
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(marker)).toBe(true);
+    const owner = (await read(lock)).trim();
+    const second = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile", "--json"]);
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr).toContain(`another baton dockerfile apply acme/api is running (pid ${owner})`);
+    expect((await first).exitCode).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+
+    // A lock left by a process that no longer exists (pid far above pid_max) does not block the next apply.
+    await writeFile(lock, "99999999\n");
+    await sandbox.writeDockerfile("FROM x\nRUN echo again\n");
+    const after = await sandbox.baton(["dockerfile", "apply", "acme/api", "--file", "Dockerfile"]);
+    expect(after.exitCode).toBe(0);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("a canary secret echoed by RUN steps appears in no record, output or file", async () => {
