@@ -137,8 +137,8 @@ export interface ScanResult {
 export function findHits(index: GramIndex, text: string, engine?: ScanEngine): ScanResult {
   const hits: Hit[] = [];
   const { list, count, control } = scanCandidates(index, text, engine);
-  const { slotKeys, slotFirst, slotShift } = index;
-  const slotMask = slotKeys.length - 1;
+  const { slots, slotShift } = index;
+  const slotMask = slots.length / 2 - 1;
   for (let c = 0; c < 2 * count; c += 2) {
     const candidate = list[c] as number;
     if (candidate < 0) {
@@ -148,11 +148,11 @@ export function findHits(index: GramIndex, text: string, engine?: ScanEngine): S
       continue;
     }
     const at = candidate - LEAD;
-    const gram = (list[c + 1] as number) >>> 0;
+    const gram = list[c + 1] as number;
     for (let probe = Math.imul(gram, SLOT_MULTIPLIER) >>> slotShift; ; probe = (probe + 1) & slotMask) {
-      const first = slotFirst[probe] as number;
+      const first = slots[2 * probe + 1] as number;
       if (first === -1) break;
-      if (slotKeys[probe] === gram) {
+      if (slots[2 * probe] === gram) {
         verify(index, first, text, at, hits);
         break;
       }

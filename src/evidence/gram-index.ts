@@ -16,9 +16,11 @@ export interface GramIndex {
   /** Bloom filter over the grams: a clear bit means no anchor or form starts that way. */
   table: Uint32Array;
   shift: number;
-  /** Open-addressing hash of the grams: a slot's key and its first pair (-1: empty slot). */
-  slotKeys: Uint32Array;
-  slotFirst: Int32Array;
+  /**
+   * Open-addressing hash of the grams, two entries per slot side by side (one cache line per probe): the gram
+   * (as int32) and its first pair (-1: empty slot).
+   */
+  slots: Int32Array;
   slotShift: number;
   /** Per pair: its place, and the next pair with the same gram (-1: none). */
   pairPlace: Int32Array;
@@ -189,20 +191,20 @@ export function buildGramIndex(
   while (2 ** slotBits < total * 2) slotBits++;
   const mask = 2 ** slotBits - 1;
   const slotShift = 32 - slotBits;
-  const slotKeys = new Uint32Array(mask + 1);
-  const slotFirst = new Int32Array(mask + 1).fill(-1);
+  const slots = new Int32Array(2 * (mask + 1));
+  for (let slot = 0; slot <= mask; slot++) slots[2 * slot + 1] = -1;
   const pairNext = new Int32Array(total);
   let unique = 0;
   for (let q = 0; q < total; q++) {
-    const key = pairKey[q] as number;
+    const key = (pairKey[q] as number) | 0;
     let slot = Math.imul(key, SLOT_MULTIPLIER) >>> slotShift;
-    while (slotFirst[slot] !== -1 && slotKeys[slot] !== key) slot = (slot + 1) & mask;
-    pairNext[q] = slotFirst[slot] as number;
-    if (slotFirst[slot] === -1) {
-      slotKeys[slot] = key;
+    while (slots[2 * slot + 1] !== -1 && slots[2 * slot] !== key) slot = (slot + 1) & mask;
+    pairNext[q] = slots[2 * slot + 1] as number;
+    if (slots[2 * slot + 1] === -1) {
+      slots[2 * slot] = key;
       unique++;
     }
-    slotFirst[slot] = q;
+    slots[2 * slot + 1] = q;
   }
   // One bit per slot, 64 slots per gram (few false positives) but at most 512 KiB, so it stays in cache.
   let bits = 12;
@@ -210,17 +212,17 @@ export function buildGramIndex(
   const table = new Uint32Array(2 ** (bits - 5));
   const shift = 32 - bits;
   for (let slot = 0; slot <= mask; slot++) {
-    if (slotFirst[slot] === -1) continue;
-    const first = Math.imul(slotKeys[slot] as number, HASH_MULTIPLIER) >>> shift;
+    if (slots[2 * slot + 1] === -1) continue;
+    const key = slots[2 * slot] as number;
+    const first = Math.imul(key, HASH_MULTIPLIER) >>> shift;
     table[first >>> 5] = (table[first >>> 5] as number) | (1 << (first & 31));
-    const second = Math.imul(slotKeys[slot] as number, SECOND_HASH_MULTIPLIER) >>> shift;
+    const second = Math.imul(key, SECOND_HASH_MULTIPLIER) >>> shift;
     table[second >>> 5] = (table[second >>> 5] as number) | (1 << (second & 31));
   }
   return {
     table,
     shift,
-    slotKeys,
-    slotFirst,
+    slots,
     slotShift,
     pairPlace,
     pairNext,
