@@ -37,17 +37,19 @@ export interface Candidates {
   control: boolean;
 }
 
-const NEWLINE = 10;
+/** The padding that stands before and after the text (a newline). */
+export const NEWLINE = 10;
 const CONTROL_CLASS = 1;
 const QUOTE_CLASS = 2;
 /** A run end is a candidate only when a quote stands this close before the run's first sample. */
 const QUOTE_REACH = SAMPLE_STEP + 2;
 
-function isControlByte(b: number): boolean {
-  return (b < 0x20 && b !== 9 && b !== 10) || (b >= 0x7f && b <= 0x9f);
+/** A control character the sanitiser removes: below 0x20 except tab and newline, or 0x7f to 0x9f. */
+export function isControlCode(c: number): boolean {
+  return (c < 0x20 && c !== 9 && c !== 10) || (c >= 0x7f && c <= 0x9f);
 }
 
-function isQuoteByte(b: number): boolean {
+export function isQuoteCode(b: number): boolean {
   return b === 0x22 || b === 0x27 || b === 0x60; // " ' `
 }
 
@@ -72,7 +74,7 @@ class IntList {
 let pairControl: Uint8Array | undefined;
 
 function buildPairControl(): Uint8Array {
-  const single = Uint8Array.from({ length: 256 }, (_, b) => (isControlByte(b) ? 1 : 0));
+  const single = Uint8Array.from({ length: 256 }, (_, b) => (isControlCode(b) ? 1 : 0));
   const pairs = new Uint8Array(65536);
   for (let p = 0; p < 65536; p++) pairs[p] = (single[p & 0xff] as number) | (single[p >>> 8] as number);
   return pairs;
@@ -93,7 +95,7 @@ function paddedLatin1(text: string): DataView {
 
 function quoteBefore(view: DataView, first: number): boolean {
   for (let p = Math.max(0, first - QUOTE_REACH); p < first; p++)
-    if (isQuoteByte(view.getUint8(p))) return true;
+    if (isQuoteCode(view.getUint8(p))) return true;
   return false;
 }
 
@@ -212,7 +214,7 @@ class WasmScanner {
     this.textAt = TABLE_AT + index.table.byteLength + CONTEXT_BYTES;
     this.reserve(MIN_SEGMENT_BYTES);
     for (let b = 0; b < 256; b++) {
-      this.bytes[b] = (isControlByte(b) ? CONTROL_CLASS : 0) | (isQuoteByte(b) ? QUOTE_CLASS : 0);
+      this.bytes[b] = (isControlCode(b) ? CONTROL_CLASS : 0) | (isQuoteCode(b) ? QUOTE_CLASS : 0);
     }
     this.bytes.set(
       new Uint8Array(index.table.buffer, index.table.byteOffset, index.table.byteLength),

@@ -1,6 +1,6 @@
 // Terminal escape sequences and control characters are removed before matching (newline and tab stay), so a
 // secret broken up by colour codes is still found and output cannot rewrite the reader's terminal.
-import { controlBlocks, type ScanEngine } from "./candidate-scan.js";
+import { controlBlocks, isControlCode, type ScanEngine } from "./candidate-scan.js";
 import type { GramIndex } from "./gram-index.js";
 
 const CONTROL =
@@ -18,19 +18,15 @@ export interface StrippedText {
   control: number;
 }
 
-function isControlCode(c: number): boolean {
-  return (c < 0x20 && c !== 9 && c !== 10) || (c >= 0x7f && c <= 0x9f);
-}
-
-const countAs = (sequence: string) =>
-  sequence.length > 1 || sequence === "\x1b" || sequence === "\x9b" ? 1 : 0;
+/** A removed sequence counts as an escape when it is longer than one character or a lone ESC or CSI. */
+const isEscape = (first: number, length: number) => length > 1 || first === 0x1b || first === 0x9b;
 
 export function stripControlCharacters(text: string): StrippedText {
   if (!ANY_CONTROL.test(text)) return { text, ansi: 0, control: 0 };
   let ansi = 0;
   let control = 0;
   const stripped = text.replace(CONTROL, (sequence) => {
-    if (countAs(sequence) === 1) ansi++;
+    if (isEscape(sequence.charCodeAt(0), sequence.length)) ansi++;
     else control++;
     return "";
   });
@@ -80,7 +76,7 @@ export function stripControlCharactersInBlocks(
       pieces.push(text.slice(cursor, at));
       cursor = at + length;
       at = cursor - 1;
-      if (length > 1 || first === 0x1b || first === 0x9b) ansi++;
+      if (isEscape(first, length)) ansi++;
       else control++;
     }
   }

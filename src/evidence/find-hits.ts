@@ -1,6 +1,14 @@
 // Verifies the candidate scan's places, collecting every hit (overlapping ones too).
 import { SAMPLE_STEP } from "./anchor.js";
-import { LEAD, RUN_FLAG, RUN_SAMPLES, type ScanEngine, scanCandidates } from "./candidate-scan.js";
+import {
+  isQuoteCode,
+  LEAD,
+  NEWLINE,
+  RUN_FLAG,
+  RUN_SAMPLES,
+  type ScanEngine,
+  scanCandidates,
+} from "./candidate-scan.js";
 import type { Detector } from "./detectors.js";
 import { shannonBitsPerChar } from "./entropy.js";
 import { type GramIndex, SLOT_MULTIPLIER, type Target } from "./gram-index.js";
@@ -12,8 +20,6 @@ export interface Hit {
   /** Known secrets win over pattern kinds when two hits cover the same text. */
   known: boolean;
 }
-
-const NEWLINE = 10;
 
 const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
 const RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-";
@@ -41,7 +47,7 @@ function verifyQuotedRun(text: string, near: number, hits: Hit[]): void {
   let start = Math.max(0, near);
   while (start > 0 && start > near - SAMPLE_STEP - 1 && runClass(text, start - 1) !== 0) start--;
   const quote = text.charCodeAt(start - 1);
-  if (quote !== 0x22 && quote !== 0x27 && quote !== 0x60) return; // " ' `
+  if (!isQuoteCode(quote)) return;
   const limit = Math.min(text.length, start + MAX_QUOTED_LENGTH + 1);
   let end = start;
   let kinds = 0; // generated base64 has upper case, lower case and digits (1 | 2 | 4); hex and UUIDs do not

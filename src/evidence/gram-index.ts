@@ -152,10 +152,10 @@ export function buildGramIndex(
   maxBits = MAX_TABLE_BITS,
 ): GramIndex {
   const base = detectorPlaces(detectors);
-  const totalPairs = base.keys.length + literals.length * SAMPLE_STEP;
+  const total = base.keys.length + literals.length * SAMPLE_STEP;
   const totalPlaces = base.target.length + literals.length * SAMPLE_STEP;
-  const pairKey = new Uint32Array(totalPairs);
-  const pairPlace = new Int32Array(totalPairs);
+  const pairKey = new Uint32Array(total);
+  const pairPlace = new Int32Array(total);
   pairKey.set(base.keys);
   pairPlace.set(base.places);
   const placeTarget = new Int32Array(totalPlaces);
@@ -185,7 +185,6 @@ export function buildGramIndex(
       pairPlace[pair++] = place++;
     }
   }
-  const total = totalPairs;
   // Open addressing with linear probing, at most half full; pairs with the same gram are chained.
   let slotBits = 10;
   while (2 ** slotBits < total * 2) slotBits++;
