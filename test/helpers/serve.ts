@@ -14,6 +14,13 @@ import { BATON_BIN, PROJECT_ROOT } from "./cli.js";
 
 export const FIXTURES = join(PROJECT_ROOT, "fixtures");
 export const ACTIVATION_SEED = join(FIXTURES, "seeds", "activation.json");
+/** The secret values planted in ACTIVATION_SEED: none may appear in any output, log or file. */
+export const ACTIVATION_CANARIES = [
+  "canary-api-payments-5d1f0b7e-never-print",
+  "canary-web-payments-9a2c4e6b-never-print",
+];
+/** The service logs at debug level, so a canary check covers its logs too. */
+export const LOUD = { BATON_LOG_LEVEL: "debug" };
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
 

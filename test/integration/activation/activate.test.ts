@@ -11,19 +11,17 @@ import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
 import { type BatonRun, PROJECT_ROOT, runBaton } from "../../helpers/cli.js";
 import {
+  ACTIVATION_CANARIES,
   ACTIVATION_SEED,
   createSandbox,
   createTurn,
   killLeftoverServes,
+  LOUD,
   makeSandboxHome,
   type SandboxHome,
   type ServeHandle,
   startServe,
 } from "../../helpers/serve.js";
-
-/** The service logs at debug level, so the canary check covers its logs too. */
-const LOUD = { BATON_LOG_LEVEL: "debug" };
-const CANARIES = ["canary-api-payments-5d1f0b7e-never-print", "canary-web-payments-9a2c4e6b-never-print"];
 
 let serve: ServeHandle;
 let home: SandboxHome;
@@ -54,7 +52,7 @@ afterEach(async () => {
   // Whatever happened, no canary secret reached any output, log or file.
   expectNoCanary(
     [...runs.flatMap((r) => [r.stdout, r.stderr]), serve.output(), await readTree(home.home)],
-    CANARIES,
+    ACTIVATION_CANARIES,
   );
   await home.remove();
 });

@@ -11,18 +11,16 @@ import { expectNoCanary, readTree } from "../../helpers/canary.js";
 import { BATON_BIN, type BatonRun, runBaton } from "../../helpers/cli.js";
 import { type DropProxy, startDropProxy } from "../../helpers/drop-proxy.js";
 import {
+  ACTIVATION_CANARIES,
   ACTIVATION_SEED,
   createSandbox,
   killLeftoverServes,
+  LOUD,
   makeSandboxHome,
   type SandboxHome,
   type ServeHandle,
   startServe,
 } from "../../helpers/serve.js";
-
-/** The service logs at debug level, so the canary check covers its logs too. */
-const LOUD = { BATON_LOG_LEVEL: "debug" };
-const CANARIES = ["canary-api-payments-5d1f0b7e-never-print", "canary-web-payments-9a2c4e6b-never-print"];
 
 let serve: ServeHandle | undefined;
 let proxy: DropProxy | undefined;
@@ -42,7 +40,7 @@ afterEach(async () => {
       serve?.output() ?? "",
       home ? await readTree(home.home) : "",
     ],
-    CANARIES,
+    ACTIVATION_CANARIES,
   );
   runs.length = 0;
   await proxy?.close();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderEnvironmentFile } from "../../../src/envfile/index.js";
 import { runBaton } from "../../helpers/cli.js";
+import { savedHandoff } from "../../helpers/handoff.js";
 
 const CANARY = "canary-secret-7f3a9c2e1b";
 let home: string;
@@ -23,28 +24,12 @@ async function writeSandbox(): Promise<void> {
   await mkdir(join(baton, "state", "dockerfile"), { recursive: true });
   await mkdir(join(baton, "evidence"), { recursive: true });
   const checkout = join(home, "checkouts", "acme", "api");
-  const handoff = {
-    schemaVersion: 1,
-    repository: "acme/api",
-    operationId: "op_1",
-    overlayRevision: 1,
-    savedAt: new Date().toISOString(),
-    checkoutPath: checkout,
-    managedStartup: {
-      state: "available",
-      owner: "agent",
-      versionId: "v1",
-      repository: "acme/api",
-      dockerfilePath: join(checkout, "Dockerfile"),
-      dockerfileStatus: "not_applied",
-      agentInstructionsPath: null,
-      startupScriptPath: join(checkout, "startup.sh"),
-      runPath: join(baton, "runner", "baton-runner.cjs"),
-      evidencePath: join(baton, "evidence", "acme__api.json"),
-      readiness: { checks: [] },
-      disclosure: null,
-    },
-  };
+  const handoff = savedHandoff(checkout, {
+    dockerfilePath: join(checkout, "Dockerfile"),
+    startupScriptPath: join(checkout, "startup.sh"),
+    runPath: join(baton, "runner", "baton-runner.cjs"),
+    evidencePath: join(baton, "evidence", "acme__api.json"),
+  });
   await writeFile(join(baton, "handoffs", "acme__api.json"), JSON.stringify(handoff));
   const step = {
     versionId: "v1",

@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { savedHandoff } from "../../helpers/handoff.js";
 import { createSandbox, type Sandbox } from "./helpers.js";
 
 let sandbox: Sandbox;
@@ -223,28 +224,7 @@ describe("baton dockerfile apply runs RUN steps for real", () => {
     const dockerfile = await sandbox.writeDockerfile("FROM x\nRUN true\n", "build.Dockerfile");
     const { mkdir, writeFile } = await import("node:fs/promises");
     await mkdir(join(sandbox.home, ".baton", "handoffs"), { recursive: true, mode: 0o700 });
-    const handoff = {
-      schemaVersion: 1,
-      repository: "acme/api",
-      operationId: "op_1",
-      overlayRevision: 1,
-      savedAt: new Date().toISOString(),
-      checkoutPath: sandbox.checkout,
-      managedStartup: {
-        state: "available",
-        owner: "agent",
-        versionId: "ver_42",
-        repository: "acme/api",
-        dockerfilePath: dockerfile,
-        dockerfileStatus: "not_applied",
-        agentInstructionsPath: null,
-        startupScriptPath: null,
-        runPath: null,
-        evidencePath: null,
-        readiness: { checks: [] },
-        disclosure: null,
-      },
-    };
+    const handoff = savedHandoff(sandbox.checkout, { versionId: "ver_42", dockerfilePath: dockerfile });
     await writeFile(join(sandbox.home, ".baton", "handoffs", "acme__api.json"), JSON.stringify(handoff));
     const run = await sandbox.baton(["dockerfile", "apply", "acme/api", "--json"]);
     expect(run.exitCode).toBe(0);

@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { type EvidenceRecord, EvidenceRecordSchema } from "../../../src/evidence/index.js";
+import type { ManagedStartup } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { savedHandoff } from "../../helpers/handoff.js";
 
 export const RUNNER = join(PROJECT_ROOT, "dist", "runner", "baton-runner.cjs");
 /**
@@ -52,33 +54,15 @@ export function makeSandbox(options: SandboxOptions): Sandbox {
   writeFileSync(join(checkout, "start.sh"), options.script, { mode: 0o644 }); // not executable: bash runs it
   const evidencePath = join(home, ".baton", "evidence", "acme__api.json");
   const handoffPath = join(home, ".baton", "handoffs", "acme__api.json");
-  const managedStartup = {
-    state: "available",
-    owner: "agent",
+  const handoff = savedHandoff(checkout, {
     versionId: "ver_42",
-    repository: "acme/api",
-    dockerfilePath: null,
-    dockerfileStatus: "not_applied",
-    agentInstructionsPath: null,
     startupScriptPath: join(checkout, "start.sh"),
     runPath: join(home, ".baton", "runner", "baton-runner.cjs"),
     evidencePath,
-    readiness: { checks: options.checks ?? [] },
+    readiness: { checks: (options.checks ?? []) as ManagedStartup["readiness"]["checks"] },
     ...(options.timeoutSeconds === undefined ? {} : { startupTimeoutSeconds: options.timeoutSeconds }),
-    disclosure: null,
-  };
-  writeFileSync(
-    handoffPath,
-    JSON.stringify({
-      schemaVersion: 1,
-      repository: "acme/api",
-      operationId: "op_1",
-      overlayRevision: 1,
-      savedAt: new Date().toISOString(),
-      checkoutPath: checkout,
-      managedStartup,
-    }),
-  );
+  });
+  writeFileSync(handoffPath, JSON.stringify(handoff));
   const header = [
     "# baton-environment-file: 1",
     "# baton-overlay-revision: 1",
