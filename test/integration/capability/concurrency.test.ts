@@ -1,13 +1,8 @@
 // Concurrent agents asking for the same access at once: the exact-target check is repeated inside the write
 // transaction, so they share one request and owners get one e-mail. In-process handler, real SQLite file.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { applySeed, createServerApp, openDatabase, SeedDocumentSchema } from "../../../src/server/index.js";
-import { ADMIN_PATHS, HEADERS, type RecordCapabilityResponse } from "../../../src/transport/wire.js";
-import { paths, SEED } from "./harness.js";
+import type { RecordCapabilityResponse } from "../../../src/transport/wire.js";
+import { paths, startInProcess } from "./harness.js";
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -17,32 +12,15 @@ afterEach(async () => {
 
 describe("concurrent duplicates", () => {
   it("twenty simultaneous requests, half for one target (in two spellings), make one request for it and one e-mail", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "baton-cap-race-"));
-    const db = await openDatabase(join(dir, "serve.sqlite"));
-    applySeed(db, SeedDocumentSchema.parse(SEED), new Date());
-    const app = createServerApp({ db, logger: pino({ level: "silent" }), adminToken: "race-admin-token" });
-    cleanup = async () => {
-      await app.stop();
-      db.close();
-      await rm(dir, { recursive: true, force: true });
-    };
-    const created = await app.handle(
-      new Request(`http://baton.test${ADMIN_PATHS.sandboxes}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", [HEADERS.adminToken]: "race-admin-token" },
-        body: JSON.stringify({ workspaceId: "ws_acme", engagementId: "eng_race" }),
-      }),
-    );
-    const creds = (await created.json()) as { turnToken: string; lease: string };
+    const service = await startInProcess("race");
+    cleanup = service.close;
+    const { app, db } = service;
+    const ops = await service.sandboxHeaders("eng_race");
     const post = async (target: string) => {
       const response = await app.handle(
         new Request(`http://baton.test${paths.requests}`, {
           method: "POST",
-          headers: {
-            "content-type": "application/json",
-            [HEADERS.authorization]: `Bearer ${creds.turnToken}`,
-            [HEADERS.sandboxLease]: creds.lease,
-          },
+          headers: { "content-type": "application/json", ...ops },
           body: JSON.stringify({ repository: "acme/api", capability: "registry", target, reason: "npm 401" }),
         }),
       );

@@ -4,8 +4,16 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSqlite } from "../../../src/server/store/sqlite.js";
-import { CAPABILITY_PATHS } from "../../../src/transport/wire.js";
+import pino from "pino";
+import {
+  applySeed,
+  createServerApp,
+  openDatabase,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
+import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { ADMIN_PATHS, CAPABILITY_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { createSandbox, type Sandbox, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
@@ -146,4 +154,42 @@ export async function until(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+const IN_PROCESS_ADMIN_TOKEN = "in-process-admin-token";
+
+/** The real handler over a real SQLite file holding SEED, called without a socket. */
+export interface InProcessService {
+  db: Database;
+  app: ServerApp;
+  /** Operations headers (turn token and lease) of a new sandbox in ws_acme for `engagementId`. */
+  sandboxHeaders(engagementId: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function startInProcess(name: string): Promise<InProcessService> {
+  const dir = await mkdtemp(join(tmpdir(), `baton-cap-${name}-`));
+  const db = await openDatabase(join(dir, "serve.sqlite"));
+  applySeed(db, SeedDocumentSchema.parse(SEED), new Date());
+  const app = createServerApp({ db, logger: pino({ level: "silent" }), adminToken: IN_PROCESS_ADMIN_TOKEN });
+  return {
+    db,
+    app,
+    async sandboxHeaders(engagementId) {
+      const created = await app.handle(
+        new Request(`http://baton.test${ADMIN_PATHS.sandboxes}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", [HEADERS.adminToken]: IN_PROCESS_ADMIN_TOKEN },
+          body: JSON.stringify({ workspaceId: "ws_acme", engagementId }),
+        }),
+      );
+      const creds = (await created.json()) as { turnToken: string; lease: string };
+      return { [HEADERS.authorization]: `Bearer ${creds.turnToken}`, [HEADERS.sandboxLease]: creds.lease };
+    },
+    async close() {
+      await app.stop();
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

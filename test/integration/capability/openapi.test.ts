@@ -1,23 +1,12 @@
 // The capability routes' real responses validate against openapi/baton-ops.json. In-process: the real handler
 // over a real SQLite file, called without a socket (the hono model); no SMTP here, so e-mail stays queued.
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  applySeed,
-  createServerApp,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
-import { ADMIN_PATHS, HEADERS, CAPABILITY_ROUTE_PATTERNS as P } from "../../../src/transport/wire.js";
+import { HEADERS, CAPABILITY_ROUTE_PATTERNS as P } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { CANARIES, paths, SEED, TOKENS } from "./harness.js";
+import { CANARIES, type InProcessService, paths, startInProcess, TOKENS } from "./harness.js";
 
 const document = JSON.parse(readFileSync(join(PROJECT_ROOT, "openapi", "baton-ops.json"), "utf8"));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -25,9 +14,7 @@ ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
 ajv.addFormat("uri", (value: string) => URL.canParse(value));
 ajv.addSchema(document, "baton-ops");
 
-let dir: string;
-let db: Database;
-let app: ServerApp;
+let service: InProcessService;
 let ops: Record<string, string>;
 const seen = new Set<string>();
 const bodies: string[] = [];
@@ -38,7 +25,7 @@ async function call(
   path: string,
   init: { headers?: Record<string, string>; body?: unknown } = {},
 ) {
-  const response = await app.handle(
+  const response = await service.app.handle(
     new Request(`http://baton.test${path}`, {
       method,
       headers: { "content-type": "application/json", ...init.headers },
@@ -59,28 +46,11 @@ async function call(
 const member = (token: string) => ({ headers: { [HEADERS.authorization]: `Bearer ${token}` } });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "baton-cap-openapi-"));
-  db = await openDatabase(join(dir, "serve.sqlite"));
-  applySeed(db, SeedDocumentSchema.parse(SEED), new Date());
-  app = createServerApp({
-    db,
-    logger: pino({ level: "silent" }),
-    adminToken: "admin-token-for-openapi-test",
-  });
-  const created = await app.handle(
-    new Request(`http://baton.test${ADMIN_PATHS.sandboxes}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", [HEADERS.adminToken]: "admin-token-for-openapi-test" },
-      body: JSON.stringify({ workspaceId: "ws_acme", engagementId: "eng_openapi" }),
-    }),
-  );
-  const creds = (await created.json()) as { turnToken: string; lease: string };
-  ops = { [HEADERS.authorization]: `Bearer ${creds.turnToken}`, [HEADERS.sandboxLease]: creds.lease };
+  service = await startInProcess("openapi");
+  ops = await service.sandboxHeaders("eng_openapi");
 });
 afterAll(async () => {
-  await app?.stop();
-  db?.close();
-  await rm(dir, { recursive: true, force: true });
+  await service?.close();
 });
 
 describe("capability routes against the OpenAPI document", () => {
