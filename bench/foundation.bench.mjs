@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { renderEnvironmentFile, writeFileAtomic } from "../dist/src/envfile/index.js";
+import { renderEnvironmentFile } from "../dist/src/envfile/index.js";
+import { writeFileAtomic } from "../dist/src/safefs/index.js";
 import { median, report, timeRuns } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,7 +41,9 @@ try {
   const plain = median(await timeRuns(() => writeFileSync(join(home, "plain.sh"), text), { runs: 50 }));
   const renderOnly = median(await timeRuns(() => renderEnvironmentFile(overlay), { runs: 50 }));
   const renderWrite = median(
-    await timeRuns(() => writeFileAtomic(big, renderEnvironmentFile(overlay)), { runs: 50 }),
+    await timeRuns(() => writeFileAtomic(join(home, ".baton"), big, renderEnvironmentFile(overlay)), {
+      runs: 50,
+    }),
   );
   const plainBase = { label: "plain writeFileSync", value: plain };
   report("plain writeFileSync of the same bytes (baseline)", plain, "ms");

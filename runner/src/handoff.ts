@@ -1,8 +1,13 @@
 // Reads the saved handoff (~/.baton/handoffs/<owner>__<name>.json) without zod: the runner is dependency-free,
-// so this checks exactly the fields it uses and names the first one that is wrong.
-import { readdirSync, readFileSync } from "node:fs";
+// so this checks exactly the fields it uses and names the first one that is wrong. The path rules are the
+// CLI's own (src/handoff/check-saved.ts, bundled), applied again to whatever is on disk now.
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { checkSavedHandoffPaths } from "../../src/handoff/check-saved.js";
+import type { HandoffPaths } from "../../src/handoff/paths.js";
+import { inspectFolderUnder } from "../../src/safefs/folders.js";
+import { readFileSafeSync } from "../../src/safefs/read.js";
 import type { RunnerArgs } from "./args.js";
 
 export type ReadinessCheckSpec =
@@ -31,14 +36,8 @@ export function batonHome(env: NodeJS.ProcessEnv): string {
   return join(env.HOME && env.HOME.length > 0 ? env.HOME : homedir(), ".baton");
 }
 
-function expandBatonPath(path: string, env: NodeJS.ProcessEnv): string {
-  if (path.startsWith("~/.baton/")) return join(batonHome(env), path.slice("~/.baton/".length));
-  if (!isAbsolute(path))
-    throw new HandoffError(
-      "handoff field managedStartup.evidencePath must be absolute or start with ~/.baton/",
-    );
-  return path;
-}
+/** Saved handoffs are a few KiB (src/handoff/saved.ts MAX_SAVED_HANDOFF_BYTES). */
+const MAX_HANDOFF_BYTES = 1024 * 1024;
 
 export const fileNameFor = (repository: string) => `${repository.replace("/", "__")}.json`;
 
@@ -53,10 +52,13 @@ export function locateHandoff(args: RunnerArgs, env: NodeJS.ProcessEnv): string 
   const dir = join(batonHome(env), "handoffs");
   if (args.repo !== undefined) return join(dir, fileNameFor(args.repo));
   let files: string[] = [];
-  try {
-    files = readdirSync(dir).filter((name) => name.endsWith(".json"));
-  } catch {
-    // handled below
+  // A handoffs folder that is a link (or sits under one) is refused rather than listed.
+  if (inspectFolderUnder(batonHome(env), dir)) {
+    try {
+      files = readdirSync(dir).filter((name) => name.endsWith(".json"));
+    } catch {
+      // handled below
+    }
   }
   if (files.length === 1) return join(dir, files[0] as string);
   throw new HandoffError(
@@ -77,6 +79,7 @@ function field<T>(object: Json, name: string, check: (v: unknown) => v is T, wha
 }
 const isString = (v: unknown): v is string => typeof v === "string" && v.length > 0;
 const isAbsolutePath = (v: unknown): v is string => isString(v) && isAbsolute(v);
+const isOptionalPath = (v: unknown): v is string | null | undefined => v == null || isString(v);
 const isPositive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
 
 function parseCheck(value: unknown, index: number): ReadinessCheckSpec {
@@ -108,8 +111,17 @@ function parseCheck(value: unknown, index: number): ReadinessCheckSpec {
   }
 }
 
-/** Parses a saved handoff document (schemaVersion 1) into what the runner needs. */
-export function parseHandoff(text: string, file: string, env: NodeJS.ProcessEnv): RunnerHandoff {
+/**
+ * Parses a saved handoff document (schemaVersion 1) into what the runner needs, with the path rules applied:
+ * the script and checkout files stay in the checkout, evidence stays in ~/.baton, and the handoff is for
+ * `expected` (the --repo given) when there is one.
+ */
+export function parseHandoff(
+  text: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  expected?: string | undefined,
+): RunnerHandoff {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -133,14 +145,33 @@ export function parseHandoff(text: string, file: string, env: NodeJS.ProcessEnv)
   const timeout = startup.startupTimeoutSeconds;
   const readiness = startup.readiness;
   const checks = isObject(readiness) && Array.isArray(readiness.checks) ? readiness.checks : [];
+  const optionalPath = (name: string) => field(startup, name, isOptionalPath, "a path or null", m) ?? null;
+  const raw: HandoffPaths = {
+    dockerfilePath: optionalPath("dockerfilePath"),
+    agentInstructionsPath: optionalPath("agentInstructionsPath"),
+    startupScriptPath: field(startup, "startupScriptPath", isString, "a path", m),
+    runPath: optionalPath("runPath"),
+    evidencePath: field(startup, "evidencePath", isString, "a path", m),
+  };
+  // Saved handoffs hold absolute paths; the raw wire forms (relative to the checkout, ~/.baton/...) work too.
+  const checked = checkSavedHandoffPaths(
+    {
+      repository,
+      checkoutPath,
+      managedStartup: {
+        ...raw,
+        ...(typeof startup.repository === "string" ? { repository: startup.repository } : {}),
+      },
+    },
+    { file, batonDir: batonHome(env), expected },
+  ).managedStartup as HandoffPaths;
   return {
     file,
     repository,
     versionId: field(startup, "versionId", isString, "a version id", m),
     checkoutPath,
-    // Saved handoffs hold absolute paths; the raw wire forms (relative to the checkout, ~/.baton/...) work too.
-    startupScriptPath: resolve(checkoutPath, field(startup, "startupScriptPath", isString, "a path", m)),
-    evidencePath: expandBatonPath(field(startup, "evidencePath", isString, "a path", m), env),
+    startupScriptPath: checked.startupScriptPath as string,
+    evidencePath: checked.evidencePath as string,
     timeoutSeconds:
       timeout === undefined
         ? DEFAULT_TIMEOUT_SECONDS
@@ -149,14 +180,17 @@ export function parseHandoff(text: string, file: string, env: NodeJS.ProcessEnv)
   };
 }
 
-export function readHandoff(file: string, env: NodeJS.ProcessEnv): RunnerHandoff {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
+/**
+ * Reads the handoff: one under ~/.baton with every folder checked from ~/.baton down, one named by --handoff
+ * as given; either way never through a symbolic link at the file itself, never a FIFO, at most 1 MiB.
+ */
+export function readHandoff(file: string, env: NodeJS.ProcessEnv, args: RunnerArgs): RunnerHandoff {
+  const root = args.handoff === undefined ? batonHome(env) : null;
+  const text = readFileSafeSync(root, file, { maxBytes: MAX_HANDOFF_BYTES });
+  if (text === null) {
     throw new HandoffError(
       `cannot read the saved handoff ${file}; run \`baton env activate <owner/name>\` first`,
     );
   }
-  return parseHandoff(text, file, env);
+  return parseHandoff(text, file, env, args.repo);
 }

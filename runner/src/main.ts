@@ -13,13 +13,20 @@ import {
   RUNNER_EXIT,
 } from "../../src/evidence/record.js";
 import { createSanitiser, type Sanitiser } from "../../src/evidence/sanitiser.js";
+import { assertWritableUnder, writeFileAtomicSync } from "../../src/safefs/write-atomic.js";
 import { parseRunnerArgs } from "./args.js";
 import { OutputCapture } from "./capture.js";
-import { fallbackEvidencePath, locateHandoff, type RunnerHandoff, readHandoff } from "./handoff.js";
+import {
+  batonHome,
+  fallbackEvidencePath,
+  locateHandoff,
+  type RunnerHandoff,
+  readHandoff,
+} from "./handoff.js";
 import { checkReadiness, readinessNotChecked } from "./readiness.js";
 import { collectKnownSecrets } from "./secrets.js";
 import { type ScriptResult, type Supervision, superviseScript } from "./supervise.js";
-import { writeAll, writeFileAtomicSync } from "./write-evidence.js";
+import { writeAll } from "./write-evidence.js";
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
 
@@ -127,9 +134,9 @@ function finish(
   const evidencePath = handoff?.evidencePath ?? fallbackEvidencePath(env, repository);
   let writeError = "";
   try {
-    writeFileAtomicSync(evidencePath, `${json}\n`);
+    writeFileAtomicSync(batonHome(env), evidencePath, `${json}\n`, { mode: 0o600 });
   } catch (error) {
-    writeError = ` (could not write ${evidencePath}: ${(error as NodeJS.ErrnoException).code ?? "error"})`;
+    writeError = ` (could not write ${evidencePath}: ${describeError(error)})`;
   }
   try {
     writeAll(1, `${json}\n`);
@@ -173,7 +180,9 @@ function onSignal(signal: NodeJS.Signals): void {
 async function run(): Promise<void> {
   const args = parseRunnerArgs(process.argv.slice(2));
   repository = args.repo;
-  handoff = readHandoff(locateHandoff(args, env), env);
+  handoff = readHandoff(locateHandoff(args, env), env, args);
+  // Evidence must be writable before the script runs: a link under ~/.baton stops the run here.
+  assertWritableUnder(batonHome(env), handoff.evidencePath);
   knownSanitiser = createSanitiser({ secrets: collectKnownSecrets(env) });
   capture = new OutputCapture(knownSanitiser.stream());
   writeAll(

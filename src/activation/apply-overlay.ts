@@ -1,7 +1,8 @@
 // Applies an overlay inside the sandbox: render environment.sh and write it atomically into ~/.baton.
 // Shared by `baton env apply` and `baton env activate`.
 import type { SandboxPaths } from "../config/sandbox.js";
-import { ensureBatonDir, type Overlay, renderEnvironmentFile, writeFileAtomic } from "../envfile/index.js";
+import { type Overlay, renderEnvironmentFile } from "../envfile/index.js";
+import { writeFileAtomicSync } from "../safefs/index.js";
 
 export interface AppliedVariable {
   repository: string;
@@ -24,8 +25,7 @@ export async function applyOverlay(input: {
 }): Promise<AppliedOverlay> {
   const { overlay, paths } = input;
   const content = renderEnvironmentFile(overlay);
-  await ensureBatonDir(paths);
-  await writeFileAtomic(paths.environmentFile, content, { mode: 0o600 });
+  writeFileAtomicSync(paths.batonDir, paths.environmentFile, content, { mode: 0o600 });
   return {
     path: paths.environmentFile,
     revision: overlay.revision,

@@ -1,5 +1,6 @@
-// After an activation succeeded: check the handoff, fetch and apply the overlay, save the handoff, install the
-// runner. The handoff is checked first so an unsafe path leaves the sandbox's files as they were.
+// After an activation succeeded: check the handoff, fetch the overlay, check every destination, then write the
+// environment file, save the handoff and install the runner. Everything is checked before the first write, so
+// an unsafe path or a symbolic link under ~/.baton leaves the sandbox's files as they were.
 import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { ServiceError } from "../errors.js";
@@ -8,8 +9,10 @@ import {
   resolveHandoffPaths,
   SAVED_HANDOFF_SCHEMA_VERSION,
   type SavedHandoff,
+  savedHandoffPath,
   writeSavedHandoff,
 } from "../handoff/index.js";
+import { assertWritableUnder } from "../safefs/index.js";
 import type { OpsClient } from "../transport/index.js";
 import type { Operation } from "../transport/wire.js";
 import { applyOverlay } from "./apply-overlay.js";
@@ -54,9 +57,13 @@ export async function completeActivation(input: {
   }
   const parsed = parseManagedStartup(result.managedStartup, operation.repository);
   const managedStartup =
-    parsed === null ? null : await resolveHandoffPaths(parsed, { checkoutPath, batonDir: paths.batonDir });
+    parsed === null ? null : resolveHandoffPaths(parsed, { checkoutPath, batonDir: paths.batonDir });
+  const runPath = managedStartup?.state === "available" ? managedStartup.runPath : null;
 
   const overlay = await client.getOverlay(operation.id);
+  const destinations = [paths.environmentFile, savedHandoffPath(paths, operation.repository)];
+  if (runPath !== null) destinations.push(runPath);
+  for (const file of destinations) assertWritableUnder(paths.batonDir, file);
   const applied = await applyOverlay({ overlay, paths });
 
   const saved: SavedHandoff = {
@@ -69,9 +76,6 @@ export async function completeActivation(input: {
     managedStartup,
   };
   const handoffFile = await writeSavedHandoff(paths, saved);
-  const runner =
-    managedStartup?.state === "available" && managedStartup.runPath !== null
-      ? await installRunner(managedStartup.runPath)
-      : null;
+  const runner = runPath === null ? null : await installRunner(paths.batonDir, runPath);
   return { saved, files: { environmentFile: applied.path, handoffFile, checkoutPath, runner } };
 }

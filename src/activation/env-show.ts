@@ -1,11 +1,10 @@
 // `baton env show`: the current environment file's revision and names, read back from its generated header.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { type CliIo, writeJson, writeLine } from "../cli/io.js";
 import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseEnvironmentHeader } from "../envfile/header.js";
-import { BatonError, UnsafePathError } from "../errors.js";
+import { readEnvironmentFile } from "../envfile/read-environment.js";
+import { BatonError } from "../errors.js";
 import { describeCount, renderNameMapping } from "./render-mapping.js";
 
 export interface EnvShowOptions {
@@ -15,8 +14,8 @@ export interface EnvShowOptions {
 
 export async function runEnvShow(options: EnvShowOptions): Promise<ExitCode> {
   const { io } = options;
-  const path = resolveSandboxPaths(io.env).environmentFile;
-  const manifest = parseEnvironmentHeader(await readNoFollow(path));
+  const { batonDir, environmentFile: path } = resolveSandboxPaths(io.env);
+  const manifest = parseEnvironmentHeader(readOrExplain(batonDir, path));
   const { variables } = manifest;
   if (options.json) {
     writeJson(io.stdout, { revision: manifest.revision, path, variables });
@@ -27,29 +26,15 @@ export async function runEnvShow(options: EnvShowOptions): Promise<ExitCode> {
   return EXIT.ok;
 }
 
-async function readNoFollow(path: string): Promise<string> {
-  try {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      return await handle.readFile("utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") {
-      throw new BatonError(
-        "not_found",
-        `no environment file at ${path} yet; run \`baton env activate <owner/name>\` or \`baton env apply --overlay <file>\``,
-        { path, cause: error },
-      );
-    }
-    if (code === "ELOOP") {
-      throw new UnsafePathError(`${path} is a symbolic link; baton reads only the file it wrote`, { path });
-    }
-    throw new BatonError("internal", `cannot read ${path} (${code ?? "unknown error"})`, {
-      path,
-      cause: error,
-    });
+function readOrExplain(batonDir: string, path: string): string {
+  // Refuses a symbolic link, a FIFO or another special file in its place (UnsafePathError, exit 1).
+  const text = readEnvironmentFile(batonDir);
+  if (text === null) {
+    throw new BatonError(
+      "not_found",
+      `no environment file at ${path} yet; run \`baton env activate <owner/name>\` or \`baton env apply --overlay <file>\``,
+      { path },
+    );
   }
+  return text;
 }

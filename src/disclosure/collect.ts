@@ -1,14 +1,14 @@
 // Gathers a disclosure's inputs from the sandbox: saved handoff, Dockerfile step state, ENV conflicts and the
 // runner's evidence file. Missing pieces become nulls with a reason, never a failure: the disclosure says so.
-import { readFile } from "node:fs/promises";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { readEnvironmentConflicts } from "../dockerfile/persist.js";
 import { readStepState } from "../dockerfile/state.js";
 import { isBatonError } from "../errors.js";
-import type { EvidenceRecord } from "../evidence/record.js";
+import { DEFAULT_EVIDENCE_LIMIT_BYTES, type EvidenceRecord } from "../evidence/record.js";
 import { EvidenceRecordSchema } from "../evidence/schema.js";
 import type { SavedHandoff } from "../handoff/saved.js";
 import { readSavedHandoff } from "../handoff/saved.js";
+import { readFileSafeSync } from "../safefs/index.js";
 import type { DisclosureInputs, RequiredCheck } from "./types.js";
 
 export async function collectDisclosureInputs(input: {
@@ -19,7 +19,7 @@ export async function collectDisclosureInputs(input: {
   const { paths, repository } = input;
   const handoff = await readHandoffIfAny(paths, repository);
   const steps = await readStepState(paths, repository);
-  const evidence = await readEvidence(handoff?.managedStartup?.evidencePath ?? null);
+  const evidence = readEvidence(paths.batonDir, handoff?.managedStartup?.evidencePath ?? null);
   return {
     repository,
     handoff,
@@ -40,14 +40,15 @@ async function readHandoffIfAny(paths: SandboxPaths, repository: string): Promis
   }
 }
 
-async function readEvidence(
+/** `path` passed the handoff's path rules on read, so it lies under ~/.baton; a link or FIFO there is refused. */
+function readEvidence(
+  batonDir: string,
   path: string | null,
-): Promise<{ record: EvidenceRecord | null; problem: string | null }> {
+): { record: EvidenceRecord | null; problem: string | null } {
   if (!path) return { record: null, problem: "the handoff names no evidence path" };
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
+  // The runner bounds its document to the limit; anything far larger is not its evidence.
+  const text = readFileSafeSync(batonDir, path, { maxBytes: 4 * DEFAULT_EVIDENCE_LIMIT_BYTES });
+  if (text === null) {
     return { record: null, problem: `the runner has not written ${path} (run \`node <runPath>\`)` };
   }
   try {

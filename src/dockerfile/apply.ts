@@ -1,12 +1,13 @@
 // Applies a plan inside the sandbox: RUN steps in order, stopping at the first failure as a build does, with
 // a record per step saved after each one so a re-run resumes and an applied Dockerfile is not run twice.
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { SandboxPaths } from "../config/sandbox.js";
+import { writeFileAtomicSync } from "../safefs/index.js";
 import { runStepProcess } from "./run-step.js";
 import type { OutputSanitiser } from "./sanitise.js";
 import { stepBaseEnvironment } from "./secrets.js";
-import { appendRecord, readStepState, stepStateDir, succeededKeys, writeStepState } from "./state.js";
+import { appendRecord, heredocScriptsDir, readStepState, succeededKeys, writeStepState } from "./state.js";
 import type { DockerfilePlan, PlanStep, StepRecord } from "./types.js";
 
 export interface ApplyOptions {
@@ -70,11 +71,10 @@ async function chooseWorkdir(step: PlanStep, checkoutPath: string): Promise<{ cw
 async function prepareArgv(options: ApplyOptions, step: PlanStep): Promise<string[]> {
   const run = step.run!;
   if (run.form !== "heredoc-script" || !run.script) return run.argv;
-  const dir = join(stepStateDir(options.paths), "scripts", step.digest.slice(0, 16));
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, run.script.name.replace(/[^A-Za-z0-9._-]/g, "_") || "script");
-  await writeFile(file, run.script.content, { mode: 0o700 });
-  await chmod(file, 0o700);
+  const dir = join(heredocScriptsDir(options.paths), step.digest.slice(0, 16));
+  const name = run.script.name.replace(/[^A-Za-z0-9._-]/g, "_");
+  const file = join(dir, name === "" || /^\.+$/.test(name) ? "script" : name);
+  writeFileAtomicSync(options.paths.batonDir, file, run.script.content, { mode: 0o700 });
   return [file];
 }
 

@@ -3,7 +3,7 @@
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { type CliIo, writeJson, writeLine } from "../cli/io.js";
 import { resolveSandboxPaths } from "../config/sandbox.js";
-import { parseEnvironmentHeader, RepositorySlugSchema } from "../envfile/index.js";
+import { parseEnvironmentHeader, RepositorySlugSchema, readEnvironmentFile } from "../envfile/index.js";
 import { UsageError } from "../errors.js";
 import { applyPlan } from "./apply.js";
 import { acquireApplyLock } from "./lock.js";
@@ -54,10 +54,12 @@ export function sanitiseDeep<T>(value: T, sanitiser: OutputSanitiser): T {
   return value;
 }
 
-async function secretNamesFromEnvironmentFile(path: string): Promise<string[]> {
+/** A link or special file in place of environment.sh is refused; a missing or header-less one names none. */
+function secretNamesFromEnvironmentFile(batonDir: string): string[] {
+  const text = readEnvironmentFile(batonDir);
+  if (text === null) return [];
   try {
-    const { readFile } = await import("node:fs/promises");
-    const manifest = parseEnvironmentHeader(await readFile(path, "utf8"));
+    const manifest = parseEnvironmentHeader(text);
     return manifest.variables.filter((v) => v.source === "secret").map((v) => v.assigned);
   } catch {
     return [];
@@ -75,7 +77,7 @@ export async function runDockerfileCommand(options: DockerfileCommandOptions): P
   }
   const buildArgs = parseBuildArgs(options.buildArgs);
   const paths = resolveSandboxPaths(io.env);
-  const secretNames = await secretNamesFromEnvironmentFile(paths.environmentFile);
+  const secretNames = secretNamesFromEnvironmentFile(paths.batonDir);
   const sanitiser = createOutputSanitiser(collectSecrets({ env: io.env, secretNames, buildArgs }));
   const source = await locateDockerfile({ paths, ...options, cwd: io.cwd });
   const text = await readDockerfileText(source.dockerfilePath);

@@ -1,12 +1,13 @@
 // Writes ~/.baton/dockerfile-environment.sh from every applied repository's resolved ENV, keeping what was
 // applied per repository in ~/.baton/state/dockerfile-environment.json so the merge can be redone.
-import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
-import { ensureBatonDir, renderDockerfileEnvironmentFile, writeFileAtomic } from "../envfile/index.js";
+import { renderDockerfileEnvironmentFile } from "../envfile/index.js";
 import { SHELL_NAME_PATTERN } from "../envfile/overlay.js";
+import { InputError } from "../errors.js";
+import { readFileSafeSync, writeFileAtomicSync } from "../safefs/index.js";
 import { type EnvironmentConflict, mergeRepositoryEnvironments } from "./merge-environment.js";
 
 const EnvironmentStateSchema = z.object({
@@ -30,18 +31,23 @@ export interface PersistResult {
   conflicts: EnvironmentConflict[];
 }
 
-function statePath(paths: SandboxPaths): string {
+const MAX_ENVIRONMENT_STATE_BYTES = 64 * 1024 * 1024;
+
+export function environmentStatePath(paths: SandboxPaths): string {
   return join(paths.stateDir, "dockerfile-environment.json");
 }
 
 async function readState(paths: SandboxPaths): Promise<EnvironmentState> {
-  let text: string;
+  const file = environmentStatePath(paths);
+  const text = readFileSafeSync(paths.batonDir, file, { maxBytes: MAX_ENVIRONMENT_STATE_BYTES });
+  if (text === null) return { schemaVersion: 1, repositories: [] };
+  let json: unknown;
   try {
-    text = await readFile(statePath(paths), "utf8");
-  } catch {
-    return { schemaVersion: 1, repositories: [] };
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${file} is not JSON; delete it and apply the Dockerfiles again`, { cause: error });
   }
-  return parseOrThrow(EnvironmentStateSchema, JSON.parse(text), statePath(paths));
+  return parseOrThrow(EnvironmentStateSchema, json, file);
 }
 
 export async function persistDockerfileEnvironment(input: {
@@ -62,10 +68,9 @@ export async function persistDockerfileEnvironment(input: {
   const content = renderDockerfileEnvironmentFile({
     entries: merged.entries.map((e) => ({ assigned: e.assigned, value: e.value, repository: e.repository })),
   });
-  await ensureBatonDir(paths);
-  await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(statePath(paths), `${JSON.stringify({ schemaVersion: 1, repositories }, null, 2)}\n`);
-  await writeFileAtomic(paths.dockerfileEnvironmentFile, content, { mode: 0o600 });
+  const stateText = `${JSON.stringify({ schemaVersion: 1, repositories }, null, 2)}\n`;
+  writeFileAtomicSync(paths.batonDir, environmentStatePath(paths), stateText);
+  writeFileAtomicSync(paths.batonDir, paths.dockerfileEnvironmentFile, content, { mode: 0o600 });
   const variables = exportable.map((v) => {
     const own = merged.entries.find((e) => e.repository === repository && e.name === v.name);
     const shared = merged.entries.find((e) => e.name === v.name && e.sharedWith.includes(repository));

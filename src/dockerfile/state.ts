@@ -1,15 +1,16 @@
 // Step records under ~/.baton/state/dockerfile/<owner>__<name>.json, keyed by handoff version and step
 // digest, so a re-run skips what already succeeded. Written atomically after every step.
-import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
-import { ensureBatonDir, writeFileAtomic } from "../envfile/index.js";
 import { InputError } from "../errors.js";
+import { readFileSafeSync, writeFileAtomicSync } from "../safefs/index.js";
 import { type StepRecord, StepRecordSchema } from "./types.js";
 
 const MAX_KEPT_RECORDS = 2000;
+/** 2,000 records with 4,000-character output tails, JSON-escaped, stay well under this. */
+export const MAX_STEP_STATE_BYTES = 64 * 1024 * 1024;
 
 export const StepStateSchema = z.object({
   schemaVersion: z.literal(1),
@@ -32,18 +33,23 @@ export function stepStateDir(paths: SandboxPaths): string {
   return join(paths.stateDir, "dockerfile");
 }
 
+/** Where heredoc scripts (`RUN <<EOF` bodies starting `#!`) are written to run. */
+export function heredocScriptsDir(paths: SandboxPaths): string {
+  return join(stepStateDir(paths), "scripts");
+}
+
+export function applyLockPath(paths: SandboxPaths, repository: string): string {
+  return join(stepStateDir(paths), `${repository.replace("/", "__")}.lock`);
+}
+
 export function stepStatePath(paths: SandboxPaths, repository: string): string {
   return join(stepStateDir(paths), `${repository.replace("/", "__")}.json`);
 }
 
 export async function readStepState(paths: SandboxPaths, repository: string): Promise<StepState> {
   const file = stepStatePath(paths, repository);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return { schemaVersion: 1, repository, records: [] };
-  }
+  const text = readFileSafeSync(paths.batonDir, file, { maxBytes: MAX_STEP_STATE_BYTES });
+  if (text === null) return { schemaVersion: 1, repository, records: [] };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -60,16 +66,10 @@ export function succeededKeys(state: StepState): Set<string> {
   );
 }
 
-export async function ensureStepStateDir(paths: SandboxPaths): Promise<void> {
-  await ensureBatonDir(paths);
-  await mkdir(paths.stateDir, { recursive: true, mode: 0o700 });
-  await mkdir(stepStateDir(paths), { recursive: true, mode: 0o700 });
-}
-
 export async function writeStepState(paths: SandboxPaths, state: StepState): Promise<void> {
-  await ensureStepStateDir(paths);
   const records = state.records.slice(-MAX_KEPT_RECORDS);
-  await writeFileAtomic(
+  writeFileAtomicSync(
+    paths.batonDir,
     stepStatePath(paths, state.repository),
     `${JSON.stringify({ ...state, records }, null, 2)}\n`,
   );

@@ -1,4 +1,4 @@
-// Environment files: rendering (pure) and the atomic writer (I/O) for ~/.baton.
+// Environment files: rendering and parsing (pure); src/safefs writes them.
 export {
   ENVIRONMENT_FILE_MARKER,
   type EnvironmentManifest,
@@ -6,11 +6,10 @@ export {
 } from "./header.js";
 export * from "./overlay.js";
 export { quoteShellValue } from "./quote.js";
+export { MAX_ENVIRONMENT_FILE_BYTES, readEnvironmentFile } from "./read-environment.js";
 export {
   DOCKERFILE_ENVIRONMENT_FILE_MARKER,
   type DockerfileEnvironmentInput,
   renderDockerfileEnvironmentFile,
 } from "./render-dockerfile-environment.js";
 export { renderEnvironmentFile } from "./render-environment.js";
-export { assertOwnedDirectory, ensureBatonDir } from "./safe-directory.js";
-export { writeFileAtomic } from "./write-atomic.js";

@@ -1,13 +1,16 @@
 // The saved handoff `~/.baton/handoffs/<owner>__<name>.json`: what the runner and the Dockerfile engine read.
-import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
-import { ensureBatonDir, writeFileAtomic } from "../envfile/index.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { BatonError } from "../errors.js";
+import { readFileSafeSync, writeFileAtomicSync } from "../safefs/index.js";
 import { ManagedStartupSchema } from "../transport/wire.js";
+import { checkSavedHandoffPaths } from "./check-saved.js";
+
+/** A saved handoff is a few KiB; anything near this was not written by baton. */
+export const MAX_SAVED_HANDOFF_BYTES = 1024 * 1024;
 
 export const SAVED_HANDOFF_SCHEMA_VERSION = 1;
 
@@ -34,24 +37,22 @@ export function renderSavedHandoff(handoff: SavedHandoff): string {
 /** Writes the handoff atomically (0600) and returns its path. The handoffs folder is created 0700. */
 export async function writeSavedHandoff(paths: SandboxPaths, handoff: SavedHandoff): Promise<string> {
   const file = savedHandoffPath(paths, handoff.repository);
-  await ensureBatonDir(paths);
-  await mkdir(paths.handoffsDir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, renderSavedHandoff(handoff), { mode: 0o600 });
+  writeFileAtomicSync(paths.batonDir, file, renderSavedHandoff(handoff), { mode: 0o600 });
   return file;
 }
 
+/**
+ * Reads the saved handoff (never through a link, never a FIFO) and applies the path rules to it again: it
+ * names this repository, its checkout is absolute and plain, and every managedStartup path stays in its root.
+ */
 export async function readSavedHandoff(paths: SandboxPaths, repository: string): Promise<SavedHandoff> {
   const file = savedHandoffPath(paths, repository);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
+  const text = readFileSafeSync(paths.batonDir, file, { maxBytes: MAX_SAVED_HANDOFF_BYTES });
+  if (text === null) {
     throw new BatonError(
       "not_found",
       `no saved handoff for ${repository} at ${file}; run \`baton env activate ${repository}\` first`,
-      {
-        cause: error,
-      },
+      { path: file },
     );
   }
   let json: unknown;
@@ -64,5 +65,6 @@ export async function readSavedHandoff(paths: SandboxPaths, repository: string):
       { cause: error },
     );
   }
-  return parseOrThrow(SavedHandoffSchema, json, file);
+  const saved = parseOrThrow(SavedHandoffSchema, json, file);
+  return checkSavedHandoffPaths(saved, { file, batonDir: paths.batonDir, expected: repository });
 }

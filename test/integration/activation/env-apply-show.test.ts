@@ -1,4 +1,5 @@
 // `baton env apply` and `baton env show` through the built binary, on a temporary HOME.
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -201,6 +202,23 @@ describe("baton env show", () => {
     const run = await runBaton(["env", "show"], env());
     expect(run.exitCode).toBe(1);
     expect(run.stdout + run.stderr).not.toContain(CANARY);
+  });
+
+  it("a FIFO or a ~/.baton that is a link in place of the file: exit 1 at once, naming it", async () => {
+    mkdirSync(join(home, ".baton"), { mode: 0o700 });
+    execFileSync("mkfifo", [envFile()]);
+    // A FIFO used to block the command forever; the bound turns such a hang into a failure.
+    const fifo = await runBaton(["env", "show"], { ...env(), timeout: 20_000 });
+    expect(fifo.exitCode).toBe(1);
+    expect(fifo.stderr).toContain(`${envFile()} is not a regular file (a FIFO)`);
+
+    rmSync(join(home, ".baton"), { recursive: true });
+    mkdirSync(join(home, "elsewhere"));
+    writeFileSync(join(home, "elsewhere", "environment.sh"), "# baton-environment-file: 1\n");
+    symlinkSync(join(home, "elsewhere"), join(home, ".baton"));
+    const linked = await runBaton(["env", "show"], env());
+    expect(linked.exitCode).toBe(1);
+    expect(linked.stderr).toContain(`${join(home, ".baton")} is a symbolic link`);
   });
 });
 

@@ -1,12 +1,14 @@
 // `baton disclose` through the built CLI over real files in a temporary HOME: the saved handoff, Dockerfile
 // step state and evidence are written here in the formats their producers use (each producer has its own tests).
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderEnvironmentFile } from "../../../src/envfile/index.js";
 import { runBaton } from "../../helpers/cli.js";
 import { savedHandoff } from "../../helpers/handoff.js";
+import { sampleRecord } from "../../unit/evidence/sample-record.js";
 
 const CANARY = "canary-secret-7f3a9c2e1b";
 let home: string;
@@ -109,5 +111,33 @@ describe("baton disclose", () => {
     const run = await runBaton(["disclose", "acme/web"], { env: { HOME: home } });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain("not activated in this sandbox");
+  });
+});
+
+describe("baton disclose trusts only what the path rules allow", () => {
+  const handoffFile = () => join(home, ".baton", "handoffs", "acme__api.json");
+  /** A FIFO in the way used to block the command forever; this bound turns such a hang into a failure. */
+  const HANG_GUARD_MS = 20_000;
+
+  it("an edited evidencePath outside ~/.baton is refused (exit 1), not read", async () => {
+    await writeSandbox();
+    const outside = join(home, "planted-evidence.json");
+    await writeFile(outside, JSON.stringify(sampleRecord({ outcome: "succeeded", exitCode: 0 })));
+    const handoff = JSON.parse(await readFile(handoffFile(), "utf8"));
+    handoff.managedStartup.evidencePath = outside;
+    await writeFile(handoffFile(), JSON.stringify(handoff));
+    const run = await runBaton(["disclose", "acme/api"], { env: { HOME: home } });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`evidencePath ${JSON.stringify(outside)} leaves ~/.baton`);
+    expect(run.stderr).toContain("baton env activate acme/api");
+  });
+
+  it("a FIFO in place of the evidence file ends at once (exit 1) instead of waiting for a writer", async () => {
+    await writeSandbox();
+    const evidence = join(home, ".baton", "evidence", "acme__api.json");
+    execFileSync("mkfifo", [evidence]);
+    const run = await runBaton(["disclose", "acme/api"], { env: { HOME: home }, timeout: HANG_GUARD_MS });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`${evidence} is not a regular file (a FIFO)`);
   });
 });

@@ -143,6 +143,7 @@ describe("runner outcomes", () => {
     const sandbox = makeSandbox({ script: "true\n" });
     const handoff = JSON.parse(readFileSync(sandbox.handoffPath, "utf8"));
     handoff.checkoutPath = join(sandbox.root, "missing");
+    handoff.managedStartup.startupScriptPath = join(sandbox.root, "missing", "start.sh");
     writeFileSync(sandbox.handoffPath, JSON.stringify(handoff));
     const run = await runRunner(sandbox);
     expect(run.exitCode).toBe(125);

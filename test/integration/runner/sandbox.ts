@@ -79,10 +79,18 @@ export function removeSandboxes(): void {
 
 export function startRunner(
   sandbox: Sandbox,
-  options: { node?: string; args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  options: {
+    node?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    nodeArgs?: string[];
+    /** Kills a runner that hangs (e.g. on a FIFO), so the test fails instead of stalling. */
+    timeoutMs?: number;
+  } = {},
 ) {
   const args = [...(options.nodeArgs ?? []), RUNNER, ...(options.args ?? ["--repo", "acme/api"])];
   return execa(options.node ?? (NODES[1][1] as string), args, {
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     reject: false,
     stripFinalNewline: false,
     extendEnv: false,
