@@ -1,10 +1,10 @@
 // `baton env activate <owner/name>`: start the activation, wait for it (long-poll, progress on stderr), then
 // write the environment file and the handoff, install the runner and print the next steps.
-import { resolve } from "node:path";
 import type { z } from "zod";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { type CliIo, writeJson, writeLine } from "../cli/io.js";
-import { checkoutPathFor, resolveSandboxPaths } from "../config/sandbox.js";
+import { resolveCheckout } from "../config/checkout.js";
+import { resolveSandboxPaths } from "../config/sandbox.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { EnvironmentOperationError, UsageError } from "../errors.js";
 import { createOpsClient, requireOpsSettings } from "../transport/index.js";
@@ -37,9 +37,13 @@ export async function activateRepository(options: ActivateOptions): Promise<Exit
   const repository = options.repository;
   const settings = requireOpsSettings(io.env);
   const paths = resolveSandboxPaths(io.env);
-  const checkoutPath = options.checkout
-    ? resolve(io.cwd, options.checkout)
-    : checkoutPathFor(paths, repository);
+  const checkoutPath = resolveCheckout({
+    flag: options.checkout,
+    cwd: io.cwd,
+    paths,
+    repository,
+    env: io.env,
+  });
   const client = createOpsClient(settings);
   try {
     const first = await client.startActivation(repository);

@@ -31,7 +31,7 @@ export function resolveSandboxPaths(env: NodeJS.ProcessEnv): SandboxPaths {
   };
 }
 
-export function checkoutPathFor(paths: SandboxPaths, repository: string): string {
+export function checkoutPathFor(paths: Pick<SandboxPaths, "checkoutRoot">, repository: string): string {
   const [owner, name] = repository.split("/") as [string, string];
   return join(paths.checkoutRoot, owner, name);
 }

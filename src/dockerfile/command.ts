@@ -79,7 +79,7 @@ export async function runDockerfileCommand(options: DockerfileCommandOptions): P
   const paths = resolveSandboxPaths(io.env);
   const secretNames = secretNamesFromEnvironmentFile(paths.batonDir);
   const sanitiser = createOutputSanitiser(collectSecrets({ env: io.env, secretNames, buildArgs }));
-  const source = await locateDockerfile({ paths, ...options, cwd: io.cwd });
+  const source = await locateDockerfile({ paths, ...options, cwd: io.cwd, env: io.env });
   const text = await readDockerfileText(source.dockerfilePath);
   const plan = planDockerfile(text, {
     ...(options.target !== undefined ? { target: options.target } : {}),

@@ -2,7 +2,8 @@
 // override. Reads the file with a size bound so junk cannot exhaust memory.
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
-import { checkoutPathFor, type SandboxPaths } from "../config/sandbox.js";
+import { resolveCheckout } from "../config/checkout.js";
+import type { SandboxPaths } from "../config/sandbox.js";
 import { BatonError, InputError, isBatonError } from "../errors.js";
 import { readSavedHandoff, type SavedHandoff } from "../handoff/index.js";
 
@@ -24,6 +25,7 @@ export async function locateDockerfile(input: {
   file?: string | undefined;
   checkout?: string | undefined;
   cwd: string;
+  env: NodeJS.ProcessEnv;
 }): Promise<DockerfileSource> {
   const { paths, repository } = input;
   let handoff: SavedHandoff | null = null;
@@ -33,9 +35,15 @@ export async function locateDockerfile(input: {
     if (!(isBatonError(error) && error.code === "not_found" && input.file !== undefined)) throw error;
   }
   const startup = handoff?.managedStartup ?? null;
-  const checkoutPath = input.checkout
-    ? resolve(input.cwd, input.checkout)
-    : (handoff?.checkoutPath ?? checkoutPathFor(paths, repository));
+  // The handoff was read with the path rules applied again (readSavedHandoff), so its paths stay in its checkout.
+  const checkoutPath = resolveCheckout({
+    flag: input.checkout,
+    cwd: input.cwd,
+    paths,
+    repository,
+    saved: handoff?.checkoutPath,
+    env: input.env,
+  });
   let dockerfilePath: string;
   if (input.file !== undefined) dockerfilePath = resolve(input.cwd, input.file);
   else if (startup?.dockerfilePath) dockerfilePath = resolve(checkoutPath, startup.dockerfilePath);

@@ -206,17 +206,20 @@ describe("baton env activate against a real baton serve", () => {
 
   it("rollout disabled: the typed refusal exits 6", async () => {
     const sandbox = await createSandbox(serve, { workspaceId: "ws_norollout", engagementId: "eng_old" });
-    const run = await baton(["env", "activate", "old/app"], home.env(sandbox));
+    // A checkout that exists, so the refusal under test is the service's rather than the missing checkout's.
+    const checkout = ["--checkout", home.checkout("acme/api")];
+    const run = await baton(["env", "activate", "old/app", ...checkout], home.env(sandbox));
     expect(run.exitCode).toBe(6);
     expect(run.stderr).toContain("repository environments are not enabled for this workspace");
-    const json = await baton(["env", "activate", "old/app", "--json"], home.env(sandbox));
+    const json = await baton(["env", "activate", "old/app", "--json", ...checkout], home.env(sandbox));
     expect(json.exitCode).toBe(6);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: "rollout_disabled" } });
   });
 
   it("a repository the workspace does not have: exit 1 saying so", async () => {
     const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_missing" });
-    const run = await baton(["env", "activate", "acme/nope"], home.env(sandbox));
+    const checkout = ["--checkout", home.checkout("acme/api")]; // exists: the service's refusal is under test
+    const run = await baton(["env", "activate", "acme/nope", ...checkout], home.env(sandbox));
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain("not_found");
   });
