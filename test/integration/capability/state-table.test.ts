@@ -1,6 +1,6 @@
 // Reference section 3 "Capability request", row by row, through the real CLI, a real `baton serve` on a SQLite
 // file and a real SMTP server on loopback. Owners/admins act through the workspace routes with their tokens.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,6 +136,8 @@ describe("capability request state table", () => {
   it("the agent reruns env activate to apply the new access: the secret arrives as a placeholder, never its value", async () => {
     const home = await mkdtemp(join(tmpdir(), "baton-cap-home-"));
     try {
+      // Activation refuses a checkout that does not exist; an empty one is all this test needs.
+      await mkdir(join(home, "checkouts", "acme", "api"), { recursive: true });
       const run = await world.cli(["env", "activate", "acme/api"], {
         HOME: home,
         BATON_CHECKOUT_ROOT: join(home, "checkouts"),
