@@ -20,7 +20,7 @@ export function checkSavedHandoffPaths<T extends SavedHandoffPaths>(
   saved: T,
   input: { file: string; batonDir: string; expected?: string | undefined },
 ): T {
-  const fix = `Run \`baton env activate ${saved.repository}\` again to rewrite ${input.file}`;
+  const fix = `Run \`baton env activate ${input.expected ?? saved.repository}\` again to rewrite ${input.file}`;
   const refuse = (message: string, path: string) =>
     new UnsafePathError(`${input.file}: ${message}; refusing it. ${fix}`, { path });
   if (input.expected !== undefined && saved.repository !== input.expected) {

@@ -156,6 +156,7 @@ describe("the saved handoff's path rules apply again on every read", () => {
     const other = await batonIn(["dockerfile", "plan", "acme/api"]);
     expect(other.exitCode).toBe(1);
     expect(other.stderr).toContain("the saved handoff is for acme/web, not acme/api");
+    expect(other.stderr).toContain("baton env activate acme/api");
 
     await writeHandoff({ ...handoff, checkoutPath: "checkouts/acme/api" });
     const relative = await batonIn(["dockerfile", "plan", "acme/api"]);
