@@ -1,7 +1,7 @@
-// The `baton admin` commands: one admin API call each, printed as shell exports or JSON.
-import type { ExitCode } from "../cli/exit-codes.js";
-import { EXIT } from "../cli/exit-codes.js";
-import { type CliIo, writeJson, writeLine } from "../cli/io.js";
+// The `baton admin` calls: one admin API request each, answered as the service's checked JSON. Printing lives
+// in src/cli/commands/admin.ts.
+
+import type { z } from "zod";
 import { ConfigError, ServiceError } from "../errors.js";
 import {
   ADMIN_PATHS,
@@ -10,13 +10,19 @@ import {
   HEADERS,
 } from "../transport/wire.js";
 
-async function callAdmin(io: CliIo, baseUrl: string, path: string, body: unknown): Promise<unknown> {
-  const token = io.env.BATON_ADMIN_TOKEN;
+/** Where the service is and the environment holding BATON_ADMIN_TOKEN. */
+export interface AdminTarget {
+  url: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function callAdmin(target: AdminTarget, path: string, body: unknown): Promise<unknown> {
+  const token = target.env.BATON_ADMIN_TOKEN;
   if (!token)
     throw new ConfigError("BATON_ADMIN_TOKEN is not set; export the token baton serve was started with");
   let response: Response;
   try {
-    response = await fetch(new URL(path, baseUrl), {
+    response = await fetch(new URL(path, target.url), {
       method: "POST",
       headers: { "content-type": "application/json", [HEADERS.adminToken]: token },
       body: JSON.stringify(body),
@@ -24,7 +30,7 @@ async function callAdmin(io: CliIo, baseUrl: string, path: string, body: unknown
   } catch (error) {
     throw new ServiceError(
       "network",
-      `cannot reach ${baseUrl}; check --url and that baton serve is running`,
+      `cannot reach ${target.url}; check --url and that baton serve is running`,
       { cause: error },
     );
   }
@@ -35,65 +41,32 @@ async function callAdmin(io: CliIo, baseUrl: string, path: string, body: unknown
     throw new ServiceError(
       code,
       `the service refused (${response.status} ${answer.error ?? ""}): ${answer.reason ?? "no reason given"}`,
-      {
-        status: response.status,
-      },
+      { status: response.status },
     );
   }
   return answer;
 }
 
-const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
-
-/** What every `baton admin` command takes: the service URL, --json, and the CLI's streams and environment. */
-interface AdminCallOptions {
-  url: string;
-  json: boolean;
-  io: CliIo;
-}
-
-/** One admin call: POST `body` to `path`, check the answer against `schema`, print it as JSON or as exports. */
-async function runAdminCall<T>(
-  options: AdminCallOptions,
-  path: string,
-  body: unknown,
-  schema: { parse(input: unknown): T },
-  exportLine: (answer: T) => string,
-): Promise<ExitCode> {
-  const answer = schema.parse(await callAdmin(options.io, options.url, path, body));
-  if (options.json) writeJson(options.io.stdout, answer);
-  else writeLine(options.io.stdout, exportLine(answer));
-  return EXIT.ok;
-}
+export type AdminSandbox = z.infer<typeof CreateSandboxResponseSchema>;
+export type AdminTurn = z.infer<typeof CreateTurnResponseSchema>;
 
 export async function createAdminSandbox(
-  options: AdminCallOptions & { workspace: string; engagement: string; leaseTtl?: number; turnTtl?: number },
-): Promise<ExitCode> {
+  target: AdminTarget,
+  input: { workspace: string; engagement: string; leaseTtl?: number; turnTtl?: number },
+): Promise<AdminSandbox> {
   const body = {
-    workspaceId: options.workspace,
-    engagementId: options.engagement,
-    ...(options.leaseTtl ? { leaseTtlSeconds: options.leaseTtl } : {}),
-    ...(options.turnTtl ? { turnTtlSeconds: options.turnTtl } : {}),
+    workspaceId: input.workspace,
+    engagementId: input.engagement,
+    ...(input.leaseTtl ? { leaseTtlSeconds: input.leaseTtl } : {}),
+    ...(input.turnTtl ? { turnTtlSeconds: input.turnTtl } : {}),
   };
-  return runAdminCall(
-    options,
-    ADMIN_PATHS.sandboxes,
-    body,
-    CreateSandboxResponseSchema,
-    ({ env }) =>
-      `export BATON_OPS_URL=${quote(env.BATON_OPS_URL)} BATON_TURN_TOKEN=${quote(env.BATON_TURN_TOKEN)} BATON_SANDBOX_LEASE=${quote(env.BATON_SANDBOX_LEASE)}`,
-  );
+  return CreateSandboxResponseSchema.parse(await callAdmin(target, ADMIN_PATHS.sandboxes, body));
 }
 
 export async function createAdminTurn(
-  options: AdminCallOptions & { engagement: string; ttl?: number },
-): Promise<ExitCode> {
-  const body = { engagementId: options.engagement, ...(options.ttl ? { ttlSeconds: options.ttl } : {}) };
-  return runAdminCall(
-    options,
-    ADMIN_PATHS.turns,
-    body,
-    CreateTurnResponseSchema,
-    (answer) => `export BATON_TURN_TOKEN=${quote(answer.turnToken)}`,
-  );
+  target: AdminTarget,
+  input: { engagement: string; ttl?: number },
+): Promise<AdminTurn> {
+  const body = { engagementId: input.engagement, ...(input.ttl ? { ttlSeconds: input.ttl } : {}) };
+  return CreateTurnResponseSchema.parse(await callAdmin(target, ADMIN_PATHS.turns, body));
 }

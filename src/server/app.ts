@@ -1,11 +1,41 @@
-// Assembles the service: store, worker, waiters and the route table into one fetch-style handler.
+// Assembles the service: the store, the operation worker and waiters, and one hono app composed of one sub-app
+// per surface. `http.fetch` is the whole service as a fetch-style handler; tests call `http.request()` with no
+// socket, and `baton serve` hands `http.fetch` to @hono/node-server (http/node-server.ts).
+//
+// Adding a surface (the public `/v1` API, `/v1/mcp`, the egress proxy's internal route, sandbox-manager admin):
+//  1. Make `src/server/<surface>/app.ts` exporting `create<Surface>App(deps)`: `const app = createSurface()`
+//     (http/surface.ts), then one `app.openapi(createRoute({...}), handler)` per route. The route definition
+//     holds the path (relative to the mount, OpenAPI style `/tasks/{id}`), `summary`, `security` (SECURITY in
+//     openapi/schemas.ts), `middleware` (auth first, then `...jsonBody(what, limit)` for a body: nothing reads
+//     a body before the caller is known, and each body has its own limit), `request` (params, query, headers,
+//     body as zod schemas: hono validates them and failures become 400s naming the field), and `responses`
+//     (named schemas from openapi/schemas.ts plus `errorResponses({...})`).
+//  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse by
+//     throwing an HttpError (http/http-error.ts) that renders `{error, reason, requestId}`.
+//  3. Mount it below with `app.route(BASE_PATH, create<Surface>App(deps))`, the base path from src/transport
+//     (or the surface's own wire file), before the `/openapi.json` surface.
+//  4. `npm run build && node scripts/generate-openapi.mjs` regenerates openapi/baton-ops.json; commit it (a
+//     test compares). Test the routes with `app.http.request()`; add a socket test only for adapter concerns.
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
+import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
+import { createAdminApp } from "./admin/app.js";
+import type { CapabilityRuntime } from "./capability/runtime.js";
 import type { CapabilitySettings } from "./capability/settings.js";
+import { startCapabilityRuntime } from "./capability/start-runtime.js";
 import type { ServerDeps } from "./deps.js";
-import { createRouter, type Handler } from "./http/router.js";
+import { createHealthApp } from "./health/app.js";
+import { allowedMethodsOf } from "./http/allowed-methods.js";
+import { handleError, handleNotFound } from "./http/errors.js";
+import { requestContext } from "./http/request-context.js";
+import { createSurface, type ServerEnv } from "./http/surface.js";
+import { createMembersApp } from "./members/app.js";
+import { createOpenApiApp } from "./openapi/app.js";
+import { describeApp } from "./openapi/document.js";
+import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
-import { buildRoutes, type RouteFactory } from "./routes/index.js";
+import { createOpsApp } from "./ops/app.js";
 import type { Database } from "./store/sqlite.js";
 
 export interface ServerAppOptions {
@@ -14,17 +44,39 @@ export interface ServerAppOptions {
   adminToken?: string | undefined;
   now?: () => Date;
   activationDelayMs?: number;
-  routeFactories?: readonly RouteFactory[];
   capability?: CapabilitySettings | undefined;
 }
 
 export interface ServerApp {
-  handle: Handler;
+  /** The composed hono app: `http.fetch` for an adapter, `http.request(path, init)` for tests. */
+  http: OpenAPIHono<ServerEnv>;
+  /** `http.fetch` for a ready Request. */
+  handle: (request: Request) => Promise<Response>;
   deps: ServerDeps;
   /** Resets interrupted operations and resumes open ones. Call once the service is ready to serve. */
   start(): void;
   /** Wakes long-polls, lets the operation in hand finish; the caller closes the database afterwards. */
   stop(): Promise<void>;
+}
+
+/** Every surface under its base path, one error shape, one request id. Composing runs no route. */
+export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPIHono<ServerEnv> {
+  const app = createSurface();
+  app.use(requestContext(deps.logger));
+  app.route("/", createHealthApp());
+  app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
+  app.route(ADMIN_BASE_PATH, createAdminApp(deps));
+  app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
+  let document: Record<string, unknown> | undefined;
+  app.route(
+    "/",
+    createOpenApiApp(() => (document ??= describeApp(app))),
+  );
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+    app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
+  app.onError(handleError(deps.logger));
+  app.notFound(handleNotFound(allowedMethodsOf(app.routes)));
+  return app;
 }
 
 export function createServerApp(options: ServerAppOptions): ServerApp {
@@ -48,9 +100,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     capability: options.capability,
     onStop: (stop) => stopHooks.push(stop),
   };
-  const handle = createRouter(buildRoutes(deps, options.routeFactories), options.logger);
+  const http = composeHttpApp(deps, startCapabilityRuntime(deps));
   return {
-    handle,
+    http,
+    handle: async (request) => http.fetch(request),
     deps,
     start: () => worker.recover(),
     stop: async () => {

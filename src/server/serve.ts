@@ -1,32 +1,37 @@
-// `baton serve`: opens the store, applies a seed, listens, prints where, and stops cleanly on SIGTERM/SIGINT.
+// `baton serve`'s service: checks the flags, opens the store, applies a seed, listens, and stops cleanly when
+// asked. Returns values or throws BatonErrors; src/cli/commands/serve.ts prints and maps the exit code.
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { type CliIo, writeLine } from "../cli/io.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
-import { createNodeServer } from "./node-adapter.js";
+import { createNodeServer } from "./http/node-server.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { openDatabase } from "./store/open-store.js";
+import type { Database } from "./store/sqlite.js";
 
 export interface ServeOptions {
   host: string;
   port: number;
   db?: string | undefined;
   seed?: string | undefined;
-  json: boolean;
-  io: CliIo;
   /** Capability requests: e-mail relay, model-endpoint matcher, dashboard link base. */
   smtpUrl?: string | undefined;
   matcherUrl?: string | undefined;
   dashboardUrl?: string | undefined;
-  /** Resolves to stop the service; defaults to SIGTERM or SIGINT. */
-  stopSignal?: Promise<unknown>;
+  /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface RunningService {
+  /** `http://host:port`, the port the system picked when `--port 0`. */
+  url: string;
+  /** Stops accepting, answers open long-polls, lets the operation in hand commit, closes the store. */
+  stop(): Promise<void>;
 }
 
 export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
@@ -34,90 +39,83 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
   return join(dataHome, "baton", "serve.sqlite");
 }
 
-export async function runServe(options: ServeOptions): Promise<ExitCode> {
-  const { io } = options;
-  const logger = createLogger(io.env, "baton-serve");
-  // Listen for SIGTERM/SIGINT before anything else: a stop that arrives during start-up still stops cleanly.
-  const stopRequested = options.stopSignal ?? onceSignalled();
-  const dbPath = options.db ?? defaultDatabasePath(io.env);
+export async function startService(options: ServeOptions): Promise<RunningService> {
+  const flags = options;
+  const { env } = options;
+  const logger = createLogger(env, "baton-serve");
+  const dbPath = flags.db ?? defaultDatabasePath(env);
   const db = await openDatabase(dbPath).catch((error: unknown) => {
     throw new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
       cause: error,
     });
   });
   try {
-    if (options.seed) {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(await readFile(options.seed, "utf8"));
-      } catch (error) {
-        throw new InputError(
-          `cannot read the seed file ${options.seed} as JSON; check the path and its syntax`,
-          { cause: error },
-        );
-      }
-      applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${options.seed}`), new Date());
-    }
-    const delay = Number(io.env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
+    if (flags.seed) await applySeedFile(db, flags.seed);
+    const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
     const capability: CapabilitySettings = {
-      smtpUrl: options.smtpUrl,
-      matcherUrl: options.matcherUrl,
-      matcherToken: io.env.BATON_MATCHER_TOKEN || undefined,
-      dashboardUrl: options.dashboardUrl,
+      smtpUrl: flags.smtpUrl,
+      matcherUrl: flags.matcherUrl,
+      matcherToken: env.BATON_MATCHER_TOKEN || undefined,
+      dashboardUrl: flags.dashboardUrl,
     };
     const app = createServerApp({
       db,
       logger,
       capability,
-      adminToken: io.env.BATON_ADMIN_TOKEN || undefined,
+      adminToken: env.BATON_ADMIN_TOKEN || undefined,
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
-    const server = createNodeServer(app.handle);
+    const server = createNodeServer(app.http.fetch);
     await new Promise<void>((resolve, reject) => {
       server.once("error", (error) =>
         reject(
           new UsageError(
-            `cannot listen on ${options.host}:${options.port}: ${describe(error)}; pick another --host or --port`,
+            `cannot listen on ${flags.host}:${flags.port}: ${describe(error)}; pick another --host or --port`,
             { cause: error },
           ),
         ),
       );
-      server.listen(options.port, options.host, () => resolve());
+      server.listen(flags.port, flags.host, () => resolve());
     });
     const address = server.address();
-    const port = typeof address === "object" && address ? address.port : options.port;
-    const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+    const port = typeof address === "object" && address ? address.port : flags.port;
+    const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
     const url = `http://${host}:${port}`;
     capability.serviceUrl = url;
     app.start();
-    if (options.json) writeLine(io.stdout, JSON.stringify({ url }));
-    else writeLine(io.stdout, `baton serve: listening on ${url}`);
     logger.info({ url }, "listening");
-
-    await stopRequested;
-    logger.info("stopping");
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    await app.stop();
-    server.closeIdleConnections();
-    // A client holding a keep-alive connection open must not keep the service up.
-    setTimeout(() => server.closeAllConnections(), 2000).unref();
-    await closed;
-    return EXIT.ok;
-  } finally {
+    return {
+      url,
+      async stop() {
+        logger.info("stopping");
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await app.stop();
+        server.closeIdleConnections();
+        // A client holding a keep-alive connection open must not keep the service up.
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        await closed;
+        db.close();
+      },
+    };
+  } catch (error) {
     db.close();
+    throw error;
   }
 }
 
-function onceSignalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      resolve();
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
-  });
+async function applySeedFile(db: Database, path: string): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new InputError(
+      `cannot read the seed file ${path} as JSON; check --seed (the path and its syntax)`,
+      {
+        cause: error,
+      },
+    );
+  }
+  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date());
 }
 
 function describe(error: unknown): string {

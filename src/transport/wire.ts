@@ -45,6 +45,9 @@ export const WIRE_ERRORS = {
   operationNotSucceeded: "operation_not_succeeded", // 409 overlay asked for before the operation succeeded
   forbidden: "forbidden", // 403 for a member without the owner/admin role
   rateLimited: "bad_request", // 429 (the reference's name)
+  methodNotAllowed: "method_not_allowed", // 405 the path exists, the method does not (`allow` names those that do)
+  payloadTooLarge: "payload_too_large", // 413 the body passed the route's limit
+  unsupportedMediaType: "unsupported_media_type", // 415 a body that is not application/json
   internal: "internal", // 500
 } as const;
 
@@ -239,6 +242,9 @@ export const CAPABILITY_PATHS = {
   secret: (workspaceId: string, repoId: string, name: string) =>
     `/workspaces/${seg(workspaceId)}/repos/${seg(repoId)}/secrets/${seg(name)}`,
 } as const;
+
+/** The member routes' mount point (personal access token); their paths are in CAPABILITY_ROUTE_PATTERNS. */
+export const MEMBER_BASE_PATH = "/workspaces";
 
 export const CAPABILITY_ROUTE_PATTERNS = {
   requests: `${OPS_BASE_PATH}/capability-requests`,

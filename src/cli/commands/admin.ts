@@ -1,6 +1,9 @@
-// `baton admin sandbox|turn`: asks a running `baton serve` for sandbox credentials or a follow-up turn.
+// `baton admin sandbox|turn`: asks a running `baton serve` for sandbox credentials or a follow-up turn, and prints
+// them as shell exports (or the service's answer with --json).
 import { type Command, InvalidArgumentError } from "commander";
 import type { CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { writeJson, writeLine } from "../io.js";
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
@@ -9,7 +12,15 @@ function parseSeconds(value: string): number {
   return seconds;
 }
 
+const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
+
 export function registerAdminCommands(program: Command, context: CommandContext): void {
+  const { io } = context;
+  const print = (json: boolean | undefined, answer: unknown, exports: string) => {
+    if (json) writeJson(io.stdout, answer);
+    else writeLine(io.stdout, exports);
+    return EXIT.ok;
+  };
   const admin = program
     .command("admin")
     .description("provision sandboxes and turns on a running baton serve (token from BATON_ADMIN_TOKEN)");
@@ -35,7 +46,13 @@ export function registerAdminCommands(program: Command, context: CommandContext)
           json?: boolean;
         }) => {
           const { createAdminSandbox } = await import("../../server/admin-client.js");
-          return createAdminSandbox({ ...options, json: options.json === true, io: context.io });
+          const answer = await createAdminSandbox({ url: options.url, env: io.env }, options);
+          const { env } = answer;
+          return print(
+            options.json,
+            answer,
+            `export BATON_OPS_URL=${quote(env.BATON_OPS_URL)} BATON_TURN_TOKEN=${quote(env.BATON_TURN_TOKEN)} BATON_SANDBOX_LEASE=${quote(env.BATON_SANDBOX_LEASE)}`,
+          );
         },
       ),
     );
@@ -49,7 +66,8 @@ export function registerAdminCommands(program: Command, context: CommandContext)
     .action(
       context.action(async (options: { url: string; engagement: string; ttl?: number; json?: boolean }) => {
         const { createAdminTurn } = await import("../../server/admin-client.js");
-        return createAdminTurn({ ...options, json: options.json === true, io: context.io });
+        const answer = await createAdminTurn({ url: options.url, env: io.env }, options);
+        return print(options.json, answer, `export BATON_TURN_TOKEN=${quote(answer.turnToken)}`);
       }),
     );
 }

@@ -1,12 +1,26 @@
-// `baton serve`: the reference orchestrator. Flags only; the service loads lazily.
+// `baton serve`: the reference orchestrator. Flags and printing only; the service (src/server/serve.ts) loads
+// lazily and checks every flag before it opens or listens.
 import { type Command, InvalidArgumentError } from "commander";
 import type { CommandContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { writeLine } from "../io.js";
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
+  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65535)
     throw new InvalidArgumentError("must be 0 to 65535");
   return port;
+}
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  db?: string;
+  seed?: string;
+  json?: boolean;
+  smtpUrl?: string;
+  matcherUrl?: string;
+  dashboardUrl?: string;
 }
 
 export function registerServe(program: Command, context: CommandContext): void {
@@ -29,20 +43,37 @@ export function registerServe(program: Command, context: CommandContext): void {
       "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
     )
     .action(
-      context.action(
-        async (options: {
-          host: string;
-          port: number;
-          db?: string;
-          seed?: string;
-          json?: boolean;
-          smtpUrl?: string;
-          matcherUrl?: string;
-          dashboardUrl?: string;
-        }) => {
-          const { runServe } = await import("../../server/serve.js");
-          return runServe({ ...options, json: options.json === true, io: context.io });
-        },
-      ),
+      context.action(async ({ json, ...flags }: ServeFlags) => {
+        const { io } = context;
+        // Listen for SIGTERM/SIGINT before anything else: a stop that arrives during start-up still stops cleanly.
+        const signals = listenForStop();
+        try {
+          const { startService } = await import("../../server/serve.js");
+          const service = await startService({ ...flags, env: io.env });
+          if (json) writeLine(io.stdout, JSON.stringify({ url: service.url }));
+          else writeLine(io.stdout, `baton serve: listening on ${service.url}`);
+          await signals.stopped;
+          await service.stop();
+          return EXIT.ok;
+        } finally {
+          signals.dispose();
+        }
+      }),
     );
+}
+
+function listenForStop(): { stopped: Promise<void>; dispose(): void } {
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  return {
+    stopped,
+    dispose() {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+    },
+  };
 }

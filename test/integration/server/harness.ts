@@ -73,15 +73,13 @@ export async function createHarness(options: { activationDelayMs?: number } = {}
   app.start();
   const responses: string[] = [];
   const request: Harness["request"] = async (method, path, init = {}) => {
-    const response = await app.handle(
-      new Request(`http://127.0.0.1:9${path}`, {
-        method,
-        headers: { "content-type": "application/json", ...init.headers },
-        ...(init.body === undefined
-          ? {}
-          : { body: typeof init.body === "string" ? init.body : JSON.stringify(init.body) }),
-      }),
-    );
+    const response = await app.http.request(path, {
+      method,
+      headers: { "content-type": "application/json", ...init.headers },
+      ...(init.body === undefined
+        ? {}
+        : { body: typeof init.body === "string" ? init.body : JSON.stringify(init.body) }),
+    });
     // Every body a test sees is kept so a test can assert no canary secret ever left the service.
     responses.push(await response.clone().text());
     return response;

@@ -1,0 +1,151 @@
+// The admin API (header `baton-admin-token`): seed, sandboxes with their lease and first turn, follow-up turns,
+// repository disconnection. Disabled (404, as if it did not exist) when the service has no admin token.
+import { createRoute, type z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import { InputError } from "../../errors.js";
+import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
+import { credentialMatches } from "../auth/tokens.js";
+import type { ServerDeps } from "../deps.js";
+import { HttpError, invalidToken, notFound } from "../http/http-error.js";
+import { jsonBody, KiB, MiB } from "../http/json-body.js";
+import { createSurface, type ServerEnv } from "../http/surface.js";
+import { errorResponses, jsonContent, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import { reserveDisconnected } from "../operations/activate.js";
+import { applySeed } from "../seed/apply-seed.js";
+import { type CredentialFailure, issueSandbox, issueTurn } from "../store/credentials.js";
+import { inTransaction } from "../store/transaction.js";
+
+const FAILURES: Record<CredentialFailure, HttpError> = {
+  workspace_not_found: new HttpError(404, WIRE_ERRORS.notFound, "no such workspace; seed it first"),
+  engagement_not_found: new HttpError(
+    404,
+    WIRE_ERRORS.notFound,
+    "no such engagement; create a sandbox for it first",
+  ),
+  engagement_elsewhere: new HttpError(
+    409,
+    "conflict",
+    "that engagement id belongs to another workspace; pick another id",
+  ),
+};
+
+const ERRORS = errorResponses({
+  400: "invalid_request: the body names the field to fix",
+  401: "invalid_token: the admin token is missing or wrong",
+  404: "not_found: no such workspace, engagement or repository (or the admin API is disabled)",
+  409: "conflict",
+  413: "payload_too_large: the body is over the route's limit",
+  415: "unsupported_media_type: the body is not application/json",
+});
+/** A seed document carries every workspace, repository and secret value at once. */
+const SEED_LIMIT = 8 * MiB;
+const SMALL_BODY = 16 * KiB;
+
+export function createAdminApp(deps: ServerDeps) {
+  const app = createSurface();
+  const admin = createMiddleware<ServerEnv>(async (c, next) => {
+    if (deps.adminToken === undefined) throw notFound("no such route");
+    const presented = c.req.header(HEADERS.adminToken);
+    if (!presented || !credentialMatches(presented, deps.adminToken))
+      throw invalidToken("the admin token is missing or wrong");
+    await next();
+  });
+  const body = <B extends z.ZodType>(schema: B, description: string) => ({
+    body: { required: true, ...jsonContent(schema, description) },
+  });
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/seed",
+      summary: "load a seed document",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("seed document", SEED_LIMIT)] as const,
+      request: body(S.SeedDocument, "the seed document"),
+      responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
+    }),
+    (c) => {
+      try {
+        applySeed(deps.db, c.req.valid("json"), deps.now());
+      } catch (error) {
+        if (error instanceof InputError) throw new HttpError(409, "conflict", error.message);
+        throw error;
+      }
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/sandboxes",
+      summary: "create a sandbox lease and a turn",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("sandbox request", SMALL_BODY)] as const,
+      request: body(S.CreateSandboxBody, "the workspace and engagement, optional lifetimes"),
+      responses: { 201: jsonContent(S.CreateSandboxResponse, "done"), ...ERRORS },
+    }),
+    (c) => {
+      const issued = issueSandbox(deps.db, c.req.valid("json"), deps.now());
+      if (typeof issued === "string") throw FAILURES[issued];
+      const env = {
+        BATON_OPS_URL: new URL(c.req.url).origin,
+        BATON_TURN_TOKEN: issued.turnToken,
+        BATON_SANDBOX_LEASE: issued.lease,
+      };
+      return c.json({ ...issued, env }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/turns",
+      summary: "issue a follow-up turn",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("turn request", SMALL_BODY)] as const,
+      request: body(S.CreateTurnBody, "the engagement, optional lifetime"),
+      responses: { 201: jsonContent(S.CreateTurnResponse, "done"), ...ERRORS },
+    }),
+    (c) => {
+      const issued = issueTurn(deps.db, c.req.valid("json"), deps.now());
+      if (typeof issued === "string") throw FAILURES[issued];
+      return c.json(issued, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/repositories/disconnect",
+      summary: "disconnect a repository",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("disconnect request", SMALL_BODY)] as const,
+      request: body(S.DisconnectRepositoryBody, "the workspace and repository"),
+      responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
+    }),
+    (c) => {
+      if (!disconnectRepository(deps, c.req.valid("json")))
+        throw notFound("no such repository in that workspace");
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+  return app;
+}
+
+/** Marks the repository disconnected; its names stay reserved in every engagement of the workspace. */
+function disconnectRepository(deps: ServerDeps, body: { workspaceId: string; repository: string }): boolean {
+  return inTransaction(deps.db, () => {
+    const changed = deps.db
+      .prepare("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ?")
+      .run(body.workspaceId, body.repository);
+    if (changed.changes === 0) return false;
+    const engagements = deps.db
+      .prepare("SELECT id FROM engagements WHERE workspace_id = ?")
+      .all(body.workspaceId) as {
+      id: string;
+    }[];
+    for (const e of engagements) reserveDisconnected(deps.db, e.id, body.workspaceId);
+    return true;
+  });
+}

@@ -1,0 +1,99 @@
+// The wire's zod schemas under the names the OpenAPI document gives them (`#/components/schemas/<name>`), and
+// the pieces every route definition shares: the error body, its per-status texts, and the security schemes.
+// Routes validate with these same objects, so the document cannot drift from what the handler accepts. Names are
+// zod's own `.meta({id})`, which zod-to-openapi reads: `.openapi()` exists only on schemas built after
+// @hono/zod-openapi was imported, and the wire's schemas are built before.
+import { z } from "@hono/zod-openapi";
+import { OverlaySchema } from "../../envfile/overlay.js";
+import {
+  ActivationResultSchema,
+  CapabilityListResponseSchema,
+  CapabilityRequestViewSchema,
+  CreateSandboxBodySchema,
+  CreateSandboxResponseSchema,
+  CreateTurnBodySchema,
+  CreateTurnResponseSchema,
+  DisconnectRepositoryBodySchema,
+  DismissResponseSchema,
+  ErrorBodySchema,
+  EvidenceBodySchema,
+  HEADERS,
+  ManagedStartupSchema,
+  OkResponseSchema,
+  OperationSchema,
+  PutSecretBodySchema,
+  PutSecretResponseSchema,
+  RecordCapabilityBodySchema,
+  RecordCapabilityResponseSchema,
+  RedeliverResponseSchema,
+  StartOperationBodySchema,
+} from "../../transport/wire.js";
+import { SeedDocumentSchema } from "../seed/schema.js";
+
+// The handler always sends the current handoff shape; the wire schema keeps it open for older results.
+const ServedOperationSchema = OperationSchema.extend({
+  result: ActivationResultSchema.extend({ managedStartup: ManagedStartupSchema }).nullable(),
+});
+
+export const Schemas = {
+  Error: ErrorBodySchema.meta({ id: "Error" }),
+  Ok: OkResponseSchema.meta({ id: "Ok" }),
+  Operation: ServedOperationSchema.meta({ id: "Operation" }),
+  Overlay: OverlaySchema.meta({ id: "Overlay" }),
+  StartOperationBody: StartOperationBodySchema.meta({ id: "StartOperationBody" }),
+  SeedDocument: SeedDocumentSchema.meta({ id: "SeedDocument" }),
+  CreateSandboxBody: CreateSandboxBodySchema.meta({ id: "CreateSandboxBody" }),
+  CreateSandboxResponse: CreateSandboxResponseSchema.meta({ id: "CreateSandboxResponse" }),
+  CreateTurnBody: CreateTurnBodySchema.meta({ id: "CreateTurnBody" }),
+  CreateTurnResponse: CreateTurnResponseSchema.meta({ id: "CreateTurnResponse" }),
+  DisconnectRepositoryBody: DisconnectRepositoryBodySchema.meta({ id: "DisconnectRepositoryBody" }),
+  RecordCapabilityBody: RecordCapabilityBodySchema.meta({ id: "RecordCapabilityBody" }),
+  RecordCapabilityResponse: RecordCapabilityResponseSchema.meta({ id: "RecordCapabilityResponse" }),
+  EvidenceBody: EvidenceBodySchema.meta({ id: "EvidenceBody" }),
+  EvidenceResponse: z
+    .object({
+      request: RecordCapabilityResponseSchema.shape.request,
+      evidence: z.object({ outcome: EvidenceBodySchema.shape.outcome, changed: z.boolean() }),
+    })
+    .meta({ id: "EvidenceResponse" }),
+  CapabilityRequestView: CapabilityRequestViewSchema.meta({ id: "CapabilityRequestView" }),
+  RedeliverResponse: RedeliverResponseSchema.meta({ id: "RedeliverResponse" }),
+  CapabilityList: CapabilityListResponseSchema.meta({ id: "CapabilityList" }),
+  DismissResponse: DismissResponseSchema.meta({ id: "DismissResponse" }),
+  PutSecretBody: PutSecretBodySchema.meta({ id: "PutSecretBody" }),
+  PutSecretResponse: PutSecretResponseSchema.meta({ id: "PutSecretResponse" }),
+} as const;
+
+/** `{content: application/json}` of a named schema, for a request body or a response. */
+export function jsonContent<S extends z.ZodType>(schema: S, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** Error responses for the given statuses; `texts` says which error codes each one carries on this surface. */
+export function errorResponses<S extends number>(texts: Record<S, string>) {
+  const out = {} as Record<S, ReturnType<typeof jsonContent<typeof Schemas.Error>>>;
+  for (const [status, text] of Object.entries(texts) as [string, string][])
+    out[Number(status) as S] = jsonContent(Schemas.Error, text);
+  return out;
+}
+
+/** Security requirement names; the schemes themselves are registered once in openapi/document.ts. */
+export const SECURITY = {
+  sandbox: [{ turnToken: [], sandboxLease: [] }],
+  admin: [{ adminToken: [] }],
+  member: [{ personalToken: [] }],
+};
+
+export const SECURITY_SCHEMES = {
+  turnToken: { type: "http", scheme: "bearer", description: "the turn authorisation token" },
+  sandboxLease: { type: "apiKey", in: "header", name: HEADERS.sandboxLease },
+  adminToken: { type: "apiKey", in: "header", name: HEADERS.adminToken },
+  personalToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "a member's personal access token, btn_<secret> (seeded per member with `token`)",
+  },
+} as const;
+
+/** A path parameter: one non-empty segment. */
+export const pathParam = () => z.string().min(1);

@@ -1,0 +1,13 @@
+// The `/ops/v1` surface: what a sandbox calls with its turn token and lease (operations, capability requests).
+import type { CapabilityRuntime } from "../capability/runtime.js";
+import type { ServerDeps } from "../deps.js";
+import { createSurface } from "../http/surface.js";
+import { capabilityRoutes } from "./capability.js";
+import { operationRoutes } from "./operations.js";
+
+export function createOpsApp(deps: ServerDeps, rt: CapabilityRuntime) {
+  const app = createSurface();
+  app.route("/", operationRoutes(deps));
+  app.route("/", capabilityRoutes(deps, rt));
+  return app;
+}
