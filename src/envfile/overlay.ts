@@ -12,10 +12,19 @@ export const ShellNameSchema = z
   .string()
   .regex(SHELL_NAME_PATTERN, "must match [A-Za-z_][A-Za-z0-9_]* to be a shell variable name");
 
-/** Environment values cannot hold NUL: execve() would cut them there. */
-export const EnvValueSchema = z.string().refine((value) => !value.includes("\0"), {
-  message: "contains a NUL byte, which no environment variable can hold",
-});
+/**
+ * Environment values cannot hold NUL (execve() would cut them there) or a lone UTF-16 surrogate (JSON's `\ud800`
+ * decodes to one; written out as UTF-8 it would silently become U+FFFD, a different value).
+ */
+export const EnvValueSchema = z
+  .string()
+  .refine((value) => !value.includes("\0"), {
+    message: "contains a NUL byte, which no environment variable can hold",
+  })
+  // With the u flag a paired surrogate is one astral code point, so only a lone one matches.
+  .refine((value) => !/[\uD800-\uDFFF]/u.test(value), {
+    message: "contains a lone UTF-16 surrogate; send well-formed Unicode",
+  });
 
 export const VariableSourceSchema = z.enum(["sandbox.env", "secret"]);
 

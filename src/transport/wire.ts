@@ -5,7 +5,7 @@ import { z } from "zod";
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
 import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
-import { RepositorySlugSchema } from "../envfile/overlay.js";
+import { EnvValueSchema, RepositorySlugSchema } from "../envfile/overlay.js";
 
 export const HEADERS = {
   authorization: "authorization",
@@ -350,7 +350,8 @@ export const CapabilityListResponseSchema = z.object({ requests: z.array(Capabil
 export const DismissResponseSchema = z.object({ request: CapabilityRequestSchema });
 
 export const PutSecretBodySchema = z.object({
-  value: z.string().min(1).max(65536),
+  // The seed's rule for secret values (no NUL, no lone surrogate), checked in the same order as before.
+  value: z.string().min(1).max(65536).pipe(EnvValueSchema),
   allowedHosts: z
     .array(
       z

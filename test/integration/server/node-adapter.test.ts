@@ -130,7 +130,7 @@ describe("request bodies are bounded while they stream", () => {
   it.each([
     ["content-length", "at once, from the header"],
     ["chunked", "as the stream passes the limit"],
-  ] as const)("a 100 MB body with valid credentials answers 413 (%s: %s)", async (framing) => {
+  ] as const)("a 100 MB body with valid credentials answers 413 (%s: %s)", async (framing, _when) => {
     const before = peakRss(serve.child.pid!);
     const answer = await upload(PATHS.operations, ops, 100 * MiB, framing);
     expect(answer.status).toBe(413);

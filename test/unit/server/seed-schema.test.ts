@@ -68,6 +68,11 @@ describe("seed document schema", () => {
       "workspaces[0].repositories[0].sandboxEnv.S",
     ],
     [
+      "a secret value with a lone surrogate (it would be stored as U+FFFD)",
+      repo({ secrets: [{ name: "S", value: "a\ud800b", allowedHosts: ["x.test"] }] }),
+      "workspaces[0].repositories[0].secrets[0].value",
+    ],
+    [
       "a repository that is not owner/name",
       repo({ repository: "just-a-name" }),
       "workspaces[0].repositories[0].repository",

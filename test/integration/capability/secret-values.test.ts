@@ -1,0 +1,78 @@
+// `PUT .../secrets/:name` refuses a value no environment variable can hold, like the seed does: a NUL (execve cuts
+// there), a lone UTF-16 surrogate (`\ud800` in JSON decodes to one; stored as UTF-8 it would silently become
+// U+FFFD), and raw bytes that are not UTF-8. 400 naming the field, never the value; nothing is written.
+// In-process handler, real SQLite file.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HEADERS } from "../../../src/transport/wire.js";
+import { CANARIES, type InProcessService, paths, startInProcess, TOKENS } from "./harness.js";
+
+let service: InProcessService;
+beforeAll(async () => {
+  service = await startInProcess("secret-values");
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+async function put(name: string, body: string | Uint8Array) {
+  const response = await service.app.http.request(paths.secret("ws_acme", "repo_api", name), {
+    method: "PUT",
+    headers: { "content-type": "application/json", [HEADERS.authorization]: `Bearer ${TOKENS.owner}` },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, text, body: JSON.parse(text) as { error?: string; reason?: string } };
+}
+const stored = (name: string) =>
+  service.db.prepare("SELECT value FROM secrets WHERE repository_id = 'repo_api' AND name = ?").get(name) as
+    | { value: string }
+    | undefined;
+const canary = CANARIES[1]!;
+
+describe("secret values", () => {
+  it.each([
+    [
+      "a NUL",
+      `"${canary}\\u0000tail"`,
+      "secret: value: contains a NUL byte, which no environment variable can hold",
+    ],
+    [
+      "a lone high surrogate",
+      `"${canary}\\ud800tail"`,
+      "secret: value: contains a lone UTF-16 surrogate; send well-formed Unicode",
+    ],
+    [
+      "a lone low surrogate",
+      `"${canary}\\udc00"`,
+      "secret: value: contains a lone UTF-16 surrogate; send well-formed Unicode",
+    ],
+  ])("a value containing %s is 400 naming the field, and nothing is stored", async (_what, value, reason) => {
+    const answer = await put("NEW_SECRET", `{"value": ${value}, "allowedHosts": ["db.acme.test"]}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: "invalid_request", reason });
+    expect(answer.text).not.toContain(canary);
+    expect(stored("NEW_SECRET")).toBeUndefined();
+  });
+
+  it("raw bytes that are not UTF-8 are refused, never stored as U+FFFD", async () => {
+    const head = new TextEncoder().encode(`{"value": "${canary}`);
+    const tail = new TextEncoder().encode(`", "allowedHosts": ["db.acme.test"]}`);
+    const answer = await put("NEW_SECRET", new Uint8Array([...head, 0xed, 0xa0, 0x80, ...tail]));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      error: "invalid_request",
+      reason: "secret is not valid UTF-8; send JSON encoded as UTF-8",
+    });
+    expect(stored("NEW_SECRET")).toBeUndefined();
+  });
+
+  it("a well-formed value outside the BMP (an escaped surrogate pair) is stored as sent", async () => {
+    const answer = await put(
+      "EMOJI_SECRET",
+      `{"value": "${canary}\\ud83d\\ude00", "allowedHosts": ["db.acme.test"]}`,
+    );
+    expect(answer.status).toBe(201);
+    expect(stored("EMOJI_SECRET")?.value).toBe(`${canary}\u{1F600}`);
+    expect(answer.text).not.toContain(canary);
+  });
+});
