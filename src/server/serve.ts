@@ -11,6 +11,7 @@ import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
+import { parseServeFlags } from "./serve-options.js";
 import { openDatabase } from "./store/open-store.js";
 import type { Database } from "./store/sqlite.js";
 
@@ -40,7 +41,7 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
 }
 
 export async function startService(options: ServeOptions): Promise<RunningService> {
-  const flags = options;
+  const flags = parseServeFlags(options);
   const { env } = options;
   const logger = createLogger(env, "baton-serve");
   const dbPath = flags.db ?? defaultDatabasePath(env);

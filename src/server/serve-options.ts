@@ -1,0 +1,58 @@
+// `baton serve`'s flags, checked all at once before anything opens or listens: a bad one is a UsageError naming
+// the flag and what to fix (exit 1). Pure: no file is read here; --db and --seed are opened later and their
+// failures name the flag too.
+import { isIP } from "node:net";
+import { z } from "zod";
+import { UsageError } from "../errors.js";
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+const urlWith = (schemes: readonly string[], example: string) =>
+  z.string().refine(
+    (value) => {
+      if (!URL.canParse(value)) return false;
+      const url = new URL(value);
+      return schemes.includes(url.protocol) && url.hostname !== "";
+    },
+    `must be a ${schemes.map((s) => `${s}//`).join(" or ")} URL with a host, e.g. ${example}`,
+  );
+const filePath = z
+  .string()
+  .min(1, "must be a file path")
+  .refine((value) => !value.includes("\0"), "must be a file path (it holds a NUL byte)");
+
+export const ServeOptionsSchema = z.object({
+  host: z
+    .string()
+    .refine(
+      (value) => isIP(value) !== 0 || HOST_NAME.test(value),
+      "must be an IP address or a host name to listen on, e.g. 127.0.0.1, ::1 or localhost",
+    ),
+  port: z.number().int().min(0, "must be 0 to 65535").max(65535, "must be 0 to 65535"),
+  db: filePath.optional(),
+  seed: filePath.optional(),
+  smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
+  matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
+  dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
+});
+export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
+
+const FLAG_NAMES: Record<keyof ServeFlags, string> = {
+  host: "--host",
+  port: "--port",
+  db: "--db",
+  seed: "--seed",
+  smtpUrl: "--smtp-url",
+  matcherUrl: "--matcher-url",
+  dashboardUrl: "--dashboard-url",
+};
+
+/** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */
+export function parseServeFlags(input: unknown): ServeFlags {
+  const parsed = ServeOptionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const flag = FLAG_NAMES[issue.path[0] as keyof ServeFlags] ?? String(issue.path[0]);
+  throw new UsageError(`${flag} ${issue.message}`, { path: flag });
+}
