@@ -36,7 +36,8 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
       summary:
         "record a missing-access request (exact kind+target first, then the semantic matcher: 3 s budget, >= 0.90), or report evidence on the matching one",
       security: SECURITY.sandbox,
-      middleware: [auth, ...jsonBody("capability request", 64 * KiB)] as const,
+      // A 4,096-character target and an 8,192-character reason, every character JSON-escaped (6 bytes), still fit.
+      middleware: [auth, ...jsonBody("capability request", 128 * KiB)] as const,
       request: {
         headers: z.object({ [HEADERS.idempotencyKey]: IdempotencyKeySchema.optional() }),
         body: { required: true, ...jsonContent(S.RecordCapabilityBody, "the request") },
