@@ -66,6 +66,13 @@ describe("secret values", () => {
     expect(stored("NEW_SECRET")).toBeUndefined();
   });
 
+  it("the longest value the schema allows, every character JSON-escaped, is under the body limit", async () => {
+    const value = "\\u0001".repeat(65_536);
+    const answer = await put("LONG_SECRET", `{"value": "${value}", "allowedHosts": ["db.acme.test"]}`);
+    expect(answer.status).toBe(201);
+    expect(stored("LONG_SECRET")?.value).toBe("\u0001".repeat(65_536));
+  });
+
   it("a well-formed value outside the BMP (an escaped surrogate pair) is stored as sent", async () => {
     const answer = await put(
       "EMOJI_SECRET",

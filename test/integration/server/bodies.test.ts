@@ -100,4 +100,17 @@ describe("request bodies", () => {
       });
     },
   );
+
+  it("the longest capability request the schema allows, every character JSON-escaped, is under the limit", async () => {
+    const escaped = (n: number) => "\\u0061".repeat(n);
+    const body = `{"repository": "acme/api", "capability": "npm", "target": "${escaped(4096)}", "reason": "${escaped(8192)}"}`;
+    const response = await harness.app.http.request(PATHS.capabilityRequests, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...opsHeaders(creds) },
+      body,
+    });
+    // Whatever the service thinks of the content, the size alone never refuses it.
+    expect(response.status).not.toBe(413);
+    expect(((await response.json()) as { error?: string }).error).not.toBe("payload_too_large");
+  });
 });
