@@ -12,8 +12,10 @@
 //     (named schemas from openapi/schemas.ts plus `errorResponses({...})`).
 //  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse by
 //     throwing an HttpError (http/http-error.ts) that renders `{error, reason, requestId}`.
-//  3. Mount it below with `app.route(BASE_PATH, create<Surface>App(deps))`, the base path from src/transport
-//     (or the surface's own wire file), before the `/openapi.json` surface.
+//  3. Mount it in composeHttpApp with `app.route(BASE_PATH, create<Surface>App(deps))`, the base path a wire
+//     constant (src/transport/wire.ts or the surface's own wire file), before onError/notFound at the end (the
+//     405 table is built from the routes mounted by then). A route that must stay out of the published
+//     document (the egress proxy's internal route) takes `hide: true` in its createRoute.
 //  4. `npm run build && node scripts/generate-openapi.mjs` regenerates openapi/baton-ops.json; commit it (a
 //     test compares). Test the routes with `app.http.request()`; add a socket test only for adapter concerns.
 import type { OpenAPIHono } from "@hono/zod-openapi";
