@@ -2,7 +2,13 @@
 // exists under another method is 405 naming the allowed ones, anything else is 404; every refusal is the JSON
 // error body with the request id that the header carries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEADERS } from "../../../src/transport/wire.js";
+import { buildOpenApiDocument } from "../../../src/server/openapi/document.js";
+import {
+  ADMIN_PATHS,
+  CAPABILITY_ROUTE_PATTERNS,
+  HEADERS,
+  ROUTE_PATTERNS,
+} from "../../../src/transport/wire.js";
 import { type Credentials, createHarness, type Harness, opsHeaders } from "./harness.js";
 
 let harness: Harness;
@@ -52,5 +58,15 @@ describe("routing", () => {
     ["GET", "/admin/v1/seed", "POST"],
   ])("%s %s is 405 and allows %s", async (method, path, allow) => {
     expect(await refusal(method, path)).toMatchObject({ status: 405, error: "method_not_allowed", allow });
+  });
+
+  it("the routes served are exactly the patterns the wire contract names (the clients build paths from it)", () => {
+    const wire = [
+      ...Object.values(ROUTE_PATTERNS),
+      ...Object.values(ADMIN_PATHS),
+      ...Object.values(CAPABILITY_ROUTE_PATTERNS),
+    ].map((pattern) => pattern.replace(/:([A-Za-z]+)/g, "{$1}"));
+    const served = Object.keys((buildOpenApiDocument() as { paths: Record<string, unknown> }).paths);
+    expect(served.sort()).toEqual([...new Set(wire)].sort());
   });
 });
