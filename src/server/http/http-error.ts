@@ -18,7 +18,7 @@ export class HttpError extends Error {
     return new Response(JSON.stringify({ error: this.error, reason: this.reason, requestId }), {
       status: this.status,
       headers: {
-        "content-type": "application/json; charset=utf-8",
+        "content-type": "application/json",
         ...this.headers,
         [HEADERS.requestId]: requestId,
       },

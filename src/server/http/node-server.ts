@@ -15,7 +15,11 @@ export function createNodeServer(fetch: (request: Request) => Response | Promise
     errorHandler: (error) => {
       const refusal =
         error instanceof RequestError
-          ? new HttpError(400, WIRE_ERRORS.invalidRequest, `${error.message}; send a valid Host and path`)
+          ? new HttpError(
+              400,
+              WIRE_ERRORS.invalidRequest,
+              `the Host header or request target is malformed (${error.message.toLowerCase()}); send Host as host[:port] and a path starting with /`,
+            )
           : new HttpError(500, WIRE_ERRORS.internal, "the service failed; retry later");
       return refusal.toResponse(randomUUID());
     },
