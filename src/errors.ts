@@ -27,8 +27,15 @@ export interface BatonErrorOptions {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Marks every BatonError, also across two copies of this module (the bundled CLI loads the service's modules
+ * from the compiled tree, so `instanceof` alone would miss an error thrown there).
+ */
+const BATON_ERROR = Symbol.for("baton.error");
+
 export class BatonError extends Error {
   override readonly name: string = "BatonError";
+  readonly [BATON_ERROR] = true;
   readonly code: ErrorCode;
   readonly path: string | undefined;
   readonly details: Record<string, unknown> | undefined;
@@ -113,5 +120,8 @@ export class StillWorkingError extends BatonError {
 }
 
 export function isBatonError(value: unknown): value is BatonError {
-  return value instanceof BatonError;
+  return (
+    value instanceof BatonError ||
+    (value instanceof Error && (value as unknown as Record<symbol, unknown>)[BATON_ERROR] === true)
+  );
 }

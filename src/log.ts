@@ -1,11 +1,11 @@
-// pino logging to stderr, quiet unless BATON_LOG_LEVEL says otherwise. Loaded only by commands that log.
+// pino logging to stderr, quiet unless BATON_LOG_LEVEL says otherwise. Loaded only by commands that log: the CLI
+// checks the level first (src/log-level.ts) and loads this module only when a level other than silent is set.
 import { type Logger, pino } from "pino";
+import { readLogLevel } from "./log-level.js";
 
-const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
-
+/** Throws a ConfigError naming the allowed values when BATON_LOG_LEVEL is not one of them. */
 export function createLogger(env: NodeJS.ProcessEnv, name = "baton"): Logger {
-  const requested = env.BATON_LOG_LEVEL?.toLowerCase();
-  const level = requested && LEVELS.has(requested) ? requested : "silent";
+  const level = readLogLevel(env);
   // Keys that may carry secrets are censored even if a caller logs a whole object by mistake.
   return pino(
     {

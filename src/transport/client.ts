@@ -1,13 +1,13 @@
 // The operations-transport client: start an activation, read or long-poll an operation, fetch its overlay.
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import { formatIssuePath } from "../config/zod-error.js";
 import { type Overlay, OverlaySchema } from "../envfile/overlay.js";
 import { ServiceError } from "../errors.js";
-import { DEFAULT_RETRY_POLICY, type HttpEngine, type RetryPolicy, sendJson } from "./http.js";
-import type { OpsSettings } from "./settings.js";
-import { createAgent } from "./undici.js";
+import type { Log } from "../log-level.js";
+import { mapHttpFailure } from "./errors.js";
+import { createHttpClient, type HttpClient, type HttpClientOptions, type RetryPolicy } from "./http.js";
+import { describeBaseUrl, type OpsSettings } from "./settings.js";
 import {
   HEADERS,
   MAX_WAIT_MS,
@@ -22,11 +22,15 @@ export interface OpsClientOptions {
   policy?: Partial<RetryPolicy>;
   /** Makes idempotency keys; tests pass a fixed one. */
   newIdempotencyKey?: () => string;
-  onRetry?: HttpEngine["onRetry"];
+  onRetry?: HttpClientOptions["onRetry"];
+  log?: Log;
 }
 
 export interface OpsClient {
-  /** POSTs the activation with one idempotency key for all attempts. 200 (a repeat) and 201 both succeed. */
+  /**
+   * POSTs the activation with one idempotency key for all attempts. 200 (a repeat), 201 and 202 all succeed; the
+   * answer may already be terminal (the service answers with the finished operation when it can).
+   */
   startActivation(repository: string, options?: { idempotencyKey?: string }): Promise<Operation>;
   /** Reads an operation; with `waitMs` the service holds the answer until the state changes or time passes. */
   getOperation(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<Operation>;
@@ -34,76 +38,88 @@ export interface OpsClient {
   close(): Promise<void>;
 }
 
-export function createOpsClient(settings: OpsSettings, options: OpsClientOptions = {}): OpsClient {
-  const dispatcher = createAgent({
-    connect: { timeout: 10_000 },
-    // A long-poll holds the headers back for up to MAX_WAIT_MS.
-    headersTimeout: MAX_WAIT_MS + 30_000,
-    bodyTimeout: 60_000,
-    keepAliveTimeout: 4_000,
-  });
-  const engine: HttpEngine = {
+/** The options every client of the operations service shares: credentials, refusals, naming the service. */
+export function opsHttpOptions(
+  settings: OpsSettings,
+  extra: Pick<HttpClientOptions, "policy" | "onRetry" | "log" | "responseTimeoutMs">,
+): HttpClientOptions {
+  return {
     baseUrl: settings.baseUrl,
-    dispatcher,
-    policy: { ...DEFAULT_RETRY_POLICY, ...options.policy },
-    sleep: (ms) => sleep(ms),
-    onRetry: options.onRetry,
+    headers: {
+      [HEADERS.authorization]: `Bearer ${settings.turnToken}`,
+      [HEADERS.sandboxLease]: settings.sandboxLease,
+    },
+    classify: mapHttpFailure,
+    unreachable: (doing, code, cause) =>
+      new ServiceError(
+        "network",
+        `could not reach the operations service at ${describeBaseUrl(settings.baseUrl)} while ${doing}${code ? ` (${code})` : ""}. ` +
+          "Check that BATON_OPS_URL names the running service and try again.",
+        { cause },
+      ),
+    ...extra,
   };
-  const auth = {
-    [HEADERS.authorization]: `Bearer ${settings.turnToken}`,
-    [HEADERS.sandboxLease]: settings.sandboxLease,
-  };
+}
+
+export function createOpsClient(settings: OpsSettings, options: OpsClientOptions = {}): OpsClient {
+  const http: HttpClient = createHttpClient(
+    opsHttpOptions(settings, {
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      responseTimeoutMs: 60_000,
+    }),
+  );
   const newKey = options.newIdempotencyKey ?? (() => randomUUID());
 
   return {
     async startActivation(repository, opts = {}) {
       const body: StartOperationBody = { kind: "env.activate", repository };
-      const res = await sendJson(engine, {
+      const res = await http.request({
         method: "POST",
         path: PATHS.operations,
-        headers: { ...auth, [HEADERS.idempotencyKey]: opts.idempotencyKey ?? newKey() },
+        headers: { [HEADERS.idempotencyKey]: opts.idempotencyKey ?? newKey() },
         body,
         doing: `starting the activation of ${repository}`,
+        notFound: `the workspace has no repository ${repository}`,
       });
-      return readBody(OperationSchema, res.body, "operation");
+      return readBody(OperationSchema, res.body, "an operation");
     },
     async getOperation(id, opts = {}) {
-      const wait =
-        opts.waitMs === undefined
-          ? ""
-          : `?${QUERY.waitMs}=${Math.min(MAX_WAIT_MS, Math.max(0, Math.round(opts.waitMs)))}`;
-      const res = await sendJson(engine, {
+      const waitMs =
+        opts.waitMs === undefined ? undefined : Math.min(MAX_WAIT_MS, Math.max(0, Math.round(opts.waitMs)));
+      const res = await http.request({
         method: "GET",
-        path: `${PATHS.operation(id)}${wait}`,
-        headers: auth,
+        path: `${PATHS.operation(id)}${waitMs === undefined ? "" : `?${QUERY.waitMs}=${waitMs}`}`,
         doing: `reading operation ${id}`,
+        notFound: `the service has no operation ${id} for this sandbox's engagement (ids look like op_…; \`baton env activate\` prints them)`,
+        ...(waitMs === undefined ? {} : { waitMs }),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      return readBody(OperationSchema, res.body, "operation");
+      return readBody(OperationSchema, res.body, "an operation");
     },
     async getOverlay(id) {
-      const res = await sendJson(engine, {
+      const res = await http.request({
         method: "GET",
         path: PATHS.operationOverlay(id),
-        headers: auth,
         doing: `fetching the overlay of operation ${id}`,
+        notFound: `the service has no overlay of operation ${id} for this sandbox (only the sandbox that started an operation can fetch it)`,
       });
-      return readBody(OverlaySchema, res.body, "overlay");
+      return readBody(OverlaySchema, res.body, "an overlay");
     },
-    close: () => dispatcher.close(),
+    close: async () => http.close(),
   };
 }
 
-function readBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+/** `what` with its article: "an operation". */
+export function readBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue ? `${formatIssuePath(issue.path)}: ${issue.message}` : "no JSON body";
   throw new ServiceError(
     "service_error",
-    `the service answered with an ${what} this client cannot read (${where}); upgrade baton or the service`,
-    {
-      cause: parsed.error,
-    },
+    `the service answered with ${what} this client cannot read (${where}); upgrade baton or the service`,
+    { cause: parsed.error },
   );
 }

@@ -1,12 +1,17 @@
-// One JSON request to the operations service with bounded retries (p-retry): dropped connections, 5xx and 429
-// are retried, honouring Retry-After up to a ceiling; any other 4xx is final. The caller keeps headers (and so
-// the idempotency key) identical across attempts, so a retry never starts a second operation.
+// The CLI's one HTTP client (DESIGN.md "One HTTP client in the CLI"): JSON requests over node:http(s) with one
+// keep-alive agent, bounded retries (p-retry) on dropped connections, 5xx and 429, Retry-After up to a ceiling,
+// and requests logged at debug level. The operations transport and the client commands build on it; each passes
+// how to name its service and how to read its refusals.
+//
+// node:http rather than undici: undici's HTTP parser is WebAssembly, and a short-lived CLI process waited about
+// 80 ms at exit for V8 to finish compiling it. node:http is loaded with require() only when a request is made.
+import type { Agent as HttpAgent, IncomingHttpHeaders } from "node:http";
+import { createRequire } from "node:module";
+import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
-import type { Dispatcher } from "undici";
 import { type BatonError, ServiceError } from "../errors.js";
-import { isRetryableStatus, mapHttpFailure, parseRetryAfter } from "./errors.js";
-import { describeBaseUrl } from "./settings.js";
-import { sendRequest } from "./undici.js";
+import { type Log, SILENT_LOG } from "../log-level.js";
+import { type HttpFailure, isRetryableStatus, parseRetryAfter } from "./errors.js";
 import { HEADERS } from "./wire.js";
 
 export interface RetryPolicy {
@@ -20,14 +25,39 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 2, minBackoffMs: 250, maxRetryAfterMs: 10_000 };
 
+export interface HttpClientOptions {
+  /** Scheme, host, port and an optional path prefix, without a trailing slash. */
+  baseUrl: string;
+  /** Sent with every request (credentials); never logged. */
+  headers?: Record<string, string>;
+  policy?: Partial<RetryPolicy>;
+  /** How long to wait for a TCP (and TLS) connection. */
+  connectTimeoutMs?: number;
+  /** How long one attempt may take from sending to the end of the body, beyond any long-poll wait it asks for. */
+  responseTimeoutMs?: number;
+  /** Turns an answer outside 2xx into the error to throw (or retry, when its status is retryable). */
+  classify: (failure: HttpFailure) => BatonError;
+  /** Turns a connection failure into the error to throw after the last retry: names the setting to check. */
+  unreachable: (doing: string, code: string | undefined, cause: unknown) => BatonError;
+  log?: Log;
+  /** Called before each retry. */
+  onRetry?: (info: { attempt: number; error: BatonError; delayMs: number }) => void;
+  /** Waits between attempts when a Retry-After asks for more than the back-off; tests may speed it up. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
 export interface JsonRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Path and query below the base URL, from wire.ts. */
   path: string;
-  headers: Record<string, string>;
+  headers?: Record<string, string>;
   body?: unknown;
   /** What the client is doing, for error messages: `starting the activation of acme/api`. */
   doing: string;
+  /** What a 404 means here, e.g. `no operation op_1 for this sandbox`. */
+  notFound?: string;
+  /** A long-poll: the service may hold the answer this long, so the attempt's time limit grows by as much. */
+  waitMs?: number;
   /** Aborts the request and any retry (the caller stopped waiting); the promise rejects with the reason. */
   signal?: AbortSignal;
 }
@@ -37,14 +67,17 @@ export interface JsonResponse {
   body: unknown;
 }
 
-export interface HttpEngine {
-  baseUrl: string;
-  dispatcher: Dispatcher;
-  policy: RetryPolicy;
-  sleep: (ms: number) => Promise<void>;
-  /** Called before each retry; the CLI stays quiet unless it wants to log. */
-  onRetry?: (info: { attempt: number; error: BatonError; delayMs: number }) => void;
+export interface HttpClient {
+  request(req: JsonRequest): Promise<JsonResponse>;
+  /** Closes kept-alive connections so the process can exit at once. */
+  close(): void;
 }
+
+/** Bodies larger than this are refused: an overlay is bounded well below it. */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+const require = createRequire(import.meta.url);
+type HttpModule = typeof import("node:http");
 
 class AttemptFailure extends Error {
   constructor(
@@ -56,78 +89,157 @@ class AttemptFailure extends Error {
   }
 }
 
-export async function sendJson(engine: HttpEngine, req: JsonRequest): Promise<JsonResponse> {
-  const url = `${engine.baseUrl}${req.path}`;
-  const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const headers = {
-    accept: "application/json",
-    ...(payload === undefined ? {} : { "content-type": "application/json" }),
-    ...req.headers,
-  };
-  const attempt = async (): Promise<JsonResponse> => {
-    let status: number;
-    let text: string;
-    let retryAfterHeader: string | undefined;
-    try {
-      const target = new URL(url);
-      const res = await sendRequest(engine.dispatcher, {
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers,
-        body: payload,
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-      status = res.statusCode;
-      const raw = res.headers[HEADERS.retryAfter];
-      retryAfterHeader = Array.isArray(raw) ? raw[0] : raw;
-      text = await res.body.text();
-    } catch (error) {
-      if (req.signal?.aborted) throw req.signal.reason;
-      throw new AttemptFailure(networkFailure(engine.baseUrl, req.doing, error), true, undefined);
-    }
-    const body = parseBody(text);
-    if (status >= 200 && status < 300) return { status, body };
-    const failure = mapHttpFailure({ status, body, doing: req.doing });
-    if (!isRetryableStatus(status)) throw new AttemptFailure(failure, false, undefined);
-    const retryAfterMs = parseRetryAfter(retryAfterHeader, Date.now());
-    if (retryAfterMs !== undefined && retryAfterMs > engine.policy.maxRetryAfterMs) {
-      // Waiting longer than the ceiling would stall the agent; say when to come back instead.
-      throw new AttemptFailure(
-        new ServiceError(
-          "service_error",
-          `${failure.message} (the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s; try again then)`,
-          {
-            status,
-            cause: failure,
-          },
-        ),
-        false,
-        undefined,
+class LocalTimeout extends Error {
+  readonly code = "ETIMEDOUT";
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const base = new URL(options.baseUrl);
+  const http: HttpModule = require(base.protocol === "https:" ? "node:https" : "node:http");
+  let agent: HttpAgent | undefined;
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.policy };
+  const log = options.log ?? SILENT_LOG;
+  const pause = options.sleep ?? ((ms: number) => sleep(ms));
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
+  const prefix = base.pathname.replace(/\/+$/, "");
+
+  const attemptOnce = (req: JsonRequest, payload: string | undefined) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+      agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 });
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        ...options.headers,
+        ...req.headers,
+      };
+      if (payload !== undefined) {
+        headers["content-type"] = "application/json";
+        headers["content-length"] = String(Buffer.byteLength(payload));
+      }
+      const outgoing = http.request(
+        {
+          protocol: base.protocol,
+          hostname: base.hostname,
+          port: base.port,
+          path: `${prefix}${req.path}`,
+          method: req.method,
+          headers,
+          agent,
+          ...(req.signal ? { signal: req.signal } : {}),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_RESPONSE_BYTES) outgoing.destroy(new Error("the answer is larger than 64 MiB"));
+            else chunks.push(chunk);
+          });
+          res.on("end", () => {
+            clearTimeout(deadline);
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString("utf8"),
+            });
+          });
+          res.on("error", reject);
+        },
       );
+      const deadline = setTimeout(
+        () => outgoing.destroy(new LocalTimeout("the service did not answer in time")),
+        responseTimeoutMs + (req.waitMs ?? 0),
+      );
+      outgoing.on("socket", (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(
+          () => outgoing.destroy(new LocalTimeout("no connection in time")),
+          connectTimeoutMs,
+        );
+        socket.once("connect", () => clearTimeout(timer));
+        socket.once("close", () => clearTimeout(timer));
+      });
+      outgoing.on("error", (error) => {
+        clearTimeout(deadline);
+        reject(error);
+      });
+      outgoing.end(payload);
+    });
+
+  const request = async (req: JsonRequest): Promise<JsonResponse> => {
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    let attempt = 0;
+    const once = async (): Promise<JsonResponse> => {
+      attempt++;
+      const started = performance.now();
+      let answer: Awaited<ReturnType<typeof attemptOnce>>;
+      try {
+        answer = await attemptOnce(req, payload);
+      } catch (error) {
+        if (req.signal?.aborted) throw req.signal.reason;
+        const code = errorCode(error);
+        log.debug(
+          { method: req.method, path: req.path, attempt, error: code ?? "unknown" },
+          "request failed",
+        );
+        throw new AttemptFailure(options.unreachable(req.doing, code, error), true, undefined);
+      }
+      const { status } = answer;
+      log.debug(
+        { method: req.method, path: req.path, attempt, status, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+      const body = parseBody(answer.text);
+      if (status >= 200 && status < 300) return { status, body };
+      const failure = options.classify({ status, body, doing: req.doing, notFound: req.notFound });
+      if (!isRetryableStatus(status)) throw new AttemptFailure(failure, false, undefined);
+      const raw = answer.headers[HEADERS.retryAfter];
+      const retryAfterMs = parseRetryAfter(Array.isArray(raw) ? raw[0] : raw, Date.now());
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
+        // Waiting longer than the ceiling would stall the agent; say when to come back instead.
+        throw new AttemptFailure(
+          new ServiceError(
+            "service_error",
+            `${failure.message} (the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s; try again then)`,
+            { status, cause: failure },
+          ),
+          false,
+          undefined,
+        );
+      }
+      throw new AttemptFailure(failure, true, retryAfterMs);
+    };
+
+    try {
+      return await pRetry(once, {
+        retries: policy.retries,
+        minTimeout: policy.minBackoffMs,
+        factor: 2,
+        randomize: true,
+        ...(req.signal ? { signal: req.signal } : {}),
+        shouldRetry: ({ error }) => error instanceof AttemptFailure && error.retryable,
+        onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retryDelay }) => {
+          if (!(error instanceof AttemptFailure) || !error.retryable || retriesLeft === 0) return;
+          const extra = Math.max(0, (error.retryAfterMs ?? 0) - retryDelay);
+          const delayMs = retryDelay + extra;
+          log.debug({ method: req.method, path: req.path, attempt: attemptNumber, delayMs }, "retrying");
+          options.onRetry?.({ attempt: attemptNumber, error: error.failure, delayMs });
+          if (extra > 0) await pause(extra);
+        },
+      });
+    } catch (error) {
+      if (error instanceof AttemptFailure) throw error.failure;
+      throw error;
     }
-    throw new AttemptFailure(failure, true, retryAfterMs);
   };
 
-  try {
-    return await pRetry(attempt, {
-      retries: engine.policy.retries,
-      minTimeout: engine.policy.minBackoffMs,
-      factor: 2,
-      randomize: true,
-      ...(req.signal ? { signal: req.signal } : {}),
-      shouldRetry: ({ error }) => error instanceof AttemptFailure && error.retryable,
-      onFailedAttempt: async ({ error, attemptNumber, retriesLeft, retryDelay }) => {
-        if (!(error instanceof AttemptFailure) || !error.retryable || retriesLeft === 0) return;
-        const extra = Math.max(0, (error.retryAfterMs ?? 0) - retryDelay);
-        engine.onRetry?.({ attempt: attemptNumber, error: error.failure, delayMs: retryDelay + extra });
-        if (extra > 0) await engine.sleep(extra);
-      },
-    });
-  } catch (error) {
-    if (error instanceof AttemptFailure) throw error.failure;
-    throw error;
-  }
+  return {
+    request,
+    close() {
+      agent?.destroy();
+      agent = undefined;
+    },
+  };
 }
 
 function parseBody(text: string): unknown {
@@ -137,16 +249,6 @@ function parseBody(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function networkFailure(baseUrl: string, doing: string, error: unknown): ServiceError {
-  const code = errorCode(error);
-  return new ServiceError(
-    "network",
-    `could not reach the operations service at ${describeBaseUrl(baseUrl)} while ${doing}${code ? ` (${code})` : ""}. ` +
-      "Check that BATON_OPS_URL names the running service and try again.",
-    { cause: error },
-  );
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,5 +1,18 @@
-// Public face of the operations-transport client.
-export { createOpsClient, type OpsClient, type OpsClientOptions } from "./client.js";
-export { isRetryableStatus, mapHttpFailure, parseRetryAfter } from "./errors.js";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./http.js";
+// Public face of the operations-transport client and the CLI's one HTTP client.
+export {
+  createOpsClient,
+  type OpsClient,
+  type OpsClientOptions,
+  opsHttpOptions,
+  readBody,
+} from "./client.js";
+export { type HttpFailure, isRetryableStatus, mapHttpFailure, parseRetryAfter } from "./errors.js";
+export {
+  createHttpClient,
+  DEFAULT_RETRY_POLICY,
+  type HttpClient,
+  type HttpClientOptions,
+  type JsonRequest,
+  type RetryPolicy,
+} from "./http.js";
 export { describeBaseUrl, type OpsSettings, requireOpsSettings } from "./settings.js";

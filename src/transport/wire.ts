@@ -1,7 +1,7 @@
 // The operations transport's wire contract (DESIGN.md "Our operations transport"): header names, paths,
 // states, error codes and body schemas. Client (src/transport) and server (src/server) both import this file;
 // no other file spells these strings.
-import { z } from "zod";
+import * as z from "zod";
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
 import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
@@ -305,6 +305,13 @@ export const CapabilityRequestSchema = z.object({
 export type CapabilityRequest = z.infer<typeof CapabilityRequestSchema>;
 
 export const MATCHED_BY = ["target", "matcher"] as const;
+/**
+ * How the service delivers owners' e-mail: `sending` with an SMTP relay (`--smtp-url`), `queued` without one (the
+ * notifications wait in the outbox until the service is started with a relay). Absent from older services.
+ */
+export const EMAIL_DELIVERY = ["sending", "queued"] as const;
+export const EmailDeliverySchema = z.enum(EMAIL_DELIVERY);
+export type EmailDelivery = z.infer<typeof EmailDeliverySchema>;
 export const RecordCapabilityResponseSchema = z.object({
   request: CapabilityRequestSchema,
   matched: z.boolean(),
@@ -317,6 +324,7 @@ export const RecordCapabilityResponseSchema = z.object({
     })
     .nullable(),
   evidence: z.object({ outcome: EvidenceOutcomeSchema, changed: z.boolean() }).nullable(),
+  emailDelivery: EmailDeliverySchema.optional(),
 });
 export type RecordCapabilityResponse = z.infer<typeof RecordCapabilityResponseSchema>;
 
@@ -339,6 +347,7 @@ export const NotificationSchema = z.object({
 export const CapabilityRequestViewSchema = z.object({
   request: CapabilityRequestSchema,
   notifications: z.array(NotificationSchema),
+  emailDelivery: EmailDeliverySchema.optional(),
 });
 export type CapabilityRequestView = z.infer<typeof CapabilityRequestViewSchema>;
 export const RedeliverResponseSchema = CapabilityRequestViewSchema.extend({

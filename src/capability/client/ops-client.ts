@@ -1,11 +1,8 @@
 // The sandbox's capability-request calls over the operations transport (the I/O edge of src/capability; the
-// pure modules never import this). Same retry policy and idempotency rules as the activation client.
+// pure modules never import this). The same HTTP client, retry policy and idempotency rules as activation.
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { Agent } from "undici";
-import type { z } from "zod";
-import { ServiceError } from "../../errors.js";
-import { DEFAULT_RETRY_POLICY, type HttpEngine, sendJson } from "../../transport/http.js";
+import type { Log } from "../../log-level.js";
+import { createHttpClient, opsHttpOptions, readBody } from "../../transport/index.js";
 import type { OpsSettings } from "../../transport/settings.js";
 import {
   CAPABILITY_PATHS,
@@ -16,56 +13,46 @@ import {
   RedeliverResponseSchema,
 } from "../../transport/wire.js";
 
-export function createCapabilityClient(settings: OpsSettings) {
-  const dispatcher = new Agent({ connect: { timeout: 10_000 }, headersTimeout: 30_000, bodyTimeout: 30_000 });
-  const engine: HttpEngine = {
-    baseUrl: settings.baseUrl,
-    dispatcher,
-    policy: DEFAULT_RETRY_POLICY,
-    sleep: (ms) => sleep(ms),
-  };
-  const auth = {
-    [HEADERS.authorization]: `Bearer ${settings.turnToken}`,
-    [HEADERS.sandboxLease]: settings.sandboxLease,
-  };
-  const read = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> => {
-    const parsed = schema.safeParse(body);
-    if (parsed.success) return parsed.data;
-    throw new ServiceError(
-      "service_error",
-      "the service answered with a capability request this client cannot read; upgrade baton or the service",
-    );
-  };
+export type CapabilityClient = ReturnType<typeof createCapabilityClient>;
+
+export function createCapabilityClient(settings: OpsSettings, options: { log?: Log } = {}) {
+  const http = createHttpClient(opsHttpOptions(settings, options.log ? { log: options.log } : {}));
+  const noRequest = (id: string) =>
+    `the service has no capability request ${id} in this sandbox's workspace (ids look like cr_…; \`baton env request-capability\` prints them)`;
   return {
     async record(body: RecordCapabilityBody) {
-      const res = await sendJson(engine, {
+      const res = await http.request({
         method: "POST",
         path: CAPABILITY_PATHS.requests,
-        headers: { ...auth, [HEADERS.idempotencyKey]: randomUUID() },
+        headers: { [HEADERS.idempotencyKey]: randomUUID() },
         body,
         doing: `recording a capability request for ${body.repository}`,
+        notFound: body.evidence
+          ? `no capability request for ${body.capability} ${body.target} in ${body.repository} to report evidence on (record it first, with --reason)`
+          : `the workspace has no repository ${body.repository}`,
       });
-      return read(RecordCapabilityResponseSchema, res.body);
+      return readBody(RecordCapabilityResponseSchema, res.body, "a capability request");
     },
     async view(id: string) {
-      const res = await sendJson(engine, {
+      const res = await http.request({
         method: "GET",
         path: CAPABILITY_PATHS.request(id),
-        headers: auth,
         doing: `reading capability request ${id}`,
+        notFound: noRequest(id),
       });
-      return read(CapabilityRequestViewSchema, res.body);
+      return readBody(CapabilityRequestViewSchema, res.body, "a capability request");
     },
     async redeliver(id: string) {
-      const res = await sendJson(engine, {
+      const res = await http.request({
         method: "POST",
         path: CAPABILITY_PATHS.redeliver(id),
-        headers: { ...auth, [HEADERS.idempotencyKey]: randomUUID() },
+        headers: { [HEADERS.idempotencyKey]: randomUUID() },
         body: {},
         doing: `redelivering the e-mail of capability request ${id}`,
+        notFound: noRequest(id),
       });
-      return read(RedeliverResponseSchema, res.body);
+      return readBody(RedeliverResponseSchema, res.body, "a capability request");
     },
-    close: () => dispatcher.close(),
+    close: () => http.close(),
   };
 }
