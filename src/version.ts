@@ -1,17 +1,20 @@
 import { readFileSync } from "node:fs";
 
-/** The package version, read from package.json beside dist/ (works from src/ under vitest too). */
+/**
+ * The package version, from the nearest package.json named "baton" above this module: that is the project root
+ * from src/ (vitest), dist/src/ (tsc) and dist/src/cli/ (the bundled CLI) alike.
+ */
 export function readVersion(): string {
-  for (const relative of ["../../package.json", "../package.json"]) {
+  for (let dir = new URL("./", import.meta.url); ; dir = new URL("../", dir)) {
     try {
-      const parsed = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as {
+      const parsed = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as {
         name?: string;
         version?: string;
       };
       if (parsed.name === "baton" && parsed.version) return parsed.version;
     } catch {
-      // try the next candidate
+      // not here: try the folder above
     }
+    if (dir.pathname === "/") return "0.0.0-unknown";
   }
-  return "0.0.0-unknown";
 }

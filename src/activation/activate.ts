@@ -1,90 +1,77 @@
-// `baton env activate <owner/name>`: start the activation, wait for it (long-poll, progress on stderr), then
-// write the environment file and the handoff, install the runner and print the next steps.
-import type { z } from "zod";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { type CliIo, writeJson, writeLine } from "../cli/io.js";
+// `baton env activate <owner/name>`: start the activation, wait for it (long-poll), then write the environment
+// file and the handoff and install the runner. Returns what happened; src/cli prints it.
+import type * as z from "zod";
 import { resolveCheckout } from "../config/checkout.js";
 import { resolveSandboxPaths } from "../config/sandbox.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
-import { EnvironmentOperationError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import type { Log } from "../log-level.js";
 import { createOpsClient, requireOpsSettings } from "../transport/index.js";
-import { OperationSchema } from "../transport/wire.js";
-import { completeActivation, LocalFilesSchema } from "./complete.js";
-import { createProgressReporter } from "./progress.js";
-import { renderActivation } from "./render.js";
+import { type Operation, OperationSchema } from "../transport/wire.js";
+import { type Completed, completeActivation, LocalFilesSchema } from "./complete.js";
 import { waitForOperation } from "./wait.js";
 
-export interface ActivateOptions {
+export interface ActivateInput {
   repository: string;
+  /** False: start the operation and return it at once (`--no-wait`). */
   wait: boolean;
-  json: boolean;
-  /** `--checkout <dir>`; default `$BATON_CHECKOUT_ROOT/<owner>/<name>`. */
+  /** `--checkout <dir>` (relative to `cwd`); default `$BATON_CHECKOUT_ROOT/<owner>/<name>`. */
   checkout: string | undefined;
-  timeoutMinutes: number;
-  io: CliIo;
+  /** Wall-clock deadline for the wait, in ms since the epoch. */
+  deadline: number;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Stops waiting (Ctrl-C): the wait ends with StillWorkingError and the operation keeps going. */
+  signal?: AbortSignal;
+  /** Called with every state the service reports, the first answer included. */
+  onUpdate?: (operation: Operation) => void;
+  log?: Log;
+  now?: () => Date;
 }
+
+export type ActivationOutcome =
+  | { kind: "started"; operation: Operation }
+  | { kind: "failed"; operation: Operation }
+  | { kind: "activated"; operation: Operation; completed: Completed };
 
 /** The `--json` document: the operation, plus what was written locally (null unless it succeeded). */
 export const ActivationJsonSchema = OperationSchema.extend({ local: LocalFilesSchema.nullable() }).strict();
 export type ActivationJson = z.infer<typeof ActivationJsonSchema>;
 
-export async function activateRepository(options: ActivateOptions): Promise<ExitCode> {
-  const { io } = options;
-  const started = Date.now();
-  if (!RepositorySlugSchema.safeParse(options.repository).success) {
+export async function activateRepository(input: ActivateInput): Promise<ActivationOutcome> {
+  if (!RepositorySlugSchema.safeParse(input.repository).success) {
     throw new UsageError(`repository must be owner/name, e.g. acme/api`);
   }
-  const repository = options.repository;
-  const settings = requireOpsSettings(io.env);
-  const paths = resolveSandboxPaths(io.env);
+  const repository = input.repository;
+  const settings = requireOpsSettings(input.env);
+  const paths = resolveSandboxPaths(input.env);
   const checkoutPath = resolveCheckout({
-    flag: options.checkout,
-    cwd: io.cwd,
+    flag: input.checkout,
+    cwd: input.cwd,
     paths,
     repository,
-    env: io.env,
+    env: input.env,
   });
-  const client = createOpsClient(settings);
+  const client = createOpsClient(settings, input.log ? { log: input.log } : {});
   try {
     const first = await client.startActivation(repository);
-    if (!options.wait) {
-      if (options.json) writeJson(io.stdout, first);
-      else {
-        writeLine(io.stdout, `Operation ${first.id} ${first.state}: activation of ${repository}.`);
-        writeLine(io.stdout, `Check it with: baton op get ${first.id}`);
-      }
-      return EXIT.ok;
-    }
-    const progress = createProgressReporter(first.id, { write: (line) => writeLine(io.stderr, line) });
-    progress.update(first.state, Date.now() - started);
-    // Ctrl-C stops waiting (exit 3, as the reference's client does); the operation keeps going.
-    const interrupt = new AbortController();
-    const onInterrupt = () => interrupt.abort(new Error("interrupted"));
-    process.once("SIGINT", onInterrupt);
+    input.onUpdate?.(first);
+    if (!input.wait) return { kind: "started", operation: first };
+    // The service answers with the finished operation when it can: then there is nothing to wait for.
     const done = await waitForOperation(client, first, {
-      deadline: started + options.timeoutMinutes * 60_000,
-      onUpdate: (op) => progress.update(op.state, Date.now() - started),
-      signal: interrupt.signal,
-    }).finally(() => process.off("SIGINT", onInterrupt));
-    if (done.state === "failed") {
-      const reason = done.error ? `${done.error.reason} (${done.error.code})` : "the service gave no reason";
-      const message = `the activation of ${repository} failed: ${reason}. Operation ${done.id}.`;
-      if (!options.json) throw new EnvironmentOperationError("operation_failed", message);
-      writeLine(io.stderr, `baton: ${message}`);
-      writeJson(io.stdout, { ...done, local: null } satisfies ActivationJson);
-      return EXIT.environmentFailed;
-    }
+      deadline: input.deadline,
+      onUpdate: (op) => input.onUpdate?.(op),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    if (done.state === "failed") return { kind: "failed", operation: done };
     const completed = await completeActivation({
       client,
       operation: done,
       paths,
       checkoutPath,
-      now: () => new Date(),
+      now: input.now ?? (() => new Date()),
     });
-    if (options.json) writeJson(io.stdout, { ...done, local: completed.files } satisfies ActivationJson);
-    else
-      for (const line of renderActivation(done, completed, Date.now() - started)) writeLine(io.stdout, line);
-    return EXIT.ok;
+    return { kind: "activated", operation: done, completed };
   } finally {
     await client.close();
   }

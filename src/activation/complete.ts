@@ -1,7 +1,7 @@
 // After an activation succeeded: check the handoff, fetch the overlay, check every destination, then write the
 // environment file, save the handoff and install the runner. Everything is checked before the first write, so
 // an unsafe path or a symbolic link under ~/.baton leaves the sandbox's files as they were.
-import { z } from "zod";
+import * as z from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { ServiceError } from "../errors.js";
 import {

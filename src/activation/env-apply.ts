@@ -1,62 +1,44 @@
-// `baton env apply --overlay <file|->`: validate an overlay document, write environment.sh, print the names.
+// `baton env apply --overlay <file|->`: validate an overlay document and write environment.sh. Returns what was
+// written (names only); src/cli prints it.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { type CliIo, writeJson, writeLine } from "../cli/io.js";
 import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { OverlaySchema } from "../envfile/overlay.js";
 import { BatonError, InputError } from "../errors.js";
-import type { Logger } from "../log.js";
-import { applyOverlay } from "./apply-overlay.js";
-import { describeCount, renderNameMapping } from "./render-mapping.js";
+import { type Log, SILENT_LOG } from "../log-level.js";
+import { type AppliedOverlay, applyOverlay } from "./apply-overlay.js";
 
 const MAX_OVERLAY_BYTES = 64 * 1024 * 1024;
 
-export interface EnvApplyOptions {
-  /** A file path (relative to `io.cwd`) or `-` for standard input. */
+export interface EnvApplyInput {
+  /** A file path (relative to `cwd`) or `-` for standard input. */
   overlay: string;
-  json: boolean;
-  io: CliIo;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  log?: Log;
 }
 
-export async function runEnvApply(options: EnvApplyOptions): Promise<ExitCode> {
-  const { io } = options;
-  const log = await openLogger(io.env);
-  const bytes = await readOverlayBytes(options.overlay, io);
+export async function applyOverlayDocument(input: EnvApplyInput): Promise<AppliedOverlay> {
+  const log = input.log ?? SILENT_LOG;
+  const bytes = await readOverlayBytes(input);
   const overlay = parseOrThrow(OverlaySchema, parseJson(bytes), "overlay");
-  const paths = resolveSandboxPaths(io.env);
-  log?.debug({ revision: overlay.revision, path: paths.environmentFile }, "applying overlay");
+  const paths = resolveSandboxPaths(input.env);
+  log.debug({ revision: overlay.revision, path: paths.environmentFile }, "applying overlay");
   const applied = await applyOverlay({ overlay, paths });
-  log?.info(
+  log.info(
     { revision: applied.revision, path: applied.path, count: applied.variables.length },
     "wrote environment file",
   );
-  if (options.json) {
-    writeJson(io.stdout, { revision: applied.revision, path: applied.path, variables: applied.variables });
-    return EXIT.ok;
-  }
-  writeLine(
-    io.stdout,
-    `Wrote ${applied.path} (${describeCount(applied.revision, applied.variables.length)}).`,
-  );
-  for (const line of renderNameMapping(applied.variables)) writeLine(io.stdout, line);
-  writeLine(io.stdout, 'Load it in a new shell with: . "$HOME/.baton/environment.sh"');
-  return EXIT.ok;
+  return applied;
 }
 
-/** pino costs about 100 ms of start-up CPU; load it only when BATON_LOG_LEVEL asks for logs. */
-async function openLogger(env: NodeJS.ProcessEnv): Promise<Logger | undefined> {
-  if (!env.BATON_LOG_LEVEL || env.BATON_LOG_LEVEL.toLowerCase() === "silent") return undefined;
-  const { createLogger } = await import("../log.js");
-  return createLogger(env);
-}
-
-async function readOverlayBytes(source: string, io: CliIo): Promise<Buffer> {
-  if (source === "-") {
+async function readOverlayBytes(input: EnvApplyInput): Promise<Buffer> {
+  if (input.overlay === "-") {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of io.stdin) {
+    for await (const chunk of input.stdin) {
       const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
       size += buffer.length;
       if (size > MAX_OVERLAY_BYTES)
@@ -65,7 +47,7 @@ async function readOverlayBytes(source: string, io: CliIo): Promise<Buffer> {
     }
     return Buffer.concat(chunks);
   }
-  const path = resolve(io.cwd, source);
+  const path = resolve(input.cwd, input.overlay);
   try {
     return await readFile(path);
   } catch (error) {

@@ -1,29 +1,25 @@
 // `baton env show`: the current environment file's revision and names, read back from its generated header.
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { type CliIo, writeJson, writeLine } from "../cli/io.js";
 import { resolveSandboxPaths } from "../config/sandbox.js";
-import { parseEnvironmentHeader } from "../envfile/header.js";
+import { type EnvironmentManifest, parseEnvironmentHeader } from "../envfile/header.js";
 import { readEnvironmentFile } from "../envfile/read-environment.js";
-import { BatonError } from "../errors.js";
-import { describeCount, renderNameMapping } from "./render-mapping.js";
+import { BatonError, InputError, isBatonError } from "../errors.js";
 
-export interface EnvShowOptions {
-  json: boolean;
-  io: CliIo;
+const REWRITE =
+  "baton writes this file: run `baton env activate <owner/name>` (or `baton env apply --overlay <file>`) to write it again";
+
+export interface EnvironmentFileView extends EnvironmentManifest {
+  path: string;
 }
 
-export async function runEnvShow(options: EnvShowOptions): Promise<ExitCode> {
-  const { io } = options;
-  const { batonDir, environmentFile: path } = resolveSandboxPaths(io.env);
-  const manifest = parseEnvironmentHeader(readOrExplain(batonDir, path));
-  const { variables } = manifest;
-  if (options.json) {
-    writeJson(io.stdout, { revision: manifest.revision, path, variables });
-    return EXIT.ok;
+export async function readEnvironmentManifest(env: NodeJS.ProcessEnv): Promise<EnvironmentFileView> {
+  const { batonDir, environmentFile: path } = resolveSandboxPaths(env);
+  const text = readOrExplain(batonDir, path);
+  try {
+    return { path, ...parseEnvironmentHeader(text) };
+  } catch (error) {
+    if (!isBatonError(error)) throw error;
+    throw new InputError(`${path}: ${error.message}; ${REWRITE}`, { path, cause: error });
   }
-  writeLine(io.stdout, `${path} (${describeCount(manifest.revision, variables.length)})`);
-  for (const line of renderNameMapping(variables)) writeLine(io.stdout, line);
-  return EXIT.ok;
 }
 
 function readOrExplain(batonDir: string, path: string): string {

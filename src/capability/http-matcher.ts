@@ -1,6 +1,6 @@
 // The HTTP adapter to a model endpoint: POST {candidate, existing} as JSON, expect {requestId, confidence}.
 // Missing credentials, a non-2xx answer or a malformed body throw, which `decideMerge` turns into "no merge".
-import { z } from "zod";
+import * as z from "zod";
 import {
   type CapabilityMatcher,
   type MatchAnswer,

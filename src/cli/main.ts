@@ -1,45 +1,38 @@
-// Builds the command tree and runs one invocation. Returns the exit code; never exits.
-import { Command } from "commander";
-import { readVersion } from "../version.js";
-import { registerCommands } from "./commands/index.js";
-import type { CommandContext } from "./context.js";
-import { reportFailure } from "./errors-output.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
+// Runs one invocation: checks the log level, builds only the invoked command, parses, runs, and maps the result
+// or failure to an exit code through the one table. Returns the exit code; never exits (bin.ts does).
+import type { ErrorCode } from "../errors.js";
+import { type Log, readLogLevel, SILENT_LOG } from "../log-level.js";
+import type { CommandContext, CommandResult } from "./context.js";
+import { EXIT, type ExitCode, exitCodeFor } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
+import { buildProgram } from "./program.js";
+import { reportFailure } from "./report-failure.js";
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  let exitCode: ExitCode = EXIT.ok;
-  const context: CommandContext = {
-    io,
-    action:
-      (run) =>
-      async (...args) => {
-        exitCode = (await run(...args)) ?? EXIT.ok;
-      },
-  };
-  const program = buildProgram(context);
+  const json = argv.includes("--json");
+  let failed: ErrorCode | undefined;
   try {
-    await program.parseAsync([...argv], { from: "user" });
-    return exitCode;
+    const context: CommandContext = {
+      io,
+      log: await openLog(io.env),
+      action:
+        (run) =>
+        async (...args) => {
+          const result: CommandResult = await run(...args);
+          failed = result?.failed;
+        },
+    };
+    const { program, argv: args } = await buildProgram(argv, context);
+    await program.parseAsync(args, { from: "user" });
+    return failed === undefined ? EXIT.ok : exitCodeFor(failed);
   } catch (error) {
-    return reportFailure(error, io, argv.includes("--json")).exitCode;
+    return reportFailure(error, io, json);
   }
 }
 
-export function buildProgram(context: CommandContext): Command {
-  const { io } = context;
-  const program = new Command("baton")
-    .description("Sandbox-side runtime for coding agents")
-    .version(readVersion(), "-v, --version", "print the version")
-    .helpOption("-h, --help", "show help for a command")
-    .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(`baton: ${text.replace(/^error: /, "")}`),
-    });
-  program.addHelpCommand(false);
-  registerCommands(program, context);
-  return program;
+/** pino costs tens of milliseconds to load: only when BATON_LOG_LEVEL asks for logs (a bad level is an error). */
+async function openLog(env: NodeJS.ProcessEnv): Promise<Log> {
+  if (readLogLevel(env) === "silent") return SILENT_LOG;
+  const { createLogger } = await import("../log.js");
+  return createLogger(env);
 }

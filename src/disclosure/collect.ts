@@ -3,14 +3,16 @@
 import type { SandboxPaths } from "../config/sandbox.js";
 import { readEnvironmentConflicts } from "../dockerfile/persist.js";
 import { readStepState } from "../dockerfile/state.js";
-import { isBatonError } from "../errors.js";
+import { BatonError, isBatonError } from "../errors.js";
 import { DEFAULT_EVIDENCE_LIMIT_BYTES, type EvidenceRecord } from "../evidence/record.js";
 import { EvidenceRecordSchema } from "../evidence/schema.js";
 import type { SavedHandoff } from "../handoff/saved.js";
 import { readSavedHandoff } from "../handoff/saved.js";
 import { readFileSafeSync } from "../safefs/index.js";
+import { findAgentInstructionFiles } from "./instructions.js";
 import type { DisclosureInputs, RequiredCheck } from "./types.js";
 
+/** Throws not_found, naming `baton env activate`, when the repository was never activated in this sandbox. */
 export async function collectDisclosureInputs(input: {
   paths: SandboxPaths;
   repository: string;
@@ -18,6 +20,12 @@ export async function collectDisclosureInputs(input: {
 }): Promise<DisclosureInputs> {
   const { paths, repository } = input;
   const handoff = await readHandoffIfAny(paths, repository);
+  if (!handoff) {
+    throw new BatonError(
+      "not_found",
+      `${repository} was not activated in this sandbox (no saved handoff in ${paths.handoffsDir}): run \`baton env activate ${repository}\` first. Repository names are case-sensitive.`,
+    );
+  }
   const steps = await readStepState(paths, repository);
   const evidence = readEvidence(paths.batonDir, handoff?.managedStartup?.evidencePath ?? null);
   return {
@@ -28,6 +36,10 @@ export async function collectDisclosureInputs(input: {
     evidence: evidence.record,
     evidenceProblem: evidence.problem,
     checks: input.checks,
+    agentInstructions: await findAgentInstructionFiles(
+      handoff.checkoutPath,
+      handoff.managedStartup?.agentInstructionsPath ?? null,
+    ),
   };
 }
 

@@ -1,7 +1,5 @@
-// The I/O around renderDisclosure: gather inputs, render, sanitise once more, print.
-import type { ExitCode } from "../cli/exit-codes.js";
-import { EXIT } from "../cli/exit-codes.js";
-import { type CliIo, writeJson } from "../cli/io.js";
+// The I/O around renderDisclosure: gather inputs, render, sanitise once more. Returns the disclosure; src/cli
+// prints it.
 import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
@@ -10,24 +8,20 @@ import { createSanitiser, knownSecretsFrom } from "../evidence/index.js";
 import { parseCheckFlag } from "./checks.js";
 import { collectDisclosureInputs } from "./collect.js";
 import { renderDisclosure } from "./render.js";
+import type { Disclosure } from "./types.js";
 
-export async function discloseCommand(options: {
+export async function discloseRepository(input: {
   repository: string;
   checks: string[];
-  json: boolean;
-  io: CliIo;
-}): Promise<ExitCode> {
-  const { io } = options;
-  const repository = parseOrThrow(RepositorySlugSchema, options.repository, "repository");
-  const checks = options.checks.map(parseCheckFlag);
-  const paths = resolveSandboxPaths(io.env);
+  env: NodeJS.ProcessEnv;
+}): Promise<Disclosure> {
+  const repository = parseOrThrow(RepositorySlugSchema, input.repository, "repository");
+  const checks = input.checks.map(parseCheckFlag);
+  const paths = resolveSandboxPaths(input.env);
   const disclosure = renderDisclosure(await collectDisclosureInputs({ paths, repository, checks }));
   // Everything shown came from sanitised records, but instructions and notes are repository text: scan it all
   // once more for the overlay's secrets and token shapes before it leaves the sandbox.
   const environmentFile = readEnvironmentFile(paths.batonDir);
-  const sanitiser = createSanitiser({ secrets: knownSecretsFrom(environmentFile, io.env) });
-  const markdown = sanitiser.sanitise(disclosure.markdown).text;
-  if (options.json) writeJson(io.stdout, { ...disclosure, markdown });
-  else io.stdout.write(markdown);
-  return EXIT.ok;
+  const sanitiser = createSanitiser({ secrets: knownSecretsFrom(environmentFile, input.env) });
+  return { ...disclosure, markdown: sanitiser.sanitise(disclosure.markdown).text };
 }

@@ -1,4 +1,5 @@
 // Markdown helpers for untrusted text: a table cell or inline code span can never break the layout.
+import { formatDuration } from "../format/index.js";
 
 /** One table cell: no line breaks, pipes escaped, bounded length. */
 export function cell(text: string, max = 120): string {
@@ -15,9 +16,9 @@ export function code(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-export function seconds(ms: number | null): string {
-  if (ms === null) return "–";
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+/** A duration in the one format every output uses, or a dash when there is none. */
+export function duration(ms: number | null): string {
+  return ms === null ? "–" : formatDuration(ms);
 }
 
 export function table(header: string[], rows: string[][]): string[] {

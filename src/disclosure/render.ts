@@ -1,7 +1,8 @@
 // Renders the pull-request disclosure the reference asks for: delivered version and Dockerfile state, RUN/ENV
 // setup performed or skipped, durations, outcomes, sanitised startup evidence and exit status, readiness
 // limitations, failed or unrun checks. Pure. Never includes raw output: only outcomes, counts and notes.
-import { cell, code, seconds, table } from "./markdown.js";
+import { countOf } from "../format/index.js";
+import { cell, code, duration, table } from "./markdown.js";
 import type { Disclosure, DisclosureInputs } from "./types.js";
 
 export function renderDisclosure(inputs: DisclosureInputs): Disclosure {
@@ -38,6 +39,13 @@ function summarise(draftReasons: string[], checkCount: number): string {
 
 export function findDraftReasons(inputs: DisclosureInputs): string[] {
   const reasons: string[] = [];
+  if (!inputs.handoff)
+    reasons.push("the repository was not activated in this sandbox (`baton env activate`)");
+  if (inputs.checks.length === 0 && inputs.agentInstructions.length > 0) {
+    reasons.push(
+      `no required checks were reported although the checkout has agent instructions (${inputs.agentInstructions.map(code).join(", ")}); run the checks they require and report each with \`--check\``,
+    );
+  }
   for (const check of inputs.checks) {
     if (check.result === "not_run") reasons.push(`required check ${code(check.name)} did not run`);
     if (check.result === "failed") reasons.push(`required check ${code(check.name)} failed`);
@@ -86,14 +94,14 @@ function renderDockerfile({ handoff, dockerfile, environmentConflicts }: Disclos
       .filter((s) => s.durationMs !== null)
       .reduce((sum, s) => sum + (s.durationMs ?? 0), 0);
     out.push(
-      `Status ${code(dockerfile.status)} for version ${code(dockerfile.versionId)} (RUN time ${seconds(ran)}).`,
+      `Status ${code(dockerfile.status)} for version ${code(dockerfile.versionId)} (RUN time ${duration(ran)}).`,
       "",
     );
     const rows = dockerfile.steps.map((s) => [
       String(s.line),
       code(cell(s.instruction, 80)),
       s.status,
-      seconds(s.durationMs),
+      duration(s.durationMs),
       s.exitCode === null ? (s.signal ?? "–") : String(s.exitCode),
       cell(s.notes.join("; ") || "–"),
     ]);
@@ -125,8 +133,8 @@ function renderStartup({ handoff, evidence, evidenceProblem }: DisclosureInputs)
         ? `signal ${evidence.signal}`
         : "no exit status";
   out.push(
-    `Outcome ${code(evidence.outcome)}, ${exit}, ${seconds(evidence.durationMs)} (limit ${evidence.timeoutSeconds} s), runner exit ${evidence.runnerExitStatus}.`,
-    `Output: ${evidence.output.bytes} bytes in ${evidence.output.lines} lines, kept in the evidence file only${evidence.output.truncated ? " (head and tail)" : ""}.`,
+    `Outcome ${code(evidence.outcome)}, ${exit}, ${duration(evidence.durationMs)} (limit ${evidence.timeoutSeconds} s), runner exit ${evidence.runnerExitStatus}.`,
+    `Output: ${countOf(evidence.output.bytes, "byte")} in ${countOf(evidence.output.lines, "line")}, kept in the evidence file only${evidence.output.truncated ? " (head and tail)" : ""}.`,
   );
   const redacted = Object.entries(evidence.redactions).map(([kind, n]) => `${kind} ×${n}`);
   if (redacted.length > 0) out.push(`Redacted from the evidence: ${redacted.join(", ")}.`);
@@ -137,7 +145,7 @@ function renderStartup({ handoff, evidence, evidenceProblem }: DisclosureInputs)
       c.kind,
       code(cell(c.target, 80)),
       c.ok ? "ok" : "failed",
-      seconds(c.durationMs),
+      duration(c.durationMs),
       cell(c.detail, 80),
     ]);
     out.push("", ...table(["check", "target", "result", "took", "detail"], rows));
@@ -145,12 +153,17 @@ function renderStartup({ handoff, evidence, evidenceProblem }: DisclosureInputs)
   return out;
 }
 
-function renderChecks({ checks }: DisclosureInputs): string[] {
-  if (checks.length === 0)
+function renderChecks({ checks, agentInstructions }: DisclosureInputs): string[] {
+  if (checks.length === 0) {
+    const required =
+      agentInstructions.length > 0
+        ? ` The checkout's ${agentInstructions.map(code).join(", ")} require checks.`
+        : "";
     return [
       "### Required checks",
-      "None reported (`baton disclose --check <name>=<passed|failed|not_run>`).",
+      `None reported (\`baton disclose --check <name>=<passed|failed|not_run>\`).${required}`,
     ];
+  }
   const rows = checks.map((c) => [code(cell(c.name, 80)), c.result, cell(c.note ?? "–")]);
   return ["### Required checks", ...table(["check", "result", "note"], rows)];
 }

@@ -36,6 +36,8 @@ export interface DisclosureInputs {
   evidence: EvidenceRecord | null;
   evidenceProblem: string | null;
   checks: RequiredCheck[];
+  /** Agent instruction files in the checkout (AGENTS.md and the like), relative to it; they require checks. */
+  agentInstructions: string[];
 }
 
 export interface Disclosure {

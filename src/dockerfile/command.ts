@@ -1,20 +1,18 @@
-// `baton dockerfile plan|apply <owner/name>`: locate the Dockerfile, plan it, and for apply run it, persist
-// its ENV and print the step records. Every string that leaves here has been through the sanitiser.
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { type CliIo, writeJson, writeLine } from "../cli/io.js";
+// `baton dockerfile plan|apply <owner/name>`: locate the Dockerfile, plan it, and for apply run it and persist
+// its ENV. Returns the outcome with the sanitiser every string must pass before it leaves (src/cli prints).
 import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseEnvironmentHeader, RepositorySlugSchema, readEnvironmentFile } from "../envfile/index.js";
 import { UsageError } from "../errors.js";
-import { applyPlan } from "./apply.js";
+import { type ApplyResult, applyPlan } from "./apply.js";
 import { acquireApplyLock } from "./lock.js";
-import { persistDockerfileEnvironment } from "./persist.js";
+import { type PersistResult, persistDockerfileEnvironment } from "./persist.js";
 import { planDockerfile } from "./plan.js";
-import { renderApplySummary, renderPlan, renderStepLine } from "./render.js";
 import { createOutputSanitiser, type OutputSanitiser } from "./sanitise.js";
 import { collectSecrets } from "./secrets.js";
 import { locateDockerfile, readDockerfileText } from "./source.js";
+import type { DockerfilePlan, PlanStep, StepRecord } from "./types.js";
 
-export interface DockerfileCommandOptions {
+export interface DockerfileCommandInput {
   mode: "plan" | "apply";
   repository: string;
   file?: string | undefined;
@@ -22,9 +20,33 @@ export interface DockerfileCommandOptions {
   target?: string | undefined;
   buildArgs: readonly string[];
   stepTimeoutSeconds?: number | undefined;
-  json: boolean;
-  io: CliIo;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Called after each applied step with its record (already sanitised) and the number of steps. */
+  onStep?: (record: StepRecord, step: PlanStep, total: number) => void;
 }
+
+export interface DockerfileHeader {
+  repository: string;
+  versionId: string;
+  dockerfile: string;
+  checkout: string;
+  target: string;
+}
+
+export type DockerfileOutcome =
+  | { mode: "plan"; header: DockerfileHeader; plan: DockerfilePlan; sanitiser: OutputSanitiser }
+  /** The handoff says an older worker applied it: nothing was run. */
+  | { mode: "reported_applied"; header: DockerfileHeader; sanitiser: OutputSanitiser }
+  | {
+      mode: "apply";
+      header: DockerfileHeader;
+      result: ApplyResult;
+      /** Null when a step failed (ENV is persisted only after a full apply). */
+      environment: PersistResult | null;
+      unusedBuildArgs: string[];
+      sanitiser: OutputSanitiser;
+    };
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 export const DEFAULT_STEP_TIMEOUT_SECONDS = 1800;
@@ -66,90 +88,57 @@ function secretNamesFromEnvironmentFile(batonDir: string): string[] {
   }
 }
 
-export async function runDockerfileCommand(options: DockerfileCommandOptions): Promise<ExitCode> {
-  const { io } = options;
-  if (!RepositorySlugSchema.safeParse(options.repository).success) {
+export async function runDockerfileCommand(input: DockerfileCommandInput): Promise<DockerfileOutcome> {
+  if (!RepositorySlugSchema.safeParse(input.repository).success) {
     throw new UsageError(`repository must be owner/name, e.g. acme/api`);
   }
-  const timeoutSeconds = options.stepTimeoutSeconds ?? DEFAULT_STEP_TIMEOUT_SECONDS;
+  const timeoutSeconds = input.stepTimeoutSeconds ?? DEFAULT_STEP_TIMEOUT_SECONDS;
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new UsageError("--step-timeout takes a positive number of seconds");
+    throw new UsageError("--step-timeout takes a number of seconds greater than 0, e.g. --step-timeout 600");
   }
-  const buildArgs = parseBuildArgs(options.buildArgs);
-  const paths = resolveSandboxPaths(io.env);
+  const buildArgs = parseBuildArgs(input.buildArgs);
+  const paths = resolveSandboxPaths(input.env);
   const secretNames = secretNamesFromEnvironmentFile(paths.batonDir);
-  const sanitiser = createOutputSanitiser(collectSecrets({ env: io.env, secretNames, buildArgs }));
-  const source = await locateDockerfile({ paths, ...options, cwd: io.cwd, env: io.env });
+  const sanitiser = createOutputSanitiser(collectSecrets({ env: input.env, secretNames, buildArgs }));
+  const source = await locateDockerfile({ paths, ...input });
   const text = await readDockerfileText(source.dockerfilePath);
   const plan = planDockerfile(text, {
-    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(input.target !== undefined ? { target: input.target } : {}),
     buildArgs,
-    baseEnv: { PATH: io.env.PATH || DEFAULT_PATH },
+    baseEnv: { PATH: input.env.PATH || DEFAULT_PATH },
   });
-  const header = {
-    repository: options.repository,
+  const header: DockerfileHeader = {
+    repository: input.repository,
     versionId: source.versionId,
     dockerfile: source.dockerfilePath,
     checkout: source.checkoutPath,
     target: plan.target,
   };
-  if (options.mode === "plan") {
-    if (options.json) writeJson(io.stdout, sanitiseDeep({ ...header, plan }, sanitiser));
-    else for (const line of renderPlan(header, plan)) writeLine(io.stdout, sanitiser.sanitise(line).text);
-    return EXIT.ok;
-  }
-  if (source.reportedApplied) {
-    if (options.json)
-      writeJson(io.stdout, { ...header, status: "reported_applied", steps: [], environment: null });
-    else {
-      writeLine(
-        io.stdout,
-        `The handoff for ${options.repository} reports its Dockerfile applied; nothing was run.`,
-      );
-      writeLine(io.stdout, `To apply it anyway: baton dockerfile apply ${options.repository} --file <path>`);
-    }
-    return EXIT.ok;
-  }
-  const release = await acquireApplyLock(paths, options.repository);
-  let result: Awaited<ReturnType<typeof applyPlan>>;
-  let environment: Awaited<ReturnType<typeof persistDockerfileEnvironment>> | null;
+  if (input.mode === "plan") return { mode: "plan", header, plan, sanitiser };
+  if (source.reportedApplied) return { mode: "reported_applied", header, sanitiser };
+  const release = await acquireApplyLock(paths, input.repository);
   try {
-    result = await applyPlan({
+    const result = await applyPlan({
       plan,
-      repository: options.repository,
+      repository: input.repository,
       versionId: source.versionId,
       checkoutPath: source.checkoutPath,
       paths,
-      env: io.env,
+      env: input.env,
       stepTimeoutMs: timeoutSeconds * 1000,
       sanitiser,
-      onStep: (record, step) => writeLine(io.stderr, renderStepLine(record, step, plan.steps.length)),
+      onStep: (record, step) => input.onStep?.(record, step, plan.steps.length),
     });
-    environment =
+    const environment =
       result.status === "failed"
         ? null
         : await persistDockerfileEnvironment({
             paths,
-            repository: options.repository,
+            repository: input.repository,
             variables: plan.environment,
           });
+    return { mode: "apply", header, result, environment, unusedBuildArgs: plan.unusedBuildArgs, sanitiser };
   } finally {
     await release();
   }
-  if (options.json) {
-    const document = {
-      ...header,
-      status: result.status,
-      failedStep: result.failed,
-      steps: result.records,
-      environment,
-      unusedBuildArgs: plan.unusedBuildArgs,
-    };
-    writeJson(io.stdout, sanitiseDeep(document, sanitiser));
-  } else {
-    for (const line of renderApplySummary(options.repository, result, environment, plan.unusedBuildArgs)) {
-      writeLine(io.stdout, sanitiser.sanitise(line).text);
-    }
-  }
-  return result.status === "failed" ? EXIT.error : EXIT.ok;
 }

@@ -1,7 +1,7 @@
 // Writes ~/.baton/dockerfile-environment.sh from every applied repository's resolved ENV, keeping what was
 // applied per repository in ~/.baton/state/dockerfile-environment.json so the merge can be redone.
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { renderDockerfileEnvironmentFile } from "../envfile/index.js";

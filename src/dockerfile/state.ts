@@ -1,7 +1,7 @@
 // Step records under ~/.baton/state/dockerfile/<owner>__<name>.json, keyed by handoff version and step
 // digest, so a re-run skips what already succeeded. Written atomically after every step.
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { InputError } from "../errors.js";

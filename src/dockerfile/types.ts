@@ -1,5 +1,5 @@
 // The plan the resolver produces and the records apply writes. Both are part of the `--json` contract.
-import { z } from "zod";
+import * as z from "zod";
 
 export const STEP_ACTIONS = ["run", "env", "arg", "workdir", "shell", "skipped"] as const;
 export type StepAction = (typeof STEP_ACTIONS)[number];

@@ -1,5 +1,5 @@
 // The overlay document: what one activation hands the sandbox. `baton env apply` reads it; `baton serve` writes it.
-import { z } from "zod";
+import * as z from "zod";
 
 /** A POSIX shell variable name. */
 export const SHELL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -1,6 +1,6 @@
 // The evidence record as a zod schema (for tests, the CLI and the exported JSON Schema). The runner bundle
 // does not import zod; record.ts holds the same shape as plain types and this file checks they agree.
-import { z } from "zod";
+import * as z from "zod";
 import {
   EVIDENCE_OUTCOMES,
   EVIDENCE_SCHEMA_VERSION,

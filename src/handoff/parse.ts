@@ -1,7 +1,7 @@
 // Reads a `managedStartup` handoff in the current shape or the older ones the reference names, and returns the
 // current shape. Older workers report `dockerfileStatus: applied`; older results omit the handoff altogether,
 // or `dockerfilePath` / `dockerfileStatus`. Pure: no I/O.
-import { z } from "zod";
+import * as z from "zod";
 import { parseOrThrow } from "../config/zod-error.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { InputError } from "../errors.js";

@@ -1,6 +1,6 @@
 // The saved handoff `~/.baton/handoffs/<owner>__<name>.json`: what the runner and the Dockerfile engine read.
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";

@@ -1,16 +1,9 @@
 // `baton serve`: the reference orchestrator. Flags and printing only; the service (src/server/serve.ts) loads
 // lazily and checks every flag before it opens or listens.
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
-import { EXIT } from "../exit-codes.js";
+import { wholeNumberIn } from "../flags.js";
 import { writeLine } from "../io.js";
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port > 65535)
-    throw new InvalidArgumentError("must be 0 to 65535");
-  return port;
-}
 
 interface ServeFlags {
   host: string;
@@ -23,12 +16,10 @@ interface ServeFlags {
   dashboardUrl?: string;
 }
 
-export function registerServe(program: Command, context: CommandContext): void {
-  program
-    .command("serve")
-    .description("run the reference orchestrator (operations transport and admin API) on an SQLite store")
+export function declare(command: Command, { io, action }: CommandContext): void {
+  command
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on; 0 picks a free one", parsePort, 0)
+    .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumberIn(0, 65535, "port"), 0)
     .option("--db <file>", "SQLite file (default: $XDG_DATA_HOME/baton/serve.sqlite)")
     .option("--seed <file.json>", "load workspaces, repositories, environments and secrets before listening")
     .option("--json", "print the listening address as JSON")
@@ -43,8 +34,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
     )
     .action(
-      context.action(async ({ json, ...flags }: ServeFlags) => {
-        const { io } = context;
+      action(async ({ json, ...flags }: ServeFlags) => {
         // Listen for SIGTERM/SIGINT before anything else: a stop that arrives during start-up still stops cleanly.
         const signals = listenForStop();
         try {
@@ -54,7 +44,7 @@ export function registerServe(program: Command, context: CommandContext): void {
           else writeLine(io.stdout, `baton serve: listening on ${service.url}`);
           await signals.stopped;
           await service.stop();
-          return EXIT.ok;
+          return undefined;
         } finally {
           signals.dispose();
         }

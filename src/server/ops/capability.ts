@@ -1,7 +1,7 @@
 // Capability requests, the sandbox's side (turn token + lease, rollout gate): record one (or report evidence on
 // the matching one), read it with its e-mail delivery state, report an outcome, queue failed e-mail again.
 import { createRoute, z } from "@hono/zod-openapi";
-import { HEADERS, IdempotencyKeySchema } from "../../transport/wire.js";
+import { type EmailDelivery, HEADERS, IdempotencyKeySchema } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { redeliver, viewRequest } from "../capability/manage.js";
 import { recordCapabilityRequest, reportEvidence } from "../capability/record.js";
@@ -24,6 +24,11 @@ const ERRORS = {
 const pick = <K extends keyof typeof ERRORS>(...statuses: K[]) =>
   errorResponses(Object.fromEntries(statuses.map((s) => [s, ERRORS[s]])) as Record<K, string>);
 const idParams = z.object({ id: pathParam() });
+
+/** Tells the sandbox whether owners' e-mail goes out now or waits in the outbox for an SMTP relay. */
+function emailDelivery(deps: ServerDeps): EmailDelivery {
+  return deps.capability?.smtpUrl ? "sending" : "queued";
+}
 
 export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
   const app = createSurface<{ caller: Caller }>();
@@ -54,7 +59,8 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
     async (c) => {
       const key = c.req.valid("header")[HEADERS.idempotencyKey] ?? null;
       const { status, response } = await recordCapabilityRequest(rt, c.var.caller, c.req.valid("json"), key);
-      return status === 201 ? c.json(response, 201) : c.json(response, 200);
+      const answer = { ...response, emailDelivery: emailDelivery(deps) };
+      return status === 201 ? c.json(answer, 201) : c.json(answer, 200);
     },
   );
 
@@ -68,7 +74,14 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: idParams },
       responses: { 200: jsonContent(S.CapabilityRequestView, "the request"), ...pick(401, 403, 404) },
     }),
-    (c) => c.json(viewRequest(rt, c.var.caller.workspaceId, c.req.valid("param").id), 200),
+    (c) =>
+      c.json(
+        {
+          ...viewRequest(rt, c.var.caller.workspaceId, c.req.valid("param").id),
+          emailDelivery: emailDelivery(deps),
+        },
+        200,
+      ),
   );
 
   app.openapi(
@@ -101,7 +114,14 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: idParams },
       responses: { 200: jsonContent(S.RedeliverResponse, "requeued"), ...pick(401, 403, 404) },
     }),
-    (c) => c.json(redeliver(rt, c.var.caller.workspaceId, c.req.valid("param").id), 200),
+    (c) =>
+      c.json(
+        {
+          ...redeliver(rt, c.var.caller.workspaceId, c.req.valid("param").id),
+          emailDelivery: emailDelivery(deps),
+        },
+        200,
+      ),
   );
   return app;
 }

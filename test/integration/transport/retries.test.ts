@@ -162,20 +162,20 @@ describe("retries keep one idempotency key, so a retry never starts a second ope
   });
 });
 
-describe("other 4xx answers are final and typed", () => {
+describe("other 4xx answers are final and typed, and say what to do", () => {
   it.each([
-    [400, "invalid_request", "invalid_input", ServiceError],
-    [401, "invalid_token", "unauthorised", ServiceError],
-    [404, "not_found", "not_found", ServiceError],
-    [409, "idempotency_conflict", "conflict", ServiceError],
-    [403, "rollout_disabled", "rollout_disabled", EnvironmentOperationError],
-    [403, "forbidden", "rollout_disabled", EnvironmentOperationError],
-  ] as const)("%i %s is not retried and becomes %s", async (status, wire, code, type) => {
+    [400, "invalid_request", "invalid_input", ServiceError, "because"],
+    [401, "invalid_token", "unauthorised", ServiceError, "because"],
+    [404, "not_found", "not_found", ServiceError, "the workspace has no repository acme/api"],
+    [409, "idempotency_conflict", "conflict", ServiceError, "because"],
+    [403, "rollout_disabled", "rollout_disabled", EnvironmentOperationError, "set the project up by hand"],
+    [403, "forbidden", "rollout_disabled", EnvironmentOperationError, "because"],
+  ] as const)("%i %s is not retried and becomes %s", async (status, wire, code, type, says) => {
     const { server, client } = await setup([{ status, body: { error: wire, reason: "because" } }]);
     const error = await failureOf(client.startActivation("acme/api"));
     expect(error).toBeInstanceOf(type);
     expect(error.code).toBe(code);
-    expect(error.message).toContain("because");
+    expect(error.message).toContain(says);
     expect(server.posts).toHaveLength(1);
     // Neither credential ever appears in an error.
     expect(error.message).not.toMatch(/canary/);

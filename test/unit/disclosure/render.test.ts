@@ -87,6 +87,7 @@ function inputs(overrides: Partial<DisclosureInputs> = {}): DisclosureInputs {
     evidence,
     evidenceProblem: null,
     checks: [{ name: "npm test", result: "passed", note: null }],
+    agentInstructions: [],
     ...overrides,
   };
 }
@@ -162,11 +163,28 @@ describe("renderDisclosure (reference: 'the pull request must disclose ...')", (
     expect(out.markdown).not.toContain("every required check ran and passed");
   });
 
-  it("an unactivated repository says so instead of failing", () => {
+  it("no reported checks while the checkout has agent instruction files keeps it a draft, naming them", () => {
+    const out = renderDisclosure(inputs({ checks: [], agentInstructions: ["AGENTS.md", "CLAUDE.md"] }));
+    expect(out.draft).toBe(true);
+    expect(out.draftReasons.join("\n")).toContain("no required checks were reported");
+    expect(out.draftReasons.join("\n")).toContain("`AGENTS.md`, `CLAUDE.md`");
+    expect(out.markdown).not.toContain("Ready for review");
+  });
+
+  it("reported checks satisfy the instruction files' demand", () => {
+    const out = renderDisclosure(inputs({ agentInstructions: ["AGENTS.md"] }));
+    expect(out.draft).toBe(false);
+  });
+
+  it("an unactivated repository is never ready for review", () => {
     const out = renderDisclosure(inputs({ handoff: null, dockerfile: null, evidence: null }));
     expect(out.markdown).toContain("not activated in this sandbox");
-    expect(out.markdown).toContain("Ready for review");
-    expect(out.draft).toBe(false);
+    expect(out.markdown).not.toContain("Ready for review");
+    expect(out.draft).toBe(true);
+  });
+
+  it("durations use the one format: a 40 ms step is 40 ms, never 0.0 s", () => {
+    expect(renderDisclosure(inputs()).markdown).toContain("| 40 ms |");
   });
 });
 

@@ -1,0 +1,31 @@
+// Flag parsers shared by command modules. Each refusal says the allowed range, so the fix is in the message.
+import { InvalidArgumentError } from "commander";
+
+/** A repeatable flag: `--check a --check b` gives ["a", "b"]. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A whole number in [min, max], e.g. seconds for a lifetime; `unit` names what it counts. */
+export function wholeNumberIn(min: number, max: number, unit: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\s*-?\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max) {
+      throw new InvalidArgumentError(`must be a whole number of ${unit} from ${min} to ${max}`);
+    }
+    return number;
+  };
+}
+
+/** A number greater than 0 and at most `max`, e.g. minutes to wait; fractions allowed. */
+export function positiveNumberUpTo(max: number, unit: string, example: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (value.trim() === "" || !Number.isFinite(number) || number <= 0 || number > max) {
+      throw new InvalidArgumentError(
+        `must be a number of ${unit} greater than 0 and at most ${max}, e.g. ${example}`,
+      );
+    }
+    return number;
+  };
+}
