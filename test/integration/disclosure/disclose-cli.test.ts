@@ -107,10 +107,30 @@ describe("baton disclose", () => {
     expect(run.stderr).toContain("--check must look like");
   });
 
-  it("an unactivated repository still gets a disclosure that says so", async () => {
-    const run = await runBaton(["disclose", "acme/web"], { env: { HOME: home } });
+  it.each([
+    ["a repository never activated here", "acme/web"],
+    ["a misspelt repository", "acme/apii"],
+    ["a repository named with the wrong case", "Acme/API"],
+  ])("%s is exit 1 naming `baton env activate`, with no disclosure", async (_what, repository) => {
+    await writeSandbox();
+    const run = await runBaton(["disclose", repository], { env: { HOME: home } });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`baton env activate ${repository}`);
+    expect(run.stdout).toBe("");
+    const json = await runBaton(["disclose", repository, "--json"], { env: { HOME: home } });
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout).error.code).toBe("not_found");
+  });
+
+  it("no --check while the checkout has AGENTS.md is a draft naming the file", async () => {
+    await writeSandbox();
+    await mkdir(join(home, "checkouts", "acme", "api"), { recursive: true });
+    await writeFile(join(home, "checkouts", "acme", "api", "AGENTS.md"), "Run `npm test` before pushing.\n");
+    const run = await runBaton(["disclose", "acme/api", "--json"], { env: { HOME: home } });
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toContain("not activated in this sandbox");
+    const parsed = JSON.parse(run.stdout);
+    expect(parsed.draft).toBe(true);
+    expect(parsed.draftReasons.join("\n")).toMatch(/no required checks were reported.*`AGENTS\.md`/);
   });
 });
 
