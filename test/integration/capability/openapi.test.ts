@@ -2,16 +2,14 @@
 // over a real SQLite file, called without a socket (the hono model); no SMTP here, so e-mail stays queued.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, CAPABILITY_ROUTE_PATTERNS as P } from "../../../src/transport/wire.js";
+import { createSchemaValidator } from "../../helpers/ajv.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { CANARIES, type InProcessService, paths, startInProcess, TOKENS } from "./harness.js";
 
 const document = JSON.parse(readFileSync(join(PROJECT_ROOT, "openapi", "baton-ops.json"), "utf8"));
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
-ajv.addFormat("uri", (value: string) => URL.canParse(value));
+const ajv = createSchemaValidator({ allErrors: true });
 ajv.addSchema(document, "baton-ops");
 
 let service: InProcessService;

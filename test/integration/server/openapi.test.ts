@@ -1,10 +1,10 @@
 // The handler's real responses validate against openapi/baton-ops.json, and that file is what the code describes.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../../../src/server/openapi/document.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS, ROUTE_PATTERNS } from "../../../src/transport/wire.js";
+import { createSchemaValidator } from "../../helpers/ajv.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { createHarness, type Harness, opsHeaders } from "./harness.js";
 
@@ -21,10 +21,7 @@ interface OpenApi {
 }
 
 function validator(document: OpenApi) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  // ajv-formats is not installed; these two are the only formats the components use.
-  ajv.addFormat("email", /^[^\s@]+@[^\s@]+$/);
-  ajv.addFormat("uri", (value: string) => URL.canParse(value));
+  const ajv = createSchemaValidator({ allErrors: true });
   ajv.addSchema(document, "baton-ops");
   // biome-ignore lint/suspicious/noExplicitAny: each call site knows the shape the document just validated
   return async (pattern: string, method: string, response: Response): Promise<any> => {
