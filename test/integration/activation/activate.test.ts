@@ -10,6 +10,7 @@ import { SavedHandoffSchema } from "../../../src/handoff/index.js";
 import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
 import { type BatonRun, PROJECT_ROOT, runBaton } from "../../helpers/cli.js";
+import { pollUntil } from "../../helpers/poll.js";
 import {
   ACTIVATION_CANARIES,
   ACTIVATION_SEED,
@@ -188,12 +189,15 @@ describe("baton env activate against a real baton serve", () => {
     expect(human.stdout).toMatch(/^Operation op_\S+ (pending|running|succeeded): activation of acme\/web\./);
     expect(human.stdout).toMatch(/baton op get op_/);
 
-    let shown = op;
-    for (let i = 0; i < 50 && shown.state !== "succeeded"; i++) {
-      const got = await baton(["op", "get", op.id, "--json"], env);
-      expect(got.exitCode).toBe(0);
-      shown = OperationSchema.strict().parse(JSON.parse(got.stdout));
-    }
+    const shown = await pollUntil(
+      async () => {
+        const got = await baton(["op", "get", op.id, "--json"], env);
+        expect(got.exitCode).toBe(0);
+        return OperationSchema.strict().parse(JSON.parse(got.stdout));
+      },
+      (current) => current.state === "succeeded",
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
     expect(shown.state).toBe("succeeded");
     expect(shown.id).toBe(op.id);
     const text = await baton(["op", "get", op.id], env);

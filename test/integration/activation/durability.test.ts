@@ -2,7 +2,6 @@
 // answer, each against a real `baton serve` child process with a real SQLite file, driven by the built CLI.
 // BATON_SERVE_TEST_ACTIVATION_DELAY_MS (the service's test-only pause while an operation is `running`) is what
 // makes "mid-operation" reachable from outside.
-import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { ActivationJsonSchema } from "../../../src/activation/index.js";
@@ -10,6 +9,7 @@ import { OperationSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary, readTree } from "../../helpers/canary.js";
 import { BATON_BIN, type BatonRun, runBaton } from "../../helpers/cli.js";
 import { type DropProxy, startDropProxy } from "../../helpers/drop-proxy.js";
+import { pollUntil } from "../../helpers/poll.js";
 import {
   ACTIVATION_CANARIES,
   ACTIVATION_SEED,
@@ -55,12 +55,11 @@ async function opGet(id: string, env: Record<string, string>) {
   return { run, op: OperationSchema.strict().parse(JSON.parse(run.stdout)) };
 }
 
-/** The operation keeps going without its client: poll `op get` (bounded) until it settles. */
-async function opGetUntilTerminal(id: string, env: Record<string, string>) {
-  let op = (await opGet(id, env)).op;
-  for (let i = 0; i < 40 && op.state !== "succeeded" && op.state !== "failed"; i++)
-    op = (await opGet(id, env)).op;
-  return op;
+const terminal = (op: { state: string }) => op.state === "succeeded" || op.state === "failed";
+
+/** The operation keeps going without its client: poll `op get` until it settles or a minute passes. */
+function opGetUntilTerminal(id: string, env: Record<string, string>) {
+  return pollUntil(async () => (await opGet(id, env)).op, terminal, { timeoutMs: 60_000, intervalMs: 250 });
 }
 
 // Process-heavy: generous per-test limits, as a loaded machine can take a second per CLI start.
@@ -114,14 +113,21 @@ describe("activation durability", () => {
 
       const started = await baton(["env", "activate", "acme/api", "--no-wait", "--json"], env);
       const apiOp = OperationSchema.strict().parse(JSON.parse(started.stdout));
-      let state = apiOp.state;
-      for (let i = 0; i < 40 && state !== "running"; i++) state = (await opGet(apiOp.id, env)).op.state;
-      expect(state).toBe("running");
+      const running = await pollUntil(
+        async () => (await opGet(apiOp.id, env)).op,
+        (op) => op.state !== "pending",
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
+      expect(running.state).toBe("running");
 
       // A second activation waits behind the first (serial per engagement) through the crash.
       const answersBefore = proxy.postAnswers();
       const waiting = runBaton(["env", "activate", "acme/web"], { env });
-      for (let i = 0; i < 200 && proxy.postAnswers() === answersBefore; i++) await sleep(50);
+      await pollUntil(
+        () => proxy!.postAnswers(),
+        (answers) => answers > answersBefore,
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
       expect(proxy.postAnswers()).toBe(answersBefore + 1);
 
       await serve.kill9();
@@ -132,10 +138,7 @@ describe("activation durability", () => {
       expect(web.exitCode).toBe(0);
       expect(web.stdout).toContain("Activated acme/web");
 
-      let final = apiOp;
-      for (let i = 0; i < 40 && (final.state === "pending" || final.state === "running"); i++) {
-        final = (await opGet(apiOp.id, env)).op;
-      }
+      const final = await opGetUntilTerminal(apiOp.id, env);
       expect(["succeeded", "failed"]).toContain(final.state);
       expect(final.state).toBe("succeeded");
     },
@@ -177,7 +180,11 @@ describe("activation durability", () => {
         reject: false,
       });
       // A GET means the CLI has started the operation and is in its wait loop.
-      for (let i = 0; i < 400 && proxy.gets() === 0; i++) await sleep(50);
+      await pollUntil(
+        () => proxy!.gets(),
+        (gets) => gets > 0,
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
       expect(proxy.gets()).toBeGreaterThan(0);
       waiting.kill("SIGINT");
       const done = await waiting;

@@ -1,4 +1,5 @@
 // The outbox and its delivery worker against a real SQLite file and a real SMTP server on loopback.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { migrate } from "../../../src/server/store/migrate.js";
 import { initialSchema } from "../../../src/server/store/migrations/0001-initial.js";
 import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0020-capability-requests.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { pollUntil } from "../../helpers/poll.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 
 let dir: string;
@@ -48,11 +50,9 @@ async function openDb(): Promise<Database> {
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
+  if (!(await pollUntil(check, (ok) => ok, { timeoutMs: 30_000, intervalMs: 50 }))) {
+    throw new Error(`timed out waiting for ${what}`);
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe("e-mail outbox", () => {

@@ -1,6 +1,7 @@
 // In-process harness: the real handler over a real SQLite file in a temp dir, called without a socket (the
 // hono model). The clock is the real one plus an offset a test can move, so expiry can be reached without
 // waiting hours.
+
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import {
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { pollUntil } from "../../helpers/poll.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 export const SEED_PATH = join(PROJECT_ROOT, "fixtures", "server", "seed.json");
@@ -112,11 +114,14 @@ export async function createHarness(options: { activationDelayMs?: number } = {}
         headers: opsHeaders(creds),
       }),
     async settle(creds, id) {
-      for (let i = 0; i < 200; i++) {
-        const op = (await (await harness.get(creds, id, 5000)).json()) as Operation;
-        if (op.state === "succeeded" || op.state === "failed") return op;
-      }
-      throw new Error(`operation ${id} did not finish`);
+      const finished = (op: Operation) => op.state === "succeeded" || op.state === "failed";
+      const op = await pollUntil(
+        async () => (await (await harness.get(creds, id, 5000)).json()) as Operation,
+        finished,
+        { timeoutMs: 120_000, intervalMs: 0 },
+      );
+      if (!finished(op)) throw new Error(`operation ${id} did not finish`);
+      return op;
     },
     async close() {
       await app.stop();

@@ -1,4 +1,5 @@
 // The operations transport through the real handler and a real SQLite file, without a socket.
+
 import { afterEach, describe, expect, it } from "vitest";
 import { OverlaySchema } from "../../../src/envfile/overlay.js";
 import {
@@ -11,6 +12,7 @@ import {
   PATHS,
   SECRET_PLACEHOLDER_PATTERN,
 } from "../../../src/transport/wire.js";
+import { pollUntil } from "../../helpers/poll.js";
 import { CANARIES, createHarness, type Harness, opsHeaders } from "./harness.js";
 
 let harness: Harness | undefined;
@@ -441,10 +443,10 @@ it("no canary secret value appears in any response body", async () => {
 });
 
 async function waitForRow(h: Harness, id: string, states = ["failed", "succeeded"]): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const row = h.db.prepare("SELECT state FROM operations WHERE id = ?").get(id) as { state: string };
-    if (states.includes(row.state)) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`operation ${id} did not finish`);
+  const row = await pollUntil(
+    () => h.db.prepare("SELECT state FROM operations WHERE id = ?").get(id) as { state: string },
+    (current) => states.includes(current.state),
+    { timeoutMs: 30_000, intervalMs: 10 },
+  );
+  if (!states.includes(row.state)) throw new Error(`operation ${id} did not finish`);
 }

@@ -1,4 +1,5 @@
 // `baton serve` as an operator runs it: a real child process on 127.0.0.1 port 0 with a real SQLite file.
+
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
+import { pollUntil } from "../../helpers/poll.js";
 import { type ServeProcess, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
 import { CANARIES, SEED_PATH } from "./harness.js";
 
@@ -65,12 +67,19 @@ async function get(s: ServeProcess, creds: Creds, id: string, waitMs = 0): Promi
   return (await response.json()) as Operation;
 }
 async function waitForState(s: ServeProcess, creds: Creds, id: string, states: string[]): Promise<Operation> {
-  for (let i = 0; i < 100; i++) {
-    // The first read does not wait, so a state the operation is already in is not skipped by the long-poll.
-    const op = await get(s, creds, id, i === 0 ? 0 : 2000);
-    if (states.includes(op.state)) return op;
-  }
-  throw new Error(`operation ${id} never reached ${states.join("/")}`);
+  // The first read does not wait, so a state the operation is already in is not skipped by the long-poll.
+  let waitMs = 0;
+  const op = await pollUntil(
+    async () => {
+      const current = await get(s, creds, id, waitMs);
+      waitMs = 2000;
+      return current;
+    },
+    (current) => states.includes(current.state),
+    { timeoutMs: 120_000, intervalMs: 0 },
+  );
+  if (!states.includes(op.state)) throw new Error(`operation ${id} never reached ${states.join("/")}`);
+  return op;
 }
 
 describe("baton serve process", () => {
