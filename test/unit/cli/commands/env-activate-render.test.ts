@@ -3,6 +3,7 @@ import type { LocalFiles } from "../../../../src/activation/index.js";
 import { createProgressReporter } from "../../../../src/cli/commands/env/progress.js";
 import { renderStartupSteps } from "../../../../src/cli/commands/env/render-activation.js";
 import type { SavedHandoff } from "../../../../src/handoff/index.js";
+import { buildManagedStartup } from "../../../../src/server/operations/managed-startup.js";
 
 describe("progress on stderr: state changes and elapsed time, at most one line every few seconds", () => {
   it("prints nothing for a quick activation", () => {
@@ -121,6 +122,14 @@ describe("startup steps follow the reference's Startup rules", () => {
     const text = renderStartupSteps(failed, { ...files, runner: null }).join("\n");
     expect(text).toContain("No managed startup (delivery_failed): could not be delivered: bad path.");
     expect(text).not.toMatch(/^node /m);
+  });
+
+  it("a repository without an environment: the service's disclosure once, and no second 'disclose this'", () => {
+    const unavailable = { ...base, managedStartup: buildManagedStartup("acme/api", undefined) };
+    const text = renderStartupSteps(unavailable, { ...files, runner: null }).join("\n");
+    expect(text.split(unavailable.managedStartup.disclosure!)).toHaveLength(2);
+    expect(text).not.toMatch(/Disclose this/i);
+    expect(text).toContain("baton disclose acme/api");
   });
 
   it("a result without a handoff still says what to do", () => {
