@@ -2,11 +2,12 @@
 // with a fixture seed and a temporary SQLite file, makes a sandbox (admin API + a temporary HOME holding a fixture
 // checkout), runs `baton env activate` there as an agent would, shows the environment file's names and the saved
 // handoff, applies the repository's Dockerfile, runs the startup runner, files a capability request (its e-mail
-// goes to a loopback SMTP server started here) and prints the pull-request disclosure; then it stops
+// goes to a loopback SMTP server started here), runs the check the repository's AGENTS.md requires and prints
+// the pull-request disclosure with that check's real result; then it stops
 // everything, also on failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,7 +152,7 @@ const STEPS = [
       const evidence = JSON.parse(out);
       console.log(
         `outcome ${evidence.outcome}, exit ${evidence.exitCode}, ${evidence.durationMs} ms, readiness ${evidence.readiness.status}; ` +
-          `${evidence.output.lines} output lines kept in ${handoff.managedStartup.evidencePath}`,
+          `${evidence.output.lines} output ${evidence.output.lines === 1 ? "line" : "lines"} kept in ${handoff.managedStartup.evidencePath}`,
       );
     },
   },
@@ -178,9 +179,30 @@ const STEPS = [
     },
   },
   {
+    name: "run the check acme/api's AGENTS.md requires (npm test) in the sourced shell",
+    run(ctx) {
+      console.log("$ . ~/.baton/environment.sh && npm test");
+      const check = spawnSync("bash", ["-c", '. "$HOME/.baton/environment.sh" && npm test'], {
+        env: ctx.sandboxEnv,
+        cwd: ctx.checkout,
+        encoding: "utf8",
+      });
+      const summary = /^# (pass|fail) \d+$/gm;
+      process.stdout.write(`${(check.stdout ?? "").match(summary)?.join("\n") ?? "(no test summary)"}\n`);
+      // The disclosure reports what really happened: passed, failed, or not run when npm could not start.
+      ctx.check =
+        check.error !== undefined
+          ? `npm test=not_run:${check.error.code ?? "could not start"}`
+          : check.status === 0
+            ? "npm test=passed"
+            : `npm test=failed:exit ${check.status ?? check.signal}`;
+      console.log(`npm test exited ${check.status ?? check.signal}: reporting --check "${ctx.check}"`);
+    },
+  },
+  {
     name: "write the pull-request disclosure",
     run(ctx) {
-      baton(ctx, ["disclose", REPOSITORY, "--check", "npm test=passed"]);
+      baton(ctx, ["disclose", REPOSITORY, "--check", ctx.check]);
     },
   },
 ];

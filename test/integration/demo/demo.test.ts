@@ -23,6 +23,7 @@ describe("npm run demo", () => {
       "apply the repository's Dockerfile",
       "startup runner",
       "capability request",
+      "run the check acme/api's AGENTS.md requires",
       "pull-request disclosure",
       "done",
     ]) {
@@ -33,6 +34,11 @@ describe("npm run demo", () => {
     expect(run.stdout).toContain("outcome succeeded, exit 0");
     expect(run.stdout).toMatch(/E-mail new request: \S+ sent, \S+ sent/);
     expect(run.stdout).toContain("## Environment disclosure: acme/api");
+    // The check the disclosure reports was run for real in the sourced shell, and its real result is reported.
+    expect(run.stdout.slice(run.stdout.indexOf("== 11"), run.stdout.indexOf("== 12"))).toContain("# pass 3");
+    expect(run.stdout).toContain('reporting --check "npm test=passed"');
+    expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
+    expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_/);
     const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
     expect(home).toBeDefined();
