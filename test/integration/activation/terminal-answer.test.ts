@@ -1,0 +1,104 @@
+// When the service answers the start with an operation that has already finished (status 202, same document,
+// state terminal), the CLI does not poll: one POST, then the overlay. A scripted loopback server stands in for
+// `baton serve` because whether the real one can answer that way depends on its worker's timing.
+
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PATHS } from "../../../src/transport/wire.js";
+import { runBaton } from "../../helpers/cli.js";
+
+let server: Server | undefined;
+let home: string | undefined;
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  if (home) await rm(home, { recursive: true, force: true });
+  server = home = undefined;
+});
+
+const now = new Date().toISOString();
+function operation(state: "pending" | "succeeded") {
+  return {
+    id: "op_1",
+    kind: "env.activate",
+    state,
+    repository: "acme/api",
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: state === "succeeded" ? now : null,
+    result:
+      state === "succeeded"
+        ? {
+            overlayRevision: 1,
+            variables: [{ repository: "acme/api", name: "A", assigned: "A", source: "sandbox.env" }],
+            requestId: null,
+            managedStartup: null,
+          }
+        : null,
+    error: null,
+  };
+}
+const overlay = {
+  revision: 1,
+  repositories: [
+    {
+      repository: "acme/api",
+      repositoryId: "repo_1",
+      variables: [{ name: "A", assigned: "A", value: "1", source: "sandbox.env" }],
+    },
+  ],
+};
+
+async function startService(postState: "pending" | "succeeded"): Promise<{ url: string; seen: string[] }> {
+  const seen: string[] = [];
+  server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on("end", () => {
+      res.setHeader("content-type", "application/json");
+      if (req.method === "POST") {
+        res.writeHead(202).end(JSON.stringify(operation(postState)));
+      } else if (req.url === PATHS.operationOverlay("op_1")) {
+        res.writeHead(200).end(JSON.stringify(overlay));
+      } else {
+        res.writeHead(200).end(JSON.stringify(operation("succeeded")));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, seen };
+}
+
+async function activate(url: string) {
+  home = await mkdtemp(join(tmpdir(), "baton-terminal-"));
+  return runBaton(["env", "activate", "acme/api", "--json"], {
+    env: { HOME: home, BATON_OPS_URL: url, BATON_TURN_TOKEN: "turn", BATON_SANDBOX_LEASE: "lease" },
+  });
+}
+
+describe("a terminal answer to the start skips the poll", () => {
+  it("202 with a succeeded operation: POST, then the overlay, nothing else", async () => {
+    const { url, seen } = await startService("succeeded");
+    const run = await activate(url);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen).toEqual([`POST ${PATHS.operations}`, `GET ${PATHS.operationOverlay("op_1")}`]);
+    expect(existsSync(join(home!, ".baton", "environment.sh"))).toBe(true);
+  });
+
+  it("202 with a pending operation: the client long-polls before fetching the overlay", async () => {
+    const { url, seen } = await startService("pending");
+    const run = await activate(url);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen).toEqual([
+      `POST ${PATHS.operations}`,
+      `GET ${PATHS.operation("op_1")}?waitMs=25000`,
+      `GET ${PATHS.operationOverlay("op_1")}`,
+    ]);
+  });
+});
