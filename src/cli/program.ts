@@ -21,7 +21,11 @@ export async function buildProgram(argv: readonly string[], context: CommandCont
   let unknown = false;
   while (level.length > 0) {
     const made = new Map(
-      level.map((entry) => [entry.name, parent.command(entry.name).description(entry.summary)]),
+      // Every level says "unknown command" for `help`, as the root does (commander adds it per command).
+      level.map((entry) => [
+        entry.name,
+        parent.command(entry.name).description(entry.summary).helpCommand(false),
+      ]),
     );
     // Command groups take no flags, so the next word that is not a flag names the subcommand.
     while (index < argv.length && argv[index]!.startsWith("-")) index++;

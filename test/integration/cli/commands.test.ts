@@ -10,6 +10,8 @@ describe("an unknown command is an error with a suggestion, also with --help", (
     [["dislose", "--help"], "(Did you mean disclose?)"],
     [["env", "activat", "--help"], "(Did you mean activate?)"],
     [["op", "gte", "-h"], "(Did you mean get?)"],
+    [["help"], "unknown command 'help'"],
+    [["env", "help"], "unknown command 'help'"],
   ])("baton %j exits 1 saying %s", async (args, says) => {
     const run = await runBaton(args);
     expect(run.exitCode).toBe(1);
