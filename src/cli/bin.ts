@@ -14,7 +14,7 @@ if (argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version")) {
   writeSync(1, `${readVersion()}\n`);
 } else {
   enableCompileCache?.();
-  const [{ runCli }, { processIo }] = await Promise.all([import("./main.js"), import("./io.js")]);
+  const { runCli, processIo } = await import("./main.js");
   const code = await runCli(argv, processIo());
   process.exitCode = code;
   // Leave once stdout has taken everything (or its reader has gone), even if a library left a handle open.

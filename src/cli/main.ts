@@ -8,6 +8,9 @@ import type { CliIo } from "./io.js";
 import { buildProgram } from "./program.js";
 import { reportFailure } from "./report-failure.js";
 
+/** bin.ts loads this one module (and commander) for any command but --version. */
+export { processIo } from "./io.js";
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const json = argv.includes("--json");
   let failed: ErrorCode | undefined;

@@ -1,4 +1,5 @@
 // `baton disclose <owner/name>`: the pull-request disclosure (Markdown) for an activated repository.
+import "./zod-jitless.js";
 import type { Command } from "commander";
 import { discloseRepository } from "../../disclosure/command.js";
 import type { CommandContext } from "../context.js";

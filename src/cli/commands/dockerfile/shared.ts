@@ -1,4 +1,5 @@
 // What `baton dockerfile plan` and `apply` share: the flags and the run, with every printed string sanitised.
+import "../zod-jitless.js";
 import type { Command } from "commander";
 import { type DockerfileOutcome, runDockerfileCommand, sanitiseDeep } from "../../../dockerfile/command.js";
 import type { CommandContext, CommandResult } from "../../context.js";

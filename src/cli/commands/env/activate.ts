@@ -1,4 +1,5 @@
 // `baton env activate <owner/name>`: flags, progress on stderr while waiting, Ctrl-C, and what it prints.
+import "../zod-jitless.js";
 import type { Command } from "commander";
 import { type ActivationJson, activateRepository } from "../../../activation/activate.js";
 import { EnvironmentOperationError } from "../../../errors.js";

@@ -1,4 +1,5 @@
 // `baton env apply --overlay <file|->`: flags and what it prints (names, never values).
+import "../zod-jitless.js";
 import type { Command } from "commander";
 import { applyOverlayDocument } from "../../../activation/env-apply.js";
 import type { CommandContext } from "../../context.js";

@@ -1,4 +1,5 @@
 // `baton env request-capability`: flags and what it prints about the recorded request.
+import "../zod-jitless.js";
 import { type Command, Option } from "commander";
 import { requestCapability } from "../../../capability/client/request-capability.js";
 import { explainUnchangedEvidence } from "../../../capability/explain.js";

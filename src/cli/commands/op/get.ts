@@ -1,5 +1,6 @@
 // `baton op get <id>`: an operation (exit 6 when it failed) or, for a `cr_` id, a capability request with its
 // e-mail delivery (failed deliveries are queued again).
+import "../zod-jitless.js";
 import type { Command } from "commander";
 import { readOperation } from "../../../activation/read-operation.js";
 import { showCapabilityRequest } from "../../../capability/client/show-request.js";
