@@ -51,7 +51,7 @@ export async function bundleCli(root) {
           return spec.startsWith("node:") || !BUNDLED.has(name) ? { path: spec, external: true } : undefined;
         }
         const target = join(args.resolveDir, spec).replace(/\.js$/, ".ts");
-        if (target.startsWith(join(src, "server") + "/")) {
+        if (target.startsWith(`${join(src, "server")}/`)) {
           return {
             path: `../server/${relative(join(src, "server"), target).replace(/\.ts$/, ".js")}`,
             external: true,
