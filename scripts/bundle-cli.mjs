@@ -1,20 +1,26 @@
 // Bundles the `baton` CLI over tsc's output (esbuild). A sandbox command's time is mostly Node starting and
 // loading code, so the CLI loads a handful of files instead of about 150 modules, and only what it runs:
 //
-//   dist/src/cli/bin.js              the entry (replaces tsc's bin.js): --version, then ../bundle/main.js
-//   dist/src/bundle/main.js          the command tree, flags and exit codes of every command
-//   dist/src/bundle/commander.js     commander, one copy shared by main and the commands
-//   dist/src/bundle/log.js           pino's logger, loaded only when BATON_LOG_LEVEL asks for logs
-//   dist/src/bundle/<group>-<name>.js  one command with its domain code and zod (tree-shaken: no locales)
+//   dist/src/cli/bin.js                 the entry (replaces tsc's bin.js): --version, then main.cjs
+//   dist/src/bundle/main.cjs            the command tree, flags and exit codes of every command
+//   dist/src/bundle/commander.cjs       commander, one copy shared by main and the commands
+//   dist/src/bundle/log.cjs             pino's logger, loaded only when BATON_LOG_LEVEL asks for logs
+//   dist/src/bundle/<group>-<name>.cjs  one command with its domain code and zod (tree-shaken: no locales)
 //
-// Bundles sit as deep as tsc's modules (dist/src/<folder>/), so paths made from import.meta.url mean the same.
-// Only our code and the packages in BUNDLED are bundled; any other package stays a runtime import from
-// node_modules, and src/server/ (long-running, loaded by `baton serve` and `baton admin`) is tsc's output.
+// The bundles behind bin.js are CommonJS, loaded with require(): an ES module importing a Node built-in goes
+// through a facade that reads every export (`import "node:http"` cost about 30 ms of CPU, `node:process` 3 ms),
+// and require() skips the ES module loader altogether. import.meta.url is defined per bundle, and bundles sit as
+// deep as tsc's modules (dist/src/<folder>/), so paths made from it mean the same.
+//
+// Only our code and the packages in BUNDLED are bundled; any other package stays a runtime require() from
+// node_modules, and src/server/ (long-running, loaded by `baton serve` and `baton admin`) is tsc's output,
+// loaded with import().
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
+import ts from "typescript";
 
-/** Packages bundled into the CLI: small, pure ES modules on the hot path. */
+/** Packages bundled into the CLI: small, pure modules on the hot path. */
 const BUNDLED = new Set(["zod", "p-retry", "is-network-error"]);
 
 export async function bundleCli(root) {
@@ -26,25 +32,49 @@ export async function bundleCli(root) {
 
   const common = {
     bundle: true,
-    format: "esm",
     platform: "node",
     target: "node22",
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
-    // CommonJS dependencies inside an ES module bundle need a real require().
-    banner: {
-      js: 'import { createRequire as __batonCreateRequire } from "node:module"; const require = __batonCreateRequire(import.meta.url);',
+  };
+  const commonJs = {
+    ...common,
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
+    define: { "import.meta.url": "__batonModuleUrl" },
+    banner: { js: 'const __batonModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  };
+
+  // zod schemas are built when their module loads, and a command's bundle holds many it never uses (env activate
+  // gets every capability and admin schema of transport/wire.ts). Building a schema has no side effect, so each
+  // top-level `const XSchema = z.…` / `= OtherSchema.…` is wrapped in an IIFE marked pure: esbuild then drops the
+  // schemas a bundle never reads. The source stays as written; only the bundled copy changes.
+  const pureSchemas = {
+    name: "baton-pure-schemas",
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => ({
+        contents: markSchemasPure(readFileSync(args.path, "utf8"), args.path),
+        loader: "ts",
+      }));
     },
   };
+
   const layout = {
     name: "baton-cli-layout",
     setup(esbuild) {
+      // The stand-ins' require() of a bundle stays a require() at run time.
+      esbuild.onResolve({ filter: /.*/, namespace: "baton-bundle" }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
       esbuild.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind === "entry-point") return undefined;
         const spec = args.path;
         if (spec === "commander") {
-          return args.importer.endsWith("commander.entry.js") ? undefined : external(args, "commander.js");
+          return args.importer.endsWith("commander.entry.js")
+            ? undefined
+            : { path: "./commander.cjs", external: true };
         }
         if (!spec.startsWith(".") && !spec.startsWith("/")) {
           const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
@@ -52,43 +82,59 @@ export async function bundleCli(root) {
         }
         const target = join(args.resolveDir, spec).replace(/\.js$/, ".ts");
         if (target.startsWith(`${join(src, "server")}/`)) {
+          // From dist/src/cli/ and dist/src/bundle/ alike, ../server/ is tsc's dist/src/server/.
           return {
             path: `../server/${relative(join(src, "server"), target).replace(/\.ts$/, ".js")}`,
             external: true,
           };
         }
         if (args.kind === "dynamic-import") {
-          if (target === join(src, "cli", "main.ts")) return external(args, "main.js");
-          if (target === join(src, "log.ts")) return external(args, "log.js");
-          const command = commands.find((c) => c.source === target);
-          if (command) return external(args, `${command.name}.js`);
+          const fromBin = args.importer === join(src, "cli", "bin.ts");
+          const bundle =
+            target === join(src, "cli", "main.ts")
+              ? "main.cjs"
+              : target === join(src, "log.ts")
+                ? "log.cjs"
+                : commands.find((c) => c.source === target)?.name.concat(".cjs");
+          // import() of another bundle becomes a require() of it (see above), through a one-line stand-in.
+          if (bundle)
+            return { path: fromBin ? `../bundle/${bundle}` : `./${bundle}`, namespace: "baton-bundle" };
         }
         return undefined;
       });
+      esbuild.onLoad({ filter: /.*/, namespace: "baton-bundle" }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
     },
   };
-  /** An import of another bundle, relative to the importing bundle's folder (cli/ or bundle/). */
-  function external(args, file) {
-    const fromBin = args.importer.endsWith(join("cli", "bin.ts"));
-    return { path: fromBin ? `../bundle/${file}` : `./${file}`, external: true };
-  }
 
   const results = await Promise.all([
-    build({ ...common, entryPoints: { "cli/bin": join(src, "cli", "bin.ts") }, outdir, plugins: [layout] }),
     build({
       ...common,
+      format: "esm",
+      entryPoints: { "cli/bin": join(src, "cli", "bin.ts") },
+      outdir,
+      // The stand-in for main.cjs needs a real require() inside this ES module.
+      banner: {
+        js: 'import { createRequire as __batonCreateRequire } from "node:module"; const require = __batonCreateRequire(import.meta.url);',
+      },
+      plugins: [layout, pureSchemas],
+    }),
+    build({
+      ...commonJs,
       entryPoints: {
         "bundle/main": join(src, "cli", "main.ts"),
         "bundle/log": join(src, "log.ts"),
         ...Object.fromEntries(commands.map((c) => [`bundle/${c.name}`, c.source])),
       },
       outdir,
-      plugins: [layout],
+      plugins: [layout, pureSchemas],
     }),
     build({
-      ...common,
+      ...commonJs,
       stdin: { contents: 'export * from "commander";', resolveDir: root, sourcefile: "commander.entry.js" },
-      outfile: join(bundleDir, "commander.js"),
+      outfile: join(bundleDir, "commander.cjs"),
       plugins: [layout],
     }),
   ]);
@@ -113,4 +159,32 @@ function listCommandModules(dir, prefix = []) {
       return [];
     return [{ source: path, name: [...prefix, entry.name.replace(/\.ts$/, "")].join("-") }];
   });
+}
+
+/** Wraps each top-level schema initializer (`z.…` or `<Name>Schema.…`) in `/* @__PURE__ *\/ (() => …)()`. */
+export function markSchemasPure(source, fileName) {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const spans = [];
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const))
+      continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const init = declaration.initializer;
+      if (!init || !ts.isCallExpression(init)) continue;
+      const root = rootName(init);
+      if (root === "z" || root?.endsWith("Schema")) spans.push([init.getStart(file), init.getEnd()]);
+    }
+  }
+  let out = source;
+  for (const [start, end] of spans.reverse()) {
+    out = `${out.slice(0, start)}/* @__PURE__ */ (() => ${out.slice(start, end)})()${out.slice(end)}`;
+  }
+  return out;
+}
+
+/** The identifier a call chain starts from: `z` for `z.string().min(1)`. */
+function rootName(node) {
+  let current = node;
+  while (ts.isCallExpression(current) || ts.isPropertyAccessExpression(current)) current = current.expression;
+  return ts.isIdentifier(current) ? current.text : undefined;
 }
