@@ -3,7 +3,7 @@
 // `baton serve` because whether the real one can answer that way depends on its worker's timing.
 
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -77,6 +77,7 @@ async function startService(postState: "pending" | "succeeded"): Promise<{ url: 
 
 async function activate(url: string) {
   home = await mkdtemp(join(tmpdir(), "baton-terminal-"));
+  await mkdir(join(home, "checkouts", "acme", "api"), { recursive: true });
   return runBaton(["env", "activate", "acme/api", "--json"], {
     env: { HOME: home, BATON_OPS_URL: url, BATON_TURN_TOKEN: "turn", BATON_SANDBOX_LEASE: "lease" },
   });

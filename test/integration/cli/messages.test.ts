@@ -99,7 +99,7 @@ describe("not found says what, and that names are case-sensitive", () => {
     "env activate %s names the repository the workspace lacks",
     async (repo) => {
       const { env } = await sandboxEnv();
-      const run = await baton(["env", "activate", repo], env);
+      const run = await baton(["env", "activate", repo, "--checkout", home.checkout("acme/api")], env);
       expect(run.exitCode).toBe(1);
       expect(run.stderr).toContain(`the workspace has no repository ${repo}`);
       expect(run.stderr).toContain("case-sensitive");
@@ -117,7 +117,7 @@ describe("not found says what, and that names are case-sensitive", () => {
 describe("refusals say what to do", () => {
   it("rollout disabled says it once and says how to carry on", async () => {
     const { env } = await sandboxEnv({ workspaceId: "ws_norollout" });
-    const run = await baton(["env", "activate", "old/app"], env);
+    const run = await baton(["env", "activate", "old/app", "--checkout", home.checkout("acme/api")], env);
     expect(run.exitCode).toBe(6);
     expect(run.stderr.match(/not enabled for this workspace/g)).toHaveLength(1);
     expect(run.stderr).toContain("set the project up by hand and say so in the pull request");
