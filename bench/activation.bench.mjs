@@ -27,7 +27,7 @@ try {
   const version = () => run(process.execPath, [bin, "--version"]);
   const activate = async () => {
     const home = join(tmp, `home-${n++}`);
-    mkdirSync(home);
+    mkdirSync(join(home, "checkouts", "acme", "web"), { recursive: true });
     await run(process.execPath, [bin, "env", "activate", "acme/web"], {
       env: { PATH: process.env.PATH, HOME: home, ...sandbox.env },
     });
