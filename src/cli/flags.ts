@@ -6,12 +6,13 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** A whole number in [min, max], e.g. seconds for a lifetime; `unit` names what it counts. */
-export function wholeNumberIn(min: number, max: number, unit: string) {
+/** A whole number in [min, max]; `unit` names what it counts (seconds), when it counts something. */
+export function wholeNumberIn(min: number, max: number, unit?: string) {
+  const range = unit ? `a whole number of ${unit} from ${min} to ${max}` : `${min} to ${max}`;
   return (value: string): number => {
     const number = Number(value);
     if (!/^\s*-?\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < min || number > max) {
-      throw new InvalidArgumentError(`must be a whole number of ${unit} from ${min} to ${max}`);
+      throw new InvalidArgumentError(`must be ${range}`);
     }
     return number;
   };

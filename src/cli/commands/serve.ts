@@ -19,7 +19,7 @@ interface ServeFlags {
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumberIn(0, 65535, "port"), 0)
+    .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumberIn(0, 65535), 0)
     .option("--db <file>", "SQLite file (default: $XDG_DATA_HOME/baton/serve.sqlite)")
     .option("--seed <file.json>", "load workspaces, repositories, environments and secrets before listening")
     .option("--json", "print the listening address as JSON")

@@ -101,7 +101,7 @@ describe("flag ranges are in the refusal", () => {
       ["admin", "turn", "--url", "http://127.0.0.1:1", "--engagement", "e", "--ttl", "1.5"],
       "from 1 to 31536000",
     ],
-    [["serve", "--port", "70000"], "from 0 to 65535"],
+    [["serve", "--port", "70000"], "must be 0 to 65535"],
   ])("baton %j says %s (exit 1)", async (args, says) => {
     const run = await runBaton(args);
     expect(run.exitCode).toBe(1);
