@@ -32,6 +32,9 @@ describe("npm run demo", () => {
     expect(run.stdout).toContain("acme/api: DATABASE_URL -> DATABASE_URL");
     expect(run.stdout).toContain('"schemaVersion": 1');
     expect(run.stdout).toContain("outcome succeeded, exit 0");
+    // Counts agree with their nouns: the start script prints one line.
+    expect(run.stdout).toMatch(/; 1 output line kept in /);
+    expect(run.stdout).toContain("1 RUN step succeeded");
     expect(run.stdout).toMatch(/E-mail new request: \S+ sent, \S+ sent/);
     expect(run.stdout).toContain("## Environment disclosure: acme/api");
     // The check the disclosure reports was run for real in the sourced shell, and its real result is reported.
