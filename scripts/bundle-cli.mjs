@@ -20,8 +20,11 @@ import { join, relative } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
 
-/** Packages bundled into the CLI: small, pure modules on the hot path. */
-const BUNDLED = new Set(["zod", "p-retry", "is-network-error"]);
+/**
+ * Packages bundled into the CLI, with everything they import: pure JavaScript on a command's path. execa is
+ * bundled because it is an ES module only, which a CommonJS bundle could require() only from Node 22.12 on.
+ */
+const BUNDLED = new Set(["zod", "p-retry", "execa"]);
 
 export async function bundleCli(root) {
   const src = join(root, "src");
@@ -37,6 +40,8 @@ export async function bundleCli(root) {
     legalComments: "none",
     metafile: true,
     logLevel: "warning",
+    // import.meta means nothing in a CommonJS bundle unless defined (import.meta.url is, below): fail the build.
+    logOverride: { "empty-import-meta": "error" },
   };
   const commonJs = {
     ...common,
@@ -77,8 +82,11 @@ export async function bundleCli(root) {
             : { path: "./commander.cjs", external: true };
         }
         if (!spec.startsWith(".") && !spec.startsWith("/")) {
+          if (spec.startsWith("node:")) return { path: spec, external: true };
+          // What a bundled package imports is bundled with it; any other package stays a runtime require().
+          if (args.importer.includes("/node_modules/")) return undefined;
           const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-          return spec.startsWith("node:") || !BUNDLED.has(name) ? { path: spec, external: true } : undefined;
+          return BUNDLED.has(name) ? undefined : { path: spec, external: true };
         }
         const target = join(args.resolveDir, spec).replace(/\.js$/, ".ts");
         if (target.startsWith(`${join(src, "server")}/`)) {
