@@ -5,6 +5,7 @@
 import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
 import { HttpError, invalidToken } from "../http/http-error.js";
 import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
 import { hashCredential } from "./tokens.js";
 
 export interface Caller {
@@ -26,12 +27,13 @@ export function authenticate(
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
   if (!bearer || !lease || lease.length > 512) throw invalidToken();
-  const turn = db
-    .prepare("SELECT id, engagement_id, expires_at_ms FROM turns WHERE token_hash = ?")
-    .get(hashCredential(bearer)) as { id: string; engagement_id: string; expires_at_ms: number } | undefined;
-  const sandbox = db
-    .prepare("SELECT id, engagement_id, lease_expires_at_ms FROM sandboxes WHERE lease_hash = ?")
-    .get(hashCredential(lease)) as
+  const turn = statement(db, "SELECT id, engagement_id, expires_at_ms FROM turns WHERE token_hash = ?").get(
+    hashCredential(bearer),
+  ) as { id: string; engagement_id: string; expires_at_ms: number } | undefined;
+  const sandbox = statement(
+    db,
+    "SELECT id, engagement_id, lease_expires_at_ms FROM sandboxes WHERE lease_hash = ?",
+  ).get(hashCredential(lease)) as
     | { id: string; engagement_id: string; lease_expires_at_ms: number }
     | undefined;
   if (!turn || !sandbox || turn.engagement_id !== sandbox.engagement_id) throw invalidToken();
@@ -39,12 +41,11 @@ export function authenticate(
     throw invalidToken("the turn token has expired; the orchestrator issues a new one per turn");
   if (!options.allowExpired && sandbox.lease_expires_at_ms <= nowMs)
     throw invalidToken("the sandbox lease has expired");
-  const engagement = db
-    .prepare(
-      `SELECT e.workspace_id, w.rollout_repository_environments AS rollout
+  const engagement = statement(
+    db,
+    `SELECT e.workspace_id, w.rollout_repository_environments AS rollout
        FROM engagements e JOIN workspaces w ON w.id = e.workspace_id WHERE e.id = ?`,
-    )
-    .get(turn.engagement_id) as { workspace_id: string; rollout: number };
+  ).get(turn.engagement_id) as { workspace_id: string; rollout: number };
   return {
     workspaceId: engagement.workspace_id,
     engagementId: turn.engagement_id,

@@ -2,7 +2,7 @@
 // `succeeded` state commit together, or nothing but a terminal `failed` does. A crash before COMMIT leaves the
 // operation exactly as it was, so the worker can safely run it again after a restart.
 import { InputError } from "../../errors.js";
-import { assignVariableNames, reserveRepositoryNames } from "../../naming/index.js";
+import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "../../naming/index.js";
 import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
 import {
   disconnectedRepositoryIds,
@@ -17,6 +17,7 @@ import {
 } from "../store/engagement-state.js";
 import { markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
 import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
 import { buildOverlay, variableMapping } from "./build-overlay.js";
 import { buildManagedStartup } from "./managed-startup.js";
 
@@ -27,7 +28,7 @@ export interface Failure {
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
 export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
-  const turn = db.prepare("SELECT expires_at_ms FROM turns WHERE id = ?").get(op.turn_id) as {
+  const turn = statement(db, "SELECT expires_at_ms FROM turns WHERE id = ?").get(op.turn_id) as {
     expires_at_ms: number;
   };
   if (turn.expires_at_ms <= nowMs) {
@@ -36,7 +37,9 @@ export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number)
       reason: "the turn authorisation expired before the activation finished; run it again in the next turn",
     };
   }
-  const sandbox = db.prepare("SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?").get(op.sandbox_id) as {
+  const sandbox = statement(db, "SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?").get(
+    op.sandbox_id,
+  ) as {
     lease_expires_at_ms: number;
   };
   if (sandbox.lease_expires_at_ms <= nowMs) {
@@ -46,9 +49,10 @@ export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number)
         "the sandbox lease expired before the activation finished; a revived sandbox can activate again",
     };
   }
-  const workspace = db
-    .prepare("SELECT rollout_repository_environments AS rollout FROM workspaces WHERE id = ?")
-    .get(op.workspace_id) as {
+  const workspace = statement(
+    db,
+    "SELECT rollout_repository_environments AS rollout FROM workspaces WHERE id = ?",
+  ).get(op.workspace_id) as {
     rollout: number;
   };
   if (workspace.rollout !== 1) {
@@ -57,7 +61,7 @@ export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number)
       reason: "repository environments were disabled for this workspace while the activation waited",
     };
   }
-  const repo = db.prepare("SELECT connected FROM repositories WHERE id = ?").get(op.repository_id) as {
+  const repo = statement(db, "SELECT connected FROM repositories WHERE id = ?").get(op.repository_id) as {
     connected: number;
   };
   if (repo.connected !== 1) {
@@ -69,13 +73,16 @@ export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number)
   return undefined;
 }
 
+/** The ledger with the names of every disconnected repository of the workspace reserved. */
+function withDisconnectedReserved(db: Database, ledger: NamingLedger, workspaceId: string): NamingLedger {
+  for (const id of disconnectedRepositoryIds(db, workspaceId)) ledger = reserveRepositoryNames(ledger, id);
+  return ledger;
+}
+
 /** Reserves the names of repositories that were disconnected since the ledger was last written. */
 export function reserveDisconnected(db: Database, engagementId: string, workspaceId: string): void {
-  const disconnected = disconnectedRepositoryIds(db, workspaceId);
-  let ledger = loadLedger(db, engagementId);
-  const before = JSON.stringify(ledger.entries);
-  for (const id of disconnected) ledger = reserveRepositoryNames(ledger, id);
-  if (JSON.stringify(ledger.entries) !== before) saveLedger(db, engagementId, ledger.entries);
+  const loaded = loadLedger(db, engagementId);
+  saveLedger(db, engagementId, withDisconnectedReserved(db, loaded, workspaceId).entries, loaded.entries);
 }
 
 /** Call inside a transaction. Returns the failure it recorded, or undefined when the operation succeeded. */
@@ -85,21 +92,23 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     markFailed(db, op.id, refusal.code, refusal.reason, now);
     return refusal;
   }
-  reserveDisconnected(db, op.engagement_id, op.workspace_id);
-  let ledger = loadLedger(db, op.engagement_id);
+  const loaded = loadLedger(db, op.engagement_id);
+  const reserved = withDisconnectedReserved(db, loaded, op.workspace_id);
+  let ledger: NamingLedger;
   try {
-    ledger = assignVariableNames(ledger, {
+    ledger = assignVariableNames(reserved, {
       repositoryId: op.repository_id,
       repository: op.repository,
       variables: repositoryVariableNames(db, op.repository_id),
     }).ledger;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
+    saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
     markFailed(db, op.id, failure.code, failure.reason, now);
     return failure;
   }
-  saveLedger(db, op.engagement_id, ledger.entries);
+  saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   rememberActivatedRepository(db, op.engagement_id, op.repository_id);
   const revision = nextOverlayRevision(db, op.engagement_id);
   const overlay = buildOverlay(revision, loadActivatedConfigurations(db, op.engagement_id), ledger.entries);

@@ -6,13 +6,13 @@ import { ReadinessSchema } from "../../transport/wire.js";
 import type { RepositoryConfiguration } from "../operations/build-overlay.js";
 import type { EnvironmentVersion } from "../operations/managed-startup.js";
 import type { Database } from "./sqlite.js";
+import { statement } from "./statements.js";
 
 export function loadLedger(db: Database, engagementId: string): NamingLedger {
-  const rows = db
-    .prepare(
-      "SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position",
-    )
-    .all(engagementId) as {
+  const rows = statement(
+    db,
+    "SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position",
+  ).all(engagementId) as {
     repository_id: string;
     repository: string;
     variable: string;
@@ -30,22 +30,44 @@ export function loadLedger(db: Database, engagementId: string): NamingLedger {
   };
 }
 
-/** Rewrites the ledger in commit order. Entries only ever grow or turn reserved, so positions stay stable. */
-export function saveLedger(db: Database, engagementId: string, entries: readonly LedgerEntry[]): void {
-  db.prepare("DELETE FROM ledger_entries WHERE engagement_id = ?").run(engagementId);
-  const insert = db.prepare(
+/**
+ * Writes what changed since `before` (the ledger as loaded in this transaction; all of it when omitted).
+ * Entries only ever grow or turn reserved, so positions stay stable: a changed or new position is one upsert,
+ * and an activation that assigns nothing new writes nothing.
+ */
+export function saveLedger(
+  db: Database,
+  engagementId: string,
+  entries: readonly LedgerEntry[],
+  before?: readonly LedgerEntry[],
+): void {
+  if (!before) statement(db, "DELETE FROM ledger_entries WHERE engagement_id = ?").run(engagementId);
+  const upsert = statement(
+    db,
     `INSERT INTO ledger_entries (engagement_id, position, repository_id, repository, variable, assigned, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (engagement_id, position) DO UPDATE SET repository_id = excluded.repository_id,
+       repository = excluded.repository, variable = excluded.variable, assigned = excluded.assigned,
+       status = excluded.status`,
   );
   entries.forEach((e, i) => {
-    insert.run(engagementId, i, e.repositoryId, e.repository, e.variable, e.assigned, e.status);
+    const old = before?.[i];
+    const same =
+      old?.repositoryId === e.repositoryId &&
+      old.repository === e.repository &&
+      old.variable === e.variable &&
+      old.assigned === e.assigned &&
+      old.status === e.status;
+    if (!same) upsert.run(engagementId, i, e.repositoryId, e.repository, e.variable, e.assigned, e.status);
   });
 }
 
 export function disconnectedRepositoryIds(db: Database, workspaceId: string): Set<string> {
   return new Set(
     (
-      db.prepare("SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0").all(workspaceId) as {
+      statement(db, "SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0").all(
+        workspaceId,
+      ) as {
         id: string;
       }[]
     ).map((r) => r.id),
@@ -53,7 +75,8 @@ export function disconnectedRepositoryIds(db: Database, workspaceId: string): Se
 }
 
 export function rememberActivatedRepository(db: Database, engagementId: string, repositoryId: string): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO engagement_repositories (engagement_id, repository_id, position)
      SELECT ?, ?, COALESCE(MAX(position), -1) + 1 FROM engagement_repositories WHERE engagement_id = ?
      ON CONFLICT (engagement_id, repository_id) DO NOTHING`,
@@ -62,22 +85,24 @@ export function rememberActivatedRepository(db: Database, engagementId: string, 
 
 /** Connected repositories activated in the engagement, in first-activation order, with their configuration. */
 export function loadActivatedConfigurations(db: Database, engagementId: string): RepositoryConfiguration[] {
-  const repos = db
-    .prepare(
-      `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+  const repos = statement(
+    db,
+    `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
        WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
-    )
-    .all(engagementId) as { id: string; slug: string }[];
+  ).all(engagementId) as { id: string; slug: string }[];
   return repos.map((r) => ({
     repositoryId: r.id,
     repository: r.slug,
-    sandboxEnv: db
-      .prepare("SELECT name, value FROM sandbox_env WHERE repository_id = ? ORDER BY name")
-      .all(r.id) as {
+    sandboxEnv: statement(
+      db,
+      "SELECT name, value FROM sandbox_env WHERE repository_id = ? ORDER BY name",
+    ).all(r.id) as {
       name: string;
       value: string;
     }[],
-    secrets: db.prepare("SELECT id, name FROM secrets WHERE repository_id = ? ORDER BY name").all(r.id) as {
+    secrets: statement(db, "SELECT id, name FROM secrets WHERE repository_id = ? ORDER BY name").all(
+      r.id,
+    ) as {
       id: string;
       name: string;
     }[],
@@ -85,21 +110,19 @@ export function loadActivatedConfigurations(db: Database, engagementId: string):
 }
 
 export function repositoryVariableNames(db: Database, repositoryId: string): string[] {
-  const rows = db
-    .prepare(
-      "SELECT name FROM sandbox_env WHERE repository_id = ? UNION ALL SELECT name FROM secrets WHERE repository_id = ?",
-    )
-    .all(repositoryId, repositoryId) as { name: string }[];
+  const rows = statement(
+    db,
+    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION ALL SELECT name FROM secrets WHERE repository_id = ?",
+  ).all(repositoryId, repositoryId) as { name: string }[];
   return rows.map((r) => r.name).sort();
 }
 
 export function loadCurrentVersion(db: Database, repositoryId: string): EnvironmentVersion | undefined {
-  const row = db
-    .prepare(
-      `SELECT v.* FROM environment_versions v JOIN repositories r
+  const row = statement(
+    db,
+    `SELECT v.* FROM environment_versions v JOIN repositories r
          ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`,
-    )
-    .get(repositoryId) as
+  ).get(repositoryId) as
     | {
         version_id: string;
         dockerfile_path: string | null;
@@ -125,11 +148,11 @@ export function loadCurrentVersion(db: Database, repositoryId: string): Environm
 }
 
 export function nextOverlayRevision(db: Database, engagementId: string): number {
-  db.prepare("UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ?").run(engagementId);
   return (
-    db.prepare("SELECT overlay_revision FROM engagements WHERE id = ?").get(engagementId) as {
-      overlay_revision: number;
-    }
+    statement(
+      db,
+      "UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ? RETURNING overlay_revision",
+    ).get(engagementId) as { overlay_revision: number }
   ).overlay_revision;
 }
 
@@ -140,14 +163,16 @@ export function saveOverlay(
   overlay: Overlay,
   now: Date,
 ): void {
-  db.prepare(
+  statement(
+    db,
     "INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)",
   ).run(engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString());
 }
 
 export function loadOverlay(db: Database, engagementId: string, revision: number): Overlay | undefined {
-  const row = db
-    .prepare("SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?")
-    .get(engagementId, revision) as { document_json: string } | undefined;
+  const row = statement(
+    db,
+    "SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?",
+  ).get(engagementId, revision) as { document_json: string } | undefined;
   return row ? (JSON.parse(row.document_json) as Overlay) : undefined;
 }

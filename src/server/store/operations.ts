@@ -2,6 +2,7 @@
 // `finished_at` stay consistent.
 import type { Operation, OperationKind, OperationState } from "../../transport/wire.js";
 import type { Database } from "./sqlite.js";
+import { statement } from "./statements.js";
 
 export interface OperationRow {
   seq: number;
@@ -39,7 +40,7 @@ export function toWireOperation(row: OperationRow): Operation {
 }
 
 export function getOperation(db: Database, id: string): OperationRow | undefined {
-  return db.prepare("SELECT * FROM operations WHERE id = ?").get(id) as OperationRow | undefined;
+  return statement(db, "SELECT * FROM operations WHERE id = ?").get(id) as OperationRow | undefined;
 }
 
 export function insertOperation(
@@ -58,10 +59,11 @@ export function insertOperation(
   now: Date,
 ): OperationRow {
   const at = now.toISOString();
-  db.prepare(
+  return statement(
+    db,
     `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
-       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  ).run(
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
+  ).get(
     row.id,
     row.kind,
     row.workspace_id,
@@ -72,19 +74,20 @@ export function insertOperation(
     row.repository,
     at,
     at,
-  );
-  return getOperation(db, row.id)!;
+  ) as unknown as OperationRow;
 }
 
 export function markRunning(db: Database, id: string, now: Date): void {
-  db.prepare(
+  statement(
+    db,
     "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
   ).run(now.toISOString(), id);
 }
 
 export function markFailed(db: Database, id: string, code: string, reason: string, now: Date): void {
   const at = now.toISOString();
-  db.prepare(
+  statement(
+    db,
     `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
      WHERE id = ? AND state IN ('pending', 'running')`,
   ).run(code, reason, at, at, id);
@@ -98,7 +101,8 @@ export function markSucceeded(
   now: Date,
 ): void {
   const at = now.toISOString();
-  db.prepare(
+  statement(
+    db,
     `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
        finished_at = ? WHERE id = ?`,
   ).run(overlayRevision, JSON.stringify(result), at, at, id);
@@ -106,17 +110,17 @@ export function markSucceeded(
 
 /** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
 export function nextOpenOperation(db: Database, engagementId: string): OperationRow | undefined {
-  return db
-    .prepare(
-      "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
-    )
-    .get(engagementId) as OperationRow | undefined;
+  return statement(
+    db,
+    "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
+  ).get(engagementId) as OperationRow | undefined;
 }
 
 export function engagementsWithOpenOperations(db: Database): string[] {
   return (
-    db
-      .prepare("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")
-      .all() as { engagement_id: string }[]
+    statement(
+      db,
+      "SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')",
+    ).all() as { engagement_id: string }[]
   ).map((r) => r.engagement_id);
 }
