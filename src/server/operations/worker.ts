@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { OPERATION_ERRORS } from "../../transport/wire.js";
+import { commitSoon } from "../store/group-commit.js";
 import {
   engagementsWithOpenOperations,
   getOperation,
@@ -65,10 +66,19 @@ export class OperationWorker {
     for (const engagementId of engagementsWithOpenOperations(db)) this.kick(engagementId);
   }
 
+  /**
+   * Whether a new operation of the engagement may run at once, in the request that starts it: no drain is
+   * working through the engagement and the service is not stopping (the caller also checks that no open row is
+   * ahead). Never with the test-only activation delay, so tests can still catch an operation `running`.
+   */
+  isIdle(engagementId: string): boolean {
+    return !this.stopping && !this.options.activationDelayMs && !this.drains.has(engagementId);
+  }
+
   /** Makes sure the engagement's open operations are being worked through. */
   kick(engagementId: string): void {
     if (this.stopping || this.drains.has(engagementId)) return;
-    const drain = this.drain(engagementId)
+    const drain: Promise<void> = this.drain(engagementId)
       .catch((error: unknown) => {
         // Only reachable when the store itself fails; the operations stay open and resume on the next start.
         const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
@@ -78,7 +88,7 @@ export class OperationWorker {
         );
       })
       .finally(() => {
-        this.drains.delete(engagementId);
+        if (this.drains.get(engagementId) === drain) this.drains.delete(engagementId);
       });
     this.drains.set(engagementId, drain);
   }
@@ -94,13 +104,18 @@ export class OperationWorker {
     await Promise.resolve();
     while (!this.stopping) {
       const op = nextOpenOperation(this.options.db, engagementId);
-      if (!op) return;
+      if (!op) {
+        // Leave the map in the same synchronous step that found the queue empty: a request that starts an
+        // operation after this must see the engagement idle (or kick a new drain), never a drain that is over.
+        this.drains.delete(engagementId);
+        return;
+      }
       try {
         await this.runOne(op);
       } catch (error) {
         const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
         this.options.logger.error({ operationId: op.id, err: described }, "operation step failed");
-        inTransaction(this.options.db, () =>
+        await commitSoon(this.options.db, () =>
           markFailed(
             this.options.db,
             op.id,
@@ -116,7 +131,9 @@ export class OperationWorker {
 
   private async runOne(op: OperationRow): Promise<void> {
     const { db, now, logger, waiters } = this.options;
-    const refused = inTransaction(db, () => {
+    // Two commits (shared with other requests' in a group commit): `running` with its attempt count is durable
+    // before the activation runs, so an operation that kills the service fails after MAX_ATTEMPTS restarts.
+    const refused = await commitSoon(db, () => {
       const refusal = checkStillAllowed(db, op, now().getTime());
       if (refusal) markFailed(db, op.id, refusal.code, refusal.reason, now());
       else markRunning(db, op.id, now());
@@ -126,7 +143,7 @@ export class OperationWorker {
     logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
     if (refused) return;
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
-    const failure = inTransaction(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
+    const failure = await commitSoon(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
     waiters.notify(op.id);
     logger.info(
       { operationId: op.id, state: failure ? "failed" : "succeeded", code: failure?.code },
