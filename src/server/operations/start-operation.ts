@@ -1,56 +1,80 @@
-// Accepting an operation: a repeated Idempotency-Key from the same sandbox returns the first operation (the same
-// request) or a conflict (a different one); otherwise the repository is checked and a `pending` row committed.
+// Starts an activation for a sandbox. The idempotency record and the operation row commit together; when the
+// engagement's queue is idle the activation itself runs inside that same transaction, so one commit makes it
+// durable and finished, and the 202 carries the terminal operation: the client skips the long-poll. Otherwise
+// the row commits `pending` and the engagement's worker takes it in arrival order. The transaction is a group
+// commit (store/group-commit.ts): requests arriving together share one fsync.
 import { createHash } from "node:crypto";
 import { type StartOperationBody, WIRE_ERRORS } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound } from "../http/http-error.js";
-import { getOperation, insertOperation, type OperationRow } from "../store/operations.js";
-import { inTransaction } from "../store/transaction.js";
+import { commitSoon } from "../store/group-commit.js";
+import { getOperation, insertOperation, nextOpenOperation, type OperationRow } from "../store/operations.js";
+import { statement } from "../store/statements.js";
+import { commitActivation } from "./activate.js";
 
-export function startOperation(
+export interface StartedOperation {
+  row: OperationRow;
+  /** False when the Idempotency-Key was seen before: `row` is the first request's operation, as it is now. */
+  created: boolean;
+}
+
+export async function startOperation(
   deps: ServerDeps,
   who: Caller,
   key: string,
   body: StartOperationBody,
   requestId: string,
-): { row: OperationRow; created: boolean } {
+): Promise<StartedOperation> {
   const requestHash = createHash("sha256")
     .update(JSON.stringify([body.kind, body.repository]))
     .digest("hex");
-  const outcome = inTransaction(deps.db, () => insertOnce(deps, who, key, requestHash, body, requestId));
-  if (outcome.created) deps.worker.kick(who.engagementId);
-  return outcome;
+  const started = await commitSoon(deps.db, () => {
+    const previous = findPrevious(deps, who, key, requestHash);
+    if (previous) return { row: previous, created: false, queued: false };
+    const row = insertPending(deps, who, key, requestHash, body);
+    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
+    const finished = runIfIdle(deps, row);
+    return { row: finished ?? row, created: true, queued: finished === undefined };
+  });
+  if (started.queued) deps.worker.kick(who.engagementId);
+  return { row: started.row, created: started.created };
 }
 
-function insertOnce(
+function findPrevious(
+  deps: ServerDeps,
+  who: Caller,
+  key: string,
+  requestHash: string,
+): OperationRow | undefined {
+  const previous = statement(
+    deps.db,
+    "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
+  ).get(who.sandboxId, key) as { request_hash: string; operation_id: string } | undefined;
+  if (!previous) return undefined;
+  if (previous.request_hash !== requestHash) {
+    throw new HttpError(
+      409,
+      WIRE_ERRORS.idempotencyConflict,
+      "this Idempotency-Key was already used for a different request; use a new key",
+    );
+  }
+  return getOperation(deps.db, previous.operation_id)!;
+}
+
+function insertPending(
   deps: ServerDeps,
   who: Caller,
   key: string,
   requestHash: string,
   body: StartOperationBody,
-  requestId: string,
-): { row: OperationRow; created: boolean } {
+): OperationRow {
   const { db } = deps;
-  const previous = db
-    .prepare(
-      "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
-    )
-    .get(who.sandboxId, key) as { request_hash: string; operation_id: string } | undefined;
-  if (previous) {
-    if (previous.request_hash !== requestHash) {
-      throw new HttpError(
-        409,
-        WIRE_ERRORS.idempotencyConflict,
-        "this Idempotency-Key was already used for a different request; use a new key",
-      );
-    }
-    return { row: getOperation(db, previous.operation_id)!, created: false };
-  }
-  const repo = db
-    .prepare("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?")
-    .get(who.workspaceId, body.repository) as { id: string; connected: number } | undefined;
+  const repo = statement(
+    db,
+    "SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?",
+  ).get(who.workspaceId, body.repository) as { id: string; connected: number } | undefined;
   if (!repo) throw notFound(`no repository ${body.repository} in this workspace`);
   if (repo.connected !== 1) {
     throw new HttpError(
@@ -74,9 +98,38 @@ function insertOnce(
     },
     now,
   );
-  db.prepare(
+  statement(
+    db,
     "INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)",
   ).run(who.sandboxId, key, requestHash, row.id, now.toISOString());
-  deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
-  return { row, created: true };
+  return row;
+}
+
+/**
+ * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
+ * open row, no worker draining it). Activations stay serial per engagement: node:sqlite is synchronous, so
+ * nothing else runs between this check and the commit. Returns the finished row, or undefined to leave it to
+ * the worker (queue busy, or the activation threw: its savepoint is rolled back and the worker runs it again,
+ * failing it `internal` with the usual attempt count if it throws there too).
+ */
+function runIfIdle(deps: ServerDeps, row: OperationRow): OperationRow | undefined {
+  const { db, logger } = deps;
+  if (!deps.worker.isIdle(row.engagement_id) || nextOpenOperation(db, row.engagement_id)?.id !== row.id)
+    return undefined;
+  statement(db, "SAVEPOINT inline_activation").run();
+  try {
+    const failure = commitActivation(db, row, deps.now());
+    statement(db, "RELEASE inline_activation").run();
+    logger.info(
+      { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
+      "operation finished",
+    );
+    return getOperation(db, row.id)!;
+  } catch (error) {
+    statement(db, "ROLLBACK TO inline_activation").run();
+    statement(db, "RELEASE inline_activation").run();
+    const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+    logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
+    return undefined;
+  }
 }

@@ -60,8 +60,9 @@ export function operationRoutes(deps: ServerDeps) {
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
-    (c) => {
-      const { row } = startOperation(
+    async (c) => {
+      // Terminal when the engagement's queue was idle: the activation committed before this answer.
+      const { row } = await startOperation(
         deps,
         c.var.caller,
         c.req.valid("header")[HEADERS.idempotencyKey],

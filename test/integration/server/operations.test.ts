@@ -22,20 +22,15 @@ afterEach(async () => {
 });
 
 describe("POST /ops/v1/operations", () => {
-  it("creates a durable pending operation that the worker runs to succeeded", async () => {
+  it("an idle engagement's activation runs in the request: the 202 carries the succeeded operation", async () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     const response = await harness.start(creds, "acme/api");
     expect(response.status).toBe(202);
-    const created = OperationSchema.parse(await response.json());
-    expect(created).toMatchObject({
-      state: "pending",
-      kind: "env.activate",
-      repository: "acme/api",
-      result: null,
-    });
-    const done = await harness.settle(creds, created.id);
-    expect(done.state).toBe("succeeded");
+    const done = OperationSchema.parse(await response.json());
+    expect(done).toMatchObject({ state: "succeeded", kind: "env.activate", repository: "acme/api" });
+    // What the POST answered is what a later read says: it was committed before the answer.
+    expect(await (await harness.get(creds, done.id)).json()).toEqual(done);
     expect(done.result?.overlayRevision).toBe(1);
     expect(done.result?.requestId).toBeNull();
     expect(done.result?.variables).toEqual([
@@ -53,6 +48,29 @@ describe("POST /ops/v1/operations", () => {
       evidencePath: "~/.baton/evidence/acme__api.json",
       disclosure: null,
     });
+  });
+
+  it("behind an open operation of the same engagement the POST answers pending; both run in arrival order", async () => {
+    harness = await createHarness();
+    const creds = await harness.sandbox("ws_acme", "eng-1");
+    // An operation still open from before (e.g. accepted just before the service stopped, not yet picked up).
+    const turn = harness.db.prepare("SELECT id FROM turns WHERE engagement_id = 'eng-1'").get() as {
+      id: string;
+    };
+    const at = new Date().toISOString();
+    harness.db
+      .prepare(
+        `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+           repository, state, created_at, updated_at)
+         VALUES ('op_older', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_web', 'acme/web', 'pending', ?, ?)`,
+      )
+      .run(creds.sandboxId, turn.id, at, at);
+    const created = OperationSchema.parse(await (await harness.start(creds, "acme/api")).json());
+    expect(created).toMatchObject({ state: "pending", result: null });
+    const done = await harness.settle(creds, created.id);
+    const older = await harness.settle(creds, "op_older");
+    expect(older.result?.overlayRevision).toBe(1);
+    expect(done.result?.overlayRevision).toBe(2);
   });
 
   it("a repeated Idempotency-Key returns the first operation and does the work once", async () => {
