@@ -12,13 +12,29 @@ import { ADMIN_PATHS, HEADERS } from "../dist/src/transport/wire.js";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const bin = join(root, "dist", "src", "cli", "bin.js");
 
-/** Starts `baton serve --seed <seed> <args>`; resolves once it prints its listening line. */
+/**
+ * Starts `baton serve --seed <seed> <args>`; resolves once it prints its listening line. Node flags for the service
+ * alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile it under the bench's load) come from
+ * BATON_BENCH_SERVE_NODE_ARGS, split on spaces.
+ */
 export async function startBenchServe({ seed, args = [], env = {} }) {
   const tmp = mkdtempSync(join(tmpdir(), "baton-bench-serve-"));
   const adminToken = randomBytes(16).toString("hex");
   const child = spawn(
     process.execPath,
-    [bin, "serve", "--port", "0", "--db", join(tmp, "serve.sqlite"), "--seed", seed, "--json", ...args],
+    [
+      ...nodeArgs(),
+      bin,
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      join(tmp, "serve.sqlite"),
+      "--seed",
+      seed,
+      "--json",
+      ...args,
+    ],
     {
       env: { ...process.env, ...env, BATON_ADMIN_TOKEN: adminToken, BATON_LOG_LEVEL: "" },
       stdio: ["ignore", "pipe", "inherit"],
@@ -54,6 +70,10 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
     return answer;
   };
   return { url, adminToken, createSandbox, stop };
+}
+
+function nodeArgs() {
+  return (process.env.BATON_BENCH_SERVE_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 }
 
 /** The headers an agent in `sandbox` sends to the operations API. */
