@@ -89,23 +89,9 @@ export async function recordCapabilityRequest(
   idempotencyKey: string | null,
 ): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> {
   const requestHash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  if (idempotencyKey) {
-    const previous = rt.db
-      .prepare(
-        "SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?",
-      )
-      .get(who.sandboxId, idempotencyKey) as { request_hash: string; response_json: string } | undefined;
-    if (previous) {
-      if (previous.request_hash !== requestHash) {
-        throw new HttpError(
-          409,
-          WIRE_ERRORS.idempotencyConflict,
-          "this Idempotency-Key was used for a different request",
-        );
-      }
-      return { status: 200, response: JSON.parse(previous.response_json) as RecordCapabilityResponse };
-    }
-  }
+  const replay = () => (idempotencyKey ? firstAnswer(rt, who, idempotencyKey, requestHash) : undefined);
+  const early = replay();
+  if (early) return early;
   const kind = validated(() => normaliseCapabilityKind(body.capability));
   const target = validated(() => normaliseCapabilityTarget(body.target));
   if (body.reason === undefined && body.evidence === undefined) {
@@ -135,7 +121,10 @@ export async function recordCapabilityRequest(
 
   const now = rt.now();
   const response = inTransaction(rt.db, (): { status: 200 | 201; response: RecordCapabilityResponse } => {
-    // Re-read inside the write lock: a concurrent identical request may have committed while the matcher ran.
+    // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
+    // committed while the matcher ran. A duplicate gets the first answer, not a second record.
+    const duplicate = replay();
+    if (duplicate) return duplicate;
     const exact = exactMatch();
     const candidate = decision?.requestId ? getRequest(rt.db, decision.requestId) : undefined;
     const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
@@ -192,6 +181,33 @@ export async function recordCapabilityRequest(
   });
   rt.kickMail();
   return response;
+}
+
+/**
+ * The answer the first request with this Idempotency-Key got (its status too: 201 when it created the request,
+ * 200 when it matched one), or undefined for a new key. The same key with other content is 409.
+ */
+function firstAnswer(
+  rt: CapabilityRuntime,
+  who: Caller,
+  idempotencyKey: string,
+  requestHash: string,
+): { status: 200 | 201; response: RecordCapabilityResponse } | undefined {
+  const previous = rt.db
+    .prepare(
+      "SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?",
+    )
+    .get(who.sandboxId, idempotencyKey) as { request_hash: string; response_json: string } | undefined;
+  if (!previous) return undefined;
+  if (previous.request_hash !== requestHash) {
+    throw new HttpError(
+      409,
+      WIRE_ERRORS.idempotencyConflict,
+      "this Idempotency-Key was used for a different request; use a new key",
+    );
+  }
+  const response = JSON.parse(previous.response_json) as RecordCapabilityResponse;
+  return { status: response.matched ? 200 : 201, response };
 }
 
 /** Evidence by request id: the request must be in the caller's workspace. */
