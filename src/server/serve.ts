@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { Logger } from "pino";
 import { parseOrThrow } from "../config/zod-error.js";
 import { InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -51,7 +52,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   });
   try {
-    if (flags.seed) await applySeedFile(db, flags.seed);
+    if (flags.seed) await applySeedFile(db, flags.seed, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
     const capability: CapabilitySettings = {
       smtpUrl: flags.smtpUrl,
@@ -104,7 +105,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   }
 }
 
-async function applySeedFile(db: Database, path: string): Promise<void> {
+async function applySeedFile(db: Database, path: string, logger: Logger): Promise<void> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, "utf8"));
@@ -116,7 +117,7 @@ async function applySeedFile(db: Database, path: string): Promise<void> {
       },
     );
   }
-  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date());
+  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), logger);
 }
 
 function describe(error: unknown): string {

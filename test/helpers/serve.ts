@@ -44,8 +44,8 @@ export interface ServeHandle {
   stop(): Promise<number | string>;
   /** kill -9, as a crash would. */
   kill9(): Promise<number | string>;
-  /** Starts the service again on the same port and database (after stop or kill9). */
-  restart(env?: Record<string, string>): Promise<void>;
+  /** Starts the service again on the same port and database (after stop or kill9); with `seed`, `--seed` too. */
+  restart(env?: Record<string, string>, options?: { seed?: string }): Promise<void>;
 }
 /** The name the server suites use for the same handle. */
 export type ServeProcess = ServeHandle;
@@ -158,8 +158,8 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       child.kill("SIGKILL");
       return exited;
     },
-    async restart(env = {}) {
-      await launch({ ...options.env, ...env }, undefined);
+    async restart(env = {}, again = {}) {
+      await launch({ ...options.env, ...env }, again.seed);
     },
   };
   return handle;

@@ -16,19 +16,6 @@ export interface Member {
   rolloutEnabled: boolean;
 }
 
-/** Called by the seed loader for a member with `token`; re-seeding the same token changes nothing. */
-export function saveMemberToken(db: Database, email: string, token: string, now: Date): void {
-  db.prepare(
-    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at) VALUES (?, ?, 'seed', ?, ?)
-     ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email`,
-  ).run(
-    hashCredential(token),
-    email.toLowerCase(),
-    now.getTime() + DEFAULT_TOKEN_TTL_DAYS * 86_400_000,
-    now.toISOString(),
-  );
-}
-
 const BEARER = /^Bearer (\S{1,256})$/;
 
 export function authenticateMember(

@@ -1,120 +1,150 @@
-// Upserts a seed document in one transaction: re-seeding the same document changes nothing, a new environment
-// versionId becomes the repository's current version, a secret keeps its id (and so its placeholder) when its
-// value or hosts change, and sandboxEnv is replaced as a whole.
-import { createHash } from "node:crypto";
+// Applies a seed document in one transaction, as a three-way merge of what the seed says now, what it set last
+// time (the seed_items ledger) and what the store holds (rules in plan.ts, README "Seed document"):
+//   - adds what the seed has and the store lacks;
+//   - writes a field only when its seed value changed since the seed last set it, so re-applying an unchanged
+//     seed (every `baton serve --seed` start) changes nothing, whatever owners changed through the API since;
+//   - never deletes a row the seed did not set (a secret added with PUT .../secrets/:name, engagements, ...);
+//   - of the workspaces and repositories it lists, removes a member, member token, sandboxEnv entry or secret it
+//     set before and no longer has, unless the service changed that row since (then keeps it and says so);
+//     workspaces, repositories, environment versions and engagements are never removed.
+// A secret keeps its id (so its placeholder) when its value or hosts change.
+import type { Logger } from "pino";
 import { InputError } from "../../errors.js";
-import { newId } from "../auth/tokens.js";
-import { saveMemberToken } from "../capability/member-auth.js";
+import { hashCredential } from "../auth/tokens.js";
+import { DEFAULT_TOKEN_TTL_DAYS } from "../capability/member-auth.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
-import type { SeedDocument, SeedRepository } from "./schema.js";
+import { applyRepository, checkNameClashes, pruneRepository } from "./apply-repository.js";
 
-export function defaultRepositoryId(workspaceId: string, slug: string): string {
-  return `repo_${createHash("sha256").update(`${workspaceId}/${slug}`).digest("hex").slice(0, 16)}`;
+export { defaultRepositoryId } from "./apply-repository.js";
+
+import { itemsGone } from "./plan.js";
+import type { SeedDocument, SeedWorkspace } from "./schema.js";
+import { dropSeedItem, loadSeedItems } from "./seed-items.js";
+import { applyTableItem, pruneTableItem, type SeedContext, type TableItem } from "./table-item.js";
+
+export interface SeedOutcome {
+  /** Items that left the seed but stay because the service changed them since the seed set them. */
+  kept: string[];
 }
 
-export function applySeed(db: Database, seed: SeedDocument, now: Date): void {
-  const at = now.toISOString();
+/** Applies `seed`; logs (on `logger`) each item that left the seed but stays, naming it, never a value. */
+export function applySeed(db: Database, seed: SeedDocument, now: Date, logger?: Logger): SeedOutcome {
+  const ctx: SeedContext = { db, at: now.toISOString(), kept: [] };
   inTransaction(db, () => {
+    const workspaces = loadSeedItems(db, "workspace", "");
+    const prunes: (() => void)[] = [];
     for (const workspace of seed.workspaces) {
-      db.prepare(
-        `INSERT INTO workspaces (id, name, rollout_repository_environments, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-           rollout_repository_environments = excluded.rollout_repository_environments`,
-      ).run(workspace.id, workspace.name, workspace.rollout.repositoryEnvironments ? 1 : 0, at);
-      for (const member of workspace.members) {
-        db.prepare(
-          `INSERT INTO members (workspace_id, email, role) VALUES (?, ?, ?)
-           ON CONFLICT (workspace_id, email) DO UPDATE SET role = excluded.role`,
-        ).run(workspace.id, member.email.toLowerCase(), member.role);
-        if (member.token) saveMemberToken(db, member.email, member.token, now);
+      applyTableItem(
+        ctx,
+        {
+          kind: "workspace",
+          scope: "",
+          key: workspace.id,
+          table: "workspaces",
+          where: { id: workspace.id },
+          columns: { name: "name", rollout: "rollout_repository_environments" },
+          insertExtra: { created_at: ctx.at },
+        },
+        { name: workspace.name, rollout: workspace.rollout.repositoryEnvironments ? 1 : 0 },
+        workspaces.get(workspace.id),
+      );
+      prunes.push(applyMembers(ctx, workspace, now));
+      for (const repository of workspace.repositories) {
+        const id = applyRepository(ctx, workspace.id, repository);
+        prunes.push(() => pruneRepository(ctx, id, repository));
       }
-      for (const repository of workspace.repositories) upsertRepository(db, workspace.id, repository, at);
-      for (const engagement of workspace.engagements) {
-        const owner = db.prepare("SELECT workspace_id FROM engagements WHERE id = ?").get(engagement.id) as
-          | { workspace_id: string }
-          | undefined;
-        if (owner && owner.workspace_id !== workspace.id) {
-          throw new InputError(
-            `engagement ${engagement.id} already belongs to another workspace; pick another id`,
-          );
-        }
-        if (!owner) {
-          db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
-            engagement.id,
-            workspace.id,
-            at,
-          );
-        }
-      }
+      applyEngagements(db, workspace, ctx.at);
     }
+    // Removals come after every addition, so an item that moved (a token to another member, a secret name to
+    // sandboxEnv) is judged against the whole new seed.
+    for (const prune of prunes) prune();
+    for (const workspace of seed.workspaces) checkNameClashes(ctx, workspace);
   });
+  for (const item of ctx.kept)
+    logger?.warn({ item }, "left the seed but kept: changed through the API since the seed set it");
+  return { kept: ctx.kept };
 }
 
-function upsertRepository(db: Database, workspaceId: string, repo: SeedRepository, at: string): void {
-  const bySlug = db
-    .prepare("SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?")
-    .get(workspaceId, repo.repository) as { id: string } | undefined;
-  const id = repo.id ?? bySlug?.id ?? defaultRepositoryId(workspaceId, repo.repository);
-  if (bySlug && bySlug.id !== id) {
-    throw new InputError(
-      `repository ${repo.repository} already has id ${bySlug.id}; drop "id" or use that one`,
-    );
-  }
-  const existing = db.prepare("SELECT workspace_id FROM repositories WHERE id = ?").get(id) as
-    | { workspace_id: string }
-    | undefined;
-  if (existing && existing.workspace_id !== workspaceId) {
-    throw new InputError(`repository id ${id} already belongs to another workspace; pick another id`);
-  }
-  db.prepare(
-    `INSERT INTO repositories (id, workspace_id, slug, connected) VALUES (?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, connected = excluded.connected`,
-  ).run(id, workspaceId, repo.repository, repo.connected ? 1 : 0);
+const memberItem = (workspaceId: string, email: string): TableItem => ({
+  kind: "member",
+  scope: workspaceId,
+  key: email,
+  table: "members",
+  where: { workspace_id: workspaceId, email },
+  columns: { role: "role" },
+});
 
-  db.prepare("DELETE FROM sandbox_env WHERE repository_id = ?").run(id);
-  for (const [name, value] of Object.entries(repo.sandboxEnv)) {
-    db.prepare("INSERT INTO sandbox_env (repository_id, name, value) VALUES (?, ?, ?)").run(id, name, value);
-  }
+const tokenItem = (workspaceId: string, tokenHash: string, now: Date): TableItem => ({
+  kind: "member_token",
+  scope: workspaceId,
+  key: tokenHash,
+  table: "personal_access_tokens",
+  where: { token_hash: tokenHash },
+  columns: { email: "email" },
+  insertExtra: {
+    name: "seed",
+    expires_at_ms: now.getTime() + DEFAULT_TOKEN_TTL_DAYS * 86_400_000,
+    created_at: now.toISOString(),
+  },
+});
 
-  const keep = new Set(repo.secrets.map((s) => s.name));
-  for (const row of db.prepare("SELECT name FROM secrets WHERE repository_id = ?").all(id) as {
-    name: string;
-  }[]) {
-    if (!keep.has(row.name))
-      db.prepare("DELETE FROM secrets WHERE repository_id = ? AND name = ?").run(id, row.name);
+/** Applies the workspace's members and their tokens; returns the removal step for those that left the seed. */
+function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): () => void {
+  const members = loadSeedItems(ctx.db, "member", workspace.id);
+  const tokens = loadSeedItems(ctx.db, "member_token", workspace.id);
+  const seenMembers = new Set<string>();
+  const seenTokens = new Set<string>();
+  for (const member of workspace.members) {
+    const email = member.email.toLowerCase();
+    seenMembers.add(email);
+    applyTableItem(ctx, memberItem(workspace.id, email), { role: member.role }, members.get(email));
+    if (member.token) {
+      const hash = hashCredential(member.token);
+      seenTokens.add(hash);
+      applyTableItem(ctx, tokenItem(workspace.id, hash, now), { email }, tokens.get(hash));
+    }
   }
-  for (const secret of repo.secrets) {
-    db.prepare(
-      `INSERT INTO secrets (id, repository_id, name, value, allowed_hosts_json, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (repository_id, name) DO UPDATE SET value = excluded.value,
-         allowed_hosts_json = excluded.allowed_hosts_json, updated_at = excluded.updated_at`,
-    ).run(newId("sec"), id, secret.name, secret.value, JSON.stringify(secret.allowedHosts), at);
-  }
+  return () => {
+    for (const [email, applied] of itemsGone(members, seenMembers))
+      pruneTableItem(ctx, memberItem(workspace.id, email), applied, `member ${email} of ${workspace.id}`);
+    for (const [hash, applied] of itemsGone(tokens, seenTokens)) {
+      const item = tokenItem(workspace.id, hash, now);
+      // A member of another workspace in the seed may still hand out the same token: then it stays.
+      if (seededElsewhere(ctx.db, hash, workspace.id)) {
+        dropSeedItem(ctx.db, item);
+        continue;
+      }
+      pruneTableItem(ctx, item, applied, `the seed token of ${String(applied.email)} in ${workspace.id}`);
+    }
+  };
+}
 
-  const env = repo.environment;
-  if (env) {
-    db.prepare(
-      `INSERT INTO environment_versions (repository_id, version_id, dockerfile_path, agent_instructions_path,
-         startup_script_path, run_path, evidence_path, readiness_json, startup_timeout_seconds, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (repository_id, version_id) DO UPDATE SET dockerfile_path = excluded.dockerfile_path,
-         agent_instructions_path = excluded.agent_instructions_path,
-         startup_script_path = excluded.startup_script_path, run_path = excluded.run_path,
-         evidence_path = excluded.evidence_path, readiness_json = excluded.readiness_json,
-         startup_timeout_seconds = excluded.startup_timeout_seconds`,
-    ).run(
-      id,
-      env.versionId,
-      env.dockerfilePath,
-      env.agentInstructionsPath,
-      env.startupScriptPath,
-      env.runPath ?? null,
-      env.evidencePath ?? null,
-      JSON.stringify(env.readiness),
-      env.startupTimeoutSeconds ?? null,
-      at,
-    );
-    db.prepare("UPDATE repositories SET current_version_id = ? WHERE id = ?").run(env.versionId, id);
+function seededElsewhere(db: Database, tokenHash: string, workspaceId: string): boolean {
+  return (
+    db
+      .prepare("SELECT 1 FROM seed_items WHERE kind = 'member_token' AND key = ? AND scope <> ?")
+      .get(tokenHash, workspaceId) !== undefined
+  );
+}
+
+/** Engagements are only ever added; one id belongs to one workspace. */
+function applyEngagements(db: Database, workspace: SeedWorkspace, at: string): void {
+  for (const engagement of workspace.engagements) {
+    const owner = db.prepare("SELECT workspace_id FROM engagements WHERE id = ?").get(engagement.id) as
+      | { workspace_id: string }
+      | undefined;
+    if (owner && owner.workspace_id !== workspace.id) {
+      throw new InputError(
+        `engagement ${engagement.id} already belongs to another workspace; pick another id`,
+      );
+    }
+    if (!owner) {
+      db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
+        engagement.id,
+        workspace.id,
+        at,
+      );
+    }
   }
 }

@@ -93,3 +93,4 @@ export const SeedDocumentSchema = z.object({
 
 export type SeedDocument = z.infer<typeof SeedDocumentSchema>;
 export type SeedRepository = z.infer<typeof SeedRepositorySchema>;
+export type SeedWorkspace = z.infer<typeof SeedWorkspaceSchema>;

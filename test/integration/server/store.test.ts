@@ -105,6 +105,78 @@ describe("seed", () => {
     });
   });
 
+  const doc = (members: unknown[], repository: Record<string, unknown>) =>
+    SeedDocumentSchema.parse({
+      workspaces: [
+        {
+          id: "ws_x",
+          name: "X",
+          rollout: { repositoryEnvironments: true },
+          members,
+          repositories: [{ id: "repo_x", repository: "x/app", ...repository }],
+        },
+      ],
+    });
+  const owner = { email: "owner@x.test", role: "owner", token: "btn_seed-owner-token-0123456789" };
+  const dev = { email: "dev@x.test", role: "member", token: "btn_seed-dev-token-0123456789ab" };
+
+  it("a member and token the seed set and dropped are removed; a role changed since is kept", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(db, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date());
+    expect(db.prepare("SELECT COUNT(*) AS n FROM personal_access_tokens").get()).toEqual({ n: 2 });
+    // Something other than the seed changes ops@x.test's role.
+    db.prepare("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'").run();
+    const { kept } = applySeed(db, doc([owner], {}), new Date());
+    expect(db.prepare("SELECT email, role FROM members ORDER BY email").all()).toEqual([
+      { email: "ops@x.test", role: "member" },
+      { email: "owner@x.test", role: "owner" },
+    ]);
+    expect(db.prepare("SELECT email FROM personal_access_tokens").all()).toEqual([{ email: "owner@x.test" }]);
+    expect(kept).toEqual(["member ops@x.test of ws_x"]);
+  });
+
+  it("keeps only fingerprints of secret values in its ledger, never the values", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    const value = "canary-ledger-7d6c5b4a-never-print";
+    applySeed(db, doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }), new Date());
+    const ledger = JSON.stringify(db.prepare("SELECT * FROM seed_items").all());
+    expect(ledger).toContain("scrypt1$");
+    expect(ledger).not.toContain(value);
+    expect(ledger).not.toContain(owner.token);
+  });
+
+  it("a store seeded before the ledger existed loses nothing at its first application", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    const secret = { name: "K", value: "v-one", allowedHosts: ["k.test"] };
+    applySeed(db, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date());
+    db.prepare("DELETE FROM seed_items").run(); // as an older version left it
+    applySeed(db, doc([], {}), new Date());
+    expect(db.prepare("SELECT name FROM secrets").all()).toEqual([{ name: "K" }]);
+    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([{ name: "MODE" }]);
+    expect(db.prepare("SELECT email FROM members").all()).toEqual([{ email: "owner@x.test" }]);
+  });
+
+  it("a seed listing only some workspaces leaves the others as they are", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(db, seed(), new Date());
+    const before = db.prepare("SELECT * FROM secrets ORDER BY id").all();
+    applySeed(db, SeedDocumentSchema.parse({ workspaces: [{ id: "ws_other", name: "Other" }] }), new Date());
+    expect(db.prepare("SELECT * FROM secrets ORDER BY id").all()).toEqual(before);
+    expect((db.prepare("SELECT COUNT(*) AS n FROM members").get() as { n: number }).n).toBe(3);
+  });
+
+  it("a sandboxEnv name that is also a secret owners added is refused, naming both", async () => {
+    db = await openDatabase(join(dir, "s.sqlite"));
+    applySeed(db, doc([], {}), new Date());
+    db.prepare(
+      "INSERT INTO secrets (id, repository_id, name, value, allowed_hosts_json, updated_at) VALUES ('sec_1', 'repo_x', 'TOKEN', 'v', '[]', '')",
+    ).run();
+    expect(() => applySeed(db!, doc([], { sandboxEnv: { TOKEN: "plain" } }), new Date())).toThrow(
+      /x\/app: TOKEN is a sandboxEnv entry of the seed and also a secret/,
+    );
+    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([]);
+  });
+
   it("refuses an engagement id that belongs to another workspace", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(

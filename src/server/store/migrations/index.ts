@@ -4,6 +4,7 @@ import type { Database } from "../sqlite.js";
 import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
+import { seedItemsSchema } from "./0022-seed-items.js";
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   initialSchema,
   capabilityRequestsSchema,
   environmentVersionBatonPaths,
+  seedItemsSchema,
 ];

@@ -1,0 +1,115 @@
+// One seeded row seen through the seed's field names: read it, insert it, update some fields, delete it. The
+// table and column names are constants of apply-seed, never input.
+import type { SQLInputValue } from "node:sqlite";
+import type { Database } from "../store/sqlite.js";
+import { type Fields, type FieldValue, fieldsToWrite, unchangedSinceSeeded } from "./plan.js";
+import { dropSeedItem, type SeedItemKind, saveSeedItem } from "./seed-items.js";
+
+export interface TableItem {
+  kind: SeedItemKind;
+  scope: string;
+  key: string;
+  table: string;
+  /** Key columns and their values. */
+  where: Readonly<Record<string, SQLInputValue>>;
+  /** Seed field name -> column. */
+  columns: Readonly<Record<string, string>>;
+  /** More columns an INSERT sets (ids, timestamps). */
+  insertExtra?: Readonly<Record<string, SQLInputValue>>;
+  /** More columns every write sets (updated_at). */
+  writeExtra?: Readonly<Record<string, SQLInputValue>>;
+  /** The value to store for a field (a secret's value for its fingerprint); the field value by default. */
+  toColumn?: (field: string, value: FieldValue) => SQLInputValue;
+  /** The field value a stored column stands for (a stored secret as its fingerprint); the column by default. */
+  fromColumn?: (field: string, value: unknown) => FieldValue;
+}
+
+export interface SeedContext {
+  db: Database;
+  at: string;
+  /** Items that left the seed but stay, because the service changed them since the seed set them. */
+  kept: string[];
+}
+
+function read(db: Database, item: TableItem): Fields | undefined {
+  const fields = Object.keys(item.columns);
+  const where = Object.keys(item.where);
+  const row = db
+    .prepare(
+      `SELECT ${fields.map((f) => item.columns[f]).join(", ")} FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`,
+    )
+    .get(...Object.values(item.where)) as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  return Object.fromEntries(
+    fields.map((f) => {
+      const stored = row[item.columns[f]!];
+      return [f, item.fromColumn ? item.fromColumn(f, stored) : (stored as FieldValue)];
+    }),
+  );
+}
+
+function columnValues(item: TableItem, fields: Fields): Record<string, SQLInputValue> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([f, v]) => [item.columns[f]!, item.toColumn ? item.toColumn(f, v) : v]),
+  );
+}
+
+/** Writes what the seed changed (everything for a new item or a missing row) and records what it set. */
+export function applyTableItem(
+  ctx: SeedContext,
+  item: TableItem,
+  desired: Fields,
+  applied: Fields | undefined,
+): void {
+  const where = Object.keys(item.where);
+  const exists =
+    ctx.db
+      .prepare(`SELECT 1 FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`)
+      .get(...Object.values(item.where)) !== undefined;
+  const names = fieldsToWrite(desired, applied, exists);
+  if (!exists) {
+    const values = { ...item.where, ...item.insertExtra, ...item.writeExtra, ...columnValues(item, desired) };
+    ctx.db
+      .prepare(
+        `INSERT INTO ${item.table} (${Object.keys(values).join(", ")}) VALUES (${Object.keys(values)
+          .map(() => "?")
+          .join(", ")})`,
+      )
+      .run(...Object.values(values));
+  } else if (names.length > 0) {
+    const values = {
+      ...item.writeExtra,
+      ...columnValues(item, Object.fromEntries(names.map((n) => [n, desired[n]!]))),
+    };
+    ctx.db
+      .prepare(
+        `UPDATE ${item.table} SET ${Object.keys(values)
+          .map((c) => `${c} = ?`)
+          .join(", ")} WHERE ${Object.keys(item.where)
+          .map((c) => `${c} = ?`)
+          .join(" AND ")}`,
+      )
+      .run(...Object.values(values), ...Object.values(item.where));
+  }
+  saveSeedItem(ctx.db, item, desired, ctx.at);
+}
+
+/**
+ * An item the seed set and no longer has: deleted when its row still holds what the seed set, kept (and named
+ * in `ctx.kept`) when something else changed it since. Either way the seed forgets it.
+ */
+export function pruneTableItem(ctx: SeedContext, item: TableItem, applied: Fields, describe: string): void {
+  const current = read(ctx.db, item);
+  if (current && unchangedSinceSeeded(applied, current)) {
+    ctx.db
+      .prepare(
+        `DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
+          .map((c) => `${c} = ?`)
+          .join(" AND ")}`,
+      )
+      .run(...Object.values(item.where));
+  } else if (current) {
+    ctx.kept.push(describe);
+  }
+  dropSeedItem(ctx.db, item);
+}
