@@ -48,11 +48,11 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
         body: { required: true, ...jsonContent(S.RecordCapabilityBody, "the request") },
       },
       responses: {
-        201: jsonContent(S.RecordCapabilityResponse, "a new request (owners/admins are e-mailed)"),
-        200: jsonContent(
+        201: jsonContent(
           S.RecordCapabilityResponse,
-          "matched an existing request (or a repeated Idempotency-Key)",
+          "a new request (owners/admins are e-mailed); a repeated Idempotency-Key answers the first status and body",
         ),
+        200: jsonContent(S.RecordCapabilityResponse, "matched an existing request"),
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),

@@ -56,7 +56,10 @@ export function operationRoutes(deps: ServerDeps) {
         body: { required: true, ...jsonContent(S.StartOperationBody, "what to run") },
       },
       responses: {
-        202: jsonContent(S.Operation, "accepted (or the first result for this key)"),
+        202: jsonContent(
+          S.Operation,
+          "accepted. When the engagement had no other open operation the activation ran before this answer and `state` is terminal (succeeded or failed): skip the poll and fetch the overlay. Otherwise pending. A repeated key answers the first operation as it is now",
+        ),
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
