@@ -67,12 +67,14 @@ async function get(s: ServeProcess, creds: Creds, id: string, waitMs = 0): Promi
   return (await response.json()) as Operation;
 }
 async function waitForState(s: ServeProcess, creds: Creds, id: string, states: string[]): Promise<Operation> {
-  // The first read does not wait, so a state the operation is already in is not skipped by the long-poll.
+  // The first read does not wait, so a state the operation is already in is not skipped; then short long-polls:
+  // a long one that starts just after a change waits for the next change, and would skip a state the operation
+  // holds for a moment (`running` between two reads).
   let waitMs = 0;
   const op = await pollUntil(
     async () => {
       const current = await get(s, creds, id, waitMs);
-      waitMs = 2000;
+      waitMs = 200;
       return current;
     },
     (current) => states.includes(current.state),
@@ -223,6 +225,8 @@ describe("baton serve process", () => {
     const s = await serve({ env: { BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "800" } });
     const creds = await sandbox(s, "eng-1");
     const op = (await (await start(s, creds, "acme/api", "k1")).json()) as Operation;
+    // From `running`, the next change is the commit 800 ms later: the long-poll below is still waiting at 100 ms.
+    await waitForState(s, creds, op.id, ["running"]);
     const controller = new AbortController();
     const abandoned = fetch(new URL(`${PATHS.operation(op.id)}?waitMs=20000`, s.url), {
       headers: headers(creds),
