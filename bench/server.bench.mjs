@@ -17,8 +17,8 @@ import { median, report, timeRuns } from "./lib.mjs";
 import { bin, root, sandboxHeaders, startBenchServe } from "./serve.mjs";
 
 const CLIENTS = 50;
-const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 3000);
-const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 3);
+const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
+const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 5);
 const TERMINAL = new Set(["succeeded", "failed"]);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
