@@ -27,31 +27,38 @@ export function authenticate(
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
   if (!bearer || !lease || lease.length > 512) throw invalidToken();
-  const turn = statement(db, "SELECT id, engagement_id, expires_at_ms FROM turns WHERE token_hash = ?").get(
-    hashCredential(bearer),
-  ) as { id: string; engagement_id: string; expires_at_ms: number } | undefined;
-  const sandbox = statement(
+  // One lookup: no row when either credential is unknown or they belong to different engagements.
+  const found = statement(
     db,
-    "SELECT id, engagement_id, lease_expires_at_ms FROM sandboxes WHERE lease_hash = ?",
-  ).get(hashCredential(lease)) as
-    | { id: string; engagement_id: string; lease_expires_at_ms: number }
+    `SELECT t.id AS turn_id, t.engagement_id, t.expires_at_ms, s.id AS sandbox_id, s.lease_expires_at_ms,
+       e.workspace_id, w.rollout_repository_environments AS rollout
+     FROM turns t
+     JOIN sandboxes s ON s.lease_hash = ? AND s.engagement_id = t.engagement_id
+     JOIN engagements e ON e.id = t.engagement_id
+     JOIN workspaces w ON w.id = e.workspace_id
+     WHERE t.token_hash = ?`,
+  ).get(hashCredential(lease), hashCredential(bearer)) as
+    | {
+        turn_id: string;
+        engagement_id: string;
+        expires_at_ms: number;
+        sandbox_id: string;
+        lease_expires_at_ms: number;
+        workspace_id: string;
+        rollout: number;
+      }
     | undefined;
-  if (!turn || !sandbox || turn.engagement_id !== sandbox.engagement_id) throw invalidToken();
-  if (!options.allowExpired && turn.expires_at_ms <= nowMs)
+  if (!found) throw invalidToken();
+  if (!options.allowExpired && found.expires_at_ms <= nowMs)
     throw invalidToken("the turn token has expired; the orchestrator issues a new one per turn");
-  if (!options.allowExpired && sandbox.lease_expires_at_ms <= nowMs)
+  if (!options.allowExpired && found.lease_expires_at_ms <= nowMs)
     throw invalidToken("the sandbox lease has expired");
-  const engagement = statement(
-    db,
-    `SELECT e.workspace_id, w.rollout_repository_environments AS rollout
-       FROM engagements e JOIN workspaces w ON w.id = e.workspace_id WHERE e.id = ?`,
-  ).get(turn.engagement_id) as { workspace_id: string; rollout: number };
   return {
-    workspaceId: engagement.workspace_id,
-    engagementId: turn.engagement_id,
-    turnId: turn.id,
-    sandboxId: sandbox.id,
-    rolloutEnabled: engagement.rollout === 1,
+    workspaceId: found.workspace_id,
+    engagementId: found.engagement_id,
+    turnId: found.turn_id,
+    sandboxId: found.sandbox_id,
+    rolloutEnabled: found.rollout === 1,
   };
 }
 

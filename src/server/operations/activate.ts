@@ -28,43 +28,38 @@ export interface Failure {
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
 export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
-  const turn = statement(db, "SELECT expires_at_ms FROM turns WHERE id = ?").get(op.turn_id) as {
-    expires_at_ms: number;
+  const now = statement(
+    db,
+    `SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
+       (SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?) AS lease_expires,
+       (SELECT rollout_repository_environments FROM workspaces WHERE id = ?) AS rollout,
+       (SELECT connected FROM repositories WHERE id = ?) AS connected`,
+  ).get(op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id) as {
+    turn_expires: number;
+    lease_expires: number;
+    rollout: number;
+    connected: number;
   };
-  if (turn.expires_at_ms <= nowMs) {
+  if (now.turn_expires <= nowMs) {
     return {
       code: OPERATION_ERRORS.turnExpired,
       reason: "the turn authorisation expired before the activation finished; run it again in the next turn",
     };
   }
-  const sandbox = statement(db, "SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?").get(
-    op.sandbox_id,
-  ) as {
-    lease_expires_at_ms: number;
-  };
-  if (sandbox.lease_expires_at_ms <= nowMs) {
+  if (now.lease_expires <= nowMs) {
     return {
       code: OPERATION_ERRORS.leaseExpired,
       reason:
         "the sandbox lease expired before the activation finished; a revived sandbox can activate again",
     };
   }
-  const workspace = statement(
-    db,
-    "SELECT rollout_repository_environments AS rollout FROM workspaces WHERE id = ?",
-  ).get(op.workspace_id) as {
-    rollout: number;
-  };
-  if (workspace.rollout !== 1) {
+  if (now.rollout !== 1) {
     return {
       code: OPERATION_ERRORS.rolloutDisabled,
       reason: "repository environments were disabled for this workspace while the activation waited",
     };
   }
-  const repo = statement(db, "SELECT connected FROM repositories WHERE id = ?").get(op.repository_id) as {
-    connected: number;
-  };
-  if (repo.connected !== 1) {
+  if (now.connected !== 1) {
     return {
       code: OPERATION_ERRORS.repositoryDisconnected,
       reason: `${op.repository} was disconnected from the workspace`,

@@ -90,23 +90,39 @@ export function loadActivatedConfigurations(db: Database, engagementId: string):
     `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
        WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
   ).all(engagementId) as { id: string; slug: string }[];
+  // Every repository's variables in two queries, not two per repository.
+  const sandboxEnv = groupBy(
+    statement(
+      db,
+      `SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
+         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`,
+    ).all(engagementId) as { repository_id: string; name: string; value: string }[],
+    ({ name, value }) => ({ name, value }),
+  );
+  const secrets = groupBy(
+    statement(
+      db,
+      `SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
+         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`,
+    ).all(engagementId) as { repository_id: string; id: string; name: string }[],
+    ({ id, name }) => ({ id, name }),
+  );
   return repos.map((r) => ({
     repositoryId: r.id,
     repository: r.slug,
-    sandboxEnv: statement(
-      db,
-      "SELECT name, value FROM sandbox_env WHERE repository_id = ? ORDER BY name",
-    ).all(r.id) as {
-      name: string;
-      value: string;
-    }[],
-    secrets: statement(db, "SELECT id, name FROM secrets WHERE repository_id = ? ORDER BY name").all(
-      r.id,
-    ) as {
-      id: string;
-      name: string;
-    }[],
+    sandboxEnv: sandboxEnv.get(r.id) ?? [],
+    secrets: secrets.get(r.id) ?? [],
   }));
+}
+
+function groupBy<R extends { repository_id: string }, T>(rows: R[], pick: (row: R) => T): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.repository_id);
+    if (group) group.push(pick(row));
+    else groups.set(row.repository_id, [pick(row)]);
+  }
+  return groups;
 }
 
 export function repositoryVariableNames(db: Database, repositoryId: string): string[] {
