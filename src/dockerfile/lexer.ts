@@ -1,8 +1,17 @@
 // BuildKit's word lexer, written from its documented behaviour and conformance vectors: quotes, the escape
 // character, and every `$name` / `${name...}` form. Pure: the environment is passed in.
 import { ExpansionError } from "./expansion-error.js";
-import { compileShellPattern, trimPatternPrefix, trimPatternSuffix } from "./pattern.js";
-import { isDigit, isGoSpace, isLetter, quoteGo } from "./text.js";
+import {
+  chargeExpansion,
+  createExpansionBudget,
+  type ExpansionBudget,
+  MAX_NESTING,
+  MAX_VALUE_LENGTH,
+  valueTooLongError,
+} from "./limits.js";
+import { trimPatternPrefix, trimPatternSuffix } from "./pattern.js";
+import { replacePattern } from "./replace-pattern.js";
+import { GO_SPACE, isDigit, isGoSpace, isLetter, quoteGo } from "./text.js";
 
 export { ExpansionError };
 
@@ -16,6 +25,10 @@ export interface LexOptions {
   rawEscapes?: boolean;
   /** Leave references to unset variables as written (BuildKit's SkipUnsetEnv). */
   skipUnsetEnv?: boolean;
+  /** Expansion work left for the whole Dockerfile; a fresh budget per word when absent. */
+  budget?: ExpansionBudget;
+  /** The longest value a word (or any part of it) may expand to; MAX_VALUE_LENGTH when absent. */
+  maxLength?: number;
 }
 
 export interface WordResult {
@@ -53,8 +66,16 @@ class WordBuffer {
     this.word += text;
     this.inWord = true;
   }
+  /** addChar for each character, a run of non-blanks at a time. */
   addString(text: string): void {
-    for (const ch of text) this.addChar(ch);
+    GO_SPACE.lastIndex = 0;
+    let start = 0;
+    for (let match = GO_SPACE.exec(text); match !== null; match = GO_SPACE.exec(text)) {
+      if (match.index > start) this.addRaw(text.slice(start, match.index));
+      this.addChar(" ");
+      start = match.index + 1;
+    }
+    if (start < text.length) this.addRaw(start === 0 ? text : text.slice(start));
   }
   finish(): string[] {
     if (this.word.length > 0) this.words.push(this.word);
@@ -68,6 +89,9 @@ class WordLexer {
   readonly matched = new Set<string>();
   readonly unmatched = new Set<string>();
   private readonly escape: number;
+  private readonly budget: ExpansionBudget;
+  private readonly maxLength: number;
+  private depth = 0;
 
   constructor(
     private readonly src: string,
@@ -76,6 +100,14 @@ class WordLexer {
   ) {
     this.rawEscapes = options.rawEscapes ?? false;
     this.escape = (options.escape ?? "\\").charCodeAt(0);
+    this.budget = options.budget ?? createExpansionBudget();
+    this.maxLength = options.maxLength ?? MAX_VALUE_LENGTH;
+  }
+
+  /** Counts an expansion's text against the budget and the value bound before it joins `sofar`. */
+  private admit(sofar: string, text: string): void {
+    chargeExpansion(this.budget, text.length);
+    if (sofar.length + text.length > this.maxLength) throw valueTooLongError();
   }
 
   private peek(): number {
@@ -108,12 +140,20 @@ class WordLexer {
         }
         if (ch === DOLLAR) {
           const text = this.processDollar();
+          this.admit(result, text);
           result += text;
           words.addString(text);
           continue;
         }
+        const plain = this.takePlainRun(stop);
+        if (plain.length > 0) {
+          result += plain;
+          words.addString(plain);
+          continue;
+        }
         if (ch === SINGLE || ch === DOUBLE) {
           const text = ch === SINGLE ? this.processSingleQuote() : this.processDoubleQuote();
+          if (result.length + text.length > this.maxLength) throw valueTooLongError();
           result += text;
           words.addRaw(text);
           continue;
@@ -147,17 +187,31 @@ class WordLexer {
     }
   }
 
+  /** The run of characters from here that need no handling (no `$`, quote, escape or `stop`), consumed. */
+  private takePlainRun(stop: number, inDoubleQuotes = false): string {
+    const src = this.src;
+    const start = this.pos;
+    let at = start;
+    for (; at < src.length; at++) {
+      const code = src.charCodeAt(at);
+      if (code === DOLLAR || code === DOUBLE || code === this.escape) break;
+      if (!inDoubleQuotes && (code === SINGLE || code === stop)) break;
+    }
+    this.pos = at;
+    return at === start ? "" : src.slice(start, at);
+  }
+
   private processSingleQuote(): string {
     const raw = this.options.rawQuotes === true;
-    let result = raw ? "'" : "";
     this.next();
-    for (;;) {
-      const cp = this.next();
-      if (cp === EOF)
-        throw new ExpansionError("unexpected end of statement while looking for matching single-quote");
-      if (cp === SINGLE) return raw ? `${result}'` : result;
-      result += String.fromCodePoint(cp);
+    const close = this.src.indexOf("'", this.pos);
+    if (close < 0) {
+      this.pos = this.src.length;
+      throw new ExpansionError("unexpected end of statement while looking for matching single-quote");
     }
+    const text = this.src.slice(this.pos, close);
+    this.pos = close + 1;
+    return raw ? `'${text}'` : text;
   }
 
   private processDoubleQuote(): string {
@@ -173,7 +227,14 @@ class WordLexer {
         return raw ? `${result}"` : result;
       }
       if (ch === DOLLAR) {
-        result += this.processDollar();
+        const text = this.processDollar();
+        this.admit(result, text);
+        result += text;
+        continue;
+      }
+      const plain = this.takePlainRun(EOF, true);
+      if (plain.length > 0) {
+        result += plain;
         continue;
       }
       let cp = this.next();
@@ -195,6 +256,18 @@ class WordLexer {
   }
 
   private processDollar(): string {
+    if (this.depth >= MAX_NESTING) {
+      throw new ExpansionError(`\${…} expansions nested more than ${MAX_NESTING} deep`);
+    }
+    this.depth++;
+    try {
+      return this.processDollarAt();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private processDollarAt(): string {
     this.next();
     if (this.peek() !== OPEN) {
       const name = this.processName();
@@ -234,7 +307,7 @@ class WordLexer {
     }
     const value = this.lookup(name);
     if (this.options.skipUnsetEnv && value === undefined) return `\${${name}${modifier}${word}}`;
-    return applyModifier(name, modifier, colon, operator, word, value);
+    return applyModifier(name, modifier, colon, operator, word, value, this.budget);
   }
 
   private processReplace(name: string): string {
@@ -256,8 +329,11 @@ class WordLexer {
     }
     const value = this.lookup(name);
     if (this.options.skipUnsetEnv && value === undefined) return `\${${name}/${pattern}/${replacement}}`;
-    const re = compileShellPattern(pattern, { greedy: true, anchored: false, global: all });
-    return (value ?? "").replace(re, () => replacement);
+    return replacePattern(pattern, value ?? "", replacement, {
+      all,
+      budget: this.budget,
+      maxLength: this.maxLength,
+    });
   }
 
   private processName(): string {
@@ -289,6 +365,7 @@ function applyModifier(
   operator: string,
   word: string,
   value: string | undefined,
+  budget: ExpansionBudget,
 ): string {
   const unset = value === undefined || (colon && value === "");
   switch (colon ? `:${operator}` : operator) {
@@ -308,8 +385,8 @@ function applyModifier(
       const greedy = word.startsWith(operator);
       const pattern = greedy ? word.slice(1) : word;
       return operator === "#"
-        ? trimPatternPrefix(pattern, value ?? "", greedy)
-        : trimPatternSuffix(pattern, value ?? "", greedy);
+        ? trimPatternPrefix(pattern, value ?? "", greedy, budget)
+        : trimPatternSuffix(pattern, value ?? "", greedy, budget);
     }
     default:
       throw new ExpansionError(`unsupported modifier (${modifier}) in substitution`);
@@ -328,10 +405,19 @@ export function processWord(
     return { value, words, matched: lexer.matched, unmatched: lexer.unmatched };
   } catch (error) {
     if (error instanceof ExpansionError) {
-      throw new ExpansionError(`failed to process ${quoteGo(input)}: ${error.message}`);
+      throw new ExpansionError(`failed to process ${quoteWord(input)}: ${error.message}`);
     }
     throw error;
   }
+}
+
+const QUOTED_WORD_LIMIT = 100;
+
+/** BuildKit quotes the whole word in its errors; a hostile word can be 64 KiB, so a long one is cut. */
+function quoteWord(input: string): string {
+  if (input.length <= QUOTED_WORD_LIMIT) return quoteGo(input);
+  const head = Array.from(input.slice(0, QUOTED_WORD_LIMIT)).slice(0, -1).join("");
+  return `${quoteGo(head)}… (${input.length} characters)`;
 }
 
 /** Environment lists in `KEY=VALUE` form (later duplicates win), as BuildKit's BuildEnvs builds them. */

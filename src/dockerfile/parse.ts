@@ -2,6 +2,7 @@
 // character as line continuation, comments and blank lines inside continuations, heredocs. Pure.
 import { InputError } from "../errors.js";
 import { type EscapeCharacter, processWord } from "./lexer.js";
+import { MAX_INSTRUCTIONS } from "./limits.js";
 import {
   type ArgumentNode,
   ParseLineError,
@@ -54,7 +55,7 @@ export interface ParsedDockerfile {
 
 /** bufio.Scanner's default limit: BuildKit refuses longer lines. */
 const MAX_LINE_BYTES = 64 * 1024;
-const DIRECTIVE = /^([a-zA-Z][a-zA-Z0-9]*)[\t\n\f\r ]*=[\t\n\f\r ]*(.+?)[\t\n\f\r ]*$/;
+const DIRECTIVE_NAME = /^([a-zA-Z][a-zA-Z0-9]*)[\t\n\f\r ]*=/;
 const KNOWN_DIRECTIVES = new Set(["syntax", "escape", "check"]);
 const HEREDOC_WORD = /^(\d*)<<(-?)([^<]*)$/;
 const HEREDOC_KEYWORDS = new Set(["run", "copy", "add"]);
@@ -76,6 +77,28 @@ function trimNewline(line: string): string {
   let end = line.length;
   while (end > 0 && (line[end - 1] === "\r" || line[end - 1] === "\n")) end--;
   return line.slice(0, end);
+}
+
+function isDirectiveSpace(ch: string | undefined): boolean {
+  return ch === " " || ch === "\t" || ch === "\n" || ch === "\f" || ch === "\r";
+}
+
+/**
+ * BuildKit's `^#\s*(name)\s*=\s*(.+?)\s*$` on the text after `#`, without the regular expression's
+ * quadratic backtracking on a long run of blanks: the value is the text after `=` with blanks trimmed at both
+ * ends, or its last character when it is all blanks.
+ */
+export function matchDirective(text: string): { name: string; value: string } | null {
+  const head = DIRECTIVE_NAME.exec(text);
+  if (!head) return null;
+  const rest = text.slice(head[0].length);
+  if (rest.length === 0) return null;
+  let start = 0;
+  let end = rest.length;
+  while (end > 0 && isDirectiveSpace(rest[end - 1])) end--;
+  if (end === 0) return { name: head[1]!, value: rest[rest.length - 1]! };
+  while (isDirectiveSpace(rest[start])) start++;
+  return { name: head[1]!, value: rest.slice(start, end) };
 }
 
 function isComment(line: string): boolean {
@@ -126,6 +149,11 @@ function buildArguments(keyword: string, rest: string, escapeChar: string): Argu
 function buildInstruction(line: string, escapeChar: string): Omit<Instruction, "startLine" | "endLine"> {
   const { keyword, flags, rest } = splitCommand(line);
   if (keyword === "onbuild") {
+    // BuildKit refuses the chain when it reads the instructions; refusing it here also keeps the recursion
+    // from a hostile `ONBUILD ONBUILD ONBUILD ...` line shallow.
+    if (splitCommand(rest).keyword === "onbuild") {
+      throw new ParseLineError("Chaining ONBUILD via `ONBUILD ONBUILD` isn't allowed");
+    }
     const sub = rest === "" ? undefined : buildInstruction(rest, escapeChar);
     return { keyword, flags, rest, args: { values: [], json: false }, heredocs: [], ...(sub ? { sub } : {}) };
   }
@@ -182,12 +210,14 @@ export function parseDockerfile(text: string): ParsedDockerfile {
     if (raw.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(raw) + 1 > MAX_LINE_BYTES) {
       throw lineError(index, `the line is longer than ${MAX_LINE_BYTES - 1} bytes; is this a Dockerfile?`);
     }
+    // No process argument, environment variable or path can carry a NUL, so nothing after this could use it.
+    if (raw.includes("\0")) throw lineError(index, "the line holds a NUL byte; a Dockerfile is text");
     return raw;
   };
   const checkDirective = (token: string, lineNumber: number): void => {
     if (!lookingForDirectives) return;
-    const match = token.startsWith("#") ? DIRECTIVE.exec(trimLeftSpace(token.slice(1))) : null;
-    const name = match?.[1]?.toLowerCase();
+    const match = token.startsWith("#") ? matchDirective(trimLeftSpace(token.slice(1))) : null;
+    const name = match?.name.toLowerCase();
     if (!match || !name || !KNOWN_DIRECTIVES.has(name)) {
       lookingForDirectives = false;
       return;
@@ -195,10 +225,11 @@ export function parseDockerfile(text: string): ParsedDockerfile {
     if (directives.some((d) => d.name === name)) {
       throw lineError(lineNumber, `only one ${name} parser directive can be used`);
     }
-    const value = match[2]!;
+    const value = match.value;
     if (name === "escape") {
       if (value !== "\\" && value !== "`") {
-        throw lineError(lineNumber, `invalid escape token '${value}' does not match \` or \\`);
+        const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
+        throw lineError(lineNumber, `invalid escape token '${shown}' does not match \` or \\`);
       }
       escapeChar = value;
     }
@@ -249,6 +280,12 @@ export function parseDockerfile(text: string): ParsedDockerfile {
       }
     }
     if (instruction.keyword === "") throw lineError(startLine, "an instruction is missing its keyword");
+    if (instructions.length === MAX_INSTRUCTIONS) {
+      throw lineError(
+        startLine,
+        `more than ${MAX_INSTRUCTIONS} instructions; a Dockerfile this long is refused`,
+      );
+    }
     instructions.push({ ...instruction, startLine, endLine: index });
   }
   if (instructions.length === 0) throw lineError(Math.max(index, 1), "file with no instructions");

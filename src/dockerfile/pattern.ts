@@ -1,25 +1,48 @@
 // Shell patterns in `${v#p}`, `${v%p}` and `${v/p/r}`: `*`, `?` and backslash escapes, no bracket expressions.
+// BuildKit turns them into Go regular expressions (`*` is `.*` or `.*?`, `?` is `.`, neither crosses a newline)
+// and takes Go's leftmost-first match. For this pattern class that match is, from the leftmost start that
+// matches at all, the longest (greedy) or shortest (lazy) one, and placing every segment between stars at its
+// earliest spot keeps every later choice open. So a match is found by scanning for segments, never by
+// backtracking: at most (value length × longest segment) steps, charged to the Dockerfile's expansion budget.
 import { ExpansionError } from "./expansion-error.js";
+import { chargeExpansion, createExpansionBudget, type ExpansionBudget } from "./limits.js";
 
-const REGEX_SPECIAL = new Set(["[", "]", "{", "}", ".", "+", "(", ")", "|", "^", "$"]);
+const ANY = -1;
+const NEWLINE = 0x0a;
 
-export interface PatternOptions {
-  greedy: boolean;
-  anchored: boolean;
-  global?: boolean;
+/** A run of pattern characters between stars: code points, or ANY for `?`. */
+interface Segment {
+  atoms: Int32Array;
+  /** Offset of the first literal newline, -1 when none: such a segment can sit at only one spot per line. */
+  firstNewline: number;
 }
 
-export function compileShellPattern(pattern: string, options: PatternOptions): RegExp {
+/** `L0 * L1 * ... * Lk`: consecutive stars are one star; k is `segments.length - 1`. */
+export interface ShellPattern {
+  segments: Segment[];
+}
+
+function toSegment(atoms: number[]): Segment {
+  return { atoms: Int32Array.from(atoms), firstNewline: atoms.indexOf(NEWLINE) };
+}
+
+/** Parses a pattern as BuildKit's convertShellPatternToRegex reads it; an invalid escape is BuildKit's error. */
+export function parseShellPattern(pattern: string): ShellPattern {
   const chars = Array.from(pattern);
-  let out = options.anchored ? "^" : "";
+  const segments: Segment[] = [];
+  let atoms: number[] = [];
+  let afterStar = false;
   for (let i = 0; i < chars.length; i++) {
-    let ch = chars[i]!;
+    const ch = chars[i]!;
     if (ch === "*") {
-      out += options.greedy ? "[^\\n]*" : "[^\\n]*?";
+      if (!afterStar) segments.push(toSegment(atoms));
+      atoms = [];
+      afterStar = true;
       continue;
     }
+    afterStar = false;
     if (ch === "?") {
-      out += "[^\\n]";
+      atoms.push(ANY);
       continue;
     }
     if (ch === "\\") {
@@ -32,22 +55,179 @@ export function compileShellPattern(pattern: string, options: PatternOptions): R
           `invalid pattern (${pattern}) in substitution: invalid escape '\\${after ?? ""}'`,
         );
       }
-      out += `\\${after}`;
+      atoms.push(after.codePointAt(0)!);
       continue;
     }
-    if (REGEX_SPECIAL.has(ch)) ch = `\\${ch}`;
-    out += ch;
+    atoms.push(ch.codePointAt(0)!);
   }
-  return new RegExp(out, options.global ? "gu" : "u");
+  segments.push(toSegment(atoms));
+  return { segments };
 }
 
-export function trimPatternPrefix(pattern: string, value: string, greedy: boolean): string {
-  const match = compileShellPattern(pattern, { greedy, anchored: true }).exec(value);
-  return match ? value.slice(match.index + match[0].length) : value;
+/** A value as code points (what Go's runes and a `u` RegExp step over), with UTF-16 offsets to slice by. */
+export class PatternText {
+  readonly points: Int32Array;
+  /** UTF-16 offset of each code point (and of the end); null when every code point is one unit. */
+  private readonly offsets: Uint32Array | null;
+  private nextNewlineAt: Int32Array | null = null;
+
+  constructor(readonly value: string) {
+    if (!/[\ud800-\udfff]/.test(value)) {
+      const points = new Int32Array(value.length);
+      for (let i = 0; i < value.length; i++) points[i] = value.charCodeAt(i);
+      this.points = points;
+      this.offsets = null;
+      return;
+    }
+    const points: number[] = [];
+    const offsets: number[] = [];
+    for (let at = 0; at < value.length; ) {
+      const cp = value.codePointAt(at)!;
+      points.push(cp);
+      offsets.push(at);
+      at += cp > 0xffff ? 2 : 1;
+    }
+    offsets.push(value.length);
+    this.points = Int32Array.from(points);
+    this.offsets = Uint32Array.from(offsets);
+  }
+
+  get length(): number {
+    return this.points.length;
+  }
+
+  /** The text between two code point positions. */
+  slice(start: number, end: number = this.points.length): string {
+    if (this.offsets === null) return this.value.slice(start, end);
+    return this.value.slice(this.offsets[start], this.offsets[end]);
+  }
+
+  /** Position of the first newline at or after `at` (the length when none): where a `*` must stop. */
+  nextNewline(at: number): number {
+    if (at >= this.points.length) return this.points.length;
+    if (this.nextNewlineAt === null) {
+      const n = this.points.length;
+      const table = new Int32Array(n + 1);
+      table[n] = n;
+      for (let i = n - 1; i >= 0; i--) table[i] = this.points[i] === NEWLINE ? i : table[i + 1]!;
+      this.nextNewlineAt = table;
+    }
+    return this.nextNewlineAt[at]!;
+  }
+
+  reversed(): PatternText {
+    return new PatternText(Array.from(this.value).reverse().join(""));
+  }
+}
+
+/** Finds matches of one pattern in one text; every compared character is charged to the budget. */
+export class PatternMatcher {
+  private readonly segments: Segment[];
+  private readonly stars: number;
+
+  constructor(
+    pattern: ShellPattern,
+    private readonly text: PatternText,
+    private readonly budget: ExpansionBudget,
+  ) {
+    this.segments = pattern.segments;
+    this.stars = pattern.segments.length - 1;
+    chargeExpansion(budget, text.length + 1);
+  }
+
+  private matchesAt(segment: Segment, at: number): boolean {
+    const atoms = segment.atoms;
+    const points = this.text.points;
+    if (at < 0 || at + atoms.length > points.length) return false;
+    let j = 0;
+    for (; j < atoms.length; j++) {
+      const atom = atoms[j]!;
+      const ch = points[at + j]!;
+      if (atom === ANY ? ch === NEWLINE : ch !== atom) break;
+    }
+    chargeExpansion(this.budget, j + 1);
+    return j === atoms.length;
+  }
+
+  /**
+   * Places segment `index` after a star that starts at `from`: the star stops at the next newline, so the
+   * segment starts at or before it. Earliest spot, or the latest when `latest` (the last segment, greedy).
+   */
+  private place(index: number, from: number, latest: boolean): number {
+    const segment = this.segments[index]!;
+    const lineEnd = this.text.nextNewline(from);
+    if (segment.firstNewline >= 0) {
+      const at = lineEnd - segment.firstNewline;
+      return at >= from && this.matchesAt(segment, at) ? at : -1;
+    }
+    const last = lineEnd - segment.atoms.length;
+    if (latest) {
+      for (let at = last; at >= from; at--) if (this.matchesAt(segment, at)) return at;
+    } else {
+      for (let at = from; at <= last; at++) if (this.matchesAt(segment, at)) return at;
+    }
+    return -1;
+  }
+
+  /** Places the segments after the first one, which ends at `end`; the match's end, or -1. */
+  private restEnd(end: number, greedy: boolean): number {
+    let at = end;
+    for (let i = 1; i <= this.stars; i++) {
+      const start = this.place(i, at, greedy && i === this.stars);
+      if (start < 0) return -1;
+      at = start + this.segments[i]!.atoms.length;
+    }
+    return at;
+  }
+
+  /** End of the match anchored at the start of the text (longest when greedy, else shortest), or -1. */
+  anchoredEnd(greedy: boolean): number {
+    const first = this.segments[0]!;
+    return this.matchesAt(first, 0) ? this.restEnd(first.atoms.length, greedy) : -1;
+  }
+
+  /** The leftmost match starting at or after `from`, the longest from that start (greedy): [start, end]. */
+  leftmost(from: number): [number, number] | null {
+    const first = this.segments[0]!;
+    const n = this.text.length;
+    const width = first.atoms.length;
+    if (this.stars > 0 && first.firstNewline >= 0) {
+      // The first segment holds a newline: one candidate start per newline in the text.
+      for (let line = this.text.nextNewline(from + first.firstNewline); line < n; ) {
+        const start = line - first.firstNewline;
+        if (this.matchesAt(first, start)) {
+          const end = this.restEnd(start + width, true);
+          if (end >= 0) return [start, end];
+        }
+        line = this.text.nextNewline(line + 1);
+      }
+      return null;
+    }
+    for (let start = from; start + width <= n; start++) {
+      if (!this.matchesAt(first, start)) continue;
+      const end = this.restEnd(start + width, true);
+      if (end >= 0) return [start, end];
+      // A later start on the same line only narrows what the segments after the star can match: when this
+      // start failed, so does every start up to the end of its line.
+      start = this.text.nextNewline(start);
+    }
+    return null;
+  }
+}
+
+export function trimPatternPrefix(
+  pattern: string,
+  value: string,
+  greedy: boolean,
+  budget: ExpansionBudget = createExpansionBudget(),
+): string {
+  const text = new PatternText(value);
+  const end = new PatternMatcher(parseShellPattern(pattern), text, budget).anchoredEnd(greedy);
+  return end < 0 ? value : text.slice(end);
 }
 
 /** Reverses a pattern keeping each escape before the character it escapes: `a\*c` becomes `c\*a`. */
-function reversePattern(pattern: string): string {
+export function reversePattern(pattern: string): string {
   const chars = Array.from(pattern);
   const out: string[] = new Array(chars.length);
   const last = chars.length - 1;
@@ -65,11 +245,15 @@ function reversePattern(pattern: string): string {
   return out.join("");
 }
 
-function reverseString(text: string): string {
-  return Array.from(text).reverse().join("");
-}
-
 /** Shortest (or longest) suffix match, found as a prefix match on the reversed text, as BuildKit does. */
-export function trimPatternSuffix(pattern: string, value: string, greedy: boolean): string {
-  return reverseString(trimPatternPrefix(reversePattern(pattern), reverseString(value), greedy));
+export function trimPatternSuffix(
+  pattern: string,
+  value: string,
+  greedy: boolean,
+  budget: ExpansionBudget = createExpansionBudget(),
+): string {
+  const reversedPattern = parseShellPattern(reversePattern(pattern));
+  const text = new PatternText(value).reversed();
+  const end = new PatternMatcher(reversedPattern, text, budget).anchoredEnd(greedy);
+  return end < 0 ? value : value.slice(0, value.length - text.slice(0, end).length);
 }

@@ -1,8 +1,9 @@
 // RUN as BuildKit runs it (shell form with the SHELL in force, exec form, heredocs) and what every other
 // instruction means inside a running sandbox. Pure.
 
-import { expandAt } from "./expand.js";
+import { type ExpansionContext, expandAt } from "./expand.js";
 import { processWord } from "./lexer.js";
+import { MAX_CARRIED_ENVIRONMENT, MAX_DOCKERFILE_BYTES } from "./limits.js";
 import { type Instruction, lineError } from "./parse.js";
 import type { ResolvedStage } from "./resolve.js";
 import type { RunSpec } from "./types.js";
@@ -43,10 +44,15 @@ function chompTabs(text: string): string {
   return text.replace(/^\t+/gm, "");
 }
 
+/** The ENV and ARG characters the plan's RUN steps carry so far. */
+export interface CarriedEnvironment {
+  characters: number;
+}
+
 export function resolveRun(
   instruction: Instruction,
   stage: ResolvedStage,
-  _escape: string,
+  carried: CarriedEnvironment,
 ): { notes: string[]; run: RunSpec } {
   const line = instruction.startLine;
   const notes: string[] = [];
@@ -56,6 +62,14 @@ export function resolveRun(
     if (flag.name === "mount") notes.push(describeMount(flag.value));
     else
       notes.push(`--${flag.name}=${flag.value} is not applied; the step uses the sandbox's own ${flag.name}`);
+  }
+  carried.characters += stage.envSize;
+  if (carried.characters > MAX_CARRIED_ENVIRONMENT) {
+    throw lineError(
+      line,
+      `the RUN steps up to here carry more than ${MAX_CARRIED_ENVIRONMENT} characters of ENV and ARG values ` +
+        "between them (each step carries every value in force); shorten the values or use fewer steps",
+    );
   }
   stage.envSnapshot ??= Object.fromEntries(stage.env);
   const env = stage.envSnapshot;
@@ -94,10 +108,13 @@ export function resolveRun(
 }
 
 /** Why an instruction does nothing in the sandbox; expands its words first so bad forms fail as in a build. */
-export function describeSkip(instruction: Instruction, stage: ResolvedStage, escapeChar: string): string[] {
+export function describeSkip(
+  instruction: Instruction,
+  stage: ResolvedStage,
+  context: ExpansionContext,
+): string[] {
   const line = instruction.startLine;
-  const expandAll = (values: readonly string[]) =>
-    values.map((v) => expandAt(v, stage.env, line, escapeChar));
+  const expandAll = (values: readonly string[]) => values.map((v) => expandAt(v, stage.env, line, context));
   const keyword = instruction.keyword;
   switch (keyword) {
     case "copy":
@@ -108,7 +125,8 @@ export function describeSkip(instruction: Instruction, stage: ResolvedStage, esc
       const from = instruction.flags.find((f) => f.toLowerCase().startsWith("--from="));
       if (from) notes.push(`it copies ${from.slice(7)}'s files, which are not reproduced here`);
       for (const heredoc of instruction.heredocs) {
-        if (heredoc.expand) expandAt(heredoc.content, stage.env, line, escapeChar);
+        // A heredoc is a file's content, not one value: it may be as long as the Dockerfile.
+        if (heredoc.expand) expandAt(heredoc.content, stage.env, line, context, MAX_DOCKERFILE_BYTES);
         notes.push(`the heredoc file ${heredoc.name} is not written`);
       }
       const plain = instruction.args.values.filter((v) => !/^\d*<<-?/.test(v));

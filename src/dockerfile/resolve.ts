@@ -1,9 +1,10 @@
 // Resolves a parsed Dockerfile the way BuildKit evaluates it: global and stage ARG scope, build args, ENV
 // (each pair expanded against the environment before the instruction), stages and their inheritance. Pure.
 import { posix } from "node:path";
-import { expandAt } from "./expand.js";
+import { type ExpansionContext, expandAt } from "./expand.js";
+import { createExpansionBudget } from "./limits.js";
 import { type Instruction, lineError, type ParsedDockerfile } from "./parse.js";
-import { describeSkip, resolveRun } from "./resolve-run.js";
+import { type CarriedEnvironment, describeSkip, resolveRun } from "./resolve-run.js";
 import type { PlanStep } from "./types.js";
 
 export interface ResolveOptions {
@@ -23,6 +24,8 @@ export interface ResolvedStage {
   steps: UnsealedStep[];
   /** ENV and ARG values in force at the end of the stage (BuildKit's state environment). */
   env: Map<string, string>;
+  /** Characters in `env` (names, values and two per variable), kept as `env` changes. */
+  envSize: number;
   /** The last snapshot of `env` handed to a RUN step; dropped whenever `env` changes. */
   envSnapshot?: Record<string, string> | undefined;
   /** ENV only: what the image would carry. */
@@ -73,7 +76,8 @@ export function resolveDockerfile(
   parsed: ParsedDockerfile,
   options: ResolveOptions = {},
 ): ResolvedDockerfile {
-  const escapeChar = parsed.escape;
+  const context: ExpansionContext = { escape: parsed.escape, budget: createExpansionBudget() };
+  const carried: CarriedEnvironment = { characters: 0 };
   const buildArgs = new Map(Object.entries(options.buildArgs ?? {}));
   const usedBuildArgs = new Set<string>();
   const builtins = platformArgs(options.platform);
@@ -93,7 +97,7 @@ export function resolveDockerfile(
     const keyword = instruction.keyword;
 
     if (keyword === "from") {
-      stage = startStage(instruction, stages, metaEnv(), escapeChar, options.baseEnv);
+      stage = startStage(instruction, stages, metaEnv(), context, options.baseEnv);
       stages.push(stage);
       const notes = [
         stage.fromStage === null
@@ -111,8 +115,8 @@ export function resolveDockerfile(
       const resolved: { name: string; value: string | null }[] = [];
       for (const word of instruction.args.values) {
         const { name: rawName, value: rawDefault } = splitArg(word);
-        const name = expandAt(rawName, env, line, escapeChar);
-        const fallback = rawDefault === undefined ? undefined : expandAt(rawDefault, env, line, escapeChar);
+        const name = expandAt(rawName, env, line, context);
+        const fallback = rawDefault === undefined ? undefined : expandAt(rawDefault, env, line, context);
         let value: string | undefined;
         if (buildArgs.has(name)) {
           value = buildArgs.get(name);
@@ -122,7 +126,7 @@ export function resolveDockerfile(
         else if (stage && builtins.has(name)) value = builtins.get(name);
         if (stage) {
           stage.envSnapshot = undefined;
-          if (value !== undefined) stage.env.set(name, value);
+          if (value !== undefined) setVariable(stage, name, value);
         } else {
           globalArgs.set(name, value);
         }
@@ -135,7 +139,7 @@ export function resolveDockerfile(
     }
 
     if (!stage) throw lineError(line, `${keyword.toUpperCase()} comes before the first FROM; only ARG may`);
-    stage.steps.push(resolveInStage(instruction, stage, escapeChar, base));
+    stage.steps.push(resolveInStage(instruction, stage, context, carried, base));
   }
 
   if (!stage) throw lineError(1, "the Dockerfile has no FROM instruction");
@@ -157,7 +161,7 @@ function startStage(
   instruction: Instruction,
   stages: readonly ResolvedStage[],
   meta: ReadonlyMap<string, string>,
-  escapeChar: string,
+  context: ExpansionContext,
   baseEnv: ResolveOptions["baseEnv"],
 ): ResolvedStage {
   const line = instruction.startLine;
@@ -166,11 +170,11 @@ function startStage(
   if (values.length !== 1 && !hasAlias) {
     throw lineError(line, "FROM requires either one or three arguments: FROM <image> [AS <name>]");
   }
-  const image = expandAt(values[0]!, meta, line, escapeChar);
+  const image = expandAt(values[0]!, meta, line, context);
   if (image === "") throw lineError(line, "FROM names no base image after expansion");
   let name = `stage-${stages.length}`;
   if (hasAlias) {
-    name = expandAt(values[2]!, meta, line, escapeChar).toLowerCase();
+    name = expandAt(values[2]!, meta, line, context).toLowerCase();
     if (!STAGE_NAME.test(name)) throw lineError(line, `invalid name for build stage: "${name}"`);
     if (stages.some((s) => s.name === name)) throw lineError(line, `duplicate stage name "${name}"`);
   }
@@ -182,18 +186,22 @@ function startStage(
       fromStage: parent.name,
       steps: [],
       env: new Map(parent.env),
+      envSize: parent.envSize,
       imageEnv: new Map(parent.imageEnv),
       workdir: parent.workdir,
       shell: [...parent.shell],
     };
   }
   const env = new Map(Object.entries(baseEnv ?? { PATH: DEFAULT_PATH }));
+  let envSize = 0;
+  for (const [key, value] of env) envSize += variableSize(key, value);
   return {
     name,
     base: image,
     fromStage: null,
     steps: [],
     env,
+    envSize,
     imageEnv: new Map(),
     workdir: null,
     shell: ["/bin/sh", "-c"],
@@ -203,7 +211,8 @@ function startStage(
 function resolveInStage(
   instruction: Instruction,
   stage: ResolvedStage,
-  escapeChar: string,
+  context: ExpansionContext,
+  carried: CarriedEnvironment,
   base: Omit<UnsealedStep, "action" | "notes" | "stage">,
 ): UnsealedStep {
   const line = instruction.startLine;
@@ -216,19 +225,19 @@ function resolveInStage(
       const values = instruction.args.values;
       if (values.length === 0) throw lineError(line, "ENV names no variable");
       for (let i = 0; i + 1 < values.length; i += 3) {
-        const name = expandAt(values[i]!, before, line, escapeChar);
+        const name = expandAt(values[i]!, before, line, context);
         if (name === "") throw lineError(line, "ENV names an empty variable");
-        pairs.push({ name, value: expandAt(values[i + 1]!, before, line, escapeChar) });
+        pairs.push({ name, value: expandAt(values[i + 1]!, before, line, context) });
       }
       stage.envSnapshot = undefined;
       for (const { name, value } of pairs) {
-        stage.env.set(name, value);
+        setVariable(stage, name, value);
         stage.imageEnv.set(name, value);
       }
       return { ...step, action: "env", notes: [], env: pairs };
     }
     case "workdir": {
-      const value = expandAt(instruction.args.values[0] ?? "", stage.env, line, escapeChar);
+      const value = expandAt(instruction.args.values[0] ?? "", stage.env, line, context);
       if (value === "") throw lineError(line, "WORKDIR needs a path");
       const next = posix.resolve(stage.workdir ?? "/", value);
       stage.workdir = next;
@@ -242,8 +251,19 @@ function resolveInStage(
       return { ...step, action: "shell", notes: [], shell: [...stage.shell] };
     }
     case "run":
-      return { ...step, action: "run", ...resolveRun(instruction, stage, escapeChar) };
+      return { ...step, action: "run", ...resolveRun(instruction, stage, carried) };
     default:
-      return { ...step, action: "skipped", notes: describeSkip(instruction, stage, escapeChar) };
+      return { ...step, action: "skipped", notes: describeSkip(instruction, stage, context) };
   }
+}
+
+function variableSize(name: string, value: string): number {
+  return name.length + value.length + 2;
+}
+
+function setVariable(stage: ResolvedStage, name: string, value: string): void {
+  const previous = stage.env.get(name);
+  if (previous !== undefined) stage.envSize -= variableSize(name, previous);
+  stage.envSize += variableSize(name, value);
+  stage.env.set(name, value);
 }
