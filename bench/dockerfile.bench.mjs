@@ -2,7 +2,9 @@
 // 1. plan a 2,000-instruction Dockerfile (parse + resolve + plan), against dockerfile-ast parsing the same text;
 // 2. expand 100,000 words with the BuildKit lexer, against shell-quote's parse (which also substitutes $VARs);
 // 3. per-step overhead of `apply` (a process group, timeout, sanitised tail and a record written per step)
-//    against running the same commands in one bash process.
+//    against running the same commands in one bash process;
+// 4. each hostile Dockerfile of fixtures/dockerfiles/hostile.mjs (refused naming its line, or planned), against
+//    planning the realistic 2,000-instruction Dockerfile of (1).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DockerfileParser } from "dockerfile-ast";
 import shellQuote from "shell-quote";
+import { HOSTILE_DOCKERFILES } from "../fixtures/dockerfiles/hostile.mjs";
 import { median, report, timeRuns } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -52,6 +55,7 @@ const ast = await timeRuns(() => DockerfileParser.parse(text), { runs: 30, warmu
 const astFigure = { label: "dockerfile-ast parse (baseline)", value: median(ast) };
 report("dockerfile-ast parse of the same 2,000 instructions", astFigure.value, "ms");
 report("plan a 2,000-instruction Dockerfile (median)", median(ours), "ms", astFigure);
+const planFigure = { label: "planning 2,000 instructions", value: median(ours) };
 
 // 2. 100,000 words of mixed forms against a small environment.
 const env = new Map([
@@ -130,4 +134,23 @@ try {
   report("apply overhead per RUN step", (median(applyRuns) - median(bashRuns)) / STEPS, "ms");
 } finally {
   rmSync(home, { recursive: true, force: true });
+}
+
+// 4. Hostile input: every case must end (refused or planned) in well under a second.
+console.log("hostile Dockerfiles (median of 5; refused naming the line unless marked planned):");
+for (const hostile of HOSTILE_DOCKERFILES) {
+  const text = hostile.text();
+  let outcome = "";
+  const runs = await timeRuns(
+    () => {
+      try {
+        planDockerfile(text);
+        outcome = "planned";
+      } catch (error) {
+        outcome = error.message.match(/^Dockerfile line \d+/)?.[0] ?? `unexpected: ${error.message}`;
+      }
+    },
+    { runs: 5, warmup: 1 },
+  );
+  report(`  ${hostile.name.slice(0, 44)} (${outcome})`.slice(0, 58), median(runs), "ms", planFigure);
 }
