@@ -56,6 +56,9 @@ const TOKENS = [
   () => `aws: using key AKIA${hex(16).toUpperCase()}`,
   () => `git clone https://deploy:${hex(20)}@github.com/acme/api.git`,
   () => `Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx${hex(20)}.${hex(30)}`,
+  // An unknown token printed base64-encoded: decoded and scanned.
+  () =>
+    `config: ${Buffer.from(`export NPM_TOKEN=npm_${randomBytes(27).toString("base64url").replace(/[-_]/g, "x").slice(0, 36)}\n`).toString("base64")}`,
 ];
 const ANSI = () =>
   `\x1b[32m✔\x1b[0m \x1b[1mtest ${hex(6)}\x1b[22m passed \x1b[90m(${Math.floor(rand() * 99)} ms)\x1b[39m`;
@@ -65,7 +68,10 @@ function secretOccurrence(forms) {
   return `  retrying with credential ${form.text} (attempt ${Math.floor(rand() * 5)})`;
 }
 
-/** One 1 MiB chunk of log lines; about every 5,000th line holds a known secret form, every 2,000th a token. */
+/**
+ * One 1 MiB chunk of log lines; about every 5,000th line holds a known secret form, every 2,000th a token (one
+ * in five of them base64-encoded).
+ */
 function makeChunk(secretForms, { ansiEvery = 0 } = {}) {
   const lines = [];
   let size = 0;

@@ -1,7 +1,7 @@
 // Token formats recognised by pattern (no known value needed). Each detector names cheap anchors for the
 // sampling scanner and a regular expression that verifies a candidate where an anchor was seen.
 import { caseVariants, GRAM, SAMPLE_STEP } from "./anchor.js";
-import { isReference, shannonBitsPerChar } from "./entropy.js";
+import { isReference, looksGeneratedValue, shannonBitsPerChar } from "./entropy.js";
 
 export interface Detector {
   kind: string;
@@ -21,6 +21,11 @@ export interface Detector {
   accept?: (value: string, match: RegExpExecArray) => boolean;
   /** A cheap look at the text from the anchor point before the regular expression runs. */
   precheck?: (text: string, point: number) => boolean;
+  /**
+   * Also look for the anchors base64-encoded and scan what such runs decode to (default true). Off where the
+   * encoded anchor would be too unselective to index (a short anchor followed by broad classes).
+   */
+  encoded?: boolean;
 }
 
 /** After `://`: is there a `:` and then an `@` before the authority ends? (Most URLs have no userinfo.) */
@@ -67,11 +72,7 @@ const KEYWORD_EXCLUDED_SUFFIX =
 
 /** `name = value` where the name says secret: the value must look generated, and the name must not be an id. */
 function acceptAssignedValue(value: string, match: RegExpExecArray): boolean {
-  if (KEYWORD_EXCLUDED_SUFFIX.test(match[1] ?? "")) return false;
-  if (value.length < 8 || isReference(value) || value.includes("://")) return false;
-  if (/^(?:true|false|null|none|undefined|required|optional|redacted)$/i.test(value)) return false;
-  const bits = shannonBitsPerChar(value);
-  return bits >= 3.5 || (bits >= 3 && /[0-9]/.test(value));
+  return !KEYWORD_EXCLUDED_SUFFIX.test(match[1] ?? "") && looksGeneratedValue(value);
 }
 
 export const DETECTORS: readonly Detector[] = [
@@ -157,6 +158,8 @@ export const DETECTORS: readonly Detector[] = [
     kind: "jwt",
     anchors: ["{A}{B}^eyJ{W}{W}", "{B}^ewogIC"],
     mode: "sticky",
+    // A JWT is base64url already; encoded again it is found by the Authorization or Bearer text around it.
+    encoded: false,
     regex: /(?:eyJ|ewog)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]{10,}={0,2})?/y,
     accept: (value) => /"(?:alg|typ|kid)"/.test(decodeBase64Url(value.slice(0, value.indexOf(".")))),
   },
@@ -171,6 +174,8 @@ export const DETECTORS: readonly Detector[] = [
     kind: "url_password",
     anchors: ["{S}{S}^://{I}{I}"],
     mode: "sticky",
+    // `://` and two userinfo classes, encoded, would put about 20,000 grams in the index for every URL.
+    encoded: false,
     precheck: hasUserinfoPassword,
     regex: /:\/\/[^\s:@/?#"'<>]*:([^\s@/?#"'<>]+)@(?=[A-Za-z0-9[])/dy,
     group: 1,

@@ -1,5 +1,7 @@
 // Verifies the candidate scan's places, collecting every hit (overlapping ones too).
+
 import { SAMPLE_STEP } from "./anchor.js";
+import { mergeHits } from "./apply-hits.js";
 import {
   isQuoteCode,
   LEAD,
@@ -11,6 +13,7 @@ import {
 } from "./candidate-scan.js";
 import type { Detector } from "./detectors.js";
 import { shannonBitsPerChar } from "./entropy.js";
+import { findEncodedToken } from "./find-base64.js";
 import { type GramIndex, SLOT_MULTIPLIER, type Target } from "./gram-index.js";
 
 export interface Hit {
@@ -115,7 +118,17 @@ function anchorPresent(index: GramIndex, place: number, text: string, from: numb
   return true;
 }
 
-function verify(index: GramIndex, first: number, text: string, sampled: number, hits: Hit[]): void {
+/** Places where an encoded anchor stands: decoded once the candidate list has been read (it is reused). */
+type EncodedPlaces = number[] | null;
+
+function verify(
+  index: GramIndex,
+  first: number,
+  text: string,
+  sampled: number,
+  hits: Hit[],
+  encoded: EncodedPlaces,
+): void {
   for (let pair = first; pair !== -1; pair = index.pairNext[pair] as number) {
     const place = index.pairPlace[pair] as number;
     const start = sampled - (index.placeDelta[place] as number);
@@ -124,6 +137,9 @@ function verify(index: GramIndex, first: number, text: string, sampled: number, 
       if (!anchorPresent(index, place, text, start + (index.placeAnchorFrom[place] as number))) continue;
       if (target.detector.precheck !== undefined && !target.detector.precheck(text, start)) continue;
       verifyDetector(target.detector, text, start, hits);
+    } else if (target.type === "encoded") {
+      if (encoded === null || start < 0) continue;
+      if (anchorPresent(index, place, text, start)) encoded.push(start);
     } else if (start >= 0 && text.startsWith(target.form, start)) {
       const [s, e] = target.base64
         ? widenBase64(text, start, start + target.form.length)
@@ -139,9 +155,30 @@ export interface ScanResult {
   control: boolean;
 }
 
-/** Every hit in `text`, unsorted. */
-export function findHits(index: GramIndex, text: string, engine?: ScanEngine): ScanResult {
+/** Decodes each base64 block holding an encoded anchor once and scans it (one level deep: no re-decoding). */
+function verifyEncoded(
+  index: GramIndex,
+  text: string,
+  places: number[],
+  engine: ScanEngine | undefined,
+  hits: Hit[],
+) {
+  places.sort((a, b) => a - b);
+  let doneUntil = -1;
+  for (const place of places) {
+    if (place < doneUntil) continue;
+    const { block, hit } = findEncodedToken(text, place, (decoded) =>
+      mergeHits(findHits(index, decoded, engine, false).hits),
+    );
+    doneUntil = block.end;
+    if (hit !== null) hits.push({ ...hit, known: false });
+  }
+}
+
+/** Every hit in `text`, unsorted; `decode`: also decode base64 runs that hold an encoded anchor. */
+export function findHits(index: GramIndex, text: string, engine?: ScanEngine, decode = true): ScanResult {
   const hits: Hit[] = [];
+  const encoded: EncodedPlaces = decode ? [] : null;
   const { list, count, control } = scanCandidates(index, text, engine);
   const { slots, slotShift } = index;
   const slotMask = slots.length / 2 - 1;
@@ -159,10 +196,11 @@ export function findHits(index: GramIndex, text: string, engine?: ScanEngine): S
       const first = slots[2 * probe + 1] as number;
       if (first === -1) break;
       if (slots[2 * probe] === gram) {
-        verify(index, first, text, at, hits);
+        verify(index, first, text, at, hits, encoded);
         break;
       }
     }
   }
+  if (encoded !== null && encoded.length > 0) verifyEncoded(index, text, encoded, engine, hits);
   return { hits, control };
 }

@@ -1,12 +1,15 @@
 // The candidate filter: every anchor and every encoded form of a known secret is indexed by the 4-character
 // grams at SAMPLE_STEP consecutive offsets, so sampling the input every SAMPLE_STEP characters meets each
 // occurrence exactly once. A bit set rejects almost every sample; a gram hash finds the candidates to verify.
-import { chooseWindow, GRAM, parseAnchor, SAMPLE_STEP } from "./anchor.js";
+import { type Anchor, chooseWindow, GRAM, parseAnchor, SAMPLE_STEP } from "./anchor.js";
+import { encodedAnchors } from "./base64-anchors.js";
 import type { Detector } from "./detectors.js";
 
 export type Target =
   | { type: "literal"; form: string; base64: boolean; label: string }
-  | { type: "detector"; detector: Detector; label: string };
+  | { type: "detector"; detector: Detector; label: string }
+  /** Some detector's anchor, base64-encoded: decode the run around it and scan what it decodes to. */
+  | { type: "encoded"; label: string };
 
 /**
  * The gram index. A "place" is one way a match can meet a sample (a target at one offset); every (gram, place)
@@ -100,26 +103,33 @@ function detectorPlaces(detectors: readonly Detector[]): DetectorPlaces {
   const columns = { target: [] as number[], delta: [] as number[], keyEnd: [] as number[] };
   const anchors = { row: [] as number[], length: [] as number[], from: [] as number[] };
   const rows: Uint8Array[] = [];
+  const addAnchor = (anchor: Anchor, targetIndex: number) => {
+    const start = chooseWindow(anchor);
+    const firstRow = rows.length;
+    for (const chars of anchor.classes) {
+      const row = new Uint8Array(256);
+      for (let c = 0; c < chars.length; c++) row[chars.charCodeAt(c) & 0xff] = 1;
+      rows.push(row);
+    }
+    for (let o = start; o < start + SAMPLE_STEP; o++) {
+      columns.target.push(targetIndex);
+      columns.delta.push(o - anchor.matchOffset);
+      anchors.row.push(firstRow);
+      anchors.length.push(anchor.classes.length);
+      anchors.from.push(-anchor.matchOffset);
+      pushGrams(anchor.classes, o, keys);
+      columns.keyEnd.push(keys.length);
+    }
+  };
   for (const detector of detectors) {
     const targetIndex = targets.push({ type: "detector", detector, label: detector.kind }) - 1;
-    for (const spec of detector.anchors) {
-      const anchor = parseAnchor(spec);
-      const start = chooseWindow(anchor);
-      const firstRow = rows.length;
-      for (const chars of anchor.classes) {
-        const row = new Uint8Array(256);
-        for (let c = 0; c < chars.length; c++) row[chars.charCodeAt(c) & 0xff] = 1;
-        rows.push(row);
-      }
-      for (let o = start; o < start + SAMPLE_STEP; o++) {
-        columns.target.push(targetIndex);
-        columns.delta.push(o - anchor.matchOffset);
-        anchors.row.push(firstRow);
-        anchors.length.push(anchor.classes.length);
-        anchors.from.push(-anchor.matchOffset);
-        pushGrams(anchor.classes, o, keys);
-        columns.keyEnd.push(keys.length);
-      }
+    for (const spec of detector.anchors) addAnchor(parseAnchor(spec), targetIndex);
+  }
+  if (detectors.length > 0) {
+    const encoded = targets.push({ type: "encoded", label: "base64" }) - 1;
+    const specs = detectors.flatMap((detector) => (detector.encoded === false ? [] : detector.anchors));
+    for (const spec of new Set(specs)) {
+      for (const anchor of encodedAnchors(spec)) addAnchor(anchor, encoded);
     }
   }
   // Typed columns, so each index copies them with one memcpy.

@@ -3,6 +3,7 @@
 import { applyRanges, type MergedRange, mergeHits } from "./apply-hits.js";
 import { ANSI_KIND, CONTROL_KIND, stripControls } from "./control-chars.js";
 import type { RedactionCounts, SanitiserCore } from "./core.js";
+import { openEncodedBlockStart } from "./find-base64.js";
 import { findHits } from "./find-hits.js";
 
 export interface SanitiserStream {
@@ -49,6 +50,8 @@ function chooseCut(text: string, ranges: readonly MergedRange[], lookBehind: num
     runStart--;
   }
   if (text.length - runStart < MAX_WORD_HOLD) cut = Math.min(cut, runStart);
+  // A base64 block wrapped over lines is decoded whole: hold it while more lines of it may come.
+  cut = Math.min(cut, openEncodedBlockStart(text));
   for (let r = ranges.length - 1; r >= 0; r--) {
     const range = ranges[r] as MergedRange;
     if (range.end === text.length || (range.start < cut && range.end > cut)) cut = Math.min(cut, range.start);

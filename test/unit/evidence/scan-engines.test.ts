@@ -68,6 +68,9 @@ const pieces = fc.constantFrom(
   Buffer.from(SECRET).toString("base64"),
   encodeURIComponent(SECRET),
   '"QmFzZTY0IGxvb2tpbmcgdmFsdWUgd2l0aCBEaWdpdHMgMTIz"',
+  // A token nobody named, base64-encoded: decoded and scanned by both engines' candidates.
+  Buffer.from("export T=ghp_0123456789abcdefghijABCDEFGHIJ012345\n").toString("base64"),
+  Buffer.from(`${"x".repeat(50)} npm_0123456789abcdefghijABCDEFGHIJ012345`).toString("base64url"),
 );
 const text = fc.array(pieces, { maxLength: 200 }).map((parts) => parts.join(""));
 
