@@ -28,3 +28,14 @@ export function shannonBitsPerChar(text: string): number {
 export function isReference(value: string): boolean {
   return /^(?:\$|%[A-Za-z_]|<[A-Za-z_%]|\{\{)/.test(value);
 }
+
+/**
+ * A value that looks generated (a token, key or password) rather than chosen: at least 8 characters, not a
+ * reference, URL or word like `true`, and random enough (3.5 bits per character, or 3 with a digit).
+ */
+export function looksGeneratedValue(value: string): boolean {
+  if (value.length < 8 || isReference(value) || value.includes("://")) return false;
+  if (/^(?:true|false|null|none|undefined|required|optional|redacted)$/i.test(value)) return false;
+  const bits = shannonBitsPerChar(value);
+  return bits >= 3.5 || (bits >= 3 && /[0-9]/.test(value));
+}

@@ -5,6 +5,7 @@ export { type ScanEngine, wasmAvailable } from "./candidate-scan.js";
 export { ANSI_KIND, CONTROL_KIND, stripControlCharacters } from "./control-chars.js";
 export { DETECTORS, type Detector } from "./detectors.js";
 export {
+  isUnlistedSecret,
   knownSecretsFrom,
   secretNamesFromEnvironmentFile,
   TRANSPORT_CREDENTIAL_NAMES,

@@ -70,6 +70,29 @@ describe.each(NODES)("runner canaries under %s", (name, node) => {
     expect(run.record.redactions.APP_SECRET).toBeGreaterThanOrEqual(7);
   });
 
+  it("a token nobody named, printed base64-encoded, and a DEPLOY_TOKEN only the agent's shell exported, never survive", async () => {
+    const ghToken = `ghp_${randomBytes(18).toString("hex").slice(0, 36)}`;
+    const deployToken = `dpl_${randomBytes(16).toString("hex")}`;
+    const script = `
+printf '%s\\n' "export GITHUB_TOKEN=${ghToken}" | base64
+printf '%s' "${ghToken}" | base64 | tr '+/' '-_'
+echo "deploying with $DEPLOY_TOKEN"
+echo "encoded: $(printf %s "$DEPLOY_TOKEN" | base64)"
+`;
+    // environment.sh lists no secret: DEPLOY_TOKEN is known only by its name and value.
+    const sandbox = makeSandbox({ script });
+    const run = await runRunner(sandbox, { node, env: { DEPLOY_TOKEN: deployToken } });
+    expect(run.exitCode).toBe(0);
+    const b64 = (text: string) => Buffer.from(text).toString("base64");
+    const canaries = [ghToken, ghToken.slice(4, 20), deployToken, b64(deployToken).slice(0, -4)];
+    canaries.push(b64(`export GITHUB_TOKEN=${ghToken}`).slice(8, 40), b64(ghToken).slice(0, 24));
+    for (const artefact of [run.stdout, run.stderr, run.fileText]) {
+      for (const canary of canaries) expect(artefact).not.toContain(canary);
+    }
+    expect(run.record.output.head).toContain("deploying with [REDACTED:DEPLOY_TOKEN]");
+    expect(run.record.redactions).toEqual({ github_token: 2, DEPLOY_TOKEN: 2 });
+  });
+
   it("runs under this Node version and reports it", async () => {
     const sandbox = makeSandbox({ script: "echo ok\n" });
     const run = await runRunner(sandbox, { node });
