@@ -107,13 +107,14 @@ function verifyDetector(detector: Detector, text: string, point: number, hits: H
 /** The whole anchor must be there (the sampled gram covers only four of its positions). */
 function anchorPresent(index: GramIndex, place: number, text: string, from: number): boolean {
   const rows = index.anchorRows;
-  let row = (index.placeAnchorRow[place] as number) * 256;
+  const positionRows = index.anchorPositionRows;
+  const first = index.placeAnchorRow[place] as number;
   const length = index.placeAnchorLength[place] as number;
-  for (let k = 0; k < length; k++, row += 256) {
+  for (let k = 0; k < length; k++) {
     const at = from + k;
     // Before the text's start the scanner's padding newline stands in.
     const code = at < 0 ? NEWLINE : at < text.length ? text.charCodeAt(at) & 0xff : -1;
-    if (code < 0 || rows[row + code] !== 1) return false;
+    if (code < 0 || rows[(positionRows[first + k] as number) * 256 + code] !== 1) return false;
   }
   return true;
 }

@@ -32,11 +32,16 @@ export interface GramIndex {
   placeTarget: Int32Array;
   /** Per place: sampled position minus this is where the match (or the detector's anchor point) starts. */
   placeDelta: Int32Array;
-  /** Per place: a detector's whole anchor: its first row in `anchorRows`, its length and start offset. */
+  /**
+   * Per place: a detector's whole anchor: where its positions start in `anchorPositionRows`, its length and
+   * start offset.
+   */
   placeAnchorRow: Int32Array;
   placeAnchorLength: Int32Array;
   placeAnchorFrom: Int32Array;
-  /** Membership rows of 256 bytes, one per anchor position (1: the low byte may appear there). */
+  /** Per anchor position: its membership row in `anchorRows`. */
+  anchorPositionRows: Int32Array;
+  /** Membership rows of 256 bytes, one per distinct class (1: the low byte may appear there). */
   anchorRows: Uint8Array;
   targets: Target[];
   /** The longest literal form: the look-behind a stream must keep. */
@@ -90,6 +95,7 @@ interface DetectorPlaces {
   anchorRow: Int32Array;
   anchorLength: Int32Array;
   anchorFrom: Int32Array;
+  anchorPositionRows: Int32Array;
   anchorRows: Uint8Array;
 }
 
@@ -102,19 +108,24 @@ function detectorPlaces(detectors: readonly Detector[]): DetectorPlaces {
   const targets: Target[] = [];
   const columns = { target: [] as number[], delta: [] as number[], keyEnd: [] as number[] };
   const anchors = { row: [] as number[], length: [] as number[], from: [] as number[] };
-  const rows: Uint8Array[] = [];
+  // Anchors share few distinct classes (about 150 among 2,400 positions): one row each.
+  const rowOfClass = new Map<string, number>();
+  const positionRows: number[] = [];
   const addAnchor = (anchor: Anchor, targetIndex: number) => {
     const start = chooseWindow(anchor);
-    const firstRow = rows.length;
+    const firstPosition = positionRows.length;
     for (const chars of anchor.classes) {
-      const row = new Uint8Array(256);
-      for (let c = 0; c < chars.length; c++) row[chars.charCodeAt(c) & 0xff] = 1;
-      rows.push(row);
+      let row = rowOfClass.get(chars);
+      if (row === undefined) {
+        row = rowOfClass.size;
+        rowOfClass.set(chars, row);
+      }
+      positionRows.push(row);
     }
     for (let o = start; o < start + SAMPLE_STEP; o++) {
       columns.target.push(targetIndex);
       columns.delta.push(o - anchor.matchOffset);
-      anchors.row.push(firstRow);
+      anchors.row.push(firstPosition);
       anchors.length.push(anchor.classes.length);
       anchors.from.push(-anchor.matchOffset);
       pushGrams(anchor.classes, o, keys);
@@ -137,10 +148,10 @@ function detectorPlaces(detectors: readonly Detector[]): DetectorPlaces {
   columns.keyEnd.forEach((end, place) => {
     places.fill(place, place === 0 ? 0 : (columns.keyEnd[place - 1] as number), end);
   });
-  const anchorRows = new Uint8Array(rows.length * 256);
-  rows.forEach((row, r) => {
-    anchorRows.set(row, r * 256);
-  });
+  const anchorRows = new Uint8Array(rowOfClass.size * 256);
+  for (const [chars, row] of rowOfClass) {
+    for (let c = 0; c < chars.length; c++) anchorRows[row * 256 + (chars.charCodeAt(c) & 0xff)] = 1;
+  }
   const found: DetectorPlaces = {
     keys: Uint32Array.from(keys),
     places,
@@ -150,6 +161,7 @@ function detectorPlaces(detectors: readonly Detector[]): DetectorPlaces {
     anchorRow: Int32Array.from(anchors.row),
     anchorLength: Int32Array.from(anchors.length),
     anchorFrom: Int32Array.from(anchors.from),
+    anchorPositionRows: Int32Array.from(positionRows),
     anchorRows,
   };
   detectorPlaceCache.set(detectors, found);
@@ -240,6 +252,7 @@ export function buildGramIndex(
     placeAnchorRow,
     placeAnchorLength,
     placeAnchorFrom,
+    anchorPositionRows: base.anchorPositionRows,
     anchorRows: base.anchorRows,
     targets,
     longestLiteral,
