@@ -1,4 +1,6 @@
-// Keeps a bounded, sanitised head and tail of the script's combined output and counts every byte and line.
+// Keeps a bounded, sanitised head and tail of the script's combined output and counts every byte and line. The
+// sanitiser's stream (and so its index) is opened only when the first output arrives: a quiet script never
+// pays for it.
 import { StringDecoder } from "node:string_decoder";
 import type { EvidenceOutput } from "../../src/evidence/record.js";
 import type { SanitiserStream } from "../../src/evidence/stream.js";
@@ -16,9 +18,13 @@ export class OutputCapture {
   private dropped = false;
   private readonly decoder = new StringDecoder("utf8");
 
-  constructor(private readonly stream: SanitiserStream) {}
+  private stream: SanitiserStream | undefined;
+
+  constructor(private readonly openStream: () => SanitiserStream) {}
 
   write(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.stream ??= this.openStream();
     this.bytes += chunk.length;
     for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) this.newlines++;
     if (chunk.length > 0) this.lastByte = chunk[chunk.length - 1] as number;
@@ -41,8 +47,10 @@ export class OutputCapture {
 
   /** Flushes the sanitiser and returns the output summary. */
   finish(stoppedReadingAfterExit: boolean): EvidenceOutput {
-    this.keep(this.stream.push(this.decoder.end()));
-    this.keep(this.stream.flush());
+    if (this.stream !== undefined) {
+      this.keep(this.stream.push(this.decoder.end()));
+      this.keep(this.stream.flush());
+    }
     return {
       bytes: this.bytes,
       lines: this.newlines + (this.lastByte === NEWLINE ? 0 : 1),
@@ -54,6 +62,6 @@ export class OutputCapture {
   }
 
   get redactions(): Record<string, number> {
-    return this.stream.redactions;
+    return this.stream?.redactions ?? {};
   }
 }

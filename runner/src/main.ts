@@ -1,7 +1,6 @@
 // The startup runner: `node <runPath> [--handoff <file>] [--repo <owner/name>]`. Runs the handoff's startup
 // script under bash with a time limit, checks readiness, and writes one bounded, sanitised JSON evidence
 // document to stdout and to evidencePath in every case: success, failure, time-out, SIGINT/SIGTERM, own error.
-import { execFileSync } from "node:child_process";
 import { boundEvidence } from "../../src/evidence/bound-evidence.js";
 import {
   DEFAULT_EVIDENCE_LIMIT_BYTES,
@@ -14,7 +13,7 @@ import {
 } from "../../src/evidence/record.js";
 import { createSanitiser, type Sanitiser } from "../../src/evidence/sanitiser.js";
 import { assertWritableUnder, writeFileAtomicSync } from "../../src/safefs/write-atomic.js";
-import { parseRunnerArgs } from "./args.js";
+import { HELP, type RunnerArgs, readRunnerCommand, USAGE_LINE } from "./args.js";
 import { OutputCapture } from "./capture.js";
 import {
   batonHome,
@@ -25,6 +24,7 @@ import {
 } from "./handoff.js";
 import { checkReadiness, readinessNotChecked } from "./readiness.js";
 import { collectKnownSecrets } from "./secrets.js";
+import { findBash, readBashVersion } from "./shell-version.js";
 import { type ScriptResult, type Supervision, superviseScript } from "./supervise.js";
 import { writeAll } from "./write-evidence.js";
 
@@ -33,13 +33,23 @@ const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 
 const env = process.env;
 const startedAt = new Date();
 let knownSanitiser: Sanitiser | undefined;
-/** Patterns only until the known secrets are read; built lazily so a fast run pays for one index. */
-const sanitiser = {
-  sanitise: (text: string) => {
-    knownSanitiser ??= createSanitiser();
-    return knownSanitiser.sanitise(text);
-  },
-};
+/**
+ * Built on first use (output, an error or a readiness answer to sanitise), so a quiet run never builds the
+ * index. The known values come from the environment file; when it cannot be read, patterns still apply.
+ */
+function getSanitiser(): Sanitiser {
+  if (knownSanitiser === undefined) {
+    let secrets: ReturnType<typeof collectKnownSecrets> = [];
+    try {
+      secrets = collectKnownSecrets(env);
+    } catch {
+      // An unreadable environment file is reported where the run reads it; redact by pattern meanwhile.
+    }
+    knownSanitiser = createSanitiser({ secrets });
+  }
+  return knownSanitiser;
+}
+const sanitiser = { sanitise: (text: string) => getSanitiser().sanitise(text) };
 let handoff: RunnerHandoff | undefined;
 let repository: string | undefined;
 let capture: OutputCapture | undefined;
@@ -48,21 +58,15 @@ let interruptedBy: NodeJS.Signals | undefined;
 let finishedScript: ScriptResult | undefined;
 let finished = false;
 
+/** The version of the bash on PATH (the one the script ran under), read from its binary: no second bash. */
 function shellVersion(): string | null {
-  try {
-    const out = execFileSync("bash", ["--version"], {
-      encoding: "utf8",
-      timeout: 2000,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    return (out.split("\n")[0] ?? "").slice(0, 120) || null;
-  } catch {
-    return null;
-  }
+  const bash = findBash(env.PATH);
+  return bash === null ? null : readBashVersion(bash);
 }
 
 function statusFor(outcome: EvidenceOutcome, script: ScriptResult | undefined): number {
   if (outcome === "succeeded") return 0;
+  if (outcome === "not_ready") return RUNNER_EXIT.readinessFailed;
   if (outcome === "timed_out") return RUNNER_EXIT.timedOut;
   if (outcome === "runner_error") return RUNNER_EXIT.runnerError;
   if (outcome === "interrupted")
@@ -177,14 +181,17 @@ function onSignal(signal: NodeJS.Signals): void {
   supervision.stop(); // run() finishes once the group has ended
 }
 
-async function run(): Promise<void> {
-  const args = parseRunnerArgs(process.argv.slice(2));
+async function run(args: RunnerArgs): Promise<void> {
   repository = args.repo;
   handoff = readHandoff(locateHandoff(args, env), env, args);
   // Evidence must be writable before the script runs: a link under ~/.baton stops the run here.
   assertWritableUnder(batonHome(env), handoff.evidencePath);
-  knownSanitiser = createSanitiser({ secrets: collectKnownSecrets(env) });
-  capture = new OutputCapture(knownSanitiser.stream());
+  // Read now, so an unreadable environment file stops the run before the script does anything.
+  const secrets = collectKnownSecrets(env);
+  capture = new OutputCapture(() => {
+    knownSanitiser ??= createSanitiser({ secrets });
+    return knownSanitiser.stream();
+  });
   writeAll(
     2,
     `baton-runner: running ${handoff.startupScriptPath} with bash (time limit ${handoff.timeoutSeconds} s)\n`,
@@ -207,14 +214,25 @@ async function run(): Promise<void> {
     cwd: handoff.checkoutPath,
     env,
     sanitise: (text) => sanitiser.sanitise(text).text,
+    report: (line) => writeAll(2, `baton-runner: ${line}\n`),
   });
   if (interruptedBy !== undefined) finish("interrupted", { script, readiness });
-  finish(readiness.status === "not_ready" ? "failed" : "succeeded", { script, readiness });
+  finish(readiness.status === "not_ready" ? "not_ready" : "succeeded", { script, readiness });
 }
 
+// A mistyped command line is not a run: it gets help, or what to fix, and writes no evidence.
+const command = readRunnerCommand(process.argv.slice(2));
+if (command.kind === "help") {
+  writeAll(1, HELP);
+  process.exit(0);
+}
+if (command.kind === "usage_error") {
+  writeAll(2, `baton-runner: ${command.message}\n${USAGE_LINE}\n`);
+  process.exit(RUNNER_EXIT.runnerError);
+}
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 process.on("SIGHUP", onSignal);
 process.on("uncaughtException", (error) => finish("runner_error", { error }));
 process.on("unhandledRejection", (error) => finish("runner_error", { error }));
-run().catch((error: unknown) => finish("runner_error", { error }));
+run(command.args).catch((error: unknown) => finish("runner_error", { error }));

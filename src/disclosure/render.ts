@@ -62,7 +62,11 @@ export function findDraftReasons(inputs: DisclosureInputs): string[] {
     }
     if (startup.startupScriptPath) {
       if (!inputs.evidence) reasons.push("the startup runner left no evidence");
-      else if (inputs.evidence.outcome !== "succeeded")
+      else if (inputs.evidence.outcome === "not_ready") {
+        const failed = inputs.evidence.readiness.checks.filter((check) => !check.ok);
+        const names = failed.map((check) => code(`${check.kind} ${cell(check.target, 80)}`)).join(", ");
+        reasons.push(`startup not ready: ${names || "a readiness check failed"}`);
+      } else if (inputs.evidence.outcome !== "succeeded")
         reasons.push(`startup ${inputs.evidence.outcome.replace("_", " ")}`);
     }
   }

@@ -5,7 +5,14 @@ export const EVIDENCE_SCHEMA_VERSION = 1;
 /** Default bound on the record's JSON (UTF-8 bytes). */
 export const DEFAULT_EVIDENCE_LIMIT_BYTES = 32 * 1024;
 
-export const EVIDENCE_OUTCOMES = ["succeeded", "failed", "timed_out", "interrupted", "runner_error"] as const;
+export const EVIDENCE_OUTCOMES = [
+  "succeeded",
+  "failed",
+  "not_ready",
+  "timed_out",
+  "interrupted",
+  "runner_error",
+] as const;
 export type EvidenceOutcome = (typeof EVIDENCE_OUTCOMES)[number];
 
 export const READINESS_STATUSES = ["ready", "not_ready", "unknown"] as const;

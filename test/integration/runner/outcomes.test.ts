@@ -169,11 +169,40 @@ describe("runner outcomes", () => {
     await waitFor(() => !isAlive(Number(readFileSync(join(sandbox.checkout, "main.pid"), "utf8"))));
   });
 
-  it("runner_error: unknown arguments are a usage error with evidence", async () => {
-    const sandbox = makeSandbox({ script: "true\n" });
-    const child = startRunner(sandbox, { args: ["--bogus"] });
-    const run = await finishRunner(sandbox, child, join(sandbox.home, ".baton", "evidence", "runner.json"));
+  it("--help prints the usage on stdout and exits 0, writing nothing", async () => {
+    const sandbox = makeSandbox({ script: "touch ran.flag\n" });
+    for (const flag of ["--help", "-h"]) {
+      const run = await startRunner(sandbox, { args: ["--repo", "acme/api", flag] });
+      expect(run.exitCode).toBe(0);
+      expect(String(run.stdout)).toMatch(
+        /^usage: node baton-runner\.cjs \[--repo <owner\/name> \| --handoff <file>\]\n/,
+      );
+      expect(String(run.stdout)).toContain(
+        "Exit status: the script's own; 1 readiness not reached; 124 time limit",
+      );
+      expect(String(run.stderr)).toBe("");
+    }
+    expect(existsSync(join(sandbox.home, ".baton", "evidence"))).toBe(false);
+    expect(existsSync(join(sandbox.checkout, "ran.flag"))).toBe(false);
+  });
+
+  it.each([
+    [["--bogus"], "unknown option --bogus; the options are --repo, --handoff and --help"],
+    [["acme/api"], "unexpected argument acme/api; name the repository with --repo acme/api"],
+    [["--repo"], "--repo needs a value: --repo <owner/name>"],
+    [["--repo", "--handoff", "x.json"], "--repo needs a value: --repo <owner/name>"],
+    [["--repo", "acme"], '--repo takes owner/name (e.g. --repo acme/api), not "acme"'],
+    [["--handoff="], "--handoff needs a value: --handoff <file>"],
+    [["--repo", "acme/api", "--repo", "acme/web"], "--repo is given twice"],
+  ])("bad arguments %j: exit 125, what to fix on stderr, no evidence, nothing run", async (args, message) => {
+    const sandbox = makeSandbox({ script: "touch ran.flag\n" });
+    const run = await startRunner(sandbox, { args });
     expect(run.exitCode).toBe(125);
-    expect(run.record.runnerError).toMatch(/unknown argument --bogus/);
+    expect(String(run.stderr)).toBe(
+      `baton-runner: ${message}\nusage: node baton-runner.cjs [--repo <owner/name> | --handoff <file>]\n`,
+    );
+    expect(String(run.stdout)).toBe("");
+    expect(existsSync(join(sandbox.home, ".baton", "evidence"))).toBe(false);
+    expect(existsSync(join(sandbox.checkout, "ran.flag"))).toBe(false);
   });
 });

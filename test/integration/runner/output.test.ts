@@ -88,24 +88,53 @@ describe("runner output", () => {
     expect(run.record.readiness.checks[0]?.detail).toBe("HTTP 204");
   });
 
-  it("readiness: a check that fails by its deadline makes the outcome failed with exit status 1", async () => {
+  it("readiness: a check that fails by its deadline makes the outcome not_ready (exit 1), naming it and its last answer", async () => {
     const http = createServer((_req, res) => res.writeHead(503).end());
     const port = await listen(http);
     cleanups.push(() => http.close());
+    const secret = "canary-readiness-7f3a9c2e1b";
     const sandbox = makeSandbox({
       script: "true\n",
+      secretNames: ["APP_SECRET"],
       checks: [
         // Two seconds, so a loaded machine still gets real answers before the deadline.
-        { kind: "http", url: `http://127.0.0.1:${port}/`, deadlineSeconds: 2 },
+        { kind: "http", url: `http://deploy:${secret}@127.0.0.1:${port}/health`, deadlineSeconds: 2 },
         { kind: "command", command: "exit 4", deadlineSeconds: 2 },
       ],
     });
-    const run = await runRunner(sandbox);
+    const run = await runRunner(sandbox, { env: { APP_SECRET: secret } });
     expect(run.exitCode).toBe(1);
-    expect(run.record).toMatchObject({ outcome: "failed", exitCode: 0, runnerExitStatus: 1 });
+    expect(run.record).toMatchObject({ outcome: "not_ready", exitCode: 0, runnerExitStatus: 1 });
     expect(run.record.readiness.status).toBe("not_ready");
     expect(run.record.readiness.checks.map((c) => c.detail)).toEqual(["HTTP 503", "exit 4"]);
     expect(run.record.readiness.checks[0]?.durationMs).toBeGreaterThanOrEqual(1900);
+    const lines = run.stderr.split("\n");
+    expect(lines).toContain("baton-runner: waiting for 2 readiness checks (up to 2 s)");
+    expect(lines).toContain(
+      `baton-runner: readiness check http http://deploy:[REDACTED:APP_SECRET]@127.0.0.1:${port}/health did not answer 2xx or 3xx within 2 s; last answer: HTTP 503`,
+    );
+    expect(lines).toContain(
+      "baton-runner: readiness check command exit 4 did not exit 0 within 2 s; last answer: exit 4",
+    );
+    expect(lines).toContain(`baton-runner: not_ready, exit status 1; evidence in ${sandbox.evidencePath}`);
+    expect(run.stderr + run.stdout).not.toContain(secret);
+  });
+
+  it("readiness: while checks wait, a progress line every 5 s names what is pending and its last answer", async () => {
+    const sandbox = makeSandbox({
+      script: "( sleep 6; touch late.flag ) > /dev/null 2>&1 &\n",
+      checks: [{ kind: "command", command: "test -f late.flag", deadlineSeconds: 30 }],
+    });
+    const run = await runRunner(sandbox);
+    expect(run.exitCode).toBe(0);
+    expect(run.record.readiness.status).toBe("ready");
+    const progress = run.stderr.split("\n").filter((line) => line.includes("still waiting"));
+    expect(progress[0]).toBe(
+      "baton-runner: still waiting after 5 s: command test -f late.flag (last: exit 1)",
+    );
+    // Never more often than one line in five seconds of waiting.
+    const waited = run.record.readiness.checks[0]!.durationMs;
+    expect(progress.length).toBeLessThanOrEqual(Math.floor(waited / 5000));
   });
 
   it("readiness: a service the script started in the background becomes ready before the deadline", async () => {

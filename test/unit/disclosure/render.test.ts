@@ -123,6 +123,31 @@ describe("renderDisclosure (reference: 'the pull request must disclose ...')", (
       { evidence: { ...evidence, outcome: "timed_out" as const } },
       "startup timed out",
     ],
+    [
+      "a startup whose services never became ready keeps it a draft, naming the failed check",
+      {
+        evidence: {
+          ...evidence,
+          outcome: "not_ready" as const,
+          runnerExitStatus: 1,
+          readiness: {
+            status: "not_ready" as const,
+            note: "1 of 1 readiness checks failed by their deadline",
+            checks: [
+              {
+                kind: "http" as const,
+                target: "http://127.0.0.1:3000/health",
+                deadlineSeconds: 30,
+                ok: false,
+                durationMs: 30_000,
+                detail: "ECONNREFUSED",
+              },
+            ],
+          },
+        },
+      },
+      "startup not ready: `http http://127.0.0.1:3000/health`",
+    ],
   ] as const)("%s", (_rule, overrides, reason) => {
     const out = renderDisclosure(inputs(overrides as Partial<DisclosureInputs>));
     expect(out.draft).toBe(true);
