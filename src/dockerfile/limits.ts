@@ -15,9 +15,9 @@ export const MAX_VALUE_LENGTH = 128 * 1024;
 export const MAX_NESTING = 64;
 /**
  * Expansion work for a whole Dockerfile: characters produced by variable references plus the steps the shell
- * patterns of `#`, `%` and `/` take. About a tenth of a second at this machine's speed.
+ * patterns of `#`, `%` and `/` take: a few hundredths of a second here.
  */
-export const MAX_EXPANSION_WORK = 32_000_000;
+export const MAX_EXPANSION_WORK = 16_000_000;
 /**
  * ENV and ARG characters carried by the plan's RUN steps in all (each step carries every value in force), so
  * that a long value followed by thousands of RUN lines cannot make a plan of gigabytes.

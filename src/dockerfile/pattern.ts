@@ -15,6 +15,8 @@ interface Segment {
   atoms: Int32Array;
   /** Offset of the first literal newline, -1 when none: such a segment can sit at only one spot per line. */
   firstNewline: number;
+  /** Whether any atom is `?` (a literal-only segment compares characters and nothing else). */
+  hasAny: boolean;
 }
 
 /** `L0 * L1 * ... * Lk`: consecutive stars are one star; k is `segments.length - 1`. */
@@ -23,7 +25,7 @@ export interface ShellPattern {
 }
 
 function toSegment(atoms: number[]): Segment {
-  return { atoms: Int32Array.from(atoms), firstNewline: atoms.indexOf(NEWLINE) };
+  return { atoms: Int32Array.from(atoms), firstNewline: atoms.indexOf(NEWLINE), hasAny: atoms.includes(ANY) };
 }
 
 /** Parses a pattern as BuildKit's convertShellPatternToRegex reads it; an invalid escape is BuildKit's error. */
@@ -140,10 +142,14 @@ export class PatternMatcher {
     const points = this.text.points;
     if (at < 0 || at + atoms.length > points.length) return false;
     let j = 0;
-    for (; j < atoms.length; j++) {
-      const atom = atoms[j]!;
-      const ch = points[at + j]!;
-      if (atom === ANY ? ch === NEWLINE : ch !== atom) break;
+    if (segment.hasAny) {
+      for (; j < atoms.length; j++) {
+        const atom = atoms[j]!;
+        const ch = points[at + j]!;
+        if (atom === ANY ? ch === NEWLINE : ch !== atom) break;
+      }
+    } else {
+      while (j < atoms.length && points[at + j] === atoms[j]) j++;
     }
     chargeExpansion(this.budget, j + 1);
     return j === atoms.length;

@@ -31,7 +31,7 @@ describe("hostile Dockerfiles", () => {
       MAX_INSTRUCTIONS,
       MAX_EXPANSION_WORK,
       MAX_CARRIED_ENVIRONMENT,
-    ]).toEqual([131_072, 64, 10_000, 32_000_000, 16_777_216]);
+    ]).toEqual([131_072, 64, 10_000, 16_000_000, 16_777_216]);
   });
 
   it.each(HOSTILE_DOCKERFILES.filter((c) => c.refused !== null).map((c) => [c.name, c] as const))(
