@@ -57,12 +57,25 @@ export const SLOT_MULTIPLIER = 0x85ebca6b;
 /** 2^22 bits = 512 KiB. */
 export const MAX_TABLE_BITS = 22;
 
+/** A class's characters as low bytes, computed once per distinct class (anchors share about 150 classes). */
+const classBytes = new Map<string, number[]>();
+
+function bytesOf(chars: string): number[] {
+  let bytes = classBytes.get(chars);
+  if (bytes === undefined) {
+    bytes = [];
+    for (let i = 0; i < chars.length; i++) bytes.push(chars.charCodeAt(i) & 0xff);
+    classBytes.set(chars, bytes);
+  }
+  return bytes;
+}
+
 /** Appends every 4-character gram the classes allow at `offset` (low bytes, little-endian) to `keys`. */
 function pushGrams(classes: string[], offset: number, keys: number[]): void {
-  const codes = [0, 1, 2, 3].map((k) =>
-    Array.from(classes[offset + k] as string, (c) => c.charCodeAt(0) & 0xff),
-  );
-  const [c0, c1, c2, c3] = codes as [number[], number[], number[], number[]];
+  const c0 = bytesOf(classes[offset] as string);
+  const c1 = bytesOf(classes[offset + 1] as string);
+  const c2 = bytesOf(classes[offset + 2] as string);
+  const c3 = bytesOf(classes[offset + 3] as string);
   // Plain nested loops: this runs once per process, mostly before the JIT has warmed up.
   for (let a = 0; a < c0.length; a++) {
     const k0 = c0[a] as number;
