@@ -3,7 +3,8 @@
 // a template (`$0` and `${0}` are the match, `$$` a dollar, any other `$name` empty) and which skips an empty
 // match right after a previous match.
 import { type ExpansionBudget, MAX_VALUE_LENGTH, valueTooLongError } from "./limits.js";
-import { PatternMatcher, PatternText, parseShellPattern } from "./pattern.js";
+import { PatternMatcher, parseShellPattern } from "./pattern.js";
+import { PatternText } from "./pattern-text.js";
 import { isDigit, isLetter } from "./text.js";
 
 /** Go's regexp.extract: a `name` or `{name}` after `$`; null when malformed (the `$` is then kept). */
