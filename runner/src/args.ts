@@ -32,9 +32,10 @@ const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 export function readRunnerCommand(argv: readonly string[]): RunnerCommand {
   const args: RunnerArgs = { handoff: undefined, repo: undefined };
   const wrong = (message: string): RunnerCommand => ({ kind: "usage_error", message });
+  // Asking for help wins over any mistake next to it.
+  if (argv.some((arg) => arg === "-h" || arg === "--help")) return { kind: "help" };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === "-h" || arg === "--help") return { kind: "help" };
     const [flag, inline] =
       arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
     if (flag !== "--handoff" && flag !== "--repo") {

@@ -171,8 +171,8 @@ describe("runner outcomes", () => {
 
   it("--help prints the usage on stdout and exits 0, writing nothing", async () => {
     const sandbox = makeSandbox({ script: "touch ran.flag\n" });
-    for (const flag of ["--help", "-h"]) {
-      const run = await startRunner(sandbox, { args: ["--repo", "acme/api", flag] });
+    for (const args of [["--repo", "acme/api", "--help"], ["-h"], ["--bogus", "--help"]]) {
+      const run = await startRunner(sandbox, { args });
       expect(run.exitCode).toBe(0);
       expect(String(run.stdout)).toMatch(
         /^usage: node baton-runner\.cjs \[--repo <owner\/name> \| --handoff <file>\]\n/,
