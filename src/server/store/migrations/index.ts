@@ -5,6 +5,9 @@ import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
 import { seedItemsSchema } from "./0022-seed-items.js";
+import { usersTokensPlans } from "./0060-users-tokens-plans.js";
+import { tasksSchema } from "./0061-tasks.js";
+import { ticketsAndAgent } from "./0062-tickets-agent.js";
 
 export interface Migration {
   version: number;
@@ -17,4 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   capabilityRequestsSchema,
   environmentVersionBatonPaths,
   seedItemsSchema,
+  usersTokensPlans,
+  tasksSchema,
+  ticketsAndAgent,
 ];

@@ -1,0 +1,64 @@
+// The agent port (DESIGN "Task engine"): one call per turn. An adapter gets the task, its conversation so far,
+// the sandbox to work in and a signal that aborts when the turn is stopped; it answers with a reply (its answer
+// or a question), optionally a pull request it pushed and files it produced, or an error.
+import { z } from "zod";
+
+export interface AgentTask {
+  id: string;
+  workspaceId: string;
+  title: string | null;
+  repo: string | null;
+  source: string;
+}
+
+export interface ConversationEntry {
+  id: string;
+  role: "user" | "agent" | "platform";
+  kind: "message" | "response" | "clarify" | "error";
+  body: string;
+  createdAt: string;
+}
+
+/** Where a turn runs: a working folder and the variables an agent program gets (BATON_* among them). */
+export interface TurnSandbox {
+  id: string;
+  workdir: string;
+  env: Readonly<Record<string, string>>;
+  /** Values the adapter must never let into a reply (the sandbox's credentials). */
+  secrets: readonly { name: string; value: string }[];
+}
+
+export interface RunTurnInput {
+  task: AgentTask;
+  conversation: readonly ConversationEntry[];
+  sandbox: TurnSandbox;
+  signal: AbortSignal;
+}
+
+const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const BRANCH = /^(?!.*\.\.)(?!\/)(?!.*\/$)[A-Za-z0-9._/-]{1,200}$/;
+
+/** The reply an agent program prints on stdout, and what every adapter returns for a successful turn. */
+export const AgentReplySchema = z.object({
+  kind: z.enum(["response", "clarify"]),
+  body: z.string().min(1).max(100_000),
+  pullRequest: z
+    .object({
+      repo: z.string().regex(REPO, "must be owner/name").optional(),
+      branch: z.string().regex(BRANCH, "must be a branch name"),
+      title: z.string().min(1).max(200).optional(),
+    })
+    .optional(),
+  files: z.array(z.string().min(1).max(500)).max(100).optional(),
+});
+export type AgentReply = z.infer<typeof AgentReplySchema>;
+
+export type TurnResult =
+  | { kind: "reply"; reply: AgentReply }
+  | { kind: "error"; code: "agent_failed" | "timed_out" | "invalid_reply" | "stopped"; reason: string }
+  | { kind: "needs_access"; reason: string };
+
+export interface AgentRunner {
+  readonly name: string;
+  runTurn(input: RunTurnInput): Promise<TurnResult>;
+}

@@ -1,0 +1,151 @@
+// The `scripted` agent: deterministic replies from rules in the seed document, for the demo and tests. The first
+// rule whose `match` appears in the turn's last user message (case-insensitive; no `match` = any) decides. A rule
+// can wait (honouring stop), ask instead of answer, fail, pause on access, write files, or push a branch to the
+// code host and open a pull request, the way a real agent would.
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { execa } from "execa";
+import { z } from "zod";
+import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
+
+const RelativePath = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be a relative path without '..'");
+
+export const ScriptedRuleSchema = z.object({
+  match: z.string().min(1).max(200).optional(),
+  kind: z.enum(["response", "clarify"]).default("response"),
+  /** The reply; `{prompt}` is replaced by the last user message's first line. */
+  reply: z.string().min(1).max(10_000).default("Done."),
+  delayMs: z.number().int().min(0).max(3_600_000).default(0),
+  /** Files written in the sandbox and reported as produced. */
+  files: z.record(RelativePath, z.string().max(100_000)).default({}),
+  /** Commit `files` on a branch, push it to the code host and open a pull request. */
+  pullRequest: z
+    .object({ branch: z.string().min(1).max(100).optional(), title: z.string().min(1).max(200).optional() })
+    .optional(),
+  error: z.string().min(1).max(500).optional(),
+  needsAccess: z.string().min(1).max(500).optional(),
+});
+export type ScriptedRule = z.infer<typeof ScriptedRuleSchema>;
+
+/** The rule for `message`: the first that matches, else the built-in answer. */
+export function pickRule(rules: readonly ScriptedRule[], message: string): ScriptedRule {
+  const lower = message.toLowerCase();
+  return (
+    rules.find((rule) => rule.match === undefined || lower.includes(rule.match.toLowerCase())) ??
+    ScriptedRuleSchema.parse({
+      reply: "Scripted agent: no rule matched; this is the default reply to: {prompt}",
+    })
+  );
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((done) => {
+    if (signal.aborted) return done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        done(false);
+      },
+      { once: true },
+    );
+  });
+}
+
+export interface ScriptedAgentOptions {
+  /** The rules, read at each turn so that re-seeding takes effect at once. */
+  rules: () => readonly ScriptedRule[];
+  /** The git URL the code host accepts pushes for `repo` on. */
+  gitUrl: (workspaceId: string, repo: string) => Promise<string>;
+}
+
+export function createScriptedAgent(options: ScriptedAgentOptions): AgentRunner {
+  return {
+    name: "scripted",
+    async runTurn(input: RunTurnInput): Promise<TurnResult> {
+      const last = [...input.conversation].reverse().find((e) => e.role === "user")?.body ?? "";
+      const rule = pickRule(options.rules(), last);
+      if (rule.delayMs > 0 && !(await sleep(rule.delayMs, input.signal)))
+        return { kind: "error", code: "stopped", reason: "the turn was stopped" };
+      if (rule.error) return { kind: "error", code: "agent_failed", reason: rule.error };
+      if (rule.needsAccess) return { kind: "needs_access", reason: rule.needsAccess };
+      const body = rule.reply.replaceAll("{prompt}", last.split("\n")[0] ?? "");
+      const files = Object.keys(rule.files);
+      if (rule.pullRequest) {
+        const repo = input.task.repo;
+        if (!repo)
+          return {
+            kind: "error",
+            code: "agent_failed",
+            reason: "the scripted rule opens a pull request but the task has no repository",
+          };
+        const branch = rule.pullRequest.branch ?? `baton/${input.task.id}`;
+        await pushBranch(input, await options.gitUrl(input.task.workspaceId, repo), branch, rule.files);
+        return {
+          kind: "reply",
+          reply: {
+            kind: rule.kind,
+            body,
+            pullRequest: { repo, branch, title: rule.pullRequest.title ?? input.task.title ?? branch },
+            files,
+          },
+        };
+      }
+      await writeFiles(input.sandbox.workdir, rule.files);
+      return { kind: "reply", reply: { kind: rule.kind, body, ...(files.length > 0 ? { files } : {}) } };
+    },
+  };
+}
+
+async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    const target = resolve(root, path);
+    if (!target.startsWith(resolve(root) + sep)) throw new Error(`scripted file ${path} leaves the sandbox`);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, content);
+  }
+}
+
+/** Clones the repository into the sandbox (once), commits the files on `branch` and pushes it. */
+async function pushBranch(
+  input: RunTurnInput,
+  url: string,
+  branch: string,
+  files: Record<string, string>,
+): Promise<void> {
+  const checkout = join(input.sandbox.workdir, "checkout");
+  const git = (args: string[], cwd = checkout) =>
+    execa("git", args, {
+      cwd,
+      cancelSignal: input.signal,
+      env: {
+        GIT_AUTHOR_NAME: "Baton scripted agent",
+        GIT_AUTHOR_EMAIL: "agent@baton.invalid",
+        GIT_COMMITTER_NAME: "Baton scripted agent",
+        GIT_COMMITTER_EMAIL: "agent@baton.invalid",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_TERMINAL_PROMPT: "0",
+      },
+    });
+  await mkdir(input.sandbox.workdir, { recursive: true });
+  await git(["clone", "--quiet", url, checkout], input.sandbox.workdir).catch(async (error: unknown) => {
+    // A second turn finds the checkout there already.
+    if (
+      !(await git(["rev-parse", "--git-dir"]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      throw error;
+  });
+  await git(["checkout", "--quiet", "-B", branch]);
+  await writeFiles(checkout, files);
+  await git(["add", "--all"]);
+  await git(["commit", "--quiet", "--allow-empty", "-m", `baton: ${input.task.title ?? input.task.id}`]);
+  await git(["push", "--quiet", "--force", "origin", `HEAD:refs/heads/${branch}`]);
+}

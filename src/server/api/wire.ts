@@ -1,0 +1,74 @@
+// The public API's wire constants (reference sections 4, 7 and 8): paths, header names, error codes and limits.
+// Routes, the engine and the tests import these; no other file spells them.
+
+export const API_BASE_PATH = "/v1";
+
+export const API_PATHS = {
+  me: "/v1/me",
+  meToken: "/v1/me/token",
+  tasks: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks`,
+  task: (workspaceId: string, taskId: string) =>
+    `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}`,
+  stop: (workspaceId: string, taskId: string) =>
+    `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}/stop`,
+  messages: (workspaceId: string, taskId: string) =>
+    `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}/messages`,
+  tickets: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tickets`,
+  delegate: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tickets/delegate`,
+} as const;
+
+export const API_HEADERS = {
+  authorization: "authorization",
+  idempotencyKey: "idempotency-key",
+  retryAfter: "retry-after",
+} as const;
+
+/** Every `error` code the public API answers with, and its HTTP status. */
+export const API_ERRORS = {
+  invalid_prompt: 400,
+  invalid_title: 400,
+  invalid_repo: 400,
+  invalid_idempotency_key: 400,
+  invalid_status: 400,
+  invalid_limit: 400,
+  invalid_cursor: 400,
+  invalid_request: 400,
+  invalid_token: 401,
+  billing_inactive: 402,
+  not_found: 404,
+  not_running: 409,
+  not_an_api_task: 409,
+  idempotency_conflict: 409,
+  codehost_not_connected: 409,
+  tracker_identity_unlinked: 409,
+  ticket_closed: 409,
+  ticket_is_pull_request: 409,
+  ticket_assigned_elsewhere: 409,
+  ticket_in_progress: 409,
+  payload_too_large: 413,
+  too_many_running: 429,
+  queue_full: 429,
+  bad_request: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export const LIMITS = {
+  /** Tasks from the client, MCP or API starting, running or queued, per user per workspace. */
+  runningTasksPerUser: 5,
+  /** Requests per token per endpoint per minute. */
+  getPerMinute: 600,
+  postOrDeletePerMinute: 120,
+  promptMaxChars: 100_000,
+  titleMaxChars: 200,
+  titleDefaultChars: 80,
+  taskPage: { min: 1, max: 100, default: 50 },
+  messagePage: { min: 1, max: 200, default: 100 },
+  ticketQueryMaxChars: 200,
+  ticketsPerSource: 10,
+} as const;
+
+/** Token lifetimes a person can pick (reference section 2, "Access token"). */
+export const TOKEN_LIFETIME_DAYS = [30, 90, 365] as const;
+export type TokenLifetimeDays = (typeof TOKEN_LIFETIME_DAYS)[number];

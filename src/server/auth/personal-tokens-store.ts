@@ -1,0 +1,104 @@
+// Personal access tokens in the store: created for a user (shown once; only the sha256 and the last four
+// characters are kept), looked up on every request, revoked at once.
+import { randomBytes } from "node:crypto";
+import { InputError } from "../../errors.js";
+import type { TokenLifetimeDays } from "../api/wire.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import {
+  classifyToken,
+  expiryFor,
+  hashPersonalToken,
+  makePersonalToken,
+  type TokenState,
+} from "./personal-token.js";
+import { newId } from "./tokens.js";
+import { findUserByEmail, type User } from "./users.js";
+
+export interface CreatedToken {
+  id: string;
+  /** The full token: returned once, never stored. */
+  token: string;
+  name: string;
+  lastFour: string;
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export function createPersonalToken(
+  db: Database,
+  input: { email: string; name: string; lifetimeDays: TokenLifetimeDays },
+  now: Date,
+  secret: Uint8Array = randomBytes(32),
+): CreatedToken {
+  const user = findUserByEmail(db, input.email);
+  if (!user) throw new InputError(`no user ${input.email}; add them as a workspace member first`);
+  const made = makePersonalToken(secret);
+  const id = newId("pat");
+  const expiresAtMs = expiryFor(now.getTime(), input.lifetimeDays);
+  statement(
+    db,
+    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(made.hash, user.email, input.name, expiresAtMs, now.toISOString(), id, made.lastFour);
+  return {
+    id,
+    token: made.token,
+    name: input.name,
+    lastFour: made.lastFour,
+    email: user.email,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(expiresAtMs).toISOString(),
+  };
+}
+
+export interface AuthenticatedToken {
+  tokenId: string;
+  user: User;
+}
+
+/** The token's user when the token is active, else why not (never which tokens exist). */
+export function lookUpPersonalToken(
+  db: Database,
+  token: string,
+  nowMs: number,
+): { state: "active"; found: AuthenticatedToken } | { state: Exclude<TokenState, "active"> } {
+  const row = statement(
+    db,
+    `SELECT t.id, t.expires_at_ms, t.revoked_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
+     FROM personal_access_tokens t JOIN users u ON u.email = t.email WHERE t.token_hash = ?`,
+  ).get(hashPersonalToken(token)) as
+    | {
+        id: string;
+        expires_at_ms: number;
+        revoked_at_ms: number | null;
+        user_id: string;
+        email: string;
+        name: string;
+        codehost_login: string | null;
+      }
+    | undefined;
+  const state = classifyToken(
+    row && { expiresAtMs: row.expires_at_ms, revokedAtMs: row.revoked_at_ms },
+    nowMs,
+  );
+  if (state !== "active" || !row) return { state: state === "active" ? "unknown" : state };
+  return {
+    state,
+    found: {
+      tokenId: row.id,
+      user: { id: row.user_id, email: row.email, name: row.name, codehostLogin: row.codehost_login },
+    },
+  };
+}
+
+/** Revokes a token at once; returns false when it was already revoked or does not exist. */
+export function revokePersonalToken(db: Database, tokenId: string, nowMs: number): boolean {
+  return (
+    statement(
+      db,
+      "UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL",
+    ).run(nowMs, tokenId).changes > 0
+  );
+}

@@ -1,0 +1,121 @@
+// The local code host: one bare git repository per workspace repository under a root folder (created with an
+// initial commit on `main`), pull requests numbered per repository in the store, `merged` when `main` contains
+// the branch's head.
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import { inTransaction } from "../store/transaction.js";
+import { type Codehost, CodehostError, type OpenedPullRequest } from "./port.js";
+
+export const DEFAULT_BRANCH = "main";
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: "Baton",
+  GIT_AUTHOR_EMAIL: "baton@baton.invalid",
+  GIT_COMMITTER_NAME: "Baton",
+  GIT_COMMITTER_EMAIL: "baton@baton.invalid",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+export function createLocalCodehost(options: { db: Database; root: string; now: () => Date }): Codehost {
+  const creating = new Map<string, Promise<string>>();
+  const pathOf = (workspaceId: string, repo: string) => join(options.root, workspaceId, `${repo}.git`);
+  const git = (dir: string, args: string[]) => execa("git", ["--git-dir", dir, ...args], { env: GIT_ENV });
+
+  const ensure = (workspaceId: string, repo: string): Promise<string> => {
+    const dir = pathOf(workspaceId, repo);
+    let pending = creating.get(dir);
+    if (!pending) {
+      pending = (async () => {
+        if (
+          !(await stat(join(dir, "HEAD")).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          await mkdir(dir, { recursive: true });
+          await execa("git", ["init", "--quiet", "--bare", "--initial-branch", DEFAULT_BRANCH, dir], {
+            env: GIT_ENV,
+          });
+          const tree = (await git(dir, ["mktree"])).stdout.trim();
+          const commit = (await git(dir, ["commit-tree", tree, "-m", "initial commit"])).stdout.trim();
+          await git(dir, ["update-ref", `refs/heads/${DEFAULT_BRANCH}`, commit]);
+        }
+        return dir;
+      })();
+      creating.set(dir, pending);
+      pending.catch(() => creating.delete(dir));
+    }
+    return pending;
+  };
+
+  return {
+    kind: "local",
+    async gitUrl(workspaceId, repo) {
+      return pathToFileURL(await ensure(workspaceId, repo)).href;
+    },
+    async openPullRequest(input): Promise<OpenedPullRequest> {
+      const dir = await ensure(input.workspaceId, input.repo);
+      const head = await git(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${input.branch}`]).catch(
+        () => null,
+      );
+      if (!head) throw new CodehostError(`branch ${input.branch} was not pushed to ${input.repo}`);
+      const existing = statement(
+        options.db,
+        "SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?",
+      ).get(input.workspaceId, input.repo, input.branch) as
+        | { number: number; url: string; merged: number }
+        | undefined;
+      if (existing) return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
+      return inTransaction(options.db, () => {
+        const next = (
+          statement(
+            options.db,
+            "SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?",
+          ).get(input.workspaceId, input.repo) as { n: number }
+        ).n;
+        const url = `${pathToFileURL(dir).href}#pull/${next}`;
+        statement(
+          options.db,
+          "INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ).run(
+          input.workspaceId,
+          input.repo,
+          next,
+          input.branch,
+          input.taskId,
+          url,
+          options.now().toISOString(),
+        );
+        return { number: next, url, merged: false };
+      });
+    },
+    async isMerged(input) {
+      const row = statement(
+        options.db,
+        "SELECT branch, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND number = ?",
+      ).get(input.workspaceId, input.repo, input.number) as { branch: string; merged: number } | undefined;
+      if (!row) return false;
+      if (row.merged === 1) return true;
+      const dir = await ensure(input.workspaceId, input.repo);
+      const merged = await git(dir, [
+        "merge-base",
+        "--is-ancestor",
+        `refs/heads/${row.branch}`,
+        `refs/heads/${DEFAULT_BRANCH}`,
+      ]).then(
+        () => true,
+        () => false,
+      );
+      if (merged)
+        statement(
+          options.db,
+          "UPDATE pull_requests SET merged = 1 WHERE workspace_id = ? AND repo = ? AND number = ?",
+        ).run(input.workspaceId, input.repo, input.number);
+      return merged;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// What the task operations need from the service: the store, the clock, where links point, and the hand-over to
+// the turn runtime. Tests swap `handOver` to reach the 503 path that a store failure would take.
+import type { Database } from "../store/sqlite.js";
+
+export interface TaskContext {
+  db: Database;
+  now: () => Date;
+  /** Base of dashboard links, without a trailing slash. */
+  dashboardBase: () => string;
+  /** Hands the task's saved messages to the engine (inside a transaction); returns turns that started. */
+  handOver: (db: Database, taskId: string, now: Date) => string[];
+  /** False while the service stops: saved requests are then answered 503 and handed over at the next start. */
+  accepting: () => boolean;
+  /** Runs turns that became `running`. */
+  runTurns: (turnIds: readonly string[]) => void;
+  /** Cancels the agent's work on a turn that was stopped. */
+  abortTurn: (turnId: string) => void;
+}

@@ -1,0 +1,72 @@
+// The reading routes: one task, the task list (most recently active first, keyset cursor) and a conversation
+// (oldest first, `after` an entry of this task).
+import { apiError } from "../api/errors.js";
+import { LIMITS } from "../api/wire.js";
+import { statement } from "../store/statements.js";
+import type { TaskContext } from "./context.js";
+import { decodeTaskCursor, encodeTaskCursor } from "./cursor.js";
+import { requireApiTask } from "./send-message.js";
+import type { EntryRow, TaskRow } from "./task-store.js";
+import { checkLimit, checkStatusFilter } from "./validate.js";
+import { type ApiMessage, type ApiTask, toApiMessage, toApiTask } from "./views.js";
+
+const TASK_SELECT = `SELECT t.*, o.state AS open_turn_state FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`;
+
+export function listTasks(
+  ctx: TaskContext,
+  workspaceId: string,
+  query: { status?: string | null; limit?: string | null; cursor?: string | null },
+): { tasks: ApiTask[]; nextCursor: string | null } {
+  const status = checkStatusFilter(query.status);
+  const limit = checkLimit(query.limit, LIMITS.taskPage);
+  const cursor = decodeTaskCursor(query.cursor);
+  const after = cursor ? "AND (t.last_activity_ms < ? OR (t.last_activity_ms = ? AND t.seq < ?))" : "";
+  const sql = `${TASK_SELECT} WHERE t.workspace_id = ? ${status ? "AND t.status = ?" : ""} ${after}
+    ORDER BY t.last_activity_ms DESC, t.seq DESC LIMIT ?`;
+  const params: (string | number)[] = [workspaceId];
+  if (status) params.push(status);
+  if (cursor) params.push(cursor.activityMs, cursor.activityMs, cursor.seq);
+  params.push(limit + 1);
+  const rows = statement(ctx.db, sql).all(...params) as unknown as TaskRow[];
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    tasks: page.map((row) => toApiTask(row, ctx.dashboardBase())),
+    nextCursor:
+      rows.length > limit && last
+        ? encodeTaskCursor({ activityMs: last.last_activity_ms, seq: last.seq })
+        : null,
+  };
+}
+
+export function listMessages(
+  ctx: TaskContext,
+  workspaceId: string,
+  taskId: string,
+  query: { after?: string | null; limit?: string | null },
+): { messages: ApiMessage[]; next: string | null } {
+  requireApiTask(ctx, workspaceId, taskId);
+  const limit = checkLimit(query.limit, LIMITS.messagePage);
+  let afterSeq = 0;
+  if (query.after !== null && query.after !== undefined) {
+    const entry = statement(ctx.db, "SELECT seq FROM task_messages WHERE id = ? AND task_id = ?").get(
+      query.after,
+      taskId,
+    ) as { seq: number } | undefined;
+    if (!entry)
+      throw apiError(
+        "invalid_cursor",
+        "after is not an entry of this task; pass the id of the last entry you read",
+      );
+    afterSeq = entry.seq;
+  }
+  const rows = statement(
+    ctx.db,
+    "SELECT * FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+  ).all(taskId, afterSeq, limit + 1) as unknown as EntryRow[];
+  const page = rows.slice(0, limit);
+  return {
+    messages: page.map(toApiMessage),
+    next: rows.length > limit ? page.at(-1)!.id : null,
+  };
+}

@@ -1,0 +1,210 @@
+// Runs turns: begins each running turn in the store, gives it a sandbox and the agent port, opens the pull request
+// the agent pushed, and records the end, then runs whatever turns that freed. On start it recovers what a crash
+// left (engine.recover); on stop it aborts turns in hand and leaves them `running` without counting the attempt,
+// so the next start runs them again.
+import type { Logger } from "pino";
+import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
+import type { TurnSandboxProvider } from "../agent/sandboxes.js";
+import type { Codehost } from "../codehost/port.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import { inTransaction } from "../store/transaction.js";
+import { beginTurn, finishTurn, markPullRequestMerged, recover, type TurnFinish } from "./engine.js";
+import { conversationOf, type TaskRow } from "./task-store.js";
+
+export interface TaskRuntimeOptions {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  agent: AgentRunner;
+  sandboxes: TurnSandboxProvider;
+  codehost: Codehost;
+  /** How often open pull requests are checked for a merge (0: never). */
+  pullRequestSweepMs?: number;
+}
+
+export class TaskRuntime {
+  private readonly executing = new Map<string, AbortController>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private accepting = false;
+  private stopping = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(private readonly options: TaskRuntimeOptions) {}
+
+  isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /** Recovers after a restart and starts executing every running turn. */
+  start(): void {
+    const { db, now } = this.options;
+    const running = inTransaction(db, () => recover(db, now()));
+    this.accepting = true;
+    this.runTurns(running);
+    const every = this.options.pullRequestSweepMs ?? 0;
+    if (every > 0) {
+      this.sweepTimer = setInterval(() => {
+        this.sweeping ??= this.sweepPullRequests().finally(() => {
+          this.sweeping = undefined;
+        });
+      }, every);
+      this.sweepTimer.unref();
+    }
+  }
+
+  runTurns(turnIds: readonly string[]): void {
+    for (const id of turnIds) {
+      if (this.executing.has(id) || this.stopping) continue;
+      const controller = new AbortController();
+      this.executing.set(id, controller);
+      const run = this.execute(id, controller).finally(() => {
+        this.executing.delete(id);
+        this.inFlight.delete(run);
+      });
+      this.inFlight.add(run);
+    }
+  }
+
+  abortTurn(turnId: string): void {
+    this.executing.get(turnId)?.abort();
+  }
+
+  /** Turns executing right now (for tests and the bench). */
+  get busy(): number {
+    return this.executing.size;
+  }
+
+  async stop(): Promise<void> {
+    this.accepting = false;
+    this.stopping = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const controller of this.executing.values()) controller.abort();
+    await Promise.allSettled([...this.inFlight, this.sweeping]);
+  }
+
+  private async execute(turnId: string, controller: AbortController): Promise<void> {
+    const { db, now, logger } = this.options;
+    const begun = inTransaction(db, () => beginTurn(db, turnId, now()));
+    if (begun.kind === "gone") return;
+    if (begun.kind === "paused") return this.runTurns(begun.started);
+    const { attempt, task } = begun;
+    let finish: TurnFinish;
+    try {
+      const agentTask = toAgentTask(task);
+      const sandbox = await this.options.sandboxes.sandboxFor(agentTask);
+      const conversation = conversationOf(db, task.id).map(toConversationEntry);
+      const result = await this.options.agent.runTurn({
+        task: agentTask,
+        conversation,
+        sandbox,
+        signal: controller.signal,
+      });
+      finish = await this.toFinish(task, result);
+    } catch (error) {
+      logger.error(
+        { turnId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
+        "turn failed",
+      );
+      finish = { kind: "error", code: "internal", reason: "the service could not run the turn" };
+    }
+    if (this.stopping) {
+      // Shutdown, not a crash: the turn stays `running` and the next start runs it again without using up a try.
+      statement(
+        db,
+        "UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?",
+      ).run(turnId, attempt);
+      return;
+    }
+    const ended = inTransaction(db, () => finishTurn(db, turnId, attempt, finish, now()));
+    this.runTurns(ended.started);
+  }
+
+  private async toFinish(task: TaskRow, result: TurnResult): Promise<TurnFinish> {
+    if (result.kind === "error") return { kind: "error", code: result.code, reason: result.reason };
+    if (result.kind === "needs_access") return { kind: "needs_access", reason: result.reason };
+    const { reply } = result;
+    let pullRequest: Extract<TurnFinish, { kind: "reply" }>["pullRequest"] = null;
+    if (reply.pullRequest) {
+      const repo = reply.pullRequest.repo ?? task.repo;
+      if (!repo)
+        return {
+          kind: "error",
+          code: "invalid_reply",
+          reason: "the agent pushed a branch but named no repository",
+        };
+      const connected = statement(
+        this.options.db,
+        "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1",
+      ).get(task.workspace_id, repo);
+      if (!connected)
+        return { kind: "error", code: "invalid_reply", reason: `${repo} is not connected to the workspace` };
+      try {
+        const opened = await this.options.codehost.openPullRequest({
+          workspaceId: task.workspace_id,
+          repo,
+          branch: reply.pullRequest.branch,
+          title: reply.pullRequest.title ?? task.title ?? reply.pullRequest.branch,
+          taskId: task.id,
+        });
+        pullRequest = { repo, branch: reply.pullRequest.branch, ...opened };
+      } catch (error) {
+        return {
+          kind: "error",
+          code: "agent_failed",
+          reason: `the pull request could not be opened: ${error instanceof Error ? error.message : "unknown error"}`,
+        };
+      }
+    }
+    return {
+      kind: "reply",
+      reply: { kind: reply.kind, body: reply.body },
+      files: reply.files ?? [],
+      pullRequest,
+    };
+  }
+
+  /** Marks tasks whose pull request the code host merged. */
+  async sweepPullRequests(): Promise<void> {
+    const { db, now, codehost } = { ...this.options };
+    const open = statement(
+      db,
+      "SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0",
+    ).all() as {
+      id: string;
+      workspace_id: string;
+      repo: string;
+      pr_number: number;
+    }[];
+    for (const task of open) {
+      if (this.stopping) return;
+      const merged = await codehost
+        .isMerged({ workspaceId: task.workspace_id, repo: task.repo, number: task.pr_number })
+        .catch(() => false);
+      if (merged) inTransaction(db, () => markPullRequestMerged(db, task.id, now()));
+    }
+  }
+}
+
+const toAgentTask = (task: TaskRow): AgentTask => ({
+  id: task.id,
+  workspaceId: task.workspace_id,
+  title: task.title,
+  repo: task.repo,
+  source: task.source,
+});
+
+const toConversationEntry = (entry: {
+  id: string;
+  role: ConversationEntry["role"];
+  kind: ConversationEntry["kind"];
+  body: string;
+  created_at: string;
+}): ConversationEntry => ({
+  id: entry.id,
+  role: entry.role,
+  kind: entry.kind,
+  body: entry.body,
+  createdAt: entry.created_at,
+});

@@ -1,0 +1,201 @@
+// POST /v1/workspaces/{id}/tasks: validate, replay or refuse by idempotency key, check the limits, save the task
+// and its first message with the key's record, then hand it to the engine (reference section 4, "POST .../tasks").
+import { apiError } from "../api/errors.js";
+import { LIMITS } from "../api/wire.js";
+import { newId } from "../auth/tokens.js";
+import type { User } from "../auth/users.js";
+import { statement } from "../store/statements.js";
+import { inTransaction } from "../store/transaction.js";
+import type { TaskContext } from "./context.js";
+import { checkStart } from "./decide.js";
+import { newEntryId } from "./engine.js";
+import { hashRequest, replayable, saveRecord, storeAnswer } from "./idempotency.js";
+import {
+  getTask,
+  insertEntry,
+  insertTask,
+  openApiTasksOf,
+  slotCounts,
+  workspaceFacts,
+} from "./task-store.js";
+import { checkIdempotencyKey, checkPrompt, checkRepoShape, checkTitle } from "./validate.js";
+import { type ApiTask, toApiTask } from "./views.js";
+
+export interface StartTaskResponse {
+  task: ApiTask;
+  messageId: string;
+}
+
+export function startTask(
+  ctx: TaskContext,
+  input: { workspaceId: string; user: User; body: unknown; idempotencyKey: string | null },
+): StartTaskResponse {
+  const key = checkIdempotencyKey(input.idempotencyKey);
+  const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const prompt = checkPrompt(body.prompt, "prompt");
+  const title = checkTitle(body.title, prompt);
+  const repo = checkRepoShape(body.repo);
+  const requestHash = hashRequest({
+    op: "start",
+    workspace: input.workspaceId,
+    prompt,
+    title: typeof body.title === "string" ? body.title : null,
+    repo,
+  });
+  const { db } = ctx;
+  const saved = inTransaction(db, () => {
+    const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
+    if (earlier) return earlier;
+    if (repo && !isConnected(ctx, input.workspaceId, repo))
+      throw apiError("invalid_repo", `${repo} is not connected to this workspace; connect it or omit repo`);
+    refuseIfLimited(ctx, input.workspaceId, input.user);
+    const now = ctx.now();
+    const taskId = newId("task");
+    const entryId = newEntryId("user");
+    const messageId = key ?? entryId;
+    insertTask(
+      db,
+      {
+        id: taskId,
+        workspace_id: input.workspaceId,
+        source: "api",
+        status: "pending",
+        title,
+        repo,
+        created_by: input.user.id,
+        ticket_id: null,
+      },
+      now,
+    );
+    insertEntry(
+      db,
+      {
+        id: entryId,
+        taskId,
+        role: "user",
+        kind: "message",
+        body: prompt,
+        messageId,
+        authorId: input.user.id,
+        handedOver: false,
+      },
+      now,
+    );
+    if (key)
+      saveRecord(db, input.user.id, key, { requestHash, taskId, messageId, messageEntryId: entryId }, now);
+    return { taskId, messageId, response: null };
+  });
+  if (saved.response !== null) return saved.response as StartTaskResponse;
+  return handOverAndAnswer(ctx, input.user.id, key, saved.taskId, saved.messageId, (task) => ({
+    task,
+    messageId: saved.messageId,
+  }));
+}
+
+/** The second half of a start or a send: hand over, store the answer, or 503 `unavailable` naming what was saved. */
+export function handOverAndAnswer<T>(
+  ctx: TaskContext,
+  userId: string,
+  key: string | null,
+  taskId: string,
+  messageId: string,
+  answer: (task: ApiTask) => T,
+  unavailable: { taskId?: string; messageId: string } = { taskId, messageId },
+): T {
+  let started: string[];
+  let response: T;
+  try {
+    if (!ctx.accepting()) throw new Error("the service is stopping");
+    ({ started, response } = inTransaction(ctx.db, () => {
+      const now = ctx.now();
+      const turns = ctx.handOver(ctx.db, taskId, now);
+      const result = answer(toApiTask(getTask(ctx.db, taskId)!, ctx.dashboardBase()));
+      if (key) storeAnswer(ctx.db, userId, key, result);
+      return { started: turns, response: result };
+    }));
+  } catch (cause) {
+    throw Object.assign(
+      apiError(
+        "unavailable",
+        "the request is saved but could not be handed to the agent yet; retry with the same Idempotency-Key",
+        unavailable,
+      ),
+      { cause },
+    );
+  }
+  ctx.runTurns(started);
+  return response;
+}
+
+function isConnected(ctx: TaskContext, workspaceId: string, repo: string): boolean {
+  return (
+    statement(ctx.db, "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1").get(
+      workspaceId,
+      repo,
+    ) !== undefined
+  );
+}
+
+function refuseIfLimited(ctx: TaskContext, workspaceId: string, user: User): void {
+  const facts = workspaceFacts(ctx.db, workspaceId)!;
+  const slots = slotCounts(ctx.db, workspaceId);
+  const open = openApiTasksOf(ctx.db, workspaceId, user.id);
+  const check = checkStart({
+    countsAgainstUserLimit: true,
+    openTasksOfUser: open,
+    userLimit: LIMITS.runningTasksPerUser,
+    codehostConnected: facts.codehostConnected,
+    billingActive: facts.billingActive,
+    plan: facts.plan,
+    slots,
+  });
+  if (check.ok) return;
+  throw refusalError(ctx, workspaceId, check.refusal, { open, plan: facts.plan, slots });
+}
+
+export function refusalError(
+  ctx: TaskContext,
+  workspaceId: string,
+  refusal: "too_many_running" | "codehost_not_connected" | "billing_inactive" | "queue_full",
+  facts: {
+    open: number;
+    plan: { name: string; concurrency: number; queueSize: number };
+    slots: { running: number; queued: number };
+  },
+) {
+  const base = `${ctx.dashboardBase()}/workspaces/${encodeURIComponent(workspaceId)}`;
+  switch (refusal) {
+    case "too_many_running":
+      return apiError(
+        "too_many_running",
+        `you already have ${facts.open} tasks from the API, client or MCP starting, running or queued here; wait for one to finish or stop one`,
+        { limit: LIMITS.runningTasksPerUser, running: facts.open },
+      );
+    case "codehost_not_connected":
+      return apiError(
+        "codehost_not_connected",
+        "the workspace is not connected to the code host; an owner connects it in settings",
+        {
+          settingsUrl: `${base}/settings`,
+        },
+      );
+    case "billing_inactive":
+      return apiError(
+        "billing_inactive",
+        "billing is inactive for this workspace; an owner reactivates it in billing",
+        {
+          billingUrl: `${base}/billing`,
+          plan: facts.plan.name,
+        },
+      );
+    case "queue_full":
+      return apiError(
+        "queue_full",
+        `the workspace queue is full (plan ${facts.plan.name}: ${facts.slots.running} running, ${facts.slots.queued} of ${facts.plan.queueSize} queued); retry when a task finishes`,
+        { plan: facts.plan.name, running: facts.slots.running, queued: facts.slots.queued },
+      );
+  }
+}

@@ -1,0 +1,126 @@
+// Task statuses, turn states and the status transitions the reference leaves open (section 3 "Task": "Transitions:
+// not shown"). The README's status table is this table; `nextStatus` refuses anything not in it, so the engine
+// cannot drift from what is written down.
+
+export const TASK_STATUSES = [
+  "pending",
+  "implementing",
+  "replied",
+  "pr_open",
+  "completed",
+  "failed",
+  "cancelled",
+  "paused",
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_SOURCES = ["api", "tracker", "codehost_issue"] as const;
+export type TaskSource = (typeof TASK_SOURCES)[number];
+
+export const PAUSE_REASONS = ["access", "billing"] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
+/** A turn holds a plan slot while `running`, a queue place while `queued`; the rest are ended. */
+export const TURN_STATES = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "paused",
+  "refused",
+] as const;
+export type TurnState = (typeof TURN_STATES)[number];
+export const OPEN_TURN_STATES: ReadonlySet<TurnState> = new Set(["queued", "running"]);
+
+/** Statuses of a task with no open turn: a follow-up opens a new turn. */
+export const IDLE_STATUSES: readonly TaskStatus[] = [
+  "replied",
+  "pr_open",
+  "completed",
+  "failed",
+  "cancelled",
+  "paused",
+];
+/** Statuses that count against the 5-task limit: "starting, running or queued". */
+export const OPEN_STATUSES: readonly TaskStatus[] = ["pending", "implementing"];
+
+export type TaskEvent =
+  | "turn_opened" // a message started a new turn (it runs or waits in the queue)
+  | "turn_began" // the agent started working on the turn (again, after a crash)
+  | "replied" // the agent answered (response or clarify); no unmerged pull request
+  | "replied_pull_request_open" // the agent answered and the task's pull request is open
+  | "turn_failed" // the agent failed, or the turn was interrupted too often
+  | "stopped" // a member stopped the queued or running turn
+  | "paused" // the turn needs access the workspace lacks, or billing stops it
+  | "pull_request_merged"; // the code host reports the pull request merged
+
+export interface StatusTransition {
+  from: readonly TaskStatus[] | "new";
+  event: TaskEvent;
+  to: TaskStatus;
+  note: string;
+}
+
+export const STATUS_TRANSITIONS: readonly StatusTransition[] = [
+  {
+    from: "new",
+    event: "turn_opened",
+    to: "pending",
+    note: "task started; `queued` is true while no plan slot is free",
+  },
+  { from: IDLE_STATUSES, event: "turn_opened", to: "pending", note: "a follow-up resumes an idle task" },
+  {
+    from: ["pending", "implementing"],
+    event: "turn_began",
+    to: "implementing",
+    note: "the agent works; again after a crash",
+  },
+  { from: ["implementing"], event: "replied", to: "replied", note: "a response or a clarifying question" },
+  {
+    from: ["implementing"],
+    event: "replied_pull_request_open",
+    to: "pr_open",
+    note: "the task's pull request is open (not merged)",
+  },
+  {
+    from: ["pending", "implementing"],
+    event: "turn_failed",
+    to: "failed",
+    note: "agent error, time limit, or three interruptions by a restart",
+  },
+  {
+    from: ["pending", "implementing"],
+    event: "stopped",
+    to: "cancelled",
+    note: "stop ends the queued or running turn",
+  },
+  {
+    from: ["pending", "implementing"],
+    event: "paused",
+    to: "paused",
+    note: "`pausedOn`: `billing` (billing inactive when the turn begins) or `access` (the agent lacks access)",
+  },
+  {
+    from: ["pr_open"],
+    event: "pull_request_merged",
+    to: "completed",
+    note: "the code host merged the pull request",
+  },
+];
+
+export class TransitionError extends Error {
+  override readonly name = "TransitionError";
+}
+
+/** The status `event` leads to from `from` (`"new"` for a task being created); throws when the table has no row. */
+export function nextStatus(from: TaskStatus | "new", event: TaskEvent): TaskStatus {
+  for (const row of STATUS_TRANSITIONS) {
+    if (row.event !== event) continue;
+    if (row.from === "new" ? from === "new" : from !== "new" && row.from.includes(from)) return row.to;
+  }
+  throw new TransitionError(`no task status transition from ${from} on ${event}`);
+}
+
+export const isTaskStatus = (value: string): value is TaskStatus =>
+  (TASK_STATUSES as readonly string[]).includes(value);

@@ -1,0 +1,301 @@
+// Rows of the task engine's tables and the queries over them. Callers hold a transaction when they write.
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import type { Plan, SlotCounts } from "./decide.js";
+import type { PauseReason, TaskSource, TaskStatus, TurnState } from "./statuses.js";
+
+export interface TaskRow {
+  seq: number;
+  id: string;
+  workspace_id: string;
+  source: TaskSource;
+  status: TaskStatus;
+  paused_on: PauseReason | null;
+  title: string | null;
+  repo: string | null;
+  created_by: string;
+  ticket_id: string | null;
+  open_turn_id: string | null;
+  pr_number: number | null;
+  pr_url: string | null;
+  pr_branch: string | null;
+  pr_merged: number;
+  created_at: string;
+  last_activity_at: string;
+  last_activity_ms: number;
+  /** The open turn's state (joined), null when the task has none. */
+  open_turn_state: TurnState | null;
+}
+
+export interface TurnRow {
+  seq: number;
+  id: string;
+  task_id: string;
+  workspace_id: string;
+  state: TurnState;
+  attempts: number;
+  waited: number;
+  closing_entry_id: string | null;
+  outcome_code: string | null;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export type EntryRole = "user" | "agent" | "platform";
+export type EntryKind = "message" | "response" | "clarify" | "error";
+
+export interface EntryRow {
+  seq: number;
+  id: string;
+  task_id: string;
+  message_id: string | null;
+  role: EntryRole;
+  kind: EntryKind;
+  body: string;
+  author_id: string | null;
+  handed_over: number | null;
+  turn_id: string | null;
+  created_at: string;
+}
+
+const TASK_SELECT = `SELECT t.*, o.state AS open_turn_state FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`;
+
+export function getTask(db: Database, taskId: string): TaskRow | undefined {
+  return statement(db, `${TASK_SELECT} WHERE t.id = ?`).get(taskId) as TaskRow | undefined;
+}
+
+export function getTaskInWorkspace(db: Database, workspaceId: string, taskId: string): TaskRow | undefined {
+  return statement(db, `${TASK_SELECT} WHERE t.id = ? AND t.workspace_id = ?`).get(taskId, workspaceId) as
+    | TaskRow
+    | undefined;
+}
+
+export function insertTask(
+  db: Database,
+  row: Pick<
+    TaskRow,
+    "id" | "workspace_id" | "source" | "status" | "title" | "repo" | "created_by" | "ticket_id"
+  >,
+  now: Date,
+): void {
+  statement(
+    db,
+    `INSERT INTO tasks (id, workspace_id, source, status, title, repo, created_by, ticket_id, created_at,
+       last_activity_at, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.id,
+    row.workspace_id,
+    row.source,
+    row.status,
+    row.title,
+    row.repo,
+    row.created_by,
+    row.ticket_id,
+    now.toISOString(),
+    now.toISOString(),
+    now.getTime(),
+  );
+}
+
+export function setTaskState(
+  db: Database,
+  taskId: string,
+  change: { status: TaskStatus; pausedOn: PauseReason | null; openTurnId: string | null },
+  now: Date,
+): void {
+  statement(
+    db,
+    `UPDATE tasks SET status = ?, paused_on = ?, open_turn_id = ?, last_activity_at = ?, last_activity_ms = ?
+     WHERE id = ?`,
+  ).run(change.status, change.pausedOn, change.openTurnId, now.toISOString(), now.getTime(), taskId);
+}
+
+export function touchTask(db: Database, taskId: string, now: Date): void {
+  statement(db, "UPDATE tasks SET last_activity_at = ?, last_activity_ms = ? WHERE id = ?").run(
+    now.toISOString(),
+    now.getTime(),
+    taskId,
+  );
+}
+
+export function setPullRequest(
+  db: Database,
+  taskId: string,
+  pr: { repo: string; number: number; url: string; branch: string; merged: boolean },
+): void {
+  // The pull request's repository becomes the task's when the agent chose it.
+  statement(
+    db,
+    "UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ? WHERE id = ?",
+  ).run(pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId);
+}
+
+export function getTurn(db: Database, turnId: string): TurnRow | undefined {
+  return statement(db, "SELECT * FROM task_turns WHERE id = ?").get(turnId) as TurnRow | undefined;
+}
+
+export function insertTurn(
+  db: Database,
+  row: { id: string; taskId: string; workspaceId: string; state: TurnState; waited: boolean },
+  now: Date,
+): void {
+  statement(
+    db,
+    "INSERT INTO task_turns (id, task_id, workspace_id, state, waited, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(row.id, row.taskId, row.workspaceId, row.state, row.waited ? 1 : 0, now.toISOString());
+}
+
+export function endTurnRow(
+  db: Database,
+  turnId: string,
+  state: TurnState,
+  closingEntryId: string,
+  outcomeCode: string | null,
+  now: Date,
+): void {
+  statement(
+    db,
+    "UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?",
+  ).run(state, closingEntryId, outcomeCode, now.toISOString(), turnId);
+}
+
+export function insertEntry(
+  db: Database,
+  entry: {
+    id: string;
+    taskId: string;
+    role: EntryRole;
+    kind: EntryKind;
+    body: string;
+    messageId?: string | null;
+    authorId?: string | null;
+    handedOver?: boolean | null;
+    turnId?: string | null;
+  },
+  now: Date,
+): number {
+  const result = statement(
+    db,
+    `INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    entry.id,
+    entry.taskId,
+    entry.messageId ?? null,
+    entry.role,
+    entry.kind,
+    entry.body,
+    entry.authorId ?? null,
+    entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0,
+    entry.turnId ?? null,
+    now.toISOString(),
+  );
+  touchTask(db, entry.taskId, now);
+  return Number(result.lastInsertRowid);
+}
+
+export function getEntry(db: Database, entryId: string): EntryRow | undefined {
+  return statement(db, "SELECT * FROM task_messages WHERE id = ?").get(entryId) as EntryRow | undefined;
+}
+
+/** User messages of a task saved but not yet handed to the engine, oldest first. */
+export function unhandedMessages(db: Database, taskId: string): EntryRow[] {
+  return statement(db, "SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 0 ORDER BY seq").all(
+    taskId,
+  ) as unknown as EntryRow[];
+}
+
+/** User messages accepted while a turn ran, waiting to become the next turn, oldest first. */
+export function waitingMessages(db: Database, taskId: string): EntryRow[] {
+  return statement(
+    db,
+    "SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL ORDER BY seq",
+  ).all(taskId) as unknown as EntryRow[];
+}
+
+export function handOverEntry(db: Database, entryId: string, turnId: string | null): void {
+  statement(db, "UPDATE task_messages SET handed_over = 1, turn_id = ? WHERE id = ?").run(turnId, entryId);
+}
+
+export function attachWaitingMessages(db: Database, taskId: string, turnId: string): void {
+  statement(
+    db,
+    "UPDATE task_messages SET turn_id = ? WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL",
+  ).run(turnId, taskId);
+}
+
+export function conversationOf(db: Database, taskId: string): EntryRow[] {
+  return statement(db, "SELECT * FROM task_messages WHERE task_id = ? ORDER BY seq").all(
+    taskId,
+  ) as unknown as EntryRow[];
+}
+
+export interface WorkspaceFacts {
+  plan: Plan;
+  billingActive: boolean;
+  codehostConnected: boolean;
+  trackerConnected: boolean;
+  name: string;
+}
+
+export function workspaceFacts(db: Database, workspaceId: string): WorkspaceFacts | undefined {
+  const row = statement(
+    db,
+    `SELECT name, plan_name, plan_concurrency, plan_queue_size, billing_state, codehost_connected, tracker_connected
+     FROM workspaces WHERE id = ?`,
+  ).get(workspaceId) as
+    | {
+        name: string;
+        plan_name: string;
+        plan_concurrency: number;
+        plan_queue_size: number;
+        billing_state: string;
+        codehost_connected: number;
+        tracker_connected: number;
+      }
+    | undefined;
+  return (
+    row && {
+      name: row.name,
+      plan: { name: row.plan_name, concurrency: row.plan_concurrency, queueSize: row.plan_queue_size },
+      billingActive: row.billing_state === "active",
+      codehostConnected: row.codehost_connected === 1,
+      trackerConnected: row.tracker_connected === 1,
+    }
+  );
+}
+
+export function slotCounts(db: Database, workspaceId: string): SlotCounts {
+  const running = statement(
+    db,
+    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'",
+  ).get(workspaceId) as { n: number };
+  const queued = statement(
+    db,
+    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
+  ).get(workspaceId) as { n: number };
+  return { running: running.n, queued: queued.n };
+}
+
+export function oldestQueuedTurns(db: Database, workspaceId: string, count: number): TurnRow[] {
+  if (count <= 0) return [];
+  return statement(
+    db,
+    "SELECT * FROM task_turns WHERE workspace_id = ? AND state = 'queued' ORDER BY seq LIMIT ?",
+  ).all(workspaceId, count) as unknown as TurnRow[];
+}
+
+export function startQueuedTurn(db: Database, turnId: string): void {
+  statement(db, "UPDATE task_turns SET state = 'running' WHERE id = ? AND state = 'queued'").run(turnId);
+}
+
+export function openApiTasksOf(db: Database, workspaceId: string, userId: string): number {
+  return (
+    statement(
+      db,
+      `SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND created_by = ? AND source = 'api'
+       AND status IN ('pending', 'implementing')`,
+    ).get(workspaceId, userId) as { n: number }
+  ).n;
+}

@@ -1,0 +1,369 @@
+// Property tests of the task engine over a real SQLite store (in memory: the same engine, no file needed between
+// runs): random sequences of starts, follow-ups, stops, turn begins and ends, billing changes, hand-overs that
+// fail (the 503 path) and crashes (the runtime's memory lost, then recovery). After every step: no task has two
+// open turns, no workspace runs more turns than its plan or queues more than its queue, every status change
+// follows the README's table; at the end, once the remaining turns are run, every accepted message is answered
+// or refused in its conversation and nothing accepted was lost.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../../src/server/api/errors.js";
+import { upsertUser } from "../../../../src/server/auth/users.js";
+import { applySeed, openDatabase } from "../../../../src/server/index.js";
+import type { Database } from "../../../../src/server/store/sqlite.js";
+import { statement } from "../../../../src/server/store/statements.js";
+import { inTransaction } from "../../../../src/server/store/transaction.js";
+import type { TaskContext } from "../../../../src/server/tasks/context.js";
+import {
+  beginTurn,
+  finishTurn,
+  handOverTask,
+  recover,
+  type TurnFinish,
+} from "../../../../src/server/tasks/engine.js";
+import { sendMessage } from "../../../../src/server/tasks/send-message.js";
+import { startTask } from "../../../../src/server/tasks/start-task.js";
+import { STATUS_TRANSITIONS, type TaskStatus } from "../../../../src/server/tasks/statuses.js";
+import { stopTaskTurn } from "../../../../src/server/tasks/stop.js";
+
+const WS = "ws_prop";
+const EMAILS = ["a@prop.test", "b@prop.test", "c@prop.test"];
+
+const action = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("start" as const),
+      user: fc.nat(2),
+      key: fc.option(fc.constantFrom("k0", "k1", "k2"), { nil: null }),
+      prompt: fc.constantFrom("fix it", "add tests"),
+      fail: fc.boolean(),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("send" as const),
+      task: fc.nat(20),
+      user: fc.nat(2),
+      key: fc.option(fc.constantFrom("m0", "m1", "k0"), { nil: null }),
+      text: fc.constantFrom("more", "and docs"),
+      fail: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("stop" as const), task: fc.nat(20), user: fc.nat(2) }),
+  },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("begin" as const), pick: fc.nat(20) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("finish" as const),
+      pick: fc.nat(20),
+      outcome: fc.constantFrom("response", "clarify", "pull_request", "error", "needs_access"),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("crash" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("billing" as const), active: fc.boolean() }) },
+);
+type Action = typeof action extends fc.Arbitrary<infer T> ? T : never;
+
+/** Statuses reachable from `from` through the table (several transitions can happen in one step). */
+function reachable(from: TaskStatus): Set<TaskStatus> {
+  const seen = new Set<TaskStatus>([from]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const row of STATUS_TRANSITIONS) {
+      if (row.from === "new") continue;
+      if (row.from.some((s) => seen.has(s)) && !seen.has(row.to)) {
+        seen.add(row.to);
+        changed = true;
+      }
+    }
+  }
+  return seen;
+}
+
+async function world(plan: { concurrency: number; queueSize: number }) {
+  const db = await openDatabase(":memory:");
+  const now = new Date("2026-01-01T00:00:00.000Z");
+  applySeed(
+    db,
+    {
+      workspaces: [
+        {
+          id: WS,
+          name: "Prop",
+          rollout: { repositoryEnvironments: false },
+          members: EMAILS.map((email) => ({ email, role: "member" as const })),
+          repositories: [{ repository: "acme/api", connected: true, sandboxEnv: {}, secrets: [] }],
+          engagements: [],
+        },
+      ],
+    },
+    now,
+  );
+  db.prepare("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?").run(
+    plan.concurrency,
+    plan.queueSize,
+    WS,
+  );
+  const users = EMAILS.map((email) => upsertUser(db, { email }, now));
+  return { db, users };
+}
+
+function checkInvariants(db: Database, plan: { concurrency: number; queueSize: number }): void {
+  const q = (sql: string, ...args: (string | number)[]) =>
+    statement(db, sql).all(...args) as Record<string, unknown>[];
+  // Never two open turns per task, and the task points at its open turn.
+  for (const row of q(`SELECT t.id, t.status, t.open_turn_id, o.state AS open_state,
+      (SELECT count(*) FROM task_turns x WHERE x.task_id = t.id AND x.state IN ('queued','running')) AS open_count,
+      (SELECT count(*) FROM task_messages m WHERE m.task_id = t.id AND m.handed_over = 0) AS unhanded
+      FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`)) {
+    expect(row.open_count, `task ${row.id}`).toBeLessThanOrEqual(1);
+    expect(row.open_turn_id === null ? 0 : 1).toBe(row.open_count);
+    if (row.open_turn_id !== null) expect(["pending", "implementing"]).toContain(row.status);
+    if (row.status === "implementing") expect(row.open_state).toBe("running");
+    if (row.status === "pending" && row.open_turn_id === null) expect(row.unhanded).toBeGreaterThan(0);
+  }
+  const counts = q(
+    `SELECT sum(state = 'running') AS running, sum(state = 'queued') AS queued FROM task_turns`,
+  )[0]!;
+  expect(Number(counts.running ?? 0)).toBeLessThanOrEqual(plan.concurrency);
+  expect(Number(counts.queued ?? 0)).toBeLessThanOrEqual(plan.queueSize);
+  // A message waiting for the next turn waits on a running turn.
+  for (const row of q(`SELECT m.id, o.state FROM task_messages m JOIN tasks t ON t.id = m.task_id
+      LEFT JOIN task_turns o ON o.id = t.open_turn_id WHERE m.handed_over = 1 AND m.turn_id IS NULL`))
+    expect(row.state, `waiting message ${row.id}`).toBe("running");
+  // Every ended turn closes with one entry after all of its messages.
+  for (const row of q(`SELECT x.id, x.closing_entry_id, c.seq AS closing_seq, c.task_id AS closing_task, x.task_id,
+      (SELECT max(seq) FROM task_messages m WHERE m.turn_id = x.id) AS last_message
+      FROM task_turns x LEFT JOIN task_messages c ON c.id = x.closing_entry_id WHERE x.state NOT IN ('queued','running')`)) {
+    expect(row.closing_seq, `turn ${row.id} has a closing entry`).not.toBeNull();
+    expect(row.closing_task).toBe(row.task_id);
+    if (row.last_message !== null) expect(Number(row.closing_seq)).toBeGreaterThan(Number(row.last_message));
+  }
+}
+
+async function runScenario(plan: { concurrency: number; queueSize: number }, actions: readonly Action[]) {
+  const { db, users } = await world(plan);
+  let clock = Date.parse("2026-01-01T00:00:00.000Z");
+  const now = () => {
+    clock += 7;
+    return new Date(clock);
+  };
+  let failHandOver = false;
+  const started = new Set<string>();
+  const begun = new Map<string, number>();
+  const ctx: TaskContext = {
+    db,
+    now,
+    dashboardBase: () => "http://127.0.0.1:1/dashboard",
+    handOver: (database, taskId, at) => {
+      if (failHandOver) throw new Error("hand-over refused by the test");
+      return handOverTask(database, taskId, at);
+    },
+    accepting: () => true,
+    runTurns: (ids) => {
+      for (const id of ids) started.add(id);
+    },
+    abortTurn: (id) => begun.delete(id),
+  };
+  const accepted: { taskId: string; messageId: string }[] = [];
+  const tasksByKey = new Map<string, string>();
+  const taskIds = () =>
+    (statement(db, "SELECT id FROM tasks ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+  const statuses = () =>
+    new Map(
+      (statement(db, "SELECT id, status FROM tasks").all() as { id: string; status: TaskStatus }[]).map(
+        (r) => [r.id, r.status],
+      ),
+    );
+  const runningTurns = () =>
+    (
+      statement(db, "SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq").all() as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  const expectRefusal = (error: unknown, codes: string[]) => {
+    if (!(error instanceof ApiError) || !codes.includes(error.code)) throw error;
+  };
+
+  for (const step of actions) {
+    const before = statuses();
+    switch (step.kind) {
+      case "start": {
+        failHandOver = step.fail;
+        try {
+          const answer = startTask(ctx, {
+            workspaceId: WS,
+            user: users[step.user]!,
+            body: { prompt: step.prompt },
+            idempotencyKey: step.key,
+          });
+          accepted.push({ taskId: answer.task.id, messageId: answer.messageId });
+          if (step.key) {
+            const id = `${step.user}/${step.key}`;
+            expect(tasksByKey.get(id) ?? answer.task.id, "one key, one task").toBe(answer.task.id);
+            tasksByKey.set(id, answer.task.id);
+          }
+        } catch (error) {
+          expectRefusal(error, [
+            "too_many_running",
+            "queue_full",
+            "billing_inactive",
+            "idempotency_conflict",
+            "unavailable",
+          ]);
+          if (error instanceof ApiError && error.code === "unavailable") {
+            accepted.push({ taskId: error.details.taskId!, messageId: error.details.messageId! });
+            if (step.key) tasksByKey.set(`${step.user}/${step.key}`, error.details.taskId!);
+          }
+        }
+        failHandOver = false;
+        break;
+      }
+      case "send": {
+        const taskId = taskIds()[step.task % Math.max(1, taskIds().length)];
+        if (!taskId) break;
+        failHandOver = step.fail;
+        try {
+          const answer = sendMessage(ctx, {
+            workspaceId: WS,
+            taskId,
+            user: users[step.user]!,
+            body: { text: step.text },
+            idempotencyKey: step.key,
+          });
+          accepted.push({ taskId, messageId: answer.messageId });
+        } catch (error) {
+          expectRefusal(error, ["idempotency_conflict", "unavailable"]);
+          if (error instanceof ApiError && error.code === "unavailable")
+            accepted.push({ taskId, messageId: error.details.messageId! });
+        }
+        failHandOver = false;
+        break;
+      }
+      case "stop": {
+        const taskId = taskIds()[step.task % Math.max(1, taskIds().length)];
+        if (!taskId) break;
+        try {
+          stopTaskTurn(ctx, WS, taskId, users[step.user]!);
+        } catch (error) {
+          expectRefusal(error, ["not_running"]);
+        }
+        break;
+      }
+      case "begin": {
+        const candidates = runningTurns().filter((id) => !begun.has(id));
+        const turnId = candidates[step.pick % Math.max(1, candidates.length)];
+        if (!turnId) break;
+        const result = inTransaction(db, () => beginTurn(db, turnId, now()));
+        if (result.kind === "run") begun.set(turnId, result.attempt);
+        break;
+      }
+      case "finish": {
+        const candidates = [...begun.keys()];
+        const turnId = candidates[step.pick % Math.max(1, candidates.length)];
+        if (!turnId) break;
+        const attempt = begun.get(turnId)!;
+        begun.delete(turnId);
+        const finish: TurnFinish =
+          step.outcome === "error"
+            ? { kind: "error", code: "agent_failed", reason: "boom" }
+            : step.outcome === "needs_access"
+              ? { kind: "needs_access", reason: "registry" }
+              : {
+                  kind: "reply",
+                  reply: { kind: step.outcome === "clarify" ? "clarify" : "response", body: "ok" },
+                  files: [],
+                  pullRequest:
+                    step.outcome === "pull_request"
+                      ? {
+                          repo: "acme/api",
+                          number: 1,
+                          url: "file:///x#pull/1",
+                          branch: `b-${turnId}`,
+                          merged: false,
+                        }
+                      : null,
+                };
+        inTransaction(db, () => finishTurn(db, turnId, attempt, finish, now()));
+        break;
+      }
+      case "crash":
+        begun.clear();
+        inTransaction(db, () => recover(db, now()));
+        break;
+      case "billing":
+        db.prepare("UPDATE workspaces SET billing_state = ? WHERE id = ?").run(
+          step.active ? "active" : "inactive",
+          WS,
+        );
+        break;
+    }
+    checkInvariants(db, plan);
+    for (const [id, status] of statuses()) {
+      const from = before.get(id);
+      if (from !== undefined && from !== status)
+        expect(reachable(from).has(status), `${id}: ${from} -> ${status}`).toBe(true);
+    }
+  }
+
+  // Drain: a restart hands over what was saved, then every remaining turn runs to a reply.
+  db.prepare("UPDATE workspaces SET billing_state = 'active' WHERE id = ?").run(WS);
+  begun.clear();
+  inTransaction(db, () => recover(db, now()));
+  for (let guard = 0; guard < 500 && runningTurns().length > 0; guard++) {
+    for (const turnId of runningTurns()) {
+      const result = inTransaction(db, () => beginTurn(db, turnId, now()));
+      if (result.kind === "run")
+        inTransaction(db, () =>
+          finishTurn(
+            db,
+            turnId,
+            result.attempt,
+            { kind: "reply", reply: { kind: "response", body: "done" }, files: [], pullRequest: null },
+            now(),
+          ),
+        );
+    }
+    checkInvariants(db, plan);
+  }
+  expect(runningTurns()).toEqual([]);
+  expect(statement(db, "SELECT count(*) AS n FROM task_turns WHERE state = 'queued'").get()).toEqual({
+    n: 0,
+  });
+  // Every accepted message is in its conversation, handed over, and answered or refused by an ended turn.
+  for (const { taskId, messageId } of accepted) {
+    const rows = statement(
+      db,
+      `SELECT m.handed_over, x.state, x.closing_entry_id FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+       WHERE m.task_id = ? AND m.message_id = ?`,
+    ).all(taskId, messageId) as {
+      handed_over: number;
+      state: string | null;
+      closing_entry_id: string | null;
+    }[];
+    expect(rows.length, `message ${messageId} of ${taskId}`).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.handed_over).toBe(1);
+      expect(["succeeded", "failed", "cancelled", "paused", "refused"]).toContain(row.state);
+      expect(row.closing_entry_id).not.toBeNull();
+    }
+  }
+  db.close();
+}
+
+describe("task engine properties", () => {
+  it("one open turn per task, the plan's slots and queue, the status table, every accepted message answered", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ concurrency: fc.integer({ min: 1, max: 3 }), queueSize: fc.integer({ min: 0, max: 3 }) }),
+        fc.array(action, { minLength: 1, maxLength: 60 }),
+        (plan, actions) => runScenario(plan, actions),
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
