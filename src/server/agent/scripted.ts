@@ -5,31 +5,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { execa } from "execa";
-import { z } from "zod";
 import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
+import { type ScriptedRule, ScriptedRuleSchema } from "./rules.js";
 
-const RelativePath = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "must be a relative path without '..'");
-
-export const ScriptedRuleSchema = z.object({
-  match: z.string().min(1).max(200).optional(),
-  kind: z.enum(["response", "clarify"]).default("response"),
-  /** The reply; `{prompt}` is replaced by the last user message's first line. */
-  reply: z.string().min(1).max(10_000).default("Done."),
-  delayMs: z.number().int().min(0).max(3_600_000).default(0),
-  /** Files written in the sandbox and reported as produced. */
-  files: z.record(RelativePath, z.string().max(100_000)).default({}),
-  /** Commit `files` on a branch, push it to the code host and open a pull request. */
-  pullRequest: z
-    .object({ branch: z.string().min(1).max(100).optional(), title: z.string().min(1).max(200).optional() })
-    .optional(),
-  error: z.string().min(1).max(500).optional(),
-  needsAccess: z.string().min(1).max(500).optional(),
-});
-export type ScriptedRule = z.infer<typeof ScriptedRuleSchema>;
+export { type ScriptedRule, ScriptedRuleSchema };
 
 /** The rule for `message`: the first that matches, else the built-in answer. */
 export function pickRule(rules: readonly ScriptedRule[], message: string): ScriptedRule {

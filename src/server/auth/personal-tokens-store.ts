@@ -102,3 +102,19 @@ export function revokePersonalToken(db: Database, tokenId: string, nowMs: number
     ).run(nowMs, tokenId).changes > 0
   );
 }
+
+/** A token named in the seed document: kept as its hash and last four, valid a year; re-seeding changes nothing. */
+export function seedPersonalToken(db: Database, email: string, token: string, now: Date): void {
+  statement(
+    db,
+    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
+     VALUES (?, ?, 'seed', ?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email, last_four = excluded.last_four`,
+  ).run(
+    hashPersonalToken(token),
+    email.toLowerCase(),
+    expiryFor(now.getTime(), 365),
+    now.toISOString(),
+    newId("pat"),
+    token.slice(-4),
+  );
+}

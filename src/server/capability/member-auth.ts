@@ -1,7 +1,7 @@
 // Personal access tokens (`btn_<secret>`) for the workspace routes: only sha256 hashes are stored. A caller who
 // is not a member of the workspace gets 404, never 403, so nothing reveals that the workspace exists.
 import { HEADERS, PERSONAL_TOKEN_PREFIX, WIRE_ERRORS } from "../../transport/wire.js";
-import { hashCredential } from "../auth/tokens.js";
+import { lookUpPersonalToken } from "../auth/personal-tokens-store.js";
 import { HttpError, invalidToken, notFound } from "../http/http-error.js";
 import type { Database } from "../store/sqlite.js";
 
@@ -28,11 +28,11 @@ export function authenticateMember(
   if (!token?.startsWith(PERSONAL_TOKEN_PREFIX)) {
     throw invalidToken("send a personal access token (btn_...) as Authorization: Bearer");
   }
-  const row = db
-    .prepare("SELECT email, expires_at_ms FROM personal_access_tokens WHERE token_hash = ?")
-    .get(hashCredential(token)) as { email: string; expires_at_ms: number } | undefined;
-  if (!row || row.expires_at_ms <= nowMs)
-    throw invalidToken("the personal access token is unknown or expired");
+  // The same lookup as the public API: a revoked token stops working here too.
+  const looked = lookUpPersonalToken(db, token, nowMs);
+  if (looked.state !== "active")
+    throw invalidToken("the personal access token is unknown, expired or revoked");
+  const row = { email: looked.found.user.email };
   const member = db
     .prepare(
       `SELECT m.role, w.rollout_repository_environments AS rollout FROM members m

@@ -22,6 +22,15 @@ import { itemsGone } from "./plan.js";
 import type { SeedDocument, SeedWorkspace } from "./schema.js";
 import { dropSeedItem, loadSeedItems } from "./seed-items.js";
 import { applyTableItem, pruneTableItem, type SeedContext, type TableItem } from "./table-item.js";
+import {
+  applyAgentRules,
+  applyMemberUser,
+  applyWorkspaceIssues,
+  memberTaskColumnsOf,
+  memberTaskFields,
+  seededTokenColumns,
+  workspaceTaskFields,
+} from "./tasks-seed.js";
 
 export interface SeedOutcome {
   /** Items that left the seed but stay because the service changed them since the seed set them. */
@@ -35,6 +44,7 @@ export function applySeed(db: Database, seed: SeedDocument, now: Date, logger?: 
     const workspaces = loadSeedItems(db, "workspace", "");
     const prunes: (() => void)[] = [];
     for (const workspace of seed.workspaces) {
+      const tasks = workspaceTaskFields(workspace);
       applyTableItem(
         ctx,
         {
@@ -43,10 +53,10 @@ export function applySeed(db: Database, seed: SeedDocument, now: Date, logger?: 
           key: workspace.id,
           table: "workspaces",
           where: { id: workspace.id },
-          columns: { name: "name", rollout: "rollout_repository_environments" },
+          columns: { name: "name", rollout: "rollout_repository_environments", ...tasks.columns },
           insertExtra: { created_at: ctx.at },
         },
-        { name: workspace.name, rollout: workspace.rollout.repositoryEnvironments ? 1 : 0 },
+        { name: workspace.name, rollout: workspace.rollout.repositoryEnvironments ? 1 : 0, ...tasks.values },
         workspaces.get(workspace.id),
       );
       prunes.push(applyMembers(ctx, workspace, now));
@@ -55,27 +65,29 @@ export function applySeed(db: Database, seed: SeedDocument, now: Date, logger?: 
         prunes.push(() => pruneRepository(ctx, id, repository));
       }
       applyEngagements(db, workspace, ctx.at);
+      applyWorkspaceIssues(db, workspace, now);
     }
     // Removals come after every addition, so an item that moved (a token to another member, a secret name to
     // sandboxEnv) is judged against the whole new seed.
     for (const prune of prunes) prune();
     for (const workspace of seed.workspaces) checkNameClashes(ctx, workspace);
+    if (seed.agent) applyAgentRules(db, seed.agent);
   });
   for (const item of ctx.kept)
     logger?.warn({ item }, "left the seed but kept: changed through the API since the seed set it");
   return { kept: ctx.kept };
 }
 
-const memberItem = (workspaceId: string, email: string): TableItem => ({
+const memberItem = (workspaceId: string, email: string, extra: Record<string, string> = {}): TableItem => ({
   kind: "member",
   scope: workspaceId,
   key: email,
   table: "members",
   where: { workspace_id: workspaceId, email },
-  columns: { role: "role" },
+  columns: { role: "role", ...extra },
 });
 
-const tokenItem = (workspaceId: string, tokenHash: string, now: Date): TableItem => ({
+const tokenItem = (workspaceId: string, tokenHash: string, now: Date, token?: string): TableItem => ({
   kind: "member_token",
   scope: workspaceId,
   key: tokenHash,
@@ -86,6 +98,7 @@ const tokenItem = (workspaceId: string, tokenHash: string, now: Date): TableItem
     name: "seed",
     expires_at_ms: now.getTime() + DEFAULT_TOKEN_TTL_DAYS * 86_400_000,
     created_at: now.toISOString(),
+    ...(token ? seededTokenColumns(token) : {}),
   },
 });
 
@@ -98,16 +111,28 @@ function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): ()
   for (const member of workspace.members) {
     const email = member.email.toLowerCase();
     seenMembers.add(email);
-    applyTableItem(ctx, memberItem(workspace.id, email), { role: member.role }, members.get(email));
+    const identity = memberTaskFields(member);
+    applyTableItem(
+      ctx,
+      memberItem(workspace.id, email, identity.columns),
+      { role: member.role, ...identity.values },
+      members.get(email),
+    );
+    applyMemberUser(ctx.db, member, now);
     if (member.token) {
       const hash = hashCredential(member.token);
       seenTokens.add(hash);
-      applyTableItem(ctx, tokenItem(workspace.id, hash, now), { email }, tokens.get(hash));
+      applyTableItem(ctx, tokenItem(workspace.id, hash, now, member.token), { email }, tokens.get(hash));
     }
   }
   return () => {
     for (const [email, applied] of itemsGone(members, seenMembers))
-      pruneTableItem(ctx, memberItem(workspace.id, email), applied, `member ${email} of ${workspace.id}`);
+      pruneTableItem(
+        ctx,
+        memberItem(workspace.id, email, memberTaskColumnsOf(applied)),
+        applied,
+        `member ${email} of ${workspace.id}`,
+      );
     for (const [hash, applied] of itemsGone(tokens, seenTokens)) {
       const item = tokenItem(workspace.id, hash, now);
       // A member of another workspace in the seed may still hand out the same token: then it stays.

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EnvValueSchema, RepositorySlugSchema, ShellNameSchema } from "../../envfile/overlay.js";
 import { ReadinessSchema } from "../../transport/wire.js";
 import { checkBatonPath } from "../operations/managed-startup.js";
+import { SeedAgentSchema, SeedMemberIdentitySchema, SeedWorkspaceTasksSchema } from "./tasks-seed.js";
 
 const IdSchema = z
   .string()
@@ -63,13 +64,13 @@ export const SeedRepositorySchema = z
     });
   });
 
-export const SeedWorkspaceSchema = z.object({
+export const SeedWorkspaceSchema = SeedWorkspaceTasksSchema.extend({
   id: IdSchema,
   name: z.string().min(1).max(200),
   rollout: z.object({ repositoryEnvironments: z.boolean() }).default({ repositoryEnvironments: false }),
   members: z
     .array(
-      z.object({
+      SeedMemberIdentitySchema.extend({
         email: z.email(),
         role: z.enum(["owner", "admin", "member"]),
         /** A personal access token for the workspace routes (capability requests, secrets), `btn_` + 16+ chars. */
@@ -89,6 +90,8 @@ export const SeedWorkspaceSchema = z.object({
 
 export const SeedDocumentSchema = z.object({
   workspaces: z.array(SeedWorkspaceSchema),
+  /** The scripted agent's rules (`baton serve --agent scripted`, the default). */
+  agent: SeedAgentSchema.optional(),
 });
 
 export type SeedDocument = z.infer<typeof SeedDocumentSchema>;

@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/server/api/errors.js";
-import { upsertUser } from "../../../../src/server/auth/users.js";
-import { applySeed, openDatabase } from "../../../../src/server/index.js";
+import { findUserByEmail } from "../../../../src/server/auth/users.js";
+import { applySeed, openDatabase, SeedDocumentSchema } from "../../../../src/server/index.js";
 import type { Database } from "../../../../src/server/store/sqlite.js";
 import { statement } from "../../../../src/server/store/statements.js";
 import { inTransaction } from "../../../../src/server/store/transaction.js";
@@ -89,18 +89,16 @@ async function world(plan: { concurrency: number; queueSize: number }) {
   const now = new Date("2026-01-01T00:00:00.000Z");
   applySeed(
     db,
-    {
+    SeedDocumentSchema.parse({
       workspaces: [
         {
           id: WS,
           name: "Prop",
-          rollout: { repositoryEnvironments: false },
-          members: EMAILS.map((email) => ({ email, role: "member" as const })),
-          repositories: [{ repository: "acme/api", connected: true, sandboxEnv: {}, secrets: [] }],
-          engagements: [],
+          members: EMAILS.map((email) => ({ email, role: "member" })),
+          repositories: [{ repository: "acme/api" }],
         },
       ],
-    },
+    }),
     now,
   );
   db.prepare("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?").run(
@@ -108,7 +106,7 @@ async function world(plan: { concurrency: number; queueSize: number }) {
     plan.queueSize,
     WS,
   );
-  const users = EMAILS.map((email) => upsertUser(db, { email }, now));
+  const users = EMAILS.map((email) => findUserByEmail(db, email)!);
   return { db, users };
 }
 
