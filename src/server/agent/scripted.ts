@@ -102,6 +102,7 @@ async function pushBranch(
     execa("git", args, {
       cwd,
       cancelSignal: input.signal,
+      stdin: "ignore",
       env: {
         GIT_AUTHOR_NAME: "Baton scripted agent",
         GIT_AUTHOR_EMAIL: "agent@baton.invalid",

@@ -23,7 +23,8 @@ const GIT_ENV = {
 export function createLocalCodehost(options: { db: Database; root: string; now: () => Date }): Codehost {
   const creating = new Map<string, Promise<string>>();
   const pathOf = (workspaceId: string, repo: string) => join(options.root, workspaceId, `${repo}.git`);
-  const git = (dir: string, args: string[]) => execa("git", ["--git-dir", dir, ...args], { env: GIT_ENV });
+  const git = (dir: string, args: string[]) =>
+    execa("git", ["--git-dir", dir, ...args], { env: GIT_ENV, stdin: "ignore" });
 
   const ensure = (workspaceId: string, repo: string): Promise<string> => {
     const dir = pathOf(workspaceId, repo);
@@ -40,7 +41,9 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
           await execa("git", ["init", "--quiet", "--bare", "--initial-branch", DEFAULT_BRANCH, dir], {
             env: GIT_ENV,
           });
-          const tree = (await git(dir, ["mktree"])).stdout.trim();
+          const tree = (
+            await execa("git", ["--git-dir", dir, "mktree"], { env: GIT_ENV, input: "" })
+          ).stdout.trim();
           const commit = (await git(dir, ["commit-tree", tree, "-m", "initial commit"])).stdout.trim();
           await git(dir, ["update-ref", `refs/heads/${DEFAULT_BRANCH}`, commit]);
         }
