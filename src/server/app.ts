@@ -18,12 +18,18 @@
 //     document (the egress proxy's internal route) takes `hide: true` in its createRoute.
 //  4. `npm run build && node scripts/generate-openapi.mjs` regenerates openapi/baton-ops.json; commit it (a
 //     test compares). Test the routes with `app.http.request()`; add a socket test only for adapter concerns.
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
 import { createAdminApp } from "./admin/app.js";
+import { createApiApp } from "./api/app.js";
+import { API_BASE_PATH } from "./api/wire.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
-import type { CapabilitySettings } from "./capability/settings.js";
+import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
 import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
@@ -39,6 +45,7 @@ import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
 import type { Database } from "./store/sqlite.js";
+import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 
 export interface ServerAppOptions {
   db: Database;
@@ -47,6 +54,13 @@ export interface ServerAppOptions {
   now?: () => Date;
   activationDelayMs?: number;
   capability?: CapabilitySettings | undefined;
+  /**
+   * The task engine's settings: where sandboxes and the local code host live (`workRoot`; a temporary folder,
+   * removed on stop, when not given), the agent program, test hooks.
+   */
+  tasks?:
+    | Partial<Omit<TaskServiceOptions, "db" | "now" | "logger" | "dashboardBase" | "serviceUrl">>
+    | undefined;
 }
 
 export interface ServerApp {
@@ -69,6 +83,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
+  app.route(API_BASE_PATH, createApiApp(deps));
   let document: Record<string, unknown> | undefined;
   app.route(
     "/",
@@ -92,6 +107,21 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
   const stopHooks: (() => Promise<void>)[] = [];
+  let workRoot = options.tasks?.workRoot;
+  if (!workRoot) {
+    const made = mkdtempSync(join(tmpdir(), "baton-work-"));
+    workRoot = made;
+    stopHooks.push(() => rm(made, { recursive: true, force: true }));
+  }
+  const tasks = createTaskService({
+    ...options.tasks,
+    db: options.db,
+    now,
+    logger: options.logger,
+    workRoot,
+    dashboardBase: () => dashboardBaseFor(options.capability),
+    serviceUrl: () => options.capability?.serviceUrl ?? "http://127.0.0.1",
+  });
   const deps: ServerDeps = {
     db: options.db,
     now,
@@ -100,6 +130,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     waiters,
     adminToken: options.adminToken,
     capability: options.capability,
+    tasks,
     onStop: (stop) => stopHooks.push(stop),
   };
   const http = composeHttpApp(deps, startCapabilityRuntime(deps));
@@ -107,8 +138,12 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     http,
     handle: async (request) => http.fetch(request),
     deps,
-    start: () => worker.recover(),
+    start: () => {
+      worker.recover();
+      tasks.start();
+    },
     stop: async () => {
+      await tasks.stop();
       waiters.wakeAll();
       await worker.stop();
       waiters.wakeAll();

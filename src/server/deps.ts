@@ -4,6 +4,7 @@ import type { CapabilitySettings } from "./capability/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
 import type { Database } from "./store/sqlite.js";
+import type { TaskService } from "./tasks/service.js";
 
 export interface ServerDeps {
   db: Database;
@@ -15,6 +16,8 @@ export interface ServerDeps {
   adminToken: string | undefined;
   /** Capability-request settings (`--smtp-url`, `--matcher-url`, `--dashboard-url`). */
   capability?: CapabilitySettings | undefined;
+  /** The task engine: operations of the public API, the turn runtime, the rate limiter. */
+  tasks: TaskService;
   /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
   onStop?: (stop: () => Promise<void>) => void;
 }

@@ -35,6 +35,14 @@ export const ServeOptionsSchema = z.object({
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
   matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
   dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
+  agentCommand: filePath.optional(),
+  agentTimeout: z
+    .number()
+    .int("must be a whole number of seconds")
+    .min(1, "must be 1 to 86400 seconds")
+    .max(86_400, "must be 1 to 86400 seconds")
+    .optional(),
+  workDir: filePath.optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -46,6 +54,9 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   smtpUrl: "--smtp-url",
   matcherUrl: "--matcher-url",
   dashboardUrl: "--dashboard-url",
+  agentCommand: "--agent-command",
+  agentTimeout: "--agent-timeout",
+  workDir: "--work-dir",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */

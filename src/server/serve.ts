@@ -2,7 +2,7 @@
 // asked. Returns values or throws BatonErrors; src/cli/commands/serve.ts prints and maps the exit code.
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { parseOrThrow } from "../config/zod-error.js";
 import { InputError, UsageError } from "../errors.js";
@@ -25,6 +25,11 @@ export interface ServeOptions {
   smtpUrl?: string | undefined;
   matcherUrl?: string | undefined;
   dashboardUrl?: string | undefined;
+  /** The task engine: an agent program (the `command` adapter; default: the scripted agent), its time limit in
+   * seconds (default 1800), and the folder for sandboxes and the local code host (default: `work` beside --db). */
+  agentCommand?: string | undefined;
+  agentTimeout?: number | undefined;
+  workDir?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
@@ -65,6 +70,16 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       logger,
       capability,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
+      tasks: {
+        workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
+        agentCommand: flags.agentCommand
+          ? {
+              argv: [resolve(flags.agentCommand)],
+              timeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
+            }
+          : undefined,
+        agentEnv: agentEnvironment(env),
+      },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
     const server = createNodeServer(app.http.fetch);
@@ -118,6 +133,14 @@ async function applySeedFile(db: Database, path: string, logger: Logger): Promis
     );
   }
   applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), logger);
+}
+
+const DEFAULT_AGENT_TIMEOUT_S = 1800;
+
+/** What an agent program gets from the service's environment: the basics a program needs, never a credential. */
+function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR", "NODE_OPTIONS"];
+  return Object.fromEntries(keep.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
 function describe(error: unknown): string {

@@ -14,6 +14,16 @@ interface ServeFlags {
   smtpUrl?: string;
   matcherUrl?: string;
   dashboardUrl?: string;
+  agentCommand?: string;
+  agentTimeout?: number;
+  workDir?: string;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds < 1 || seconds > 86_400)
+    throw new InvalidArgumentError("must be 1 to 86400 seconds");
+  return seconds;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -29,6 +39,19 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "model endpoint for capability-request matching (token: BATON_MATCHER_TOKEN)",
     )
     .option("--dashboard-url <url>", "base of dashboard links in e-mail (default: <service url>/dashboard)")
+    .option(
+      "--agent-command <program>",
+      "run turns with this agent program (turn as JSON on stdin, reply as JSON on stdout); default: the scripted agent",
+    )
+    .option(
+      "--agent-timeout <seconds>",
+      "time limit of one turn of --agent-command (default 1800)",
+      parseSeconds,
+    )
+    .option(
+      "--work-dir <dir>",
+      "sandboxes and the local code host's repositories (default: work/ beside --db)",
+    )
     .addHelpText(
       "after",
       "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set. Stop with SIGTERM or Ctrl-C.",

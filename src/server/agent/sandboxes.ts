@@ -20,8 +20,8 @@ export interface HostSandboxOptions {
   root: string;
   /** The service's own address (BATON_OPS_URL), known once it listens. */
   serviceUrl: () => string;
-  /** Extra variables every sandbox gets (e.g. the code host's git base). */
-  env?: () => Record<string, string>;
+  /** Extra variables for the task's sandbox (e.g. where to push to the code host). */
+  env?: (task: AgentTask) => Promise<Record<string, string>>;
 }
 
 export function createHostSandboxes(options: HostSandboxOptions): TurnSandboxProvider {
@@ -53,10 +53,11 @@ export function createHostSandboxes(options: HostSandboxOptions): TurnSandboxPro
         id: held.sandboxId,
         workdir,
         env: {
-          ...options.env?.(),
+          ...(await options.env?.(task)),
           HOME: home,
           BATON_CHECKOUT_ROOT: join(home, "checkouts"),
           BATON_TASK_ID: task.id,
+          BATON_WORKSPACE_ID: task.workspaceId,
           BATON_OPS_URL: options.serviceUrl(),
           BATON_TURN_TOKEN: turnToken,
           BATON_SANDBOX_LEASE: held.lease,

@@ -1,0 +1,109 @@
+// The task engine as the service runs it: the local code host, host sandboxes, the agent (scripted from the
+// seed's rules unless an agent program is configured), the turn runtime, the rate limiter, and the context the
+// API's operations use. Nothing runs until `start()`.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Logger } from "pino";
+import { createCommandAgent } from "../agent/command.js";
+import type { AgentRunner } from "../agent/port.js";
+import { createHostSandboxes } from "../agent/sandboxes.js";
+import { createScriptedAgent } from "../agent/scripted.js";
+import { createLocalCodehost } from "../codehost/local-git.js";
+import type { Codehost } from "../codehost/port.js";
+import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
+import { loadAgentRules } from "../seed/tasks-seed.js";
+import type { Database } from "../store/sqlite.js";
+import type { TaskContext } from "./context.js";
+import { handOverTask } from "./engine.js";
+import { TaskRuntime } from "./runtime.js";
+
+export interface AgentCommandSettings {
+  /** The agent program (no shell); it gets the turn on stdin and prints its reply as JSON. */
+  argv: readonly string[];
+  timeoutMs: number;
+}
+
+export interface TaskServiceOptions {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  /** Holds `sandboxes/<task id>` and the local code host's bare repositories under `codehost/`. */
+  workRoot: string;
+  dashboardBase: () => string;
+  serviceUrl: () => string;
+  /** An agent program for the `command` adapter; without one the `scripted` agent answers. */
+  agentCommand?: AgentCommandSettings | undefined;
+  /** An agent adapter given directly (tests). */
+  agent?: AgentRunner | undefined;
+  /** Replaces the hand-over (tests reach the 503 path with one that throws). */
+  handOver?: TaskContext["handOver"] | undefined;
+  pullRequestSweepMs?: number | undefined;
+  /** Variables passed to an agent program from the service's environment. */
+  agentEnv?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface TaskService {
+  context: TaskContext;
+  runtime: TaskRuntime;
+  limiter: SlidingWindowLimiter;
+  codehost: Codehost;
+  agent: AgentRunner;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createTaskService(options: TaskServiceOptions): TaskService {
+  const { db, now, logger } = options;
+  const codehostRoot = join(options.workRoot, "codehost");
+  const codehost = createLocalCodehost({ db, root: codehostRoot, now });
+  const sandboxes = createHostSandboxes({
+    db,
+    now,
+    root: join(options.workRoot, "sandboxes"),
+    serviceUrl: options.serviceUrl,
+    // The task's repository is ready to clone and push to before its first turn.
+    env: async (task) => ({
+      BATON_CODEHOST_GIT_BASE: pathToFileURL(codehostRoot).href,
+      ...(task.repo ? { BATON_GIT_URL: await codehost.gitUrl(task.workspaceId, task.repo) } : {}),
+    }),
+  });
+  const agent =
+    options.agent ??
+    (options.agentCommand
+      ? createCommandAgent({
+          argv: options.agentCommand.argv,
+          timeoutMs: options.agentCommand.timeoutMs,
+          baseEnv: options.agentEnv ?? {},
+        })
+      : createScriptedAgent({
+          rules: () => loadAgentRules(db),
+          gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
+        }));
+  const runtime = new TaskRuntime({
+    db,
+    now,
+    logger,
+    agent,
+    sandboxes,
+    codehost,
+    pullRequestSweepMs: options.pullRequestSweepMs ?? 15_000,
+  });
+  const context: TaskContext = {
+    db,
+    now,
+    dashboardBase: options.dashboardBase,
+    handOver: options.handOver ?? handOverTask,
+    accepting: () => runtime.isAccepting(),
+    runTurns: (ids) => runtime.runTurns(ids),
+    abortTurn: (id) => runtime.abortTurn(id),
+  };
+  return {
+    context,
+    runtime,
+    limiter: new SlidingWindowLimiter(),
+    codehost,
+    agent,
+    start: () => runtime.start(),
+    stop: () => runtime.stop(),
+  };
+}
