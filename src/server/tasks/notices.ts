@@ -7,7 +7,7 @@ export const NOTICES = {
   queueFull: (plan: Plan, slots: SlotCounts) =>
     `Not started: the workspace queue is full (plan ${plan.name}: ${slots.running} of ${plan.concurrency} running, ${slots.queued} of ${plan.queueSize} queued). Send the message again once a turn finishes.`,
   stopped: (by: string, notRun: number) =>
-    `Stopped by ${by}.${notRun > 0 ? ` ${notRun} message${notRun === 1 ? "" : "s"} sent during the turn ${notRun === 1 ? "was" : "were"} not run;` : ""} Send a follow-up to continue.`,
+    `Stopped by ${by}.${notRun > 0 ? ` ${notRun} message${notRun === 1 ? "" : "s"} sent during the turn ${notRun === 1 ? "was" : "were"} not run.` : ""} Send a follow-up to continue.`,
   billingPaused: () =>
     "Paused: billing is inactive for this workspace. An owner can reactivate billing; then send a follow-up to continue.",
   accessPaused: (reason: string) =>

@@ -60,21 +60,21 @@ export function sendMessage(
       },
       now,
     );
-    if (key)
-      saveRecord(
-        db,
-        input.user.id,
-        key,
-        { requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
-        now,
-      );
+    // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
+    saveRecord(
+      db,
+      input.user.id,
+      messageId,
+      { requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
+      now,
+    );
     return { taskId: input.taskId, messageId, response: null };
   });
   if (saved.response !== null) return saved.response as { messageId: string };
   return handOverAndAnswer(
     ctx,
     input.user.id,
-    key,
+    saved.messageId,
     saved.taskId,
     saved.messageId,
     () => ({ messageId: saved.messageId }),

@@ -84,12 +84,18 @@ export function startTask(
       },
       now,
     );
-    if (key)
-      saveRecord(db, input.user.id, key, { requestHash, taskId, messageId, messageEntryId: entryId }, now);
+    // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
+    saveRecord(
+      db,
+      input.user.id,
+      messageId,
+      { requestHash, taskId, messageId, messageEntryId: entryId },
+      now,
+    );
     return { taskId, messageId, response: null };
   });
   if (saved.response !== null) return saved.response as StartTaskResponse;
-  return handOverAndAnswer(ctx, input.user.id, key, saved.taskId, saved.messageId, (task) => ({
+  return handOverAndAnswer(ctx, input.user.id, saved.messageId, saved.taskId, saved.messageId, (task) => ({
     task,
     messageId: saved.messageId,
   }));
@@ -99,7 +105,7 @@ export function startTask(
 export function handOverAndAnswer<T>(
   ctx: TaskContext,
   userId: string,
-  key: string | null,
+  key: string,
   taskId: string,
   messageId: string,
   answer: (task: ApiTask) => T,
@@ -113,7 +119,7 @@ export function handOverAndAnswer<T>(
       const now = ctx.now();
       const turns = ctx.handOver(ctx.db, taskId, now);
       const result = answer(toApiTask(getTask(ctx.db, taskId)!, ctx.dashboardBase()));
-      if (key) storeAnswer(ctx.db, userId, key, result);
+      storeAnswer(ctx.db, userId, key, result);
       return { started: turns, response: result };
     }));
   } catch (cause) {
