@@ -105,7 +105,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "admin",
-    summary: "provision sandboxes and turns on a running baton serve (token from BATON_ADMIN_TOKEN)",
+    summary:
+      "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN)",
     subcommands: [
       {
         name: "sandbox",
@@ -117,6 +118,18 @@ export const COMMANDS: readonly CommandEntry[] = [
         name: "turn",
         summary: "issue a follow-up turn token for an engagement",
         load: () => import("./commands/admin/turn.js"),
+      },
+      {
+        name: "token",
+        summary: "personal access tokens for the public API",
+        subcommands: [
+          {
+            name: "create",
+            summary:
+              "create a personal access token for a workspace member; printed once, only its last four are kept",
+            load: () => import("./commands/admin/token-create.js"),
+          },
+        ],
       },
     ],
   },

@@ -6,6 +6,7 @@ import { ConfigError, ServiceError } from "../errors.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,
+  CreateTokenResponseSchema,
   CreateTurnResponseSchema,
   HEADERS,
 } from "../transport/wire.js";
@@ -69,4 +70,14 @@ export async function createAdminTurn(
 ): Promise<AdminTurn> {
   const body = { engagementId: input.engagement, ...(input.ttl ? { ttlSeconds: input.ttl } : {}) };
   return CreateTurnResponseSchema.parse(await callAdmin(target, ADMIN_PATHS.turns, body));
+}
+
+export type AdminToken = z.infer<typeof CreateTokenResponseSchema>;
+
+/** A personal access token for a member; the answer holds the token, shown this once. */
+export async function createAdminToken(
+  target: AdminTarget,
+  input: { email: string; name: string; lifetimeDays: 30 | 90 | 365 },
+): Promise<AdminToken> {
+  return CreateTokenResponseSchema.parse(await callAdmin(target, ADMIN_PATHS.tokens, input));
 }

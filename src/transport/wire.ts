@@ -167,7 +167,36 @@ export const ADMIN_PATHS = {
   sandboxes: `${ADMIN_BASE_PATH}/sandboxes`,
   turns: `${ADMIN_BASE_PATH}/turns`,
   disconnectRepository: `${ADMIN_BASE_PATH}/repositories/disconnect`,
+  tokens: `${ADMIN_BASE_PATH}/tokens`,
+  billing: `${ADMIN_BASE_PATH}/workspaces/billing`,
+  plan: `${ADMIN_BASE_PATH}/workspaces/plan`,
 } as const;
+
+/** `POST /admin/v1/tokens`: a personal access token for a member; the answer is the only time it is shown. */
+export const CreateTokenBodySchema = z.object({
+  email: z.email(),
+  name: z.string().trim().min(1).max(100),
+  lifetimeDays: z.union([z.literal(30), z.literal(90), z.literal(365)]),
+});
+export const CreateTokenResponseSchema = z.object({
+  id: z.string(),
+  token: z.string(),
+  name: z.string(),
+  lastFour: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export const SetBillingBodySchema = z.object({
+  workspaceId: z.string().min(1),
+  state: z.enum(["active", "inactive"]),
+});
+export const SetPlanBodySchema = z.object({
+  workspaceId: z.string().min(1),
+  name: z.string().min(1).max(100).optional(),
+  concurrency: z.number().int().min(1).max(1000),
+  queueSize: z.number().int().min(0).max(100_000),
+});
 
 /** `error.code` of a `failed` operation. */
 export const OPERATION_ERRORS = {

@@ -19,13 +19,6 @@ interface ServeFlags {
   workDir?: string;
 }
 
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+$/.test(value) || seconds < 1 || seconds > 86_400)
-    throw new InvalidArgumentError("must be 1 to 86400 seconds");
-  return seconds;
-}
-
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
     .option("--host <host>", "address to listen on", "127.0.0.1")
@@ -46,7 +39,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option(
       "--agent-timeout <seconds>",
       "time limit of one turn of --agent-command (default 1800)",
-      parseSeconds,
+      wholeNumberIn(1, 86_400, "seconds"),
     )
     .option(
       "--work-dir <dir>",

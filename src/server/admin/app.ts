@@ -4,7 +4,9 @@ import { createRoute, type z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { InputError } from "../../errors.js";
 import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
+import { createPersonalToken } from "../auth/personal-tokens-store.js";
 import { credentialMatches } from "../auth/tokens.js";
+import { findUserByEmail } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError, invalidToken, notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
@@ -14,6 +16,7 @@ import { reserveDisconnected } from "../operations/activate.js";
 import { applySeed } from "../seed/apply-seed.js";
 import { type CredentialFailure, issueSandbox, issueTurn } from "../store/credentials.js";
 import { inTransaction } from "../store/transaction.js";
+import { promote } from "../tasks/engine.js";
 
 const FAILURES: Record<CredentialFailure, HttpError> = {
   workspace_not_found: new HttpError(404, WIRE_ERRORS.notFound, "no such workspace; seed it first"),
@@ -127,6 +130,71 @@ export function createAdminApp(deps: ServerDeps) {
     (c) => {
       if (!disconnectRepository(deps, c.req.valid("json")))
         throw notFound("no such repository in that workspace");
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/tokens",
+      summary:
+        "create a personal access token for a member (30, 90 or 365 days); the answer is the only time it is shown",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("token request", SMALL_BODY)] as const,
+      request: body(S.CreateTokenBody, "the member's e-mail, a name, the lifetime in days"),
+      responses: { 201: jsonContent(S.CreateTokenResponse, "the token, shown once"), ...ERRORS },
+    }),
+    (c) => {
+      const input = c.req.valid("json");
+      if (!findUserByEmail(deps.db, input.email))
+        throw notFound("no member with that e-mail; add them to a workspace first");
+      return c.json(createPersonalToken(deps.db, input, deps.now()), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/workspaces/billing",
+      summary: "set a workspace's billing state (inactive: starts refused, turns pause)",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("billing request", SMALL_BODY)] as const,
+      request: body(S.SetBillingBody, "the workspace and its billing state"),
+      responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
+    }),
+    (c) => {
+      const input = c.req.valid("json");
+      const changed = deps.db
+        .prepare("UPDATE workspaces SET billing_state = ? WHERE id = ?")
+        .run(input.state, input.workspaceId);
+      if (changed.changes === 0) throw notFound("no such workspace");
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/workspaces/plan",
+      summary: "set a workspace's plan: running turns (concurrency) and queue places (queueSize)",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("plan request", SMALL_BODY)] as const,
+      request: body(S.SetPlanBody, "the workspace and its plan"),
+      responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
+    }),
+    (c) => {
+      const input = c.req.valid("json");
+      const changed = inTransaction(deps.db, () => {
+        const result = deps.db
+          .prepare(
+            "UPDATE workspaces SET plan_name = coalesce(?, plan_name), plan_concurrency = ?, plan_queue_size = ? WHERE id = ?",
+          )
+          .run(input.name ?? null, input.concurrency, input.queueSize, input.workspaceId);
+        // A larger plan starts queued turns at once.
+        return result.changes > 0 ? promote(deps.db, input.workspaceId) : null;
+      });
+      if (changed === null) throw notFound("no such workspace");
+      deps.tasks.context.runTurns(changed);
       return c.json({ ok: true as const }, 200);
     },
   );

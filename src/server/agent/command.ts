@@ -4,9 +4,9 @@
 // `{"error": "..."}` / `{"needsAccess": "..."}`. A time limit and the stop signal end the whole group. Everything
 // it says is sanitised with the sandbox's credentials before it reaches the conversation.
 import { StringDecoder } from "node:string_decoder";
-import { execa } from "execa";
 import { z } from "zod";
 import { createSanitiser } from "../../evidence/index.js";
+import { loadExeca } from "./load-execa.js";
 import { AgentReplySchema, type AgentRunner, type RunTurnInput, type TurnResult } from "./port.js";
 
 export interface CommandAgentOptions {
@@ -47,6 +47,7 @@ export function createCommandAgent(options: CommandAgentOptions): AgentRunner {
     async runTurn(input: RunTurnInput): Promise<TurnResult> {
       const sanitiser = createSanitiser({ secrets: input.sandbox.secrets });
       const clean = (text: string) => sanitiser.sanitise(text).text;
+      const execa = await loadExeca();
       const child = execa(options.argv[0]!, options.argv.slice(1), {
         cwd: input.sandbox.workdir,
         env: { ...options.baseEnv, ...input.sandbox.env },

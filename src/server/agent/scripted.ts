@@ -4,7 +4,7 @@
 // code host and open a pull request, the way a real agent would.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { execa } from "execa";
+import { loadExeca } from "./load-execa.js";
 import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
 import { type ScriptedRule, ScriptedRuleSchema } from "./rules.js";
 
@@ -98,6 +98,7 @@ async function pushBranch(
   files: Record<string, string>,
 ): Promise<void> {
   const checkout = join(input.sandbox.workdir, "checkout");
+  const execa = await loadExeca();
   const git = (args: string[], cwd = checkout) =>
     execa("git", args, {
       cwd,

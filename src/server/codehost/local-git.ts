@@ -4,7 +4,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { execa } from "execa";
+import { loadExeca } from "../agent/load-execa.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { inTransaction } from "../store/transaction.js";
@@ -24,7 +24,7 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
   const creating = new Map<string, Promise<string>>();
   const pathOf = (workspaceId: string, repo: string) => join(options.root, workspaceId, `${repo}.git`);
   const git = (dir: string, args: string[]) =>
-    execa("git", ["--git-dir", dir, ...args], { env: GIT_ENV, stdin: "ignore" });
+    loadExeca().then((execa) => execa("git", ["--git-dir", dir, ...args], { env: GIT_ENV, stdin: "ignore" }));
 
   const ensure = (workspaceId: string, repo: string): Promise<string> => {
     const dir = pathOf(workspaceId, repo);
@@ -38,6 +38,7 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
           ))
         ) {
           await mkdir(dir, { recursive: true });
+          const execa = await loadExeca();
           await execa("git", ["init", "--quiet", "--bare", "--initial-branch", DEFAULT_BRANCH, dir], {
             env: GIT_ENV,
           });

@@ -11,6 +11,8 @@ import {
   CapabilityRequestViewSchema,
   CreateSandboxBodySchema,
   CreateSandboxResponseSchema,
+  CreateTokenBodySchema,
+  CreateTokenResponseSchema,
   CreateTurnBodySchema,
   CreateTurnResponseSchema,
   DisconnectRepositoryBodySchema,
@@ -26,6 +28,8 @@ import {
   RecordCapabilityBodySchema,
   RecordCapabilityResponseSchema,
   RedeliverResponseSchema,
+  SetBillingBodySchema,
+  SetPlanBodySchema,
   StartOperationBodySchema,
 } from "../../transport/wire.js";
 import { SeedDocumentSchema } from "../seed/schema.js";
@@ -62,6 +66,10 @@ export const Schemas = {
   DismissResponse: DismissResponseSchema.meta({ id: "DismissResponse" }),
   PutSecretBody: PutSecretBodySchema.meta({ id: "PutSecretBody" }),
   PutSecretResponse: PutSecretResponseSchema.meta({ id: "PutSecretResponse" }),
+  CreateTokenBody: CreateTokenBodySchema.meta({ id: "CreateTokenBody" }),
+  CreateTokenResponse: CreateTokenResponseSchema.meta({ id: "CreateTokenResponse" }),
+  SetBillingBody: SetBillingBodySchema.meta({ id: "SetBillingBody" }),
+  SetPlanBody: SetPlanBodySchema.meta({ id: "SetPlanBody" }),
 } as const;
 
 /** `{content: application/json}` of a named schema, for a request body or a response. */

@@ -44,13 +44,13 @@ export function delegateTicket(
       throw apiError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);
     if (issue.state === "closed")
       throw apiError("ticket_closed", `${issue.identifier} is closed; reopen it first`);
+    if (issue.taskId !== null)
+      throw apiError("ticket_in_progress", `${issue.identifier} is already being worked on`);
     if (issue.assignee !== null && issue.assignee !== assignee)
       throw apiError(
         "ticket_assigned_elsewhere",
         `${issue.identifier} is assigned to someone else; unassign it first`,
       );
-    if (issue.taskId !== null)
-      throw apiError("ticket_in_progress", `${issue.identifier} is already being worked on`);
     const facts = workspaceFacts(db, workspaceId)!;
     const slots = slotCounts(db, workspaceId);
     const check = checkStart({
