@@ -27,7 +27,7 @@ beforeAll(async () => {
   h = await createApiHarness({ seed: SEED });
   h.db
     .prepare("UPDATE members SET tracker_identity = 'u0-t', tracker_identity_bound = 1 WHERE email = ?")
-    .run(USERS[0]);
+    .run(USERS[0]!);
 });
 afterAll(async () => {
   await h.close();
