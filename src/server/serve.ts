@@ -139,7 +139,7 @@ const DEFAULT_AGENT_TIMEOUT_S = 1800;
 
 /** What an agent program gets from the service's environment: the basics a program needs, never a credential. */
 function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const keep = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR", "NODE_OPTIONS"];
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR"];
   return Object.fromEntries(keep.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
