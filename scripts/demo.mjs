@@ -3,8 +3,10 @@
 // checkout), runs `baton env activate` there as an agent would, shows the environment file's names and the saved
 // handoff, applies the repository's Dockerfile, runs the startup runner, files a capability request (its e-mail
 // goes to a loopback SMTP server started here), runs the check the repository's AGENTS.md requires and prints
-// the pull-request disclosure with that check's real result; then it stops
-// everything, also on failure or Ctrl-C.
+// the pull-request disclosure with that check's real result; then, as a person would, it creates a personal
+// access token, starts a task through the public API, follows it to the scripted agent's reply, sends a
+// follow-up, stops a running turn and prints the conversation; then it stops everything, also on failure or
+// Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -205,7 +207,113 @@ const STEPS = [
       baton(ctx, ["disclose", REPOSITORY, "--check", ctx.check]);
     },
   },
+  {
+    name: "create a personal access token for owner@acme.test (shown once; kept here, not printed)",
+    run(ctx) {
+      const out = baton(
+        ctx,
+        [
+          "admin",
+          "token",
+          "create",
+          "--url",
+          ctx.url,
+          "--email",
+          "owner@acme.test",
+          "--name",
+          "demo",
+          "--lifetime",
+          "30",
+          "--json",
+        ],
+        { env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken }, cwd: root, quiet: true },
+      );
+      const made = JSON.parse(out);
+      ctx.apiToken = made.token;
+      console.log(`token "${made.name}" for ${made.email} (…${made.lastFour}), expires ${made.expiresAt}`);
+    },
+  },
+  {
+    name: "start a task through the public API and follow it to the scripted agent's reply",
+    async run(ctx) {
+      const started = await api(ctx, "POST", "/v1/workspaces/ws_acme/tasks", {
+        body: { prompt: "Summarise the README of acme/api", repo: REPOSITORY },
+        key: "demo-start-1",
+      });
+      ctx.taskId = started.task.id;
+      console.log(
+        `task ${ctx.taskId}: status ${started.task.status}, source ${started.task.source}, messageId ${started.messageId}`,
+      );
+      await follow(ctx, ["replied"]);
+    },
+  },
+  {
+    name: "send a follow-up; it runs as the next turn",
+    async run(ctx) {
+      const sent = await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`, {
+        body: { text: "Which scripts does package.json have?" },
+        key: "demo-follow-up-1",
+      });
+      console.log(`message ${sent.messageId} accepted`);
+      await follow(ctx, ["replied"]);
+    },
+  },
+  {
+    name: "stop a running turn",
+    async run(ctx) {
+      await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`, {
+        body: { text: "Now run the database migration" },
+        key: "demo-follow-up-2",
+      });
+      await follow(ctx, ["implementing"]);
+      const stopped = await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/stop`);
+      console.log(`stop: ${JSON.stringify(stopped)}`);
+      await follow(ctx, ["cancelled"]);
+    },
+  },
+  {
+    name: "print the conversation",
+    async run(ctx) {
+      const { messages } = await api(ctx, "GET", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`);
+      for (const m of messages) console.log(`[${m.role}/${m.kind}] ${m.body}`);
+    },
+  },
 ];
+
+/** One public-API request with the demo's token; throws on a refusal, naming the code and reason. */
+async function api(ctx, method, path, { body, key } = {}) {
+  const response = await fetch(`${ctx.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ctx.apiToken}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(key === undefined ? {} : { "idempotency-key": key }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json();
+  console.log(`${method} ${path} -> ${response.status}`);
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${answer.error}: ${answer.reason}`);
+  return answer;
+}
+
+/** Polls the task (as the client does, but every 200 ms) until its status is one of `statuses`. */
+async function follow(ctx, statuses) {
+  const deadline = Date.now() + 30_000;
+  let last = "";
+  for (;;) {
+    const response = await fetch(`${ctx.url}/v1/workspaces/ws_acme/tasks/${ctx.taskId}`, {
+      headers: { authorization: `Bearer ${ctx.apiToken}` },
+    });
+    const task = await response.json();
+    if (task.status !== last) console.log(`  status: ${task.status}${task.queued ? " (queued)" : ""}`);
+    last = task.status;
+    if (statuses.includes(task.status)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${ctx.taskId} is still ${task.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /** A loopback SMTP server standing in for the owners' mailboxes (the `smtp-server` package). */
 async function startMailCatcher() {

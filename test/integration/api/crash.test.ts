@@ -13,7 +13,10 @@ import { until } from "./harness.js";
 import { createSocketClient } from "./socket-client.js";
 
 const CYCLES = 30;
-const USERS = Array.from({ length: 10 }, (_, i) => ({ email: `crash${i}@crash.test`, token: `btn_crash-user-${i}-0000000000000000` }));
+const USERS = Array.from({ length: 10 }, (_, i) => ({
+  email: `crash${i}@crash.test`,
+  token: `btn_crash-user-${i}-0000000000000000`,
+}));
 const SEED = {
   agent: { rules: [{ match: "work", delayMs: 120, reply: "worked" }, { reply: "quick" }] },
   workspaces: [
@@ -48,7 +51,9 @@ afterAll(async () => {
 });
 
 describe("kill -9 during turns and idempotent starts", () => {
-  it(`${CYCLES} crashes: no duplicate task, no lost message, no turn stuck running`, { timeout: 300_000 }, async () => {
+  it(`${CYCLES} crashes: no duplicate task, no lost message, no turn stuck running`, {
+    timeout: 300_000,
+  }, async () => {
     serve = await startServe({ seed: join(dir, "seed.json"), dir });
     let client = createSocketClient(serve.url, 32);
     const accepted = new Map<string, { taskId: string; messageId: string; kind: Req["kind"] }>();
@@ -57,9 +62,14 @@ describe("kill -9 during turns and idempotent starts", () => {
     let unanswered = 0;
     const send = async (req: Req) => {
       const user = USERS[req.user]!;
-      const path = req.kind === "start" ? API_PATHS.tasks("ws_crash") : API_PATHS.messages("ws_crash", req.taskId!);
+      const path =
+        req.kind === "start" ? API_PATHS.tasks("ws_crash") : API_PATHS.messages("ws_crash", req.taskId!);
       const body = req.kind === "start" ? { prompt: req.text } : { text: req.text };
-      const answer = await client.call("POST", path, { token: user.token, body, headers: { "idempotency-key": req.key } });
+      const answer = await client.call("POST", path, {
+        token: user.token,
+        body,
+        headers: { "idempotency-key": req.key },
+      });
       if (answer.status === 202) {
         const taskId = req.kind === "start" ? answer.body.task.id : req.taskId!;
         accepted.set(`${req.user}/${req.key}`, { taskId, messageId: answer.body.messageId, kind: req.kind });
@@ -74,10 +84,22 @@ describe("kill -9 during turns and idempotent starts", () => {
 
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       const batch: Req[] = [];
-      for (let i = 0; i < 4; i++) batch.push({ kind: "start", user: (cycle * 4 + i) % USERS.length, key: `c${cycle}-s${i}`, text: `work ${cycle}.${i}` });
+      for (let i = 0; i < 4; i++)
+        batch.push({
+          kind: "start",
+          user: (cycle * 4 + i) % USERS.length,
+          key: `c${cycle}-s${i}`,
+          text: `work ${cycle}.${i}`,
+        });
       for (let i = 0; i < 4 && taskIds.length > 0; i++) {
         const taskId = taskIds[(cycle * 7 + i * 3) % taskIds.length]!;
-        batch.push({ kind: "send", user: (cycle + i) % USERS.length, key: `c${cycle}-m${i}`, taskId, text: `work more ${cycle}.${i}` });
+        batch.push({
+          kind: "send",
+          user: (cycle + i) % USERS.length,
+          key: `c${cycle}-m${i}`,
+          taskId,
+          text: `work more ${cycle}.${i}`,
+        });
       }
       const inFlight = batch.map((req) => send(req).catch(() => false));
       await new Promise((r) => setTimeout(r, 10 + ((cycle * 37) % 140)));
@@ -96,15 +118,28 @@ describe("kill -9 during turns and idempotent starts", () => {
     expect(unanswered, "some requests were cut by a crash").toBeGreaterThan(0);
 
     const db = await openDatabase(serve.dbPath);
-    const open = () => (db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get() as { n: number }).n;
+    const open = () =>
+      (
+        db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get() as {
+          n: number;
+        }
+      ).n;
     await until(() => open() === 0 || undefined, "every turn to end", 120_000);
     client.close();
     await serve.stop();
 
     // No duplicate: each key of each person is one message in one task.
     for (const [id, { taskId, messageId, kind }] of accepted) {
-      const userId = (db.prepare("SELECT id FROM users WHERE email = ?").get(USERS[Number(id.split("/")[0])]!.email) as { id: string }).id;
-      const rows = db.prepare("SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?").all(messageId, userId) as {
+      const userId = (
+        db.prepare("SELECT id FROM users WHERE email = ?").get(USERS[Number(id.split("/")[0])]!.email) as {
+          id: string;
+        }
+      ).id;
+      const rows = db
+        .prepare(
+          "SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?",
+        )
+        .all(messageId, userId) as {
         task_id: string;
         handed_over: number;
         turn_id: string | null;
@@ -112,17 +147,34 @@ describe("kill -9 during turns and idempotent starts", () => {
       expect(rows, `${kind} ${id}`).toHaveLength(1);
       expect(rows[0]!.task_id).toBe(taskId);
       expect(rows[0]!.handed_over).toBe(1);
-      const turn = db.prepare("SELECT state, closing_entry_id FROM task_turns WHERE id = ?").get(rows[0]!.turn_id) as { state: string; closing_entry_id: string };
+      const turn = db
+        .prepare("SELECT state, closing_entry_id FROM task_turns WHERE id = ?")
+        .get(rows[0]!.turn_id) as { state: string; closing_entry_id: string };
       expect(["succeeded", "failed", "cancelled", "paused", "refused"], `${id}`).toContain(turn.state);
       expect(turn.closing_entry_id).not.toBeNull();
     }
     // A refused retry had never been saved: no message carries its key.
-    for (const id of refused) expect(db.prepare("SELECT count(*) AS n FROM task_messages WHERE message_id = ?").get(id.split("/")[1]!)).toEqual({ n: 0 });
+    for (const id of refused)
+      expect(
+        db.prepare("SELECT count(*) AS n FROM task_messages WHERE message_id = ?").get(id.split("/")[1]!),
+      ).toEqual({ n: 0 });
     const tasks = (db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n;
-    expect(tasks).toBe(new Set([...accepted.values()].filter((a) => a.kind === "start").map((a) => a.taskId)).size);
-    expect(db.prepare("SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)").get()).toEqual({ n: 0 });
-    expect(db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get()).toEqual({ n: 0 });
-    const interrupted = db.prepare("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'").get() as { n: number };
+    expect(tasks).toBe(
+      new Set([...accepted.values()].filter((a) => a.kind === "start").map((a) => a.taskId)).size,
+    );
+    expect(
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)",
+        )
+        .get(),
+    ).toEqual({ n: 0 });
+    expect(
+      db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get(),
+    ).toEqual({ n: 0 });
+    const interrupted = db
+      .prepare("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'")
+      .get() as { n: number };
     expect(interrupted.n, "some turns were running when the service was killed").toBeGreaterThan(0);
     db.close();
   });

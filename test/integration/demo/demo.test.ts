@@ -25,6 +25,11 @@ describe("npm run demo", () => {
       "capability request",
       "run the check acme/api's AGENTS.md requires",
       "pull-request disclosure",
+      "personal access token",
+      "start a task through the public API",
+      "send a follow-up",
+      "stop a running turn",
+      "print the conversation",
       "done",
     ]) {
       expect(run.stdout).toContain(heading);
@@ -42,7 +47,13 @@ describe("npm run demo", () => {
     expect(run.stdout).toContain('reporting --check "npm test=passed"');
     expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
     expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
-    expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_/);
+    expect(run.stdout).toMatch(
+      /status: replied[\s\S]*status: replied[\s\S]*status: implementing[\s\S]*status: cancelled/,
+    );
+    expect(run.stdout).toContain("[user/message] Summarise the README of acme/api");
+    expect(run.stdout).toContain("[agent/response] package.json has two scripts: start and test.");
+    expect(run.stdout).toContain("[platform/response] Stopped by Olive Owner. Send a follow-up to continue.");
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
     const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
     expect(home).toBeDefined();
     expect(existsSync(home!)).toBe(false);
