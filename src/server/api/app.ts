@@ -197,9 +197,9 @@ export function createApiApp(deps: ServerDeps) {
         }),
       },
     }),
-    (c) => {
+    async (c) => {
       const body = c.req.valid("json");
-      const answer = startTask(ctx(), {
+      const answer = await startTask(ctx(), {
         workspaceId: c.get("membership").workspaceId,
         user: c.get("caller").user,
         body,
@@ -236,9 +236,9 @@ export function createApiApp(deps: ServerDeps) {
       request: { params: taskParams },
       responses: { 202: json(AcceptedSchema, "stopped"), ...errors({ 409: "not_running", ...COMMON }) },
     }),
-    (c) =>
+    async (c) =>
       c.json(
-        stopTaskTurn(
+        await stopTaskTurn(
           ctx(),
           c.get("membership").workspaceId,
           c.req.valid("param").taskId,
@@ -292,8 +292,8 @@ export function createApiApp(deps: ServerDeps) {
         }),
       },
     }),
-    (c) => {
-      const answer = sendMessage(ctx(), {
+    async (c) => {
+      const answer = await sendMessage(ctx(), {
         workspaceId: c.get("membership").workspaceId,
         taskId: c.req.valid("param").taskId,
         user: c.get("caller").user,
@@ -346,7 +346,11 @@ export function createApiApp(deps: ServerDeps) {
         }),
       },
     }),
-    (c) => c.json(delegateTicket(ctx(), c.get("membership"), c.get("caller").user, c.req.valid("json")), 202),
+    async (c) =>
+      c.json(
+        await delegateTicket(ctx(), c.get("membership"), c.get("caller").user, c.req.valid("json")),
+        202,
+      ),
     refuseInput,
   );
   return app;

@@ -4,6 +4,11 @@ import type { Database } from "../store/sqlite.js";
 
 export interface TaskContext {
   db: Database;
+  /**
+   * Runs `work` (synchronous, no transaction of its own) in a write transaction and resolves once it committed.
+   * The service shares one commit among the requests of an event-loop turn when the store can.
+   */
+  commit: <T>(work: () => T) => Promise<T>;
   now: () => Date;
   /** Base of dashboard links, without a trailing slash. */
   dashboardBase: () => string;

@@ -19,6 +19,8 @@ export interface TaskRuntimeOptions {
   agent: AgentRunner;
   sandboxes: TurnSandboxProvider;
   codehost: Codehost;
+  /** How writes commit (group commit when the store offers it); default: a transaction each. */
+  commit?: <T>(work: () => T) => Promise<T>;
   /** How often open pull requests are checked for a merge (0: never). */
   pullRequestSweepMs?: number;
 }
@@ -31,7 +33,11 @@ export class TaskRuntime {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
 
-  constructor(private readonly options: TaskRuntimeOptions) {}
+  private readonly commit: <T>(work: () => T) => Promise<T>;
+
+  constructor(private readonly options: TaskRuntimeOptions) {
+    this.commit = options.commit ?? ((work) => Promise.resolve(inTransaction(options.db, work)));
+  }
 
   isAccepting(): boolean {
     return this.accepting;
@@ -86,7 +92,9 @@ export class TaskRuntime {
 
   private async execute(turnId: string, controller: AbortController): Promise<void> {
     const { db, now, logger } = this.options;
-    const begun = inTransaction(db, () => beginTurn(db, turnId, now()));
+    // The request that started the turn answers first; beginning it is the runtime's own write.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const begun = await this.commit(() => beginTurn(db, turnId, now()));
     if (begun.kind === "gone") return;
     if (begun.kind === "paused") return this.runTurns(begun.started);
     const { attempt, task } = begun;
@@ -117,7 +125,7 @@ export class TaskRuntime {
       ).run(turnId, attempt);
       return;
     }
-    const ended = inTransaction(db, () => finishTurn(db, turnId, attempt, finish, now()));
+    const ended = await this.commit(() => finishTurn(db, turnId, attempt, finish, now()));
     this.runTurns(ended.started);
   }
 
@@ -182,7 +190,7 @@ export class TaskRuntime {
       const merged = await codehost
         .isMerged({ workspaceId: task.workspace_id, repo: task.repo, number: task.pr_number })
         .catch(() => false);
-      if (merged) inTransaction(db, () => markPullRequestMerged(db, task.id, now()));
+      if (merged) await this.commit(() => markPullRequestMerged(db, task.id, now()));
     }
   }
 }

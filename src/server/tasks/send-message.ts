@@ -3,11 +3,10 @@
 // the conversation (reference section 4, "POST .../messages").
 import { apiError } from "../api/errors.js";
 import type { User } from "../auth/users.js";
-import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "./context.js";
 import { newEntryId } from "./engine.js";
 import { hashRequest, replayable, saveRecord } from "./idempotency.js";
-import { handOverAndAnswer } from "./start-task.js";
+import { saveAndHandOver } from "./start-task.js";
 import { getTaskInWorkspace, insertEntry, type TaskRow } from "./task-store.js";
 import { checkIdempotencyKey, checkPrompt } from "./validate.js";
 
@@ -27,10 +26,10 @@ export function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: st
   return task;
 }
 
-export function sendMessage(
+export async function sendMessage(
   ctx: TaskContext,
   input: { workspaceId: string; taskId: string; user: User; body: unknown; idempotencyKey: string | null },
-): { messageId: string } {
+): Promise<{ messageId: string }> {
   requireApiTask(ctx, input.workspaceId, input.taskId);
   const key = checkIdempotencyKey(input.idempotencyKey);
   const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<
@@ -40,46 +39,40 @@ export function sendMessage(
   const text = checkPrompt(body.text, "text");
   const requestHash = hashRequest({ op: "message", workspace: input.workspaceId, task: input.taskId, text });
   const { db } = ctx;
-  const saved = inTransaction(db, () => {
-    const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
-    if (earlier) return earlier;
-    const now = ctx.now();
-    const entryId = newEntryId("user");
-    const messageId = key ?? entryId;
-    insertEntry(
-      db,
-      {
-        id: entryId,
-        taskId: input.taskId,
-        role: "user",
-        kind: "message",
-        body: text,
-        messageId,
-        authorId: input.user.id,
-        handedOver: false,
-      },
-      now,
-    );
-    // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
-    saveRecord(
-      db,
-      input.user.id,
-      messageId,
-      { requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
-      now,
-    );
-    return { taskId: input.taskId, messageId, response: null };
-  });
-  if (saved.response !== null) return saved.response as { messageId: string };
-  return handOverAndAnswer(
+  return saveAndHandOver(
     ctx,
     input.user.id,
-    saved.messageId,
-    saved.taskId,
-    saved.messageId,
-    () => ({ messageId: saved.messageId }),
-    {
-      messageId: saved.messageId,
+    (_task, messageId) => ({ messageId }),
+    () => {
+      const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
+      if (earlier) return earlier;
+      const now = ctx.now();
+      const entryId = newEntryId("user");
+      const messageId = key ?? entryId;
+      insertEntry(
+        db,
+        {
+          id: entryId,
+          taskId: input.taskId,
+          role: "user",
+          kind: "message",
+          body: text,
+          messageId,
+          authorId: input.user.id,
+          handedOver: false,
+        },
+        now,
+      );
+      // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
+      saveRecord(
+        db,
+        input.user.id,
+        messageId,
+        { requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
+        now,
+      );
+      return { taskId: input.taskId, messageId, response: null };
     },
+    (saved) => ({ messageId: saved.messageId }),
   );
 }

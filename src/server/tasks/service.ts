@@ -13,6 +13,7 @@ import type { Codehost } from "../codehost/port.js";
 import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
 import type { Database } from "../store/sqlite.js";
+import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "./context.js";
 import { handOverTask } from "./engine.js";
 import { TaskRuntime } from "./runtime.js";
@@ -38,6 +39,8 @@ export interface TaskServiceOptions {
   /** Replaces the hand-over (tests reach the 503 path with one that throws). */
   handOver?: TaskContext["handOver"] | undefined;
   pullRequestSweepMs?: number | undefined;
+  /** How writes commit (default: a transaction each). */
+  commit?: TaskContext["commit"] | undefined;
   /** Variables passed to an agent program from the service's environment. */
   agentEnv?: Readonly<Record<string, string>> | undefined;
 }
@@ -79,8 +82,11 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           rules: () => loadAgentRules(db),
           gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
         }));
+  const commit: TaskContext["commit"] =
+    options.commit ?? ((work) => Promise.resolve(inTransaction(db, work)));
   const runtime = new TaskRuntime({
     db,
+    commit,
     now,
     logger,
     agent,
@@ -90,6 +96,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   });
   const context: TaskContext = {
     db,
+    commit,
     now,
     dashboardBase: options.dashboardBase,
     handOver: options.handOver ?? handOverTask,

@@ -5,7 +5,6 @@ import { LIMITS } from "../api/wire.js";
 import { newId } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
 import { statement } from "../store/statements.js";
-import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "./context.js";
 import { checkStart } from "./decide.js";
 import { newEntryId } from "./engine.js";
@@ -26,10 +25,10 @@ export interface StartTaskResponse {
   messageId: string;
 }
 
-export function startTask(
+export async function startTask(
   ctx: TaskContext,
   input: { workspaceId: string; user: User; body: unknown; idempotencyKey: string | null },
-): StartTaskResponse {
+): Promise<StartTaskResponse> {
   const key = checkIdempotencyKey(input.idempotencyKey);
   const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<
     string,
@@ -46,94 +45,111 @@ export function startTask(
     repo,
   });
   const { db } = ctx;
-  const saved = inTransaction(db, () => {
-    const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
-    if (earlier) return earlier;
-    if (repo && !isConnected(ctx, input.workspaceId, repo))
-      throw apiError("invalid_repo", `${repo} is not connected to this workspace; connect it or omit repo`);
-    refuseIfLimited(ctx, input.workspaceId, input.user);
-    const now = ctx.now();
-    const taskId = newId("task");
-    const entryId = newEntryId("user");
-    const messageId = key ?? entryId;
-    insertTask(
-      db,
-      {
-        id: taskId,
-        workspace_id: input.workspaceId,
-        source: "api",
-        status: "pending",
-        title,
-        repo,
-        created_by: input.user.id,
-        ticket_id: null,
-      },
-      now,
-    );
-    insertEntry(
-      db,
-      {
-        id: entryId,
-        taskId,
-        role: "user",
-        kind: "message",
-        body: prompt,
+  return saveAndHandOver(
+    ctx,
+    input.user.id,
+    (task: ApiTask, messageId: string) => ({ task, messageId }),
+    () => {
+      const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
+      if (earlier) return earlier;
+      if (repo && !isConnected(ctx, input.workspaceId, repo))
+        throw apiError("invalid_repo", `${repo} is not connected to this workspace; connect it or omit repo`);
+      refuseIfLimited(ctx, input.workspaceId, input.user);
+      const now = ctx.now();
+      const taskId = newId("task");
+      const entryId = newEntryId("user");
+      const messageId = key ?? entryId;
+      insertTask(
+        db,
+        {
+          id: taskId,
+          workspace_id: input.workspaceId,
+          source: "api",
+          status: "pending",
+          title,
+          repo,
+          created_by: input.user.id,
+          ticket_id: null,
+        },
+        now,
+      );
+      insertEntry(
+        db,
+        {
+          id: entryId,
+          taskId,
+          role: "user",
+          kind: "message",
+          body: prompt,
+          messageId,
+          authorId: input.user.id,
+          handedOver: false,
+        },
+        now,
+      );
+      // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
+      saveRecord(
+        db,
+        input.user.id,
         messageId,
-        authorId: input.user.id,
-        handedOver: false,
-      },
-      now,
-    );
-    // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
-    saveRecord(
-      db,
-      input.user.id,
-      messageId,
-      { requestHash, taskId, messageId, messageEntryId: entryId },
-      now,
-    );
-    return { taskId, messageId, response: null };
-  });
-  if (saved.response !== null) return saved.response as StartTaskResponse;
-  return handOverAndAnswer(ctx, input.user.id, saved.messageId, saved.taskId, saved.messageId, (task) => ({
-    task,
-    messageId: saved.messageId,
-  }));
+        { requestHash, taskId, messageId, messageEntryId: entryId },
+        now,
+      );
+      return { taskId, messageId, response: null };
+    },
+  );
 }
 
-/** The second half of a start or a send: hand over, store the answer, or 503 `unavailable` naming what was saved. */
-export function handOverAndAnswer<T>(
+type Saved = { taskId: string; messageId: string; response: unknown | null };
+
+/**
+ * A start or a send in one transaction: `save` finds the earlier request with the same key or saves this one,
+ * then the hand-over runs in a savepoint, so that if it fails the saved request still commits and the answer is
+ * 503 `unavailable` naming it (a retry with the key, or the messageId, hands it over). The answer is stored
+ * with the key's record before the commit: a crash between saving and answering leaves the first result.
+ */
+export async function saveAndHandOver<T>(
   ctx: TaskContext,
   userId: string,
-  key: string,
-  taskId: string,
-  messageId: string,
-  answer: (task: ApiTask) => T,
-  unavailable: { taskId?: string; messageId: string } = { taskId, messageId },
-): T {
-  let started: string[];
-  let response: T;
-  try {
-    if (!ctx.accepting()) throw new Error("the service is stopping");
-    ({ started, response } = inTransaction(ctx.db, () => {
+  answer: (task: ApiTask, messageId: string) => T,
+  save: () => Saved,
+  unavailableFields: (saved: Saved) => { taskId?: string; messageId: string } = (s) => ({
+    taskId: s.taskId,
+    messageId: s.messageId,
+  }),
+): Promise<T> {
+  const { db } = ctx;
+  const outcome = await ctx.commit(() => {
+    const saved = save();
+    if (saved.response !== null)
+      return { kind: "answered" as const, response: saved.response as T, started: [] as string[] };
+    if (!ctx.accepting())
+      return { kind: "saved" as const, saved, cause: new Error("the service is stopping") };
+    statement(db, "SAVEPOINT hand_over").run();
+    try {
       const now = ctx.now();
-      const turns = ctx.handOver(ctx.db, taskId, now);
-      const result = answer(toApiTask(getTask(ctx.db, taskId)!, ctx.dashboardBase()));
-      storeAnswer(ctx.db, userId, key, result);
-      return { started: turns, response: result };
-    }));
-  } catch (cause) {
+      const started = ctx.handOver(db, saved.taskId, now);
+      const response = answer(toApiTask(getTask(db, saved.taskId)!, ctx.dashboardBase()), saved.messageId);
+      storeAnswer(db, userId, saved.messageId, response);
+      statement(db, "RELEASE hand_over").run();
+      return { kind: "answered" as const, response, started };
+    } catch (cause) {
+      statement(db, "ROLLBACK TO hand_over").run();
+      statement(db, "RELEASE hand_over").run();
+      return { kind: "saved" as const, saved, cause };
+    }
+  });
+  if (outcome.kind === "saved")
     throw Object.assign(
       apiError(
         "unavailable",
         "the request is saved but could not be handed to the agent yet; retry with the same Idempotency-Key",
-        unavailable,
+        unavailableFields(outcome.saved),
       ),
-      { cause },
+      { cause: outcome.cause },
     );
-  }
-  ctx.runTurns(started);
-  return response;
+  ctx.runTurns(outcome.started);
+  return outcome.response;
 }
 
 function isConnected(ctx: TaskContext, workspaceId: string, repo: string): boolean {

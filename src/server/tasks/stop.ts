@@ -2,19 +2,18 @@
 // workspace; a task with neither answers 409 `not_running` (reference section 3, fact 4).
 import { apiError } from "../api/errors.js";
 import type { User } from "../auth/users.js";
-import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "./context.js";
 import { stopTask } from "./engine.js";
 import { requireTask } from "./send-message.js";
 
-export function stopTaskTurn(
+export async function stopTaskTurn(
   ctx: TaskContext,
   workspaceId: string,
   taskId: string,
   user: User,
-): { accepted: true } {
+): Promise<{ accepted: true }> {
   requireTask(ctx, workspaceId, taskId);
-  const result = inTransaction(ctx.db, () => stopTask(ctx.db, taskId, user.name, ctx.now()));
+  const result = await ctx.commit(() => stopTask(ctx.db, taskId, user.name, ctx.now()));
   if (!result.stopped)
     throw apiError("not_running", "the task has no running or queued turn; send a follow-up to start one");
   if (result.wasRunning) ctx.abortTurn(result.turnId);

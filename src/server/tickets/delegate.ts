@@ -5,7 +5,6 @@ import { z } from "zod";
 import { apiError } from "../api/errors.js";
 import { newId } from "../auth/tokens.js";
 import type { Membership, User } from "../auth/users.js";
-import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "../tasks/context.js";
 import { checkStart } from "../tasks/decide.js";
 import { newEntryId } from "../tasks/engine.js";
@@ -30,15 +29,15 @@ export const DelegateBodySchema = z.discriminatedUnion("source", [
 ]);
 export type DelegateBody = z.infer<typeof DelegateBodySchema>;
 
-export function delegateTicket(
+export async function delegateTicket(
   ctx: TaskContext,
   membership: Membership,
   user: User,
   body: DelegateBody,
-): { ok: true } {
+): Promise<{ ok: true }> {
   const { db } = ctx;
   const workspaceId = membership.workspaceId;
-  const started = inTransaction(db, () => {
+  const started = await ctx.commit(() => {
     const { issue, assignee } = findIssue(ctx, workspaceId, user, body);
     if (issue.isPullRequest)
       throw apiError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);

@@ -155,6 +155,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   const begun = new Map<string, number>();
   const ctx: TaskContext = {
     db,
+    commit: (work) => Promise.resolve(inTransaction(db, work)),
     now,
     dashboardBase: () => "http://127.0.0.1:1/dashboard",
     handOver: (database, taskId, at) => {
@@ -193,7 +194,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
       case "start": {
         failHandOver = step.fail;
         try {
-          const answer = startTask(ctx, {
+          const answer = await startTask(ctx, {
             workspaceId: WS,
             user: users[step.user]!,
             body: { prompt: step.prompt },
@@ -226,7 +227,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         if (!taskId) break;
         failHandOver = step.fail;
         try {
-          const answer = sendMessage(ctx, {
+          const answer = await sendMessage(ctx, {
             workspaceId: WS,
             taskId,
             user: users[step.user]!,
@@ -246,7 +247,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         const taskId = taskIds()[step.task % Math.max(1, taskIds().length)];
         if (!taskId) break;
         try {
-          stopTaskTurn(ctx, WS, taskId, users[step.user]!);
+          await stopTaskTurn(ctx, WS, taskId, users[step.user]!);
         } catch (error) {
           expectRefusal(error, ["not_running"]);
         }
