@@ -31,7 +31,11 @@ writeFileSync(
         id: "ws_bench",
         name: "Bench",
         plan: { name: "bench", concurrency: 64, queueSize: 100_000 },
-        members: Array.from({ length: USERS }, (_, i) => ({ email: `u${i}@bench.test`, role: "member", token: token(i) })),
+        members: Array.from({ length: USERS }, (_, i) => ({
+          email: `u${i}@bench.test`,
+          role: "member",
+          token: token(i),
+        })),
         repositories: [{ repository: "bench/app" }],
       },
     ],
@@ -54,13 +58,21 @@ function call(method, path, body) {
         agent,
         headers: {
           authorization: `Bearer ${nextToken()}`,
-          ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+          ...(payload
+            ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+            : {}),
         },
       },
       (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString(), ms: performance.now() - started }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            text: Buffer.concat(chunks).toString(),
+            ms: performance.now() - started,
+          }),
+        );
       },
     );
     req.on("error", reject);
@@ -90,7 +102,11 @@ async function load(work, accept) {
   return { perSecond: ok / seconds, durations: durations.sort((a, b) => a - b), other };
 }
 
-const healthz = () => load(() => call("GET", "/healthz"), (a) => a.status === 200);
+const healthz = () =>
+  load(
+    () => call("GET", "/healthz"),
+    (a) => a.status === 200,
+  );
 const taskIds = [];
 
 try {
@@ -109,16 +125,27 @@ try {
   );
   console.log(`(${CLIENTS} clients, ${SECONDS} s each; refused or failed starts: ${starts.other})`);
   report("GET /healthz per second", health1.perSecond, "req/s");
-  report("task starts per second", starts.perSecond, "req/s", { value: health1.perSecond, label: "of /healthz" });
+  report("task starts per second", starts.perSecond, "req/s", {
+    value: health1.perSecond,
+    label: "of /healthz",
+  });
 
   const health2 = await healthz();
   const sends = await load(
-    (client) => call("POST", `/v1/workspaces/ws_bench/tasks/${taskIds[(client * 7919 + next) % taskIds.length]}/messages`, { text: "and more" }),
+    (client) =>
+      call(
+        "POST",
+        `/v1/workspaces/ws_bench/tasks/${taskIds[(client * 7919 + next) % taskIds.length]}/messages`,
+        { text: "and more" },
+      ),
     (a) => a.status === 202,
   );
   console.log(`(refused or failed sends: ${sends.other})`);
   report("GET /healthz per second", health2.perSecond, "req/s");
-  report("message sends per second", sends.perSecond, "req/s", { value: health2.perSecond, label: "of /healthz" });
+  report("message sends per second", sends.perSecond, "req/s", {
+    value: health2.perSecond,
+    label: "of /healthz",
+  });
 
   // A 10,000-entry conversation: follow-ups sent to one task (each turn answers every message that waited).
   const first = await call("POST", "/v1/workspaces/ws_bench/tasks", { prompt: "the long conversation" });
@@ -128,7 +155,9 @@ try {
     Array.from({ length: CLIENTS }, async () => {
       while (sent < CONVERSATION) {
         sent += 1;
-        const answer = await call("POST", `/v1/workspaces/ws_bench/tasks/${longId}/messages`, { text: `message ${sent}` });
+        const answer = await call("POST", `/v1/workspaces/ws_bench/tasks/${longId}/messages`, {
+          text: `message ${sent}`,
+        });
         if (answer.status !== 202) throw new Error(`send answered ${answer.status}: ${answer.text}`);
       }
     }),
@@ -136,7 +165,9 @@ try {
   const ids = [];
   let after = "";
   for (;;) {
-    const page = JSON.parse((await call("GET", `/v1/workspaces/ws_bench/tasks/${longId}/messages?limit=200${after}`)).text);
+    const page = JSON.parse(
+      (await call("GET", `/v1/workspaces/ws_bench/tasks/${longId}/messages?limit=200${after}`)).text,
+    );
     ids.push(...page.messages.map((m) => m.id));
     if (!page.next) break;
     after = `&after=${page.next}`;
@@ -145,15 +176,28 @@ try {
   const health3 = await healthz();
   let pick = 0;
   const pages = await load(
-    () => call("GET", `/v1/workspaces/ws_bench/tasks/${longId}/messages?after=${ids[(pick++ * 7919) % (ids.length - 100)]}`),
+    () =>
+      call(
+        "GET",
+        `/v1/workspaces/ws_bench/tasks/${longId}/messages?after=${ids[(pick++ * 7919) % (ids.length - 100)]}`,
+      ),
     (a) => a.status === 200,
   );
   const p = (list, q) => percentile(list.durations, q);
   report("GET /healthz p50", p(health3, 50), "ms");
   report("GET /healthz p99", p(health3, 99), "ms");
-  report("GET .../messages (page of 100) p50", p(pages, 50), "ms", { value: p(health3, 50), label: "of /healthz p50" });
-  report("GET .../messages (page of 100) p99", p(pages, 99), "ms", { value: p(health3, 99), label: "of /healthz p99" });
-  report("GET .../messages per second", pages.perSecond, "req/s", { value: health3.perSecond, label: "of /healthz" });
+  report("GET .../messages (page of 100) p50", p(pages, 50), "ms", {
+    value: p(health3, 50),
+    label: "of /healthz p50",
+  });
+  report("GET .../messages (page of 100) p99", p(pages, 99), "ms", {
+    value: p(health3, 99),
+    label: "of /healthz p99",
+  });
+  report("GET .../messages per second", pages.perSecond, "req/s", {
+    value: health3.perSecond,
+    label: "of /healthz",
+  });
 } finally {
   agent.destroy();
   await serve.stop();
