@@ -162,6 +162,15 @@ try {
       }
     }),
   );
+  // Measure reads on a quiet service: wait until the conversation's last turn has answered.
+  for (
+    const deadline = Date.now() + 120_000;
+    Date.now() < deadline;
+    await new Promise((r) => setTimeout(r, 200))
+  ) {
+    const task = JSON.parse((await call("GET", `/v1/workspaces/ws_bench/tasks/${longId}`)).text);
+    if (task.status === "replied") break;
+  }
   const ids = [];
   let after = "";
   for (;;) {
