@@ -162,14 +162,21 @@ try {
       }
     }),
   );
-  // Measure reads on a quiet service: wait until the conversation's last turn has answered.
+  // Measure reads on a quiet service: wait until no task is pending or implementing.
   for (
     const deadline = Date.now() + 120_000;
     Date.now() < deadline;
     await new Promise((r) => setTimeout(r, 200))
   ) {
-    const task = JSON.parse((await call("GET", `/v1/workspaces/ws_bench/tasks/${longId}`)).text);
-    if (task.status === "replied") break;
+    const busy = await Promise.all(
+      ["pending", "implementing"].map(async (status) => {
+        const page = JSON.parse(
+          (await call("GET", `/v1/workspaces/ws_bench/tasks?status=${status}&limit=1`)).text,
+        );
+        return page.tasks.length;
+      }),
+    );
+    if (busy[0] + busy[1] === 0) break;
   }
   const ids = [];
   let after = "";
