@@ -87,7 +87,7 @@ export const STATUS_TRANSITIONS: readonly StatusTransition[] = [
     from: ["pending", "implementing"],
     event: "turn_failed",
     to: "failed",
-    note: "agent error, time limit, or three interruptions by a restart",
+    note: "agent error, time limit, three interruptions by a restart, or a first turn the full queue refused",
   },
   {
     from: ["pending", "implementing"],
