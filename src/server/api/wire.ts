@@ -17,6 +17,18 @@ export const API_PATHS = {
   delegate: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tickets/delegate`,
 } as const;
 
+/** The same routes as patterns (`:name` is one path segment). */
+export const API_ROUTE_PATTERNS = {
+  me: "/v1/me",
+  meToken: "/v1/me/token",
+  tasks: "/v1/workspaces/:workspaceId/tasks",
+  task: "/v1/workspaces/:workspaceId/tasks/:taskId",
+  stop: "/v1/workspaces/:workspaceId/tasks/:taskId/stop",
+  messages: "/v1/workspaces/:workspaceId/tasks/:taskId/messages",
+  tickets: "/v1/workspaces/:workspaceId/tickets",
+  delegate: "/v1/workspaces/:workspaceId/tickets/delegate",
+} as const;
+
 export const API_HEADERS = {
   authorization: "authorization",
   idempotencyKey: "idempotency-key",

@@ -2,6 +2,7 @@
 // exists under another method is 405 naming the allowed ones, anything else is 404; every refusal is the JSON
 // error body with the request id that the header carries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_ROUTE_PATTERNS } from "../../../src/server/api/wire.js";
 import { buildOpenApiDocument } from "../../../src/server/openapi/document.js";
 import {
   ADMIN_PATHS,
@@ -65,6 +66,7 @@ describe("routing", () => {
       ...Object.values(ROUTE_PATTERNS),
       ...Object.values(ADMIN_PATHS),
       ...Object.values(CAPABILITY_ROUTE_PATTERNS),
+      ...Object.values(API_ROUTE_PATTERNS),
     ].map((pattern) => pattern.replace(/:([A-Za-z]+)/g, "{$1}"));
     const served = Object.keys((buildOpenApiDocument() as { paths: Record<string, unknown> }).paths);
     expect(served.sort()).toEqual([...new Set(wire)].sort());
