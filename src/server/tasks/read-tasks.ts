@@ -62,8 +62,8 @@ export function listMessages(
   }
   const rows = statement(
     ctx.db,
-    "SELECT * FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-  ).all(taskId, afterSeq, limit + 1) as unknown as EntryRow[];
+    "SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+  ).all(taskId, afterSeq, limit + 1) as unknown as Parameters<typeof toApiMessage>[0][];
   const page = rows.slice(0, limit);
   return {
     messages: page.map(toApiMessage),

@@ -44,7 +44,9 @@ export function toApiTask(row: TaskRow, dashboardBase: string): ApiTask {
   };
 }
 
-export function toApiMessage(row: EntryRow): ApiMessage {
+export function toApiMessage(
+  row: Pick<EntryRow, "id" | "message_id" | "role" | "kind" | "body" | "created_at">,
+): ApiMessage {
   return {
     id: row.id,
     messageId: row.role === "user" ? row.message_id : null,
