@@ -6,7 +6,7 @@ import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
 import { decodeTaskCursor, encodeTaskCursor } from "./cursor.js";
 import { requireApiTask } from "./send-message.js";
-import type { EntryRow, TaskRow } from "./task-store.js";
+import type { TaskRow } from "./task-store.js";
 import { checkLimit, checkStatusFilter } from "./validate.js";
 import { type ApiMessage, type ApiTask, toApiMessage, toApiTask } from "./views.js";
 

@@ -53,6 +53,7 @@ export interface ApiHarness {
     method: string,
     path: string,
     init?: { token?: string | null; headers?: Record<string, string>; body?: unknown },
+    // biome-ignore lint/suspicious/noExplicitAny: each test knows the shape the OpenAPI check has just validated
   ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ export interface SocketAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each test knows the shape the OpenAPI check has just validated
   body: any;
 }
 
