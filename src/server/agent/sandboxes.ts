@@ -1,21 +1,30 @@
 // Where a turn runs. The port is what the task runtime needs from the sandbox manager (built on its own branch):
-// a sandbox per task with the transport variables of a fresh turn. `createHostSandboxes` is the implementation
-// for a service without a sandbox driver: a working folder per task on the host, reused by follow-ups.
+// a sandbox per task with the transport variables of a fresh turn. The credentials are issued inside the
+// transaction that begins the turn (one commit, and a turn that never began has none); the sandbox itself is
+// made ready after it. `createHostSandboxes` is the implementation for a service without a sandbox driver: a
+// working folder per task on the host, reused by follow-ups.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { issueSandbox, issueTurn } from "../store/credentials.js";
+import { issueSandboxWithin, issueTurnWithin } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import type { AgentTask, TurnSandbox } from "./port.js";
 
+export interface TurnCredentials {
+  sandboxId: string;
+  lease: string;
+  turnToken: string;
+}
+
 export interface TurnSandboxProvider {
   readonly kind: string;
-  /** The task's sandbox for one turn (created on the first, revived after a restart). */
-  sandboxFor(task: AgentTask): Promise<TurnSandbox>;
+  /** Runs inside the transaction that begins the turn: a lease for the task's sandbox and a turn token. */
+  credentialsFor(task: AgentTask, now: Date): TurnCredentials;
+  /** After that commit: the sandbox for the turn (created on the first turn, reused by follow-ups). */
+  sandboxFor(task: AgentTask, credentials: TurnCredentials): Promise<TurnSandbox>;
 }
 
 export interface HostSandboxOptions {
   db: Database;
-  now: () => Date;
   /** Folder holding one working folder per task. */
   root: string;
   /** The service's own address (BATON_OPS_URL), known once it listens. */
@@ -25,32 +34,33 @@ export interface HostSandboxOptions {
 }
 
 export function createHostSandboxes(options: HostSandboxOptions): TurnSandboxProvider {
+  // The lease is a credential the store keeps only as a hash: held here for the service's lifetime; after a
+  // restart the task's engagement gets a new sandbox lease (a revival).
   const leases = new Map<string, { sandboxId: string; lease: string }>();
   return {
     kind: "host",
-    async sandboxFor(task) {
+    credentialsFor(task, now) {
+      const held = leases.get(task.id);
+      if (held) {
+        const turn = issueTurnWithin(options.db, { engagementId: task.id }, now);
+        if (typeof turn === "string") throw new Error(`cannot issue a turn for ${task.id}: ${turn}`);
+        return { ...held, turnToken: turn.turnToken };
+      }
+      const issued = issueSandboxWithin(
+        options.db,
+        { workspaceId: task.workspaceId, engagementId: task.id },
+        now,
+      );
+      if (typeof issued === "string") throw new Error(`cannot make a sandbox for ${task.id}: ${issued}`);
+      return { sandboxId: issued.sandboxId, lease: issued.lease, turnToken: issued.turnToken };
+    },
+    async sandboxFor(task, credentials) {
+      leases.set(task.id, { sandboxId: credentials.sandboxId, lease: credentials.lease });
       const workdir = join(options.root, task.id);
       const home = join(workdir, "home");
       await mkdir(home, { recursive: true, mode: 0o700 });
-      let held = leases.get(task.id);
-      let turnToken: string;
-      if (!held) {
-        const issued = issueSandbox(
-          options.db,
-          { workspaceId: task.workspaceId, engagementId: task.id },
-          options.now(),
-        );
-        if (typeof issued === "string") throw new Error(`cannot make a sandbox for ${task.id}: ${issued}`);
-        held = { sandboxId: issued.sandboxId, lease: issued.lease };
-        leases.set(task.id, held);
-        turnToken = issued.turnToken;
-      } else {
-        const turn = issueTurn(options.db, { engagementId: task.id }, options.now());
-        if (typeof turn === "string") throw new Error(`cannot issue a turn for ${task.id}: ${turn}`);
-        turnToken = turn.turnToken;
-      }
       return {
-        id: held.sandboxId,
+        id: credentials.sandboxId,
         workdir,
         env: {
           ...(await options.env?.(task)),
@@ -59,12 +69,12 @@ export function createHostSandboxes(options: HostSandboxOptions): TurnSandboxPro
           BATON_TASK_ID: task.id,
           BATON_WORKSPACE_ID: task.workspaceId,
           BATON_OPS_URL: options.serviceUrl(),
-          BATON_TURN_TOKEN: turnToken,
-          BATON_SANDBOX_LEASE: held.lease,
+          BATON_TURN_TOKEN: credentials.turnToken,
+          BATON_SANDBOX_LEASE: credentials.lease,
         },
         secrets: [
-          { name: "BATON_TURN_TOKEN", value: turnToken },
-          { name: "BATON_SANDBOX_LEASE", value: held.lease },
+          { name: "BATON_TURN_TOKEN", value: credentials.turnToken },
+          { name: "BATON_SANDBOX_LEASE", value: credentials.lease },
         ],
       };
     },

@@ -23,38 +23,43 @@ export function issueSandbox(
   input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
 ): IssuedSandbox | CredentialFailure {
-  return inTransaction(db, () => {
-    if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
-      return "workspace_not_found";
-    const engagement = db
-      .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
-      .get(input.engagementId) as { workspace_id: string } | undefined;
-    if (engagement && engagement.workspace_id !== input.workspaceId) return "engagement_elsewhere";
-    if (!engagement) {
-      db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
-        input.engagementId,
-        input.workspaceId,
-        now.toISOString(),
-      );
-    }
-    const sandboxId = newId("sbx");
-    const lease = newCredential("btl");
-    const leaseExpires = new Date(
-      now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000,
+  return inTransaction(db, () => issueSandboxWithin(db, input, now));
+}
+
+/** `issueSandbox` inside the caller's transaction (the task engine issues a turn's credentials as it begins it). */
+export function issueSandboxWithin(
+  db: Database,
+  input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
+  now: Date,
+): IssuedSandbox | CredentialFailure {
+  if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
+    return "workspace_not_found";
+  const engagement = db
+    .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
+    .get(input.engagementId) as { workspace_id: string } | undefined;
+  if (engagement && engagement.workspace_id !== input.workspaceId) return "engagement_elsewhere";
+  if (!engagement) {
+    db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
+      input.engagementId,
+      input.workspaceId,
+      now.toISOString(),
     );
-    db.prepare(
-      "INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
-    ).run(sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString());
-    const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
-    return {
-      sandboxId,
-      engagementId: input.engagementId,
-      lease,
-      turnToken: turn.turnToken,
-      leaseExpiresAt: leaseExpires.toISOString(),
-      turnExpiresAt: turn.turnExpiresAt,
-    };
-  });
+  }
+  const sandboxId = newId("sbx");
+  const lease = newCredential("btl");
+  const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
+  db.prepare(
+    "INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString());
+  const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+  return {
+    sandboxId,
+    engagementId: input.engagementId,
+    lease,
+    turnToken: turn.turnToken,
+    leaseExpiresAt: leaseExpires.toISOString(),
+    turnExpiresAt: turn.turnExpiresAt,
+  };
 }
 
 export function issueTurn(
@@ -62,11 +67,18 @@ export function issueTurn(
   input: { engagementId: string; ttlSeconds?: number },
   now: Date,
 ): { turnToken: string; turnExpiresAt: string } | CredentialFailure {
-  return inTransaction(db, () => {
-    if (!db.prepare("SELECT 1 FROM engagements WHERE id = ?").get(input.engagementId))
-      return "engagement_not_found";
-    return insertTurn(db, input.engagementId, input.ttlSeconds, now);
-  });
+  return inTransaction(db, () => issueTurnWithin(db, input, now));
+}
+
+/** `issueTurn` inside the caller's transaction. */
+export function issueTurnWithin(
+  db: Database,
+  input: { engagementId: string; ttlSeconds?: number },
+  now: Date,
+): { turnToken: string; turnExpiresAt: string } | CredentialFailure {
+  if (!db.prepare("SELECT 1 FROM engagements WHERE id = ?").get(input.engagementId))
+    return "engagement_not_found";
+  return insertTurn(db, input.engagementId, input.ttlSeconds, now);
 }
 
 function insertTurn(db: Database, engagementId: string, ttlSeconds: number | undefined, now: Date) {

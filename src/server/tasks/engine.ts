@@ -133,13 +133,21 @@ export function promote(db: Database, workspaceId: string): string[] {
   return turns.map((t) => t.id);
 }
 
-export type BeginResult =
-  | { kind: "run"; attempt: number; task: TaskRow }
+export type BeginResult<T = undefined> =
+  | { kind: "run"; attempt: number; task: TaskRow; prepared: T }
   | { kind: "gone" }
   | { kind: "paused"; started: string[] };
 
-/** The agent starts (or, after a crash, restarts) a running turn. Billing is checked here. */
-export function beginTurn(db: Database, turnId: string, now: Date): BeginResult {
+/**
+ * The agent starts (or, after a crash, restarts) a running turn. Billing is checked here. `prepare` runs in the
+ * same transaction for a turn that begins (the runtime issues the sandbox's credentials there).
+ */
+export function beginTurn<T = undefined>(
+  db: Database,
+  turnId: string,
+  now: Date,
+  prepare?: (task: TaskRow) => T,
+): BeginResult<T> {
   const turn = getTurn(db, turnId);
   if (turn?.state !== "running") return { kind: "gone" };
   const task = getTask(db, turn.task_id)!;
@@ -164,7 +172,8 @@ export function beginTurn(db: Database, turnId: string, now: Date): BeginResult 
     { status: nextStatus(task.status, "turn_began"), pausedOn: null, openTurnId: turnId },
     now,
   );
-  return { kind: "run", attempt, task: getTask(db, task.id)! };
+  const begun = getTask(db, task.id)!;
+  return { kind: "run", attempt, task: begun, prepared: prepare?.(begun) as T };
 }
 
 /** What the runtime learned from the agent port, already sanitised, with the pull request already opened. */

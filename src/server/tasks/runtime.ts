@@ -94,14 +94,22 @@ export class TaskRuntime {
     const { db, now, logger } = this.options;
     // The request that started the turn answers first; beginning it is the runtime's own write.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const begun = await this.commit(() => beginTurn(db, turnId, now()));
+    const begun = await this.commit(() =>
+      beginTurn(db, turnId, now(), (task) => this.options.sandboxes.credentialsFor(toAgentTask(task), now())),
+    ).catch((error: unknown) => {
+      logger.error(
+        { turnId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
+        "turn could not begin",
+      );
+      return { kind: "gone" as const };
+    });
     if (begun.kind === "gone") return;
     if (begun.kind === "paused") return this.runTurns(begun.started);
-    const { attempt, task } = begun;
+    const { attempt, task, prepared: credentials } = begun;
     let finish: TurnFinish;
     try {
       const agentTask = toAgentTask(task);
-      const sandbox = await this.options.sandboxes.sandboxFor(agentTask);
+      const sandbox = await this.options.sandboxes.sandboxFor(agentTask, credentials);
       const conversation = conversationOf(db, task.id).map(toConversationEntry);
       const result = await this.options.agent.runTurn({
         task: agentTask,

@@ -61,7 +61,6 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   const codehost = createLocalCodehost({ db, root: codehostRoot, now });
   const sandboxes = createHostSandboxes({
     db,
-    now,
     root: join(options.workRoot, "sandboxes"),
     serviceUrl: options.serviceUrl,
     // The task's repository is ready to clone and push to before its first turn.
