@@ -12,8 +12,8 @@ import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
 import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
+import { commitSoon } from "../store/group-commit.js";
 import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
 import type { TaskContext } from "./context.js";
 import { handOverTask } from "./engine.js";
 import { TaskRuntime } from "./runtime.js";
@@ -39,7 +39,7 @@ export interface TaskServiceOptions {
   /** Replaces the hand-over (tests reach the 503 path with one that throws). */
   handOver?: TaskContext["handOver"] | undefined;
   pullRequestSweepMs?: number | undefined;
-  /** How writes commit (default: a transaction each). */
+  /** How writes commit (default: group commit, one fsync for the writes of an event-loop turn). */
   commit?: TaskContext["commit"] | undefined;
   /** Variables passed to an agent program from the service's environment. */
   agentEnv?: Readonly<Record<string, string>> | undefined;
@@ -81,8 +81,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           rules: () => loadAgentRules(db),
           gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
         }));
-  const commit: TaskContext["commit"] =
-    options.commit ?? ((work) => Promise.resolve(inTransaction(db, work)));
+  // Requests arriving together share one synchronous=FULL commit (store/group-commit.ts).
+  const commit: TaskContext["commit"] = options.commit ?? ((work) => commitSoon(db, work));
   const runtime = new TaskRuntime({
     db,
     commit,
