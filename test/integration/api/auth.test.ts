@@ -143,6 +143,15 @@ describe("authentication", () => {
       expect(answer.body.error).toBe("invalid_token");
     }
     expect((await h.call("GET", API_PATHS.me, { token: other.token })).status).toBe(200);
+    // The member routes (capability requests, secrets) read the same tokens: revoked there too.
+    const member = await h.app.http.request("/workspaces/ws_acme/repos/repo_api/capability-requests", {
+      headers: { authorization: `Bearer ${made.token}` },
+    });
+    expect(member.status).toBe(401);
+    const stillGood = await h.app.http.request("/workspaces/ws_acme/repos/repo_api/capability-requests", {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(stillGood.status).not.toBe(401);
   });
 
   it("a token expires after at most 365 days", async () => {
