@@ -2,6 +2,7 @@
 // states, error codes and body schemas. Client (src/transport) and server (src/server) both import this file;
 // no other file spells these strings.
 import * as z from "zod";
+import { DESTINATION_RULE, parseApprovedDestination } from "../capability/destination.js";
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
 import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
@@ -358,19 +359,19 @@ export type RedeliverResponse = z.infer<typeof RedeliverResponseSchema>;
 export const CapabilityListResponseSchema = z.object({ requests: z.array(CapabilityRequestSchema) });
 export const DismissResponseSchema = z.object({ request: CapabilityRequestSchema });
 
+/**
+ * One approved destination of a secret: a lowercase host (optionally `*.`), optionally with `http(s)://`, `:port`
+ * and a `/path` prefix. A bare host means https, port 443, any path (DESIGN "Approved destinations").
+ */
+export const ApprovedDestinationSchema = z
+  .string()
+  .max(512)
+  .refine((text) => parseApprovedDestination(text) !== null, DESTINATION_RULE);
+
 export const PutSecretBodySchema = z.object({
   // The seed's rule for secret values (no NUL, no lone surrogate), checked in the same order as before.
   value: z.string().min(1).max(65536).pipe(EnvValueSchema),
-  allowedHosts: z
-    .array(
-      z
-        .string()
-        .regex(
-          /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
-          "must be a lowercase hostname, optionally starting with *.",
-        ),
-    )
-    .min(1),
+  allowedHosts: z.array(ApprovedDestinationSchema).min(1),
   capabilityRequestId: z.string().min(1).optional(),
 });
 export type PutSecretBody = z.infer<typeof PutSecretBodySchema>;
