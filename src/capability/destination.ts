@@ -45,7 +45,9 @@ export function hostMatches(pattern: string, host: string): boolean {
 function hasDotSegment(path: string): boolean {
   return path
     .split("/")
-    .some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment) || segment.includes("\\") || /%2f|%5c/i.test(segment));
+    .some(
+      (segment) => /^(?:\.|%2e){1,2}$/i.test(segment) || segment.includes("\\") || /%2f|%5c/i.test(segment),
+    );
 }
 
 /** Whether `path` (origin-form, query allowed) is under `prefix`. `/v2` covers `/v2` and `/v2/...`, not `/v2x`. */

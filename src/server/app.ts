@@ -38,6 +38,7 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 
 export interface ServerAppOptions {
@@ -47,6 +48,12 @@ export interface ServerAppOptions {
   now?: () => Date;
   activationDelayMs?: number;
   capability?: CapabilitySettings | undefined;
+  /** The operator's key for secret values (`--secret-key-file`). */
+  secretBox: SecretBox;
+  /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
+  proxyToken?: string | undefined;
+  /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
+  proxyUrl?: string | undefined;
 }
 
 export interface ServerApp {
@@ -100,6 +107,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     waiters,
     adminToken: options.adminToken,
     capability: options.capability,
+    secretBox: options.secretBox,
+    proxyToken: options.proxyToken,
+    proxyUrl: options.proxyUrl,
     onStop: (stop) => stopHooks.push(stop),
   };
   const http = composeHttpApp(deps, startCapabilityRuntime(deps));

@@ -35,6 +35,8 @@ export const ServeOptionsSchema = z.object({
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
   matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
   dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
+  secretKeyFile: filePath.optional(),
+  proxyUrl: urlWith(["http:"], "http://10.0.0.1:3128").optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -46,6 +48,8 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   smtpUrl: "--smtp-url",
   matcherUrl: "--matcher-url",
   dashboardUrl: "--dashboard-url",
+  secretKeyFile: "--secret-key-file",
+  proxyUrl: "--proxy-url",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */

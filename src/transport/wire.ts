@@ -366,6 +366,10 @@ export const DismissResponseSchema = z.object({ request: CapabilityRequestSchema
 export const ApprovedDestinationSchema = z
   .string()
   .max(512)
+  .regex(
+    /^(https?:\/\/)?(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?(:[0-9]{1,5})?(\/[^?#\s]*)?$/,
+    DESTINATION_RULE,
+  )
   .refine((text) => parseApprovedDestination(text) !== null, DESTINATION_RULE);
 
 export const PutSecretBodySchema = z.object({

@@ -66,7 +66,7 @@ export function createAdminApp(deps: ServerDeps) {
     }),
     (c) => {
       try {
-        applySeed(deps.db, c.req.valid("json"), deps.now(), deps.logger);
+        applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
         if (error instanceof InputError) throw new HttpError(409, "conflict", error.message);
         throw error;

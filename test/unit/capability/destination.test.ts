@@ -11,7 +11,10 @@ describe("parsing an approved destination", () => {
   it.each([
     ["api.acme.test", { scheme: "https", host: "api.acme.test", port: 443, pathPrefix: "/" }],
     ["*.acme.test", { scheme: "https", host: "*.acme.test", port: 443, pathPrefix: "/" }],
-    ["https://api.acme.test:8443/v2/", { scheme: "https", host: "api.acme.test", port: 8443, pathPrefix: "/v2/" }],
+    [
+      "https://api.acme.test:8443/v2/",
+      { scheme: "https", host: "api.acme.test", port: 8443, pathPrefix: "/v2/" },
+    ],
     ["http://registry.acme.test", { scheme: "http", host: "registry.acme.test", port: 80, pathPrefix: "/" }],
     ["api.acme.test./v1", { scheme: "https", host: "api.acme.test", port: 443, pathPrefix: "/v1" }],
   ])("%s", (text, expected) => {
