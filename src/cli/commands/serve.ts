@@ -14,6 +14,8 @@ interface ServeFlags {
   smtpUrl?: string;
   matcherUrl?: string;
   dashboardUrl?: string;
+  secretKeyFile?: string;
+  proxyUrl?: string;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -29,9 +31,14 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "model endpoint for capability-request matching (token: BATON_MATCHER_TOKEN)",
     )
     .option("--dashboard-url <url>", "base of dashboard links in e-mail (default: <service url>/dashboard)")
+    .option(
+      "--secret-key-file <file>",
+      "AES-256 key sealing secret values at rest, created 0600 at first start (default: <db>.key)",
+    )
+    .option("--proxy-url <url>", "the baton proxy sandboxes go out through (given to them as BATON_PROXY_URL)")
     .addHelpText(
       "after",
-      "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
+      "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set; the egress proxy's internal routes when\nBATON_PROXY_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
     )
     .action(
       action(async ({ json, ...flags }: ServeFlags) => {
