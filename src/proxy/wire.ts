@@ -16,6 +16,8 @@ export const PROXY_ERRORS = {
   destinationDenied: { code: "destination_denied", status: 403 },
   ruleDenied: { code: "rule_denied", status: 403 },
   leaseRequired: { code: "lease_required", status: 407 },
+  /** `baton serve` could not be asked about the lease (down, or the proxy token is wrong). */
+  leaseCheckFailed: { code: "lease_check_failed", status: 502 },
   dnsFailed: { code: "dns_failed", status: 502 },
   upstreamUnreachable: { code: "upstream_unreachable", status: 502 },
   upstreamTimeout: { code: "upstream_timeout", status: 504 },

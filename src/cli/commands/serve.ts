@@ -35,7 +35,10 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "--secret-key-file <file>",
       "AES-256 key sealing secret values at rest, created 0600 at first start (default: <db>.key)",
     )
-    .option("--proxy-url <url>", "the baton proxy sandboxes go out through (given to them as BATON_PROXY_URL)")
+    .option(
+      "--proxy-url <url>",
+      "the baton proxy sandboxes go out through (given to them as BATON_PROXY_URL)",
+    )
     .addHelpText(
       "after",
       "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set; the egress proxy's internal routes when\nBATON_PROXY_TOKEN is set. Stop with SIGTERM or Ctrl-C.",

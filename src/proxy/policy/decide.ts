@@ -76,6 +76,11 @@ export function decideAddress(
   }
   const judged = cls.embeddedIpv4 ?? cls.address;
   const check = (verdict: Verdict): AddressCheck => ({ address: cls.address, class: cls, verdict });
+  if (cls.locked) {
+    return check(
+      deny(PROXY_ERRORS.destinationDenied, `range:${cls.range}`, `${cls.range} address`, cls.address),
+    );
+  }
   if (ownAddresses.has(cls.address) || ownAddresses.has(judged)) {
     return check(
       deny(
@@ -84,11 +89,6 @@ export function decideAddress(
         "an address of the proxy's own machine",
         cls.address,
       ),
-    );
-  }
-  if (cls.locked) {
-    return check(
-      deny(PROXY_ERRORS.destinationDenied, `range:${cls.range}`, `${cls.range} address`, cls.address),
     );
   }
   const ruleFacts = factsOf(facts, cls.address);
