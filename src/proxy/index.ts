@@ -16,5 +16,5 @@ export { createOwnAddresses } from "./net/own-addresses.js";
 export { createServerResolver, createSystemResolver, type NameResolver } from "./net/resolver.js";
 export * from "./policy/index.js";
 export { createHttpRefusalSink, createMemoryRefusalSink, type RefusalSink } from "./refusals-sink.js";
-export { createProxy, type Proxy } from "./server.js";
+export { createProxy, type EgressProxy } from "./server.js";
 export * from "./wire.js";

@@ -10,7 +10,7 @@ import { handleHttpRequest } from "./handle-http.js";
 import { createMitm } from "./mitm.js";
 import { compilePolicy } from "./policy/index.js";
 
-export interface Proxy {
+export interface EgressProxy {
   server: Server;
   context: ProxyContext;
   /** Replaces the CA (after `baton proxy rotate-ca`); new tunnels use the new one. */
@@ -20,7 +20,7 @@ export interface Proxy {
   drain(graceMs: number): Promise<{ ended: number }>;
 }
 
-export function createProxy(deps: ProxyDeps): Proxy {
+export function createProxy(deps: ProxyDeps): EgressProxy {
   const context: ProxyContext = {
     ...deps,
     policy: compilePolicy(deps.config),

@@ -13,7 +13,7 @@ import { createHttpLeaseSource } from "./lease/http-source.js";
 import { loadProxyConfig, resolverFor, upstreamTrust } from "./load-config.js";
 import { createOwnAddresses } from "./net/own-addresses.js";
 import { createHttpRefusalSink } from "./refusals-sink.js";
-import { createProxy, type Proxy } from "./server.js";
+import { createProxy, type EgressProxy } from "./server.js";
 
 export interface ProxyServiceOptions {
   host: string;
@@ -32,7 +32,7 @@ export interface ProxyService {
   url: string;
   caFile: string;
   caCreated: boolean;
-  proxy: Proxy;
+  proxy: EgressProxy;
   reloadCa(): Promise<void>;
   stop(graceMs: number): Promise<{ ended: number }>;
 }
