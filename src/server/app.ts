@@ -20,6 +20,7 @@
 //     test compares). Test the routes with `app.http.request()`; add a socket test only for adapter concerns.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
+import { PROXY_INTERNAL_BASE_PATH } from "../proxy/lease/wire.js";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
 import { createAdminApp } from "./admin/app.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
@@ -38,6 +39,7 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createProxyInternalApp } from "./proxy/app.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 
@@ -76,6 +78,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
+  app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));
   let document: Record<string, unknown> | undefined;
   app.route(
     "/",

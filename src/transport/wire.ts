@@ -29,6 +29,24 @@ export const PATHS = {
     `${OPS_BASE_PATH}/capability-requests/${encodeURIComponent(id)}/evidence`,
 } as const;
 
+/** The egress proxy's refusals for the calling sandbox (`baton op get`, the disclosure). */
+export const PROXY_REFUSALS_PATH = `${OPS_BASE_PATH}/proxy/refusals`;
+
+/** One refusal of the egress proxy, as the sandbox reads it back (never a secret value). */
+export const ProxyRefusalWireSchema = z.object({
+  requestId: z.string(),
+  at: z.string(),
+  method: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  /** The `Baton-Proxy-Error` code: destination_denied, rule_denied, dns_failed, upstream_timeout, ... */
+  code: z.string(),
+  status: z.number().int(),
+  reason: z.string(),
+});
+export type ProxyRefusalWire = z.infer<typeof ProxyRefusalWireSchema>;
+export const ProxyRefusalsResponseSchema = z.object({ refusals: z.array(ProxyRefusalWireSchema) });
+
 /** Query parameters. `waitMs` on `GET PATHS.operation(id)` long-polls until the state changes or the time passes. */
 export const QUERY = { waitMs: "waitMs" } as const;
 /** The longest long-poll the server honours; clients ask for at most this. */
@@ -160,6 +178,7 @@ export const ROUTE_PATTERNS = {
   operations: `${OPS_BASE_PATH}/operations`,
   operation: `${OPS_BASE_PATH}/operations/:id`,
   operationOverlay: `${OPS_BASE_PATH}/operations/:id/overlay`,
+  proxyRefusals: PROXY_REFUSALS_PATH,
 } as const;
 
 export const ADMIN_BASE_PATH = "/admin/v1";
@@ -212,7 +231,13 @@ export const CreateSandboxResponseSchema = z.object({
   turnToken: z.string(),
   leaseExpiresAt: z.string(),
   turnExpiresAt: z.string(),
-  env: z.object({ BATON_OPS_URL: z.string(), BATON_TURN_TOKEN: z.string(), BATON_SANDBOX_LEASE: z.string() }),
+  env: z.object({
+    BATON_OPS_URL: z.string(),
+    BATON_TURN_TOKEN: z.string(),
+    BATON_SANDBOX_LEASE: z.string(),
+    /** The egress proxy, when `baton serve --proxy-url` names one; activation writes the proxy settings. */
+    BATON_PROXY_URL: z.string().optional(),
+  }),
 });
 export const CreateTurnBodySchema = z.object({
   engagementId: z.string().min(1),

@@ -1,6 +1,8 @@
 // The proxy's own certificate authority: an ECDSA P-256 key and a self-signed CA certificate, created at first
 // start in the proxy's state folder (files 0600, folder 0700) and replaced on `baton proxy rotate-ca`. Sandboxes
 // trust it through the bundle activation writes; it signs the leaf certificates of the placeholder path only.
+// @peculiar/x509 needs the Reflect metadata API (its dependency tsyringe checks at load time).
+import "reflect-metadata";
 import { randomBytes, webcrypto } from "node:crypto";
 import { constants } from "node:fs";
 import { chmod, lstat, mkdir, open, readFile, rename, rm } from "node:fs/promises";

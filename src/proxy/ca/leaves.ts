@@ -1,5 +1,7 @@
 // Leaf certificates for the placeholder path: one per destination host, signed by the proxy's CA, valid for a
 // week (back-dated an hour for clock skew), kept in memory as ready TLS contexts. One leaf key serves them all.
+// @peculiar/x509 needs the Reflect metadata API (its dependency tsyringe checks at load time).
+import "reflect-metadata";
 import { randomBytes, webcrypto } from "node:crypto";
 import { createSecureContext, type SecureContext } from "node:tls";
 import * as x509 from "@peculiar/x509";

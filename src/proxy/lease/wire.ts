@@ -2,10 +2,12 @@
 // lease stands for, and reports its refusals. Authenticated with the operator's shared proxy token. Both sides
 // import this file; no other file spells these paths or headers.
 import { z } from "zod";
+import { type ProxyRefusalWire, ProxyRefusalWireSchema } from "../../transport/wire.js";
 
+export const PROXY_INTERNAL_BASE_PATH = "/internal/v1/proxy";
 export const PROXY_INTERNAL_PATHS = {
-  lease: "/internal/v1/proxy/lease",
-  refusals: "/internal/v1/proxy/refusals",
+  lease: `${PROXY_INTERNAL_BASE_PATH}/lease`,
+  refusals: `${PROXY_INTERNAL_BASE_PATH}/refusals`,
 } as const;
 
 /** The header carrying `BATON_PROXY_TOKEN` (set for both `baton serve` and `baton proxy`). */
@@ -34,17 +36,8 @@ export const LeasePolicyResponseSchema = z.object({
 export type LeasePolicyResponse = z.infer<typeof LeasePolicyResponseSchema>;
 
 /** One refusal the proxy made for a sandbox, as `op get` and the disclosure show it. Never a secret value. */
-export const ProxyRefusalSchema = z.object({
-  requestId: z.string(),
-  at: z.string(),
-  method: z.string(),
-  host: z.string(),
-  port: z.number().int(),
-  code: z.string(),
-  status: z.number().int(),
-  reason: z.string(),
-});
-export type ProxyRefusal = z.infer<typeof ProxyRefusalSchema>;
+export const ProxyRefusalSchema = ProxyRefusalWireSchema;
+export type ProxyRefusal = ProxyRefusalWire;
 
 export const ReportRefusalsBodySchema = z.object({
   refusals: z.array(ProxyRefusalSchema.extend({ sandboxId: z.string() })).max(500),

@@ -92,6 +92,7 @@ export function createAdminApp(deps: ServerDeps) {
         BATON_OPS_URL: new URL(c.req.url).origin,
         BATON_TURN_TOKEN: issued.turnToken,
         BATON_SANDBOX_LEASE: issued.lease,
+        ...(deps.proxyUrl ? { BATON_PROXY_URL: deps.proxyUrl } : {}),
       };
       return c.json({ ...issued, env }, 201);
     },

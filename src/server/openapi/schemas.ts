@@ -21,6 +21,7 @@ import {
   ManagedStartupSchema,
   OkResponseSchema,
   OperationSchema,
+  ProxyRefusalsResponseSchema,
   PutSecretBodySchema,
   PutSecretResponseSchema,
   RecordCapabilityBodySchema,
@@ -62,6 +63,7 @@ export const Schemas = {
   DismissResponse: DismissResponseSchema.meta({ id: "DismissResponse" }),
   PutSecretBody: PutSecretBodySchema.meta({ id: "PutSecretBody" }),
   PutSecretResponse: PutSecretResponseSchema.meta({ id: "PutSecretResponse" }),
+  ProxyRefusals: ProxyRefusalsResponseSchema.meta({ id: "ProxyRefusals" }),
 } as const;
 
 /** `{content: application/json}` of a named schema, for a request body or a response. */

@@ -7,6 +7,7 @@ import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
 import { seedItemsSchema } from "./0022-seed-items.js";
 import { secretValuesSealed } from "./0040-secret-values-sealed.js";
+import { proxyRefusalsSchema } from "./0041-proxy-refusals.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   environmentVersionBatonPaths,
   seedItemsSchema,
   secretValuesSealed,
+  proxyRefusalsSchema,
 ];
