@@ -3,7 +3,8 @@
 import { createSocket } from "node:dgram";
 import dnsPacket from "dns-packet";
 
-export type Answers = () => string[];
+/** Called once per question, with its type: a rebinding answer can flip on A questions only. */
+export type Answers = (type: string) => string[];
 
 export interface StubDns {
   /** `127.0.0.1:<port>`, for the proxy config's dns.servers. */
@@ -33,7 +34,7 @@ export async function startStubDns(table: Record<string, Answers | string[]> = {
     const name = question.name.toLowerCase();
     counts.set(name, (counts.get(name) ?? 0) + 1);
     const source = answers.get(name);
-    const all = source ? source() : [];
+    const all = source ? source(question.type) : [];
     const wanted = all.filter((a) => (question.type === "AAAA" ? a.includes(":") : !a.includes(":")));
     const response = dnsPacket.encode({
       type: "response",

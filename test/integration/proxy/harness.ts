@@ -110,12 +110,14 @@ export async function startProxyWorld(
   ]);
   await waitReady(child, lines);
 
+  // The test upstream's address is opened by an operator rule, as a private host of a real operator would be.
+  const { allow = [], ...rest } = extraConfig as { allow?: unknown[] };
   const config = ProxyConfigSchema.parse({
-    allow: [{ name: "test-upstream", cidr: [`${upstream.address}/32`] }],
+    allow: [{ name: "test-upstream", cidr: [`${upstream.address}/32`] }, ...allow],
     dns: { servers: [dns.server], timeoutMs: 2000 },
     upstreamCaFile,
     substituteHeaders: ["x-api-key"],
-    ...extraConfig,
+    ...rest,
   });
   const stateDir = join(dir, "proxy-state");
   const ca = await loadOrCreateCa(stateDir);
@@ -234,4 +236,15 @@ async function waitReady(child: ChildProcess, lines: UpstreamLine[]): Promise<vo
 export function header(result: CurlResult, name: string): string | undefined {
   const match = new RegExp(`^${name}: (.*)$`, "im").exec(result.headers);
   return match?.[1]?.trim();
+}
+
+/** Polls until `find` returns a value or the deadline passes (a tunnel's audit line is written when it closes). */
+export async function eventually<T>(find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error("the expected audit line did not appear in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
