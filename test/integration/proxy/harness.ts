@@ -80,9 +80,27 @@ export async function startProxyWorld(
   extraConfig: Record<string, unknown> = {},
   lease: Partial<LeasePolicy> = {},
 ): Promise<ProxyWorld> {
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    return await buildWorld(extraConfig, lease, cleanups);
+  } catch (error) {
+    // A world that failed half-way leaves no namespace, process or folder behind.
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    throw error;
+  }
+}
+
+async function buildWorld(
+  extraConfig: Record<string, unknown>,
+  lease: Partial<LeasePolicy>,
+  cleanups: (() => Promise<void>)[],
+): Promise<ProxyWorld> {
   const dir = await mkdtemp(join(tmpdir(), "proxy-world-"));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const upstream = await createNetnsHost();
+  cleanups.push(() => upstream.close());
   const sandbox = await createNetnsHost();
+  cleanups.push(() => sandbox.close());
   const dns = await startStubDns({
     "api.acme.test": [upstream.address],
     "other.acme.test": [upstream.address],
@@ -90,6 +108,7 @@ export async function startProxyWorld(
     "private.acme.test": ["10.1.2.3"],
     "mixed.acme.test": [upstream.address, "127.0.0.1"],
   });
+  cleanups.push(() => dns.close());
   // The upstream's certificate comes from a CA of its own, which only the proxy trusts (upstreamCaFile).
   const upstreamCa = await generateCa();
   const upstreamCaFile = join(dir, "upstream-ca.pem");
