@@ -90,11 +90,20 @@ export async function startProxyWorld(
   }
 }
 
-async function buildWorld(
-  extraConfig: Record<string, unknown>,
-  lease: Partial<LeasePolicy>,
-  cleanups: (() => Promise<void>)[],
-): Promise<ProxyWorld> {
+export interface TestNetwork {
+  dir: string;
+  upstream: NetnsHost;
+  sandbox: NetnsHost;
+  dns: StubDns;
+  upstreamCaFile: string;
+  lines: UpstreamLine[];
+}
+
+/**
+ * The upstream host (HTTP on 80, HTTPS on 443 with a certificate for api.acme.test, other.acme.test and
+ * rebind.test from a CA only the proxy trusts), the sandbox namespace and the stub DNS server.
+ */
+export async function startTestNetwork(cleanups: (() => Promise<void>)[]): Promise<TestNetwork> {
   const dir = await mkdtemp(join(tmpdir(), "proxy-world-"));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const upstream = await createNetnsHost();
@@ -129,6 +138,18 @@ async function buildWorld(
   ]);
   await waitReady(child, lines);
 
+  cleanups.push(async () => {
+    child.kill("SIGKILL");
+  });
+  return { dir, upstream, sandbox, dns, upstreamCaFile, lines };
+}
+
+async function buildWorld(
+  extraConfig: Record<string, unknown>,
+  lease: Partial<LeasePolicy>,
+  cleanups: (() => Promise<void>)[],
+): Promise<ProxyWorld> {
+  const { dir, upstream, sandbox, dns, upstreamCaFile, lines } = await startTestNetwork(cleanups);
   // The test upstream's address is opened by an operator rule, as a private host of a real operator would be.
   const { allow = [], ...rest } = extraConfig as { allow?: unknown[] };
   const config = ProxyConfigSchema.parse({
@@ -212,11 +233,7 @@ async function buildWorld(
     },
     async close() {
       await proxy.drain(0);
-      child.kill("SIGKILL");
-      await dns.close();
-      await upstream.close();
-      await sandbox.close();
-      await rm(dir, { recursive: true, force: true });
+      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
     },
   };
 }
