@@ -275,12 +275,15 @@ export function header(result: CurlResult, name: string): string | undefined {
 }
 
 /** Polls until `find` returns a value or the deadline passes (a tunnel's audit line is written when it closes). */
-export async function eventually<T>(find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  find: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error("the expected audit line did not appear in time");
+    if (Date.now() > deadline) throw new Error("the expected condition did not come true in time");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
