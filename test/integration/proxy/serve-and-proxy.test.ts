@@ -195,6 +195,20 @@ describe("baton proxy beside baton serve", () => {
     expect(all).not.toContain(CANARY);
   });
 
+  it("rotate-ca then SIGHUP: the placeholder path signs with the new CA", async () => {
+    const state = join(network.dir, "proxy-state");
+    const rotated = await runBaton(["proxy", "rotate-ca", "--state-dir", state]);
+    expect(rotated.exitCode).toBe(0);
+    proxy.kill("SIGHUP");
+    const ok = await eventually(async () => {
+      const result = await sandboxShell(
+        `curl -sS --max-time 10 --cacert ${join(state, "ca.pem")} -o /dev/null -w "%{http_code}" https://api.acme.test/`,
+      );
+      return result.stdout === "200" ? result : undefined;
+    });
+    expect(ok.stdout).toBe("200");
+  });
+
   it("SIGTERM drains an open tunnel: it keeps working, new connections are refused, the proxy exits 0", async () => {
     const lease = sandboxEnv.BATON_SANDBOX_LEASE!;
     const { port } = new URL(proxyUrl);

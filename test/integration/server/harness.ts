@@ -61,7 +61,11 @@ export const opsHeaders = (creds: Pick<Credentials, "lease" | "turnToken">) => (
 
 let keyCounter = 0;
 
-export async function createHarness(options: { activationDelayMs?: number } = {}): Promise<Harness> {
+export const PROXY_TOKEN = "test-proxy-token-abcdef0123456789";
+
+export async function createHarness(
+  options: { activationDelayMs?: number; proxyToken?: string } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
   const db = await openDatabase(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
@@ -72,6 +76,7 @@ export async function createHarness(options: { activationDelayMs?: number } = {}
     logger: createLogger({}),
     adminToken: ADMIN_TOKEN,
     secretBox,
+    proxyToken: options.proxyToken,
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
