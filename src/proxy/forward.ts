@@ -3,7 +3,7 @@
 // replaced by their placeholders, and the audit line written when the exchange ends.
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { RequestOrigin } from "../capability/destination.js";
+import { hostMatches, type RequestOrigin } from "../capability/destination.js";
 import type { AuditRecord } from "./audit.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
@@ -53,6 +53,9 @@ export interface ForwardInput {
   /** The Host header to send (absolute-form: the target's authority; placeholder path: the client's own). */
   hostHeader: string;
   tlsServername: string | null;
+  /** The scheme and host the request was routed on (the CONNECT or absolute-form authority). */
+  scheme: "http" | "https";
+  targetHost: string;
   finish: (record: AuditRecord) => void;
 }
 
@@ -72,7 +75,15 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
     }
     outHeaders.push(["accept-encoding", "identity"]);
   }
-  const pairs = scrubPairs(lease.secrets);
+  // Only the values of secrets approved for this host and port can travel here, so only they are looked for
+  // in the answer (elsewhere the value never left the proxy, and an opaque tunnel cannot be read anyway).
+  const pairs = scrubPairs(
+    lease.secrets.filter((secret) =>
+      secret.destinations.some(
+        (d) => d.scheme === input.scheme && d.port === input.port && hostMatches(d.host, input.targetHost),
+      ),
+    ),
+  );
   record.dialled = input.address;
   record.substitution = {
     swapped: substitution.swapped,
@@ -116,6 +127,7 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
 
   let connectTimer: NodeJS.Timeout | undefined;
   upstream.on("socket", (socket) => {
+    socket.setNoDelay(true);
     if (!socket.connecting) return;
     connectTimer = setTimeout(() => {
       fail(PROXY_ERRORS.upstreamTimeout, `no connection within ${context.config.timeouts.connectMs} ms`);

@@ -70,6 +70,8 @@ export async function handleHttpRequest(
     path: target.path,
     hostHeader: authority,
     tlsServername: null,
+    scheme: "http",
+    targetHost: target.host.host,
     finish: (done) => finishRecord(context, done),
   });
 }

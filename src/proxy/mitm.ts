@@ -134,6 +134,8 @@ function handleInner(
     path,
     hostHeader: hostHeader ?? `${target.host.host}:${target.port}`,
     tlsServername: target.host.host,
+    scheme: "https",
+    targetHost: target.host.host,
     finish: (done) => finishRecord(context, done),
   });
 }

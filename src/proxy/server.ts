@@ -38,6 +38,8 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   const sockets = new Set<Socket>();
   const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0, headersTimeout: 30_000 });
   server.on("connection", (socket: Socket) => {
+    // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.once("close", () => {
       sockets.delete(socket);

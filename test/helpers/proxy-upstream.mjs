@@ -19,6 +19,10 @@ const { values } = parseArgs({
     cert: { type: "string" },
     key: { type: "string" },
     host: { type: "string", default: "0.0.0.0" },
+    /** No line per request (benchmarks). */
+    quiet: { type: "boolean", default: false },
+    /** A raw TCP port that sends the number of bytes a client asks for ("<n>\n"), or echoes ("echo\n"). */
+    "stream-port": { type: "string" },
   },
 });
 
@@ -26,7 +30,7 @@ const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 function handler(scheme) {
   return (req, res) => {
-    say({ scheme, method: req.method, url: req.url, headers: req.headers });
+    if (!values.quiet) say({ scheme, method: req.method, url: req.url, headers: req.headers });
     req.resume();
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/echo") {
@@ -58,6 +62,31 @@ let https = null;
 if (values.cert && values.key) {
   https = createHttps({ cert: readFileSync(values.cert), key: readFileSync(values.key) }, handler("https"));
   await new Promise((resolve) => https.listen(Number(values["https-port"]), values.host, resolve));
+}
+if (values["stream-port"]) {
+  const { createServer: createTcp } = await import("node:net");
+  const stream = createTcp((socket) => {
+    socket.once("data", (first) => {
+      const line = first.toString().split("\n")[0];
+      if (line === "echo") {
+        socket.pipe(socket);
+        return;
+      }
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      let left = Number(line);
+      const pump = () => {
+        while (left > 0) {
+          const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+          left -= piece.length;
+          if (!socket.write(piece)) return socket.once("drain", pump);
+        }
+        socket.end();
+      };
+      pump();
+    });
+    socket.on("error", () => socket.destroy());
+  });
+  await new Promise((resolve) => stream.listen(Number(values["stream-port"]), values.host, resolve));
 }
 say({ ready: true, http: http.address().port, https: https ? https.address().port : null });
 process.on("SIGTERM", () => process.exit(0));
