@@ -32,14 +32,16 @@ const gateway = `198.19.${third}.1`;
 const upstream = `198.19.${third}.2`;
 const dir = mkdtempSync(join(tmpdir(), "proxy-bench-"));
 const children = [];
+let cleaned = false;
 const cleanup = () => {
+  if (cleaned) return;
+  cleaned = true;
   for (const child of children) child.kill(process.env.PROXY_BENCH_PROFILE ? "SIGTERM" : "SIGKILL");
-  try {
-    ip("link", "del", `${ns}a`);
-  } catch {}
-  try {
-    ip("netns", "del", ns);
-  } catch {}
+  for (const args of [["link", "del", `${ns}a`], ["netns", "del", ns]]) {
+    try {
+      execFileSync("ip", args, { stdio: "ignore" });
+    } catch {}
+  }
   rmSync(dir, { recursive: true, force: true });
 };
 process.on("exit", cleanup);

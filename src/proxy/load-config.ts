@@ -20,9 +20,12 @@ export async function loadProxyConfig(file: string | undefined): Promise<ProxyCo
 }
 
 export function resolverFor(config: ProxyConfig): NameResolver {
-  return config.dns.servers
+  const resolver = config.dns.servers
     ? createServerResolver(config.dns.servers, config.dns.timeoutMs)
     : createSystemResolver(config.dns.timeoutMs);
+  const pinned = new Map(Object.entries(config.dns.hosts));
+  if (pinned.size === 0) return resolver;
+  return { resolve: async (name) => pinned.get(name) ?? resolver.resolve(name) };
 }
 
 /** The CAs the placeholder path trusts upstream: Node's roots plus the operator's `upstreamCaFile`. */

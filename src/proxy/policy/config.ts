@@ -62,10 +62,17 @@ export const ProxyConfigSchema = z
       .object({
         /** DNS servers (`ip` or `ip:port`) to ask instead of the system resolver. */
         servers: z.array(z.string().min(1)).min(1).optional(),
+        /** Names pinned to addresses (like /etc/hosts), answered first; the addresses are checked as any others. */
+        hosts: z
+          .record(
+            z.string().regex(/^[a-z0-9.-]{1,253}$/, "must be a lowercase host name"),
+            z.array(z.string().refine((a) => ipaddr.isValid(a), "must be an IP address")).min(1),
+          )
+          .default({}),
         timeoutMs: z.number().int().positive().max(60_000).default(5_000),
       })
       .strict()
-      .default({ timeoutMs: 5_000 }),
+      .default({ timeoutMs: 5_000, hosts: {} }),
     /** PEM file of extra CAs the proxy trusts for upstream TLS on the placeholder path (system CAs too). */
     upstreamCaFile: z.string().min(1).optional(),
     timeouts: z
