@@ -342,6 +342,7 @@ async function runEgressStep(ctx) {
   baton(ctx, ["env", "activate", REPOSITORY], { quiet: true });
   const script = [
     '. "$HOME/.baton/environment.sh"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
     'echo "HTTPS_PROXY=${HTTPS_PROXY%%:*}://baton:<lease>@${HTTPS_PROXY##*@}  SSL_CERT_FILE=$SSL_CERT_FILE"',
     'echo "$ curl -H "Authorization: Bearer $PAYMENTS_KEY" https://payments.acme.test/echo"',
     'curl -sS -H "Authorization: Bearer $PAYMENTS_KEY" https://payments.acme.test/echo; echo',
