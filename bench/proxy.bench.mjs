@@ -37,7 +37,10 @@ const cleanup = () => {
   if (cleaned) return;
   cleaned = true;
   for (const child of children) child.kill(process.env.PROXY_BENCH_PROFILE ? "SIGTERM" : "SIGKILL");
-  for (const args of [["link", "del", `${ns}a`], ["netns", "del", ns]]) {
+  for (const args of [
+    ["link", "del", `${ns}a`],
+    ["netns", "del", ns],
+  ]) {
     try {
       execFileSync("ip", args, { stdio: "ignore" });
     } catch {}

@@ -23,10 +23,13 @@ async function put(name: string, body: string | Uint8Array) {
   const text = await response.text();
   return { status: response.status, text, body: JSON.parse(text) as { error?: string; reason?: string } };
 }
-const stored = (name: string) =>
-  service.db.prepare("SELECT value FROM secrets WHERE repository_id = 'repo_api' AND name = ?").get(name) as
-    | { value: string }
-    | undefined;
+// The store keeps the value sealed (secrets at rest); the service's own key opens it for the comparison.
+const stored = (name: string) => {
+  const row = service.db
+    .prepare("SELECT id, value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?")
+    .get(name) as { id: string; value_sealed: string } | undefined;
+  return row && { value: service.app.deps.secretBox.open(row.id, row.value_sealed) };
+};
 const canary = CANARIES[1]!;
 
 describe("secret values", () => {

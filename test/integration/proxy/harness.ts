@@ -165,7 +165,14 @@ async function buildWorld(
   const audit: AuditRecord[] = [];
   const refusals = createMemoryRefusalSink();
   let log = "";
-  const logger = pino({ level: "debug" }, { write: (line: string) => void (log += line) });
+  const logger = pino(
+    { level: "debug" },
+    {
+      write: (line: string) => {
+        log += line;
+      },
+    },
+  );
   const policy: LeasePolicy = {
     ...toLeasePolicy({
       sandboxId: "sbx_test",

@@ -78,8 +78,11 @@ beforeAll(async () => {
     },
   );
   proxyExit = new Promise((resolve) => proxy.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
-  proxy.stdout!.on("data", (chunk: Buffer) => void (proxyOut += chunk.toString()));
-  proxy.stderr!.on("data", (chunk: Buffer) => void (proxyOut += chunk.toString()));
+  const collect = (chunk: Buffer) => {
+    proxyOut += chunk.toString();
+  };
+  proxy.stdout!.on("data", collect);
+  proxy.stderr!.on("data", collect);
   const line = await eventually(() => proxyOut.split("\n").find((l) => l.startsWith("{")), 30_000);
   proxyUrl = (JSON.parse(line) as { url: string }).url;
 
@@ -214,7 +217,9 @@ describe("baton proxy beside baton serve", () => {
     const { port } = new URL(proxyUrl);
     const socket = connect({ host: network.sandbox.gateway, port: Number(port) });
     let received = "";
-    socket.on("data", (chunk: Buffer) => void (received += chunk.toString()));
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString();
+    });
     const auth = Buffer.from(`baton:${lease}`).toString("base64");
     socket.write(
       `CONNECT api.acme.test:80 HTTP/1.1\r\nHost: api.acme.test:80\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`,
