@@ -8,7 +8,7 @@ import { rootCertificates } from "node:tls";
 import type { SandboxPaths } from "../config/sandbox.js";
 import type { ProxySettings } from "../envfile/index.js";
 import { ConfigError, ServiceError } from "../errors.js";
-import { callHttp } from "../proxy/http-call.js";
+import { callHttp } from "../net/http-call.js";
 import { writeFileAtomicSync } from "../safefs/index.js";
 
 export const PROXY_URL_ENV = "BATON_PROXY_URL";

@@ -5,6 +5,7 @@ import { parseOrThrow } from "../config/zod-error.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { readEnvironmentFile } from "../envfile/read-environment.js";
 import { createSanitiser, knownSecretsFrom } from "../evidence/index.js";
+import { createOpsClient, requireOpsSettings } from "../transport/index.js";
 import { parseCheckFlag } from "./checks.js";
 import { collectDisclosureInputs } from "./collect.js";
 import { renderDisclosure } from "./render.js";
@@ -32,7 +33,6 @@ export async function discloseRepository(input: {
 async function readProxyRefusals(
   env: NodeJS.ProcessEnv,
 ): Promise<Pick<DisclosureInputs, "proxyRefusals" | "proxyRefusalsProblem">> {
-  const { createOpsClient, requireOpsSettings } = await import("../transport/index.js");
   let client: ReturnType<typeof createOpsClient>;
   try {
     client = createOpsClient(requireOpsSettings(env));

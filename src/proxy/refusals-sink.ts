@@ -1,7 +1,7 @@
 // Sends the proxy's refusals to `baton serve` in small batches, so `baton op get` and the disclosure can show a
 // sandbox what was refused. Best effort: a failed send is logged and dropped, never retried into a backlog.
 import type { Logger } from "pino";
-import { callHttp } from "./http-call.js";
+import { callHttp } from "../net/http-call.js";
 import { PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER, type ReportRefusalsBody } from "./lease/wire.js";
 
 export type RefusalRecord = ReportRefusalsBody["refusals"][number];

@@ -96,7 +96,7 @@ export async function runProxyCa(
   let pem: string;
   if (options.from) {
     const { PROXY_SELF_PATHS } = await import("../../proxy/wire.js");
-    const { callHttp } = await import("../../proxy/http-call.js");
+    const { callHttp } = await import("../../net/http-call.js");
     let response: { status: number; text: string };
     try {
       response = await callHttp(new URL(PROXY_SELF_PATHS.ca, options.from).toString(), { timeoutMs: 10_000 });

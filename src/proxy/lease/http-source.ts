@@ -2,7 +2,7 @@
 // keyed by the lease's hash. Secret values live only in this memory; nothing is written to disk.
 import { createHash } from "node:crypto";
 import { ServiceError } from "../../errors.js";
-import { callHttp } from "../http-call.js";
+import { callHttp } from "../../net/http-call.js";
 import { type LeasePolicy, type LeasePolicySource, toLeasePolicy } from "./policy.js";
 import { LeasePolicyResponseSchema, PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER } from "./wire.js";
 

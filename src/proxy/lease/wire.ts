@@ -1,7 +1,7 @@
 // The internal route between `baton proxy` and `baton serve`: the proxy asks which sandbox, workspace and secrets a
 // lease stands for, and reports its refusals. Authenticated with the operator's shared proxy token. Both sides
 // import this file; no other file spells these paths or headers.
-import { z } from "zod";
+import * as z from "zod";
 import { type ProxyRefusalWire, ProxyRefusalWireSchema } from "../../transport/wire.js";
 
 export const PROXY_INTERNAL_BASE_PATH = "/internal/v1/proxy";

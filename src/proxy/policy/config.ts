@@ -1,7 +1,7 @@
 // The operator's config file (`baton proxy --config <file>`): allow and deny rules (CIDR, host globs, ports,
 // methods), the headers that may carry placeholders, DNS servers and time-outs. Parsed once with zod.
 import ipaddr from "ipaddr.js";
-import { z } from "zod";
+import * as z from "zod";
 
 const PortRangeSchema = z.union([
   z.number().int().min(1).max(65535),

@@ -1,5 +1,5 @@
-// The proxy's small HTTP calls to `baton serve` (lease lookups, refusal reports) and the sandbox's fetch of the
-// proxy's CA, on node:http with a time limit. Answers are bounded; nothing here retries.
+// Small HTTP calls outside the CLI's JSON client: `baton proxy` to `baton serve` (lease lookups, refusal reports) and
+// the sandbox fetching the proxy's CA, on node:http with a time limit. Answers are bounded; nothing here retries.
 import { Agent, request } from "node:http";
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
