@@ -25,10 +25,11 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
     ...deps,
     policy: compilePolicy(deps.config),
     substituteHeaders: new Set(deps.config.substituteHeaders.map((h) => h.toLowerCase())),
-    httpAgent: new HttpAgent({ keepAlive: true, scheduling: "lifo" }),
+    httpAgent: new HttpAgent({ keepAlive: true, scheduling: "lifo", noDelay: true }),
     httpsAgent: new HttpsAgent({
       keepAlive: true,
       scheduling: "lifo",
+      noDelay: true,
       ...(deps.upstreamCa.length > 0 ? { ca: [...deps.upstreamCa] } : {}),
     }),
     newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
