@@ -239,8 +239,12 @@ async function buildWorld(
       return splitResponse(result);
     },
     async close() {
-      await proxy.drain(0);
-      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+      // Whatever the drain does, the namespaces, processes and files go.
+      try {
+        await Promise.race([proxy.drain(0), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      } finally {
+        for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+      }
     },
   };
 }
