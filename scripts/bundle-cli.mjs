@@ -13,8 +13,8 @@
 // deep as tsc's modules (dist/src/<folder>/), so paths made from it mean the same.
 //
 // Only our code and the packages in BUNDLED are bundled; any other package stays a runtime require() from
-// node_modules, and src/server/ (long-running, loaded by `baton serve` and `baton admin`) is tsc's output,
-// loaded with import().
+// node_modules, and src/server/ and src/proxy/ (long-running, loaded by `baton serve`, `baton admin` and
+// `baton proxy`) are tsc's output, loaded with import().
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
@@ -89,12 +89,15 @@ export async function bundleCli(root) {
           return BUNDLED.has(name) ? undefined : { path: spec, external: true };
         }
         const target = join(args.resolveDir, spec).replace(/\.js$/, ".ts");
-        if (target.startsWith(`${join(src, "server")}/`)) {
-          // From dist/src/cli/ and dist/src/bundle/ alike, ../server/ is tsc's dist/src/server/.
-          return {
-            path: `../server/${relative(join(src, "server"), target).replace(/\.ts$/, ".js")}`,
-            external: true,
-          };
+        // The long-running services (`baton serve`, `baton proxy`) stay tsc's output, loaded with import().
+        for (const service of ["server", "proxy"]) {
+          if (target.startsWith(`${join(src, service)}/`)) {
+            // From dist/src/cli/ and dist/src/bundle/ alike, ../<service>/ is tsc's dist/src/<service>/.
+            return {
+              path: `../${service}/${relative(join(src, service), target).replace(/\.ts$/, ".js")}`,
+              external: true,
+            };
+          }
         }
         if (args.kind === "dynamic-import") {
           const fromBin = args.importer === join(src, "cli", "bin.ts");

@@ -52,13 +52,14 @@ const STEPS = [
     name: "start baton serve on a free loopback port (fixture seed, temporary SQLite file)",
     async run(ctx) {
       ctx.adminToken = randomBytes(16).toString("hex");
+      ctx.proxyToken = randomBytes(16).toString("hex");
       ctx.mail = await startMailCatcher();
       const db = join(ctx.tmp, "serve.sqlite");
       const child = spawn(
         process.execPath,
         [bin, "serve", "--port", "0", "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
         {
-          env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken },
+          env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken, BATON_PROXY_TOKEN: ctx.proxyToken },
           stdio: ["ignore", "pipe", "inherit"],
         },
       );
@@ -199,6 +200,14 @@ const STEPS = [
             ? "npm test=passed"
             : `npm test=failed:exit ${check.status ?? check.signal}`;
       console.log(`npm test exited ${check.status ?? check.signal}: reporting --check "${ctx.check}"`);
+    },
+  },
+  {
+    name: "egress: baton proxy beside baton serve; one placeholder swapped at its approved host, one request refused",
+    // The upstream test host lives in a network namespace (the proxy never dials loopback): that needs root.
+    skip: process.getuid?.() !== 0 && "needs root for a network namespace",
+    async run(ctx) {
+      await runEgressStep(ctx);
     },
   },
   {
@@ -346,7 +355,146 @@ async function startMailCatcher() {
   };
 }
 
+/**
+ * Starts a test upstream for payments.acme.test in a network namespace (HTTPS, certificate from a CA only the
+ * proxy trusts), `baton proxy` with a config pinning that name and opening its address, reactivates so
+ * environment.sh carries the proxy settings, then sends the secret's placeholder there and one request to the
+ * cloud metadata address.
+ */
+async function runEgressStep(ctx) {
+  const { generateCa } = await import(join(root, "dist", "src", "proxy", "ca", "authority.js"));
+  const { issueLeafPem } = await import(join(root, "dist", "src", "proxy", "ca", "leaves.js"));
+  const { writeFileSync } = await import("node:fs");
+  const id = randomBytes(3).toString("hex");
+  const ns = `proxyd${id}`;
+  const third = randomBytes(1)[0];
+  const [gateway, upstream] = [`198.18.${third}.1`, `198.18.${third}.2`];
+  const ip = (...args) => execFileSync("ip", args);
+  ctx.netns = ns;
+  ip("netns", "add", ns);
+  ip("link", "add", `${ns}a`, "type", "veth", "peer", "name", `${ns}b`);
+  ip("link", "set", `${ns}b`, "netns", ns);
+  ip("addr", "add", `${gateway}/30`, "dev", `${ns}a`);
+  ip("link", "set", `${ns}a`, "up");
+  ip("netns", "exec", ns, "ip", "addr", "add", `${upstream}/30`, "dev", `${ns}b`);
+  ip("netns", "exec", ns, "ip", "link", "set", `${ns}b`, "up");
+  const ca = await generateCa();
+  const leaf = await issueLeafPem(ca, ["payments.acme.test"]);
+  for (const [name, text] of [
+    ["upstream-ca.pem", ca.certPem],
+    ["up.pem", leaf.certPem],
+    ["up-key.pem", leaf.keyPem],
+  ])
+    writeFileSync(join(ctx.tmp, name), text);
+  const received = [];
+  ctx.upstream = spawn(
+    "ip",
+    [
+      "netns",
+      "exec",
+      ns,
+      process.execPath,
+      join(root, "test", "helpers", "proxy-upstream.mjs"),
+      "--name",
+      "payments",
+      "--cert",
+      join(ctx.tmp, "up.pem"),
+      "--key",
+      join(ctx.tmp, "up-key.pem"),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise((resolve) =>
+    createInterface({ input: ctx.upstream.stdout }).on("line", (line) => {
+      const parsed = JSON.parse(line);
+      if (parsed.ready) resolve();
+      else received.push(parsed);
+    }),
+  );
+  const config = join(ctx.tmp, "proxy.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      allow: [{ name: "demo-payments", cidr: [`${upstream}/32`] }],
+      dns: { hosts: { "payments.acme.test": [upstream] } },
+      upstreamCaFile: join(ctx.tmp, "upstream-ca.pem"),
+    }),
+  );
+  console.log(`$ baton proxy --serve-url ${ctx.url} --config proxy.json --host ${gateway} --json`);
+  ctx.proxy = spawn(
+    process.execPath,
+    [
+      bin,
+      "proxy",
+      "--serve-url",
+      ctx.url,
+      "--config",
+      config,
+      "--host",
+      gateway,
+      "--state-dir",
+      join(ctx.tmp, "proxy-state"),
+      "--audit-file",
+      join(ctx.tmp, "audit.log"),
+      "--json",
+    ],
+    { env: { ...process.env, BATON_PROXY_TOKEN: ctx.proxyToken }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const line = await new Promise((resolve, reject) => {
+    ctx.proxy.once("exit", (code) => reject(new Error(`baton proxy exited early (${code})`)));
+    createInterface({ input: ctx.proxy.stdout }).once("line", resolve);
+  });
+  console.log(line);
+  ctx.sandboxEnv = { ...ctx.sandboxEnv, BATON_PROXY_URL: JSON.parse(line).url };
+  console.log("BATON_PROXY_URL is now set for the sandbox; activation writes the proxy settings:");
+  baton(ctx, ["env", "activate", REPOSITORY], { quiet: true });
+  const script = [
+    '. "$HOME/.baton/environment.sh"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
+    'echo "HTTPS_PROXY=${HTTPS_PROXY%%:*}://baton:<lease>@${HTTPS_PROXY##*@}  SSL_CERT_FILE=$SSL_CERT_FILE"',
+    'echo "$ curl -H "Authorization: Bearer $PAYMENTS_KEY" https://payments.acme.test/echo"',
+    'curl -sS -H "Authorization: Bearer $PAYMENTS_KEY" https://payments.acme.test/echo; echo',
+    "echo '$ curl http://169.254.169.254/latest/meta-data/'",
+    'curl -sS -i http://169.254.169.254/latest/meta-data/ | grep -iE "^HTTP|^baton-proxy-error|^baton proxy"',
+  ].join("\n");
+  process.stdout.write(execFileSync("bash", ["-c", script], { env: ctx.sandboxEnv, encoding: "utf8" }));
+  const deadline = Date.now() + 5000;
+  while (!received.some((r) => r.url === "/echo") && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  const seen = received.find((r) => r.url === "/echo");
+  const placeholder = /baton-secret-sec_[0-9a-f]{32}/.test(seen?.headers.authorization ?? "");
+  console.log(
+    `payments.acme.test received ${seen && !placeholder ? "the real value (not shown)" : "NO real value"}; the sandbox saw only the placeholder`,
+  );
+  if (!seen || placeholder) throw new Error("the placeholder was not swapped at its approved host");
+  const audit = readFileSync(join(ctx.tmp, "audit.log"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).audit);
+  for (const a of audit.slice(-3))
+    console.log(
+      `audit: ${a.kind} ${a.method} ${a.host}:${a.port} ${a.decision} (${a.rule}) swapped=${JSON.stringify(a.substitution?.swapped ?? [])}`,
+    );
+}
+
 async function stop(ctx) {
+  for (const child of [ctx.proxy, ctx.upstream]) {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }
+  if (ctx.netns) {
+    for (const args of [
+      ["link", "del", `${ctx.netns}a`],
+      ["netns", "del", ctx.netns],
+    ]) {
+      try {
+        execFileSync("ip", args, { stdio: "ignore" });
+      } catch {}
+    }
+  }
   if (ctx.serve && ctx.serve.exitCode === null && ctx.serve.signalCode === null) {
     const exited = new Promise((resolve) => ctx.serve.once("exit", resolve));
     ctx.serve.kill("SIGTERM");
@@ -374,7 +522,9 @@ async function main() {
   let failed = false;
   try {
     for (const [index, step] of STEPS.entries()) {
-      console.log(`\n== ${index + 1}. ${step.name}${step.skip ? " (skipped)" : ""}`);
+      const skipped =
+        typeof step.skip === "string" ? ` (skipped: ${step.skip})` : step.skip ? " (skipped)" : "";
+      console.log(`\n== ${index + 1}. ${step.name}${skipped}`);
       if (!step.skip) await step.run(ctx);
     }
     console.log("\n== done: stopping baton serve and removing the temporary files");

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "rollout_disabled", // the workspace has no repository-environments rollout (or any HTTP 403 refusal)
   "step_failed", // a Dockerfile step or startup script failed
   "still_working", // the client stopped waiting while the work goes on
+  "policy_denied", // `baton proxy check`: the egress policy denies the destination (already printed)
   "internal", // a bug: the message says what happened
 ] as const;
 

@@ -70,6 +70,7 @@ export async function activateRepository(input: ActivateInput): Promise<Activati
       paths,
       checkoutPath,
       now: input.now ?? (() => new Date()),
+      env: input.env,
     });
     return { kind: "activated", operation: done, completed };
   } finally {

@@ -1,7 +1,7 @@
 // Applies an overlay inside the sandbox: render environment.sh and write it atomically into ~/.baton.
 // Shared by `baton env apply` and `baton env activate`.
 import type { SandboxPaths } from "../config/sandbox.js";
-import { type Overlay, renderEnvironmentFile } from "../envfile/index.js";
+import { type Overlay, type ProxySettings, renderEnvironmentFile } from "../envfile/index.js";
 import { writeFileAtomicSync } from "../safefs/index.js";
 
 export interface AppliedVariable {
@@ -22,9 +22,11 @@ export interface AppliedOverlay {
 export async function applyOverlay(input: {
   overlay: Overlay;
   paths: Pick<SandboxPaths, "home" | "batonDir" | "environmentFile">;
+  /** The egress proxy's settings (prepareProxySettings), written after the variables. */
+  proxy?: ProxySettings | null;
 }): Promise<AppliedOverlay> {
   const { overlay, paths } = input;
-  const content = renderEnvironmentFile(overlay);
+  const content = renderEnvironmentFile(overlay, input.proxy ?? null);
   writeFileAtomicSync(paths.batonDir, paths.environmentFile, content, { mode: 0o600 });
   return {
     path: paths.environmentFile,

@@ -17,6 +17,7 @@ import type { OpsClient } from "../transport/index.js";
 import type { Operation } from "../transport/wire.js";
 import { applyOverlay } from "./apply-overlay.js";
 import { installRunner } from "./install-runner.js";
+import { prepareProxySettings, proxyConfigured, proxyTrustPaths } from "./proxy-trust.js";
 
 export const RunnerInstallSchema = z.union([
   z.object({ installed: z.literal(true), path: z.string() }).strict(),
@@ -46,6 +47,8 @@ export async function completeActivation(input: {
   paths: SandboxPaths;
   checkoutPath: string;
   now: () => Date;
+  /** Read for BATON_PROXY_URL and the lease: the egress-proxy settings environment.sh carries. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<Completed> {
   const { client, operation, paths, checkoutPath } = input;
   const result = operation.result;
@@ -63,8 +66,11 @@ export async function completeActivation(input: {
   const overlay = await client.getOverlay(operation.id);
   const destinations = [paths.environmentFile, savedHandoffPath(paths, operation.repository)];
   if (runPath !== null) destinations.push(runPath);
+  const env = input.env ?? {};
+  if (proxyConfigured(env)) destinations.push(...Object.values(proxyTrustPaths(paths)));
   for (const file of destinations) assertWritableUnder(paths.batonDir, file);
-  const applied = await applyOverlay({ overlay, paths });
+  const proxy = await prepareProxySettings({ env, paths });
+  const applied = await applyOverlay({ overlay, paths, proxy });
 
   const saved: SavedHandoff = {
     schemaVersion: SAVED_HANDOFF_SCHEMA_VERSION,

@@ -8,6 +8,7 @@ import { OverlaySchema } from "../envfile/overlay.js";
 import { BatonError, InputError } from "../errors.js";
 import { type Log, SILENT_LOG } from "../log-level.js";
 import { type AppliedOverlay, applyOverlay } from "./apply-overlay.js";
+import { prepareProxySettings } from "./proxy-trust.js";
 
 const MAX_OVERLAY_BYTES = 64 * 1024 * 1024;
 
@@ -26,7 +27,8 @@ export async function applyOverlayDocument(input: EnvApplyInput): Promise<Applie
   const overlay = parseOrThrow(OverlaySchema, parseJson(bytes), "overlay");
   const paths = resolveSandboxPaths(input.env);
   log.debug({ revision: overlay.revision, path: paths.environmentFile }, "applying overlay");
-  const applied = await applyOverlay({ overlay, paths });
+  const proxy = await prepareProxySettings({ env: input.env, paths });
+  const applied = await applyOverlay({ overlay, paths, proxy });
   log.info(
     { revision: applied.revision, path: applied.path, count: applied.variables.length },
     "wrote environment file",

@@ -1,11 +1,16 @@
 // Whether a secret's allowed hosts authorise a request's target (the PUT with `capabilityRequestId`).
+import { destinationHost } from "./destination.js";
 import type { NormalisedTarget } from "./target.js";
 
 export type Authorisation = { authorised: true } | { authorised: false; why: string };
 
-/** `*.example.com` covers subdomains of example.com, not example.com itself; other entries match exactly. */
+/**
+ * `*.example.com` covers subdomains of example.com, not example.com itself; other entries match exactly. An entry
+ * with scheme, port or path (`https://api.example.com:8443/v2/`) is compared on its host.
+ */
 export function hostAllowedBy(host: string, pattern: string): boolean {
-  const p = pattern.trim().toLowerCase().replace(/\.$/, "");
+  const entry = pattern.trim().toLowerCase();
+  const p = (destinationHost(entry) ?? entry).replace(/\.$/, "");
   if (p.startsWith("*.")) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
   return host === p;
 }

@@ -24,6 +24,7 @@ const EXIT_CODE_BY_ERROR: Record<ErrorCode, ExitCode> = {
   step_failed: EXIT.error,
   internal: EXIT.error,
   still_working: EXIT.stillWorking,
+  policy_denied: EXIT.error,
   operation_failed: EXIT.environmentFailed,
   rollout_disabled: EXIT.environmentFailed,
 };

@@ -104,6 +104,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: () => import("./commands/serve.js"),
   },
   {
+    name: "proxy",
+    summary: "run the egress proxy, check its policy, print or rotate its CA (see baton proxy --help)",
+    load: () => import("./commands/proxy.js"),
+  },
+  {
     name: "admin",
     summary:
       "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN)",

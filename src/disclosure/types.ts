@@ -2,6 +2,7 @@
 import type { StepRecord } from "../dockerfile/types.js";
 import type { EvidenceRecord } from "../evidence/record.js";
 import type { SavedHandoff } from "../handoff/saved.js";
+import type { ProxyRefusalWire } from "../transport/wire.js";
 
 export const CHECK_RESULTS = ["passed", "failed", "not_run"] as const;
 export type CheckResult = (typeof CHECK_RESULTS)[number];
@@ -38,6 +39,9 @@ export interface DisclosureInputs {
   checks: RequiredCheck[];
   /** Agent instruction files in the checkout (AGENTS.md and the like), relative to it; they require checks. */
   agentInstructions: string[];
+  /** The egress proxy's refusals for this sandbox; null with the reason when they could not be read. */
+  proxyRefusals?: ProxyRefusalWire[] | null;
+  proxyRefusalsProblem?: string | null;
 }
 
 export interface Disclosure {

@@ -13,3 +13,12 @@ export {
   renderDockerfileEnvironmentFile,
 } from "./render-dockerfile-environment.js";
 export { renderEnvironmentFile } from "./render-environment.js";
+export {
+  CA_BUNDLE_VARIABLES,
+  NO_PROXY_VARIABLES,
+  NODE_CA_VARIABLE,
+  PROXY_URL_VARIABLES,
+  type ProxySettings,
+  proxyUrlWithLease,
+  renderProxySettings,
+} from "./render-proxy-settings.js";

@@ -3,6 +3,7 @@ import { InputError, isBatonError } from "../errors.js";
 import { renderEnvironmentHeader } from "./header.js";
 import { type Overlay, SHELL_NAME_PATTERN } from "./overlay.js";
 import { quoteShellValue } from "./quote.js";
+import { type ProxySettings, renderProxySettings } from "./render-proxy-settings.js";
 
 // `${HOME:-}` keeps `set -u` shells happy when HOME is unset.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a JS template
@@ -16,9 +17,10 @@ const SOURCE_DOCKERFILE_ENVIRONMENT = [
 
 /**
  * Header (revision and name mapping), then the Dockerfile environment file when it exists, then every
- * `sandbox.env` export, then every secret assignment. Throws InputError naming the field of a bad value.
+ * `sandbox.env` export, then every secret assignment, then the egress-proxy settings (when the sandbox has a
+ * proxy), which nothing overrides. Throws InputError naming the field of a bad value.
  */
-export function renderEnvironmentFile(overlay: Overlay): string {
+export function renderEnvironmentFile(overlay: Overlay, proxy: ProxySettings | null = null): string {
   const variables = overlay.repositories.flatMap((repo, r) =>
     repo.variables.map((variable, v) => ({
       repository: repo.repository,
@@ -47,6 +49,7 @@ export function renderEnvironmentFile(overlay: Overlay): string {
     "# secrets",
     ...exportsFor("secret"),
     "",
+    ...(proxy ? [...renderProxySettings(proxy), ""] : []),
   ].join("\n");
 }
 

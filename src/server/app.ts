@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
+import { PROXY_INTERNAL_BASE_PATH } from "../proxy/lease/wire.js";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
 import { createAdminApp } from "./admin/app.js";
 import { createApiApp } from "./api/app.js";
@@ -44,6 +45,8 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createProxyInternalApp } from "./proxy/app.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 
@@ -61,6 +64,12 @@ export interface ServerAppOptions {
   tasks?:
     | Partial<Omit<TaskServiceOptions, "db" | "now" | "logger" | "dashboardBase" | "serviceUrl">>
     | undefined;
+  /** The operator's key for secret values (`--secret-key-file`). */
+  secretBox: SecretBox;
+  /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
+  proxyToken?: string | undefined;
+  /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
+  proxyUrl?: string | undefined;
 }
 
 export interface ServerApp {
@@ -84,6 +93,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
   app.route(API_BASE_PATH, createApiApp(deps));
+  app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));
   let document: Record<string, unknown> | undefined;
   app.route(
     "/",
@@ -131,6 +141,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     adminToken: options.adminToken,
     capability: options.capability,
     tasks,
+    secretBox: options.secretBox,
+    proxyToken: options.proxyToken,
+    proxyUrl: options.proxyUrl,
     onStop: (stop) => stopHooks.push(stop),
   };
   const http = composeHttpApp(deps, startCapabilityRuntime(deps));

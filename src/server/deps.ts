@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { CapabilitySettings } from "./capability/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import type { TaskService } from "./tasks/service.js";
 
@@ -18,6 +19,12 @@ export interface ServerDeps {
   capability?: CapabilitySettings | undefined;
   /** The task engine: operations of the public API, the turn runtime, the rate limiter. */
   tasks: TaskService;
+  /** Seals secret values (seed, secrets PUT); the proxy's internal route opens them. */
+  secretBox: SecretBox;
+  /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
+  proxyToken?: string | undefined;
+  /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
+  proxyUrl?: string | undefined;
   /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
   onStop?: (stop: () => Promise<void>) => void;
 }

@@ -43,6 +43,8 @@ export const ServeOptionsSchema = z.object({
     .max(86_400, "must be 1 to 86400 seconds")
     .optional(),
   workDir: filePath.optional(),
+  secretKeyFile: filePath.optional(),
+  proxyUrl: urlWith(["http:"], "http://10.0.0.1:3128").optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -57,6 +59,8 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   agentCommand: "--agent-command",
   agentTimeout: "--agent-timeout",
   workDir: "--work-dir",
+  secretKeyFile: "--secret-key-file",
+  proxyUrl: "--proxy-url",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */

@@ -10,10 +10,11 @@ import { createLogger } from "../log.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
+import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
-import { openDatabase } from "./store/open-store.js";
+import { makeFolders, openDatabase } from "./store/open-store.js";
 import type { Database } from "./store/sqlite.js";
 
 export interface ServeOptions {
@@ -31,6 +32,11 @@ export interface ServeOptions {
   agentTimeout?: number | undefined;
   workDir?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
+  /** The operator's key for secret values at rest; default `<db>.key`, created 0600 at first start. */
+  secretKeyFile?: string | undefined;
+  /** The egress proxy sandboxes go out through, handed to them as BATON_PROXY_URL. */
+  proxyUrl?: string | undefined;
+  /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
 
@@ -51,13 +57,25 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const { env } = options;
   const logger = createLogger(env, "baton-serve");
   const dbPath = flags.db ?? defaultDatabasePath(env);
-  const db = await openDatabase(dbPath).catch((error: unknown) => {
-    throw new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
+  const cannotOpen = (error: unknown) =>
+    new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
       cause: error,
     });
+  // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
+  const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
+  if (flags.secretKeyFile === undefined && secretKeyFile !== undefined) {
+    try {
+      makeFolders(dirname(dbPath));
+    } catch (error) {
+      throw cannotOpen(error);
+    }
+  }
+  const secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
+  const db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
+    throw cannotOpen(error);
   });
   try {
-    if (flags.seed) await applySeedFile(db, flags.seed, logger);
+    if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
     const capability: CapabilitySettings = {
       smtpUrl: flags.smtpUrl,
@@ -69,6 +87,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       db,
       logger,
       capability,
+      secretBox,
+      proxyToken: env.BATON_PROXY_TOKEN || undefined,
+      proxyUrl: flags.proxyUrl,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
       tasks: {
         workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
@@ -120,7 +141,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   }
 }
 
-async function applySeedFile(db: Database, path: string, logger: Logger): Promise<void> {
+async function applySeedFile(db: Database, path: string, box: SecretBox, logger: Logger): Promise<void> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, "utf8"));
@@ -132,7 +153,7 @@ async function applySeedFile(db: Database, path: string, logger: Logger): Promis
       },
     );
   }
-  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), logger);
+  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), box, logger);
 }
 
 const DEFAULT_AGENT_TIMEOUT_S = 1800;

@@ -14,6 +14,9 @@ import {
   type Operation,
   OperationSchema,
   PATHS,
+  PROXY_REFUSALS_PATH,
+  ProxyRefusalsResponseSchema,
+  type ProxyRefusalWire,
   QUERY,
   type StartOperationBody,
 } from "./wire.js";
@@ -35,6 +38,8 @@ export interface OpsClient {
   /** Reads an operation; with `waitMs` the service holds the answer until the state changes or time passes. */
   getOperation(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<Operation>;
   getOverlay(id: string): Promise<Overlay>;
+  /** The egress proxy's latest refusals for this sandbox (oldest first); one attempt, no retry. */
+  getProxyRefusals(): Promise<ProxyRefusalWire[]>;
   close(): Promise<void>;
 }
 
@@ -106,6 +111,22 @@ export function createOpsClient(settings: OpsSettings, options: OpsClientOptions
         notFound: `the service has no overlay of operation ${id} for this sandbox (only the sandbox that started an operation can fetch it)`,
       });
       return readBody(OverlaySchema, res.body, "an overlay");
+    },
+    async getProxyRefusals() {
+      // Extra information only: one attempt, no back-off, so it never slows a command down.
+      const once = createHttpClient(
+        opsHttpOptions(settings, { policy: { retries: 0 }, responseTimeoutMs: 10_000 }),
+      );
+      try {
+        const res = await once.request({
+          method: "GET",
+          path: PROXY_REFUSALS_PATH,
+          doing: "reading the egress proxy's refusals",
+        });
+        return readBody(ProxyRefusalsResponseSchema, res.body, "a refusal list").refusals;
+      } finally {
+        once.close();
+      }
     },
     close: async () => http.close(),
   };

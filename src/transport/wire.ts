@@ -2,6 +2,7 @@
 // states, error codes and body schemas. Client (src/transport) and server (src/server) both import this file;
 // no other file spells these strings.
 import * as z from "zod";
+import { DESTINATION_RULE, parseApprovedDestination } from "../capability/destination.js";
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
 import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
@@ -27,6 +28,24 @@ export const PATHS = {
   capabilityEvidence: (id: string) =>
     `${OPS_BASE_PATH}/capability-requests/${encodeURIComponent(id)}/evidence`,
 } as const;
+
+/** The egress proxy's refusals for the calling sandbox (`baton op get`, the disclosure). */
+export const PROXY_REFUSALS_PATH = `${OPS_BASE_PATH}/proxy/refusals`;
+
+/** One refusal of the egress proxy, as the sandbox reads it back (never a secret value). */
+export const ProxyRefusalWireSchema = z.object({
+  requestId: z.string(),
+  at: z.string(),
+  method: z.string(),
+  host: z.string(),
+  port: z.number().int(),
+  /** The `Baton-Proxy-Error` code: destination_denied, rule_denied, dns_failed, upstream_timeout, ... */
+  code: z.string(),
+  status: z.number().int(),
+  reason: z.string(),
+});
+export type ProxyRefusalWire = z.infer<typeof ProxyRefusalWireSchema>;
+export const ProxyRefusalsResponseSchema = z.object({ refusals: z.array(ProxyRefusalWireSchema) });
 
 /** Query parameters. `waitMs` on `GET PATHS.operation(id)` long-polls until the state changes or the time passes. */
 export const QUERY = { waitMs: "waitMs" } as const;
@@ -159,6 +178,7 @@ export const ROUTE_PATTERNS = {
   operations: `${OPS_BASE_PATH}/operations`,
   operation: `${OPS_BASE_PATH}/operations/:id`,
   operationOverlay: `${OPS_BASE_PATH}/operations/:id/overlay`,
+  proxyRefusals: PROXY_REFUSALS_PATH,
 } as const;
 
 export const ADMIN_BASE_PATH = "/admin/v1";
@@ -240,7 +260,13 @@ export const CreateSandboxResponseSchema = z.object({
   turnToken: z.string(),
   leaseExpiresAt: z.string(),
   turnExpiresAt: z.string(),
-  env: z.object({ BATON_OPS_URL: z.string(), BATON_TURN_TOKEN: z.string(), BATON_SANDBOX_LEASE: z.string() }),
+  env: z.object({
+    BATON_OPS_URL: z.string(),
+    BATON_TURN_TOKEN: z.string(),
+    BATON_SANDBOX_LEASE: z.string(),
+    /** The egress proxy, when `baton serve --proxy-url` names one; activation writes the proxy settings. */
+    BATON_PROXY_URL: z.string().optional(),
+  }),
 });
 export const CreateTurnBodySchema = z.object({
   engagementId: z.string().min(1),
@@ -387,19 +413,23 @@ export type RedeliverResponse = z.infer<typeof RedeliverResponseSchema>;
 export const CapabilityListResponseSchema = z.object({ requests: z.array(CapabilityRequestSchema) });
 export const DismissResponseSchema = z.object({ request: CapabilityRequestSchema });
 
+/**
+ * One approved destination of a secret: a lowercase host (optionally `*.`), optionally with `http(s)://`, `:port`
+ * and a `/path` prefix. A bare host means https, port 443, any path (DESIGN "Approved destinations").
+ */
+export const ApprovedDestinationSchema = z
+  .string()
+  .max(512)
+  .regex(
+    /^(https?:\/\/)?(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?(:[0-9]{1,5})?(\/[^?#\s]*)?$/,
+    DESTINATION_RULE,
+  )
+  .refine((text) => parseApprovedDestination(text) !== null, DESTINATION_RULE);
+
 export const PutSecretBodySchema = z.object({
   // The seed's rule for secret values (no NUL, no lone surrogate), checked in the same order as before.
   value: z.string().min(1).max(65536).pipe(EnvValueSchema),
-  allowedHosts: z
-    .array(
-      z
-        .string()
-        .regex(
-          /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
-          "must be a lowercase hostname, optionally starting with *.",
-        ),
-    )
-    .min(1),
+  allowedHosts: z.array(ApprovedDestinationSchema).min(1),
   capabilityRequestId: z.string().min(1).optional(),
 });
 export type PutSecretBody = z.infer<typeof PutSecretBodySchema>;

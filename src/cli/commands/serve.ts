@@ -17,6 +17,8 @@ interface ServeFlags {
   agentCommand?: string;
   agentTimeout?: number;
   workDir?: string;
+  secretKeyFile?: string;
+  proxyUrl?: string;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -45,9 +47,17 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "--work-dir <dir>",
       "sandboxes and the local code host's repositories (default: work/ beside --db)",
     )
+    .option(
+      "--secret-key-file <file>",
+      "AES-256 key sealing secret values at rest, created 0600 at first start (default: <db>.key)",
+    )
+    .option(
+      "--proxy-url <url>",
+      "the baton proxy sandboxes go out through (given to them as BATON_PROXY_URL)",
+    )
     .addHelpText(
       "after",
-      "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
+      "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set; the egress proxy's internal routes when\nBATON_PROXY_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
     )
     .action(
       action(async ({ json, ...flags }: ServeFlags) => {

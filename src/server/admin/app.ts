@@ -69,7 +69,7 @@ export function createAdminApp(deps: ServerDeps) {
     }),
     (c) => {
       try {
-        applySeed(deps.db, c.req.valid("json"), deps.now(), deps.logger);
+        applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
         if (error instanceof InputError) throw new HttpError(409, "conflict", error.message);
         throw error;
@@ -95,6 +95,7 @@ export function createAdminApp(deps: ServerDeps) {
         BATON_OPS_URL: new URL(c.req.url).origin,
         BATON_TURN_TOKEN: issued.turnToken,
         BATON_SANDBOX_LEASE: issued.lease,
+        ...(deps.proxyUrl ? { BATON_PROXY_URL: deps.proxyUrl } : {}),
       };
       return c.json({ ...issued, env }, 201);
     },

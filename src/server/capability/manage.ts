@@ -10,8 +10,8 @@ import {
   type PutSecretBody,
   type RedeliverResponse,
 } from "../../transport/wire.js";
-import { newId } from "../auth/tokens.js";
 import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
+import { writeSecret } from "../secrets/store.js";
 import { inTransaction } from "../store/transaction.js";
 import { notificationsOf, requeueFailedDeliveries } from "./outbox.js";
 import {
@@ -114,17 +114,15 @@ export function putSecret(
         throw new HttpError(code, error, supplied.reason);
       }
     }
-    const existing = rt.db
-      .prepare("SELECT id FROM secrets WHERE repository_id = ? AND name = ?")
-      .get(repoId, name) as { id: string } | undefined;
-    const secretId = existing?.id ?? newId("sec");
-    rt.db
-      .prepare(
-        `INSERT INTO secrets (id, repository_id, name, value, allowed_hosts_json, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (repository_id, name) DO UPDATE SET value = excluded.value,
-           allowed_hosts_json = excluded.allowed_hosts_json, updated_at = excluded.updated_at`,
-      )
-      .run(secretId, repoId, name, body.value, JSON.stringify(body.allowedHosts), at);
+    const written = writeSecret(rt.db, rt.secretBox, {
+      repositoryId: repoId,
+      name,
+      value: body.value,
+      allowedHosts: body.allowedHosts,
+      at,
+    });
+    const secretId = written.secretId;
+    const existing = written.created ? undefined : { id: secretId };
     const changed = new Map<string, CapabilityRequest>();
     if (bound && supplied?.ok) {
       saveState(rt.db, bound.requestId, supplied.state, at, { boundSecretId: secretId });

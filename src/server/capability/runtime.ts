@@ -5,6 +5,7 @@ import type { CapabilityMatcher } from "../../capability/matcher.js";
 import { InputError } from "../../errors.js";
 import { newId } from "../auth/tokens.js";
 import { HttpError, invalidRequest } from "../http/http-error.js";
+import type { SecretBox } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
 import { enqueueNotification, recipientsFor } from "./outbox.js";
 import { dashboardLink, type NotificationKind, renderCapabilityEmail } from "./render-email.js";
@@ -18,6 +19,8 @@ export interface CapabilityRuntime {
   matcherBudgetMs: number;
   dashboardBase: () => string;
   kickMail: () => void;
+  /** Seals secret values before they are stored. */
+  secretBox: SecretBox;
 }
 
 /** Runs a pure validation and turns its InputError into the wire's 400 (the message never holds the value). */

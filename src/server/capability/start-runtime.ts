@@ -23,6 +23,7 @@ export function startCapabilityRuntime(deps: ServerDeps): CapabilityRuntime {
     kickMail: () => {
       void mail.then((worker) => worker?.kick()).catch(() => {});
     },
+    secretBox: deps.secretBox,
   };
 }
 

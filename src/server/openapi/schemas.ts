@@ -23,6 +23,7 @@ import {
   ManagedStartupSchema,
   OkResponseSchema,
   OperationSchema,
+  ProxyRefusalsResponseSchema,
   PutSecretBodySchema,
   PutSecretResponseSchema,
   RecordCapabilityBodySchema,
@@ -70,6 +71,7 @@ export const Schemas = {
   CreateTokenResponse: CreateTokenResponseSchema.meta({ id: "CreateTokenResponse" }),
   SetBillingBody: SetBillingBodySchema.meta({ id: "SetBillingBody" }),
   SetPlanBody: SetPlanBodySchema.meta({ id: "SetPlanBody" }),
+  ProxyRefusals: ProxyRefusalsResponseSchema.meta({ id: "ProxyRefusals" }),
 } as const;
 
 /** `{content: application/json}` of a named schema, for a request body or a response. */

@@ -4,10 +4,12 @@ import type { ServerDeps } from "../deps.js";
 import { createSurface } from "../http/surface.js";
 import { capabilityRoutes } from "./capability.js";
 import { operationRoutes } from "./operations.js";
+import { proxyRefusalRoutes } from "./proxy-refusals.js";
 
 export function createOpsApp(deps: ServerDeps, rt: CapabilityRuntime) {
   const app = createSurface();
   app.route("/", operationRoutes(deps));
   app.route("/", capabilityRoutes(deps, rt));
+  app.route("/", proxyRefusalRoutes(deps));
   return app;
 }

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { InputError } from "../../errors.js";
 import { newId } from "../auth/tokens.js";
+import { secretScope } from "../secrets/secret-box.js";
 import { fingerprintSecret, matchesFingerprint } from "./fingerprint.js";
 import { type Fields, itemsGone } from "./plan.js";
 import type { SeedRepository, SeedWorkspace } from "./schema.js";
@@ -146,7 +147,8 @@ const sandboxEnvItem = (repositoryId: string, name: string): TableItem => ({
 
 /**
  * A secret row. Its `value` field is the fingerprint the seed recorded (`value`): a stored value that still
- * matches it reads as that fingerprint, any other as changed; writing stores the plain value, when known.
+ * matches it reads as that fingerprint, any other as changed; writing stores the plain value sealed with the
+ * operator's key (secrets at rest), when known.
  */
 function secretItem(
   ctx: SeedContext,
@@ -154,21 +156,31 @@ function secretItem(
   name: string,
   value: { value: string; plain?: string },
 ): TableItem {
+  const scope = secretScope(repositoryId, name);
   return {
     kind: "secret",
     scope: repositoryId,
     key: name,
     table: "secrets",
     where: { repository_id: repositoryId, name },
-    columns: { value: "value", allowedHosts: "allowed_hosts_json" },
+    columns: { value: "value_sealed", allowedHosts: "allowed_hosts_json" },
     insertExtra: { id: newId("sec") },
     writeExtra: { updated_at: ctx.at },
-    toColumn: (field, v) => (field === "value" ? (value.plain ?? null) : v),
+    toColumn: (field, v) =>
+      field === "value" ? (value.plain === undefined ? null : ctx.box.seal(scope, value.plain)) : v,
     fromColumn: (field, stored): Fields[string] =>
       field === "value"
-        ? matchesFingerprint(String(stored), value.value)
+        ? matchesFingerprint(openOrNull(ctx, scope, stored), value.value)
           ? value.value
           : "changed since the seed set it"
         : (stored as Fields[string]),
   };
+}
+
+function openOrNull(ctx: SeedContext, scope: string, stored: unknown): string {
+  try {
+    return typeof stored === "string" ? ctx.box.open(scope, stored) : "";
+  } catch {
+    return "";
+  }
 }

@@ -18,6 +18,7 @@ import { applyRepository, checkNameClashes, pruneRepository } from "./apply-repo
 
 export { defaultRepositoryId } from "./apply-repository.js";
 
+import type { SecretBox } from "../secrets/secret-box.js";
 import { itemsGone } from "./plan.js";
 import type { SeedDocument, SeedWorkspace } from "./schema.js";
 import { dropSeedItem, loadSeedItems } from "./seed-items.js";
@@ -37,9 +38,18 @@ export interface SeedOutcome {
   kept: string[];
 }
 
-/** Applies `seed`; logs (on `logger`) each item that left the seed but stays, naming it, never a value. */
-export function applySeed(db: Database, seed: SeedDocument, now: Date, logger?: Logger): SeedOutcome {
-  const ctx: SeedContext = { db, at: now.toISOString(), kept: [] };
+/**
+ * Applies `seed`; secret values are written sealed with `box` (the operator's key), never in plaintext. Logs (on
+ * `logger`) each item that left the seed but stays, naming it, never a value.
+ */
+export function applySeed(
+  db: Database,
+  seed: SeedDocument,
+  now: Date,
+  box: SecretBox,
+  logger?: Logger,
+): SeedOutcome {
+  const ctx: SeedContext = { db, at: now.toISOString(), kept: [], box };
   inTransaction(db, () => {
     const workspaces = loadSeedItems(db, "workspace", "");
     const prunes: (() => void)[] = [];

@@ -1,19 +1,13 @@
 // The seed document `baton serve --seed <file>` and `POST /admin/v1/seed` accept. Documented in the README.
 import { z } from "zod";
 import { EnvValueSchema, RepositorySlugSchema, ShellNameSchema } from "../../envfile/overlay.js";
-import { ReadinessSchema } from "../../transport/wire.js";
+import { ApprovedDestinationSchema, ReadinessSchema } from "../../transport/wire.js";
 import { checkBatonPath } from "../operations/managed-startup.js";
 import { SeedAgentSchema, SeedMemberIdentitySchema, SeedWorkspaceTasksSchema } from "./tasks-seed.js";
 
 const IdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be 1 to 128 letters, digits, '_', '.', ':' or '-'");
-const HostSchema = z
-  .string()
-  .regex(
-    /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
-    "must be a lowercase hostname, optionally starting with *.",
-  );
 
 const BatonPathSchema = z
   .string()
@@ -42,7 +36,7 @@ export const SeedEnvironmentSchema = z.object({
 export const SeedSecretSchema = z.object({
   name: ShellNameSchema,
   value: EnvValueSchema.refine((v) => v.length > 0, "must not be empty"),
-  allowedHosts: z.array(HostSchema).min(1),
+  allowedHosts: z.array(ApprovedDestinationSchema).min(1),
 });
 
 export const SeedRepositorySchema = z

@@ -1,6 +1,7 @@
 // One seeded row seen through the seed's field names: read it, insert it, update some fields, delete it. The
 // table and column names are constants of apply-seed, never input.
 import type { SQLInputValue } from "node:sqlite";
+import type { SecretBox } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
 import { type Fields, type FieldValue, fieldsToWrite, unchangedSinceSeeded } from "./plan.js";
 import { dropSeedItem, type SeedItemKind, saveSeedItem } from "./seed-items.js";
@@ -29,6 +30,8 @@ export interface SeedContext {
   at: string;
   /** Items that left the seed but stay, because the service changed them since the seed set them. */
   kept: string[];
+  /** Seals and opens secret values (they are stored sealed). */
+  box: SecretBox;
 }
 
 function read(db: Database, item: TableItem): Fields | undefined {

@@ -1,6 +1,6 @@
 // Applies the migrations a database has not seen yet, each in its own transaction, in version order.
 
-import { MIGRATIONS, type Migration } from "./migrations/index.js";
+import { MIGRATIONS, type Migration, type MigrationContext } from "./migrations/index.js";
 import type { Database } from "./sqlite.js";
 import { inTransaction } from "./transaction.js";
 
@@ -8,6 +8,7 @@ export function migrate(
   db: Database,
   migrations: readonly Migration[] = MIGRATIONS,
   now = new Date(),
+  context: MigrationContext = {},
 ): number[] {
   db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
@@ -22,7 +23,7 @@ export function migrate(
   for (const migration of ordered) {
     if (applied.has(migration.version)) continue;
     inTransaction(db, () => {
-      migration.up(db);
+      migration.up(db, context);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
         migration.version,
         migration.name,

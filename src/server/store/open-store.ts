@@ -1,6 +1,7 @@
 // Opens (creating if needed) the SQLite file, sets durable pragmas and brings the schema up to date.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import type { SecretBox } from "../secrets/secret-box.js";
 import { migrate } from "./migrate.js";
 import { type Database, loadSqlite } from "./sqlite.js";
 
@@ -8,7 +9,7 @@ import { type Database, loadSqlite } from "./sqlite.js";
  * Creates the missing folders of `dir` one level at a time. (Node's recursive mkdir spins forever on a path
  * under /proc, where mkdir fails with ENOENT; one level at a time fails at once with that error.)
  */
-function makeFolders(dir: string): void {
+export function makeFolders(dir: string): void {
   const missing: string[] = [];
   for (let folder = dir; !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder)) {
     missing.push(folder);
@@ -16,11 +17,16 @@ function makeFolders(dir: string): void {
   for (const folder of missing.reverse()) mkdirSync(folder, { mode: 0o700 });
 }
 
-export async function openDatabase(path: string): Promise<Database> {
+export interface OpenDatabaseOptions {
+  /** Seals secret values a migration finds in plaintext (an older store); required only when there are any. */
+  secretBox?: SecretBox | undefined;
+}
+
+export async function openDatabase(path: string, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (path !== ":memory:") {
     makeFolders(dirname(path));
-    // The store holds secret values (the proxy needs them): owner-only, and SQLite gives its -wal and -shm
-    // files the main file's mode.
+    // The store holds sealed secret values and credential hashes: owner-only, and SQLite gives its -wal and
+    // -shm files the main file's mode.
     closeSync(openSync(path, "a", 0o600));
     chmodSync(path, 0o600);
   }
@@ -32,6 +38,6 @@ export async function openDatabase(path: string): Promise<Database> {
   db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
-  migrate(db);
+  migrate(db, undefined, new Date(), { secretBox: options.secretBox });
   return db;
 }

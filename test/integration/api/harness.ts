@@ -14,10 +14,12 @@ import { createPersonalToken } from "../../../src/server/auth/personal-tokens-st
 import {
   applySeed,
   createServerApp,
+  ephemeralSecretBox,
   openDatabase,
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
+import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
@@ -46,6 +48,8 @@ export interface Seen {
 export interface ApiHarness {
   app: ServerApp;
   db: Database;
+  /** The key sealing secret values in this harness's store. */
+  secretBox: SecretBox;
   dir: string;
   clock: { offsetMs: number };
   seen: Seen[];
@@ -63,16 +67,19 @@ export async function createApiHarness(
 ): Promise<ApiHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tasks-api-"));
   const db = await openDatabase(join(dir, "serve.sqlite"));
+  const secretBox = ephemeralSecretBox();
   applySeed(
     db,
     SeedDocumentSchema.parse(options.seed ?? JSON.parse(readFileSync(API_SEED, "utf8"))),
     new Date(),
+    secretBox,
   );
   const clock = { offsetMs: 0 };
   const app = createServerApp({
     db,
     logger: createLogger({}),
     adminToken: ADMIN_TOKEN,
+    secretBox,
     now: () => new Date(Date.now() + clock.offsetMs),
     capability: { serviceUrl: "http://127.0.0.1:9" },
     tasks: { workRoot: join(dir, "work"), pullRequestSweepMs: 100, ...options.tasks },
@@ -82,6 +89,7 @@ export async function createApiHarness(
   const harness: ApiHarness = {
     app,
     db,
+    secretBox,
     dir,
     clock,
     seen,

@@ -11,7 +11,7 @@ import { API_SEED, type ApiHarness, createApiHarness, TOKENS } from "./harness.j
 let h: ApiHarness;
 const seed = () => JSON.parse(readFileSync(API_SEED, "utf8"));
 const reseed = (document: unknown) =>
-  applySeed(h.db, SeedDocumentSchema.parse(document), new Date(), createLogger({}));
+  applySeed(h.db, SeedDocumentSchema.parse(document), new Date(), h.secretBox, createLogger({}));
 const workspace = () =>
   h.db
     .prepare(

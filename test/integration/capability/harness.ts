@@ -8,6 +8,7 @@ import pino from "pino";
 import {
   applySeed,
   createServerApp,
+  ephemeralSecretBox,
   openDatabase,
   SeedDocumentSchema,
   type ServerApp,
@@ -170,8 +171,15 @@ export interface InProcessService {
 export async function startInProcess(name: string): Promise<InProcessService> {
   const dir = await mkdtemp(join(tmpdir(), `baton-cap-${name}-`));
   const db = await openDatabase(join(dir, "serve.sqlite"));
-  applySeed(db, SeedDocumentSchema.parse(SEED), new Date());
-  const app = createServerApp({ db, logger: pino({ level: "silent" }), adminToken: IN_PROCESS_ADMIN_TOKEN });
+  // A key for this process only: the suites read secrets back through the service, never from the store.
+  const secretBox = ephemeralSecretBox();
+  applySeed(db, SeedDocumentSchema.parse(SEED), new Date(), secretBox);
+  const app = createServerApp({
+    db,
+    logger: pino({ level: "silent" }),
+    adminToken: IN_PROCESS_ADMIN_TOKEN,
+    secretBox,
+  });
   return {
     db,
     app,

@@ -2,7 +2,9 @@
 // there), a lone UTF-16 surrogate (`\ud800` in JSON decodes to one; stored as UTF-8 it would silently become
 // U+FFFD), and raw bytes that are not UTF-8. 400 naming the field, never the value; nothing is written.
 // In-process handler, real SQLite file.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { secretScope } from "../../../src/server/secrets/index.js";
 import { HEADERS } from "../../../src/transport/wire.js";
 import { CANARIES, type InProcessService, paths, startInProcess, TOKENS } from "./harness.js";
 
@@ -23,10 +25,13 @@ async function put(name: string, body: string | Uint8Array) {
   const text = await response.text();
   return { status: response.status, text, body: JSON.parse(text) as { error?: string; reason?: string } };
 }
-const stored = (name: string) =>
-  service.db.prepare("SELECT value FROM secrets WHERE repository_id = 'repo_api' AND name = ?").get(name) as
-    | { value: string }
-    | undefined;
+// The store keeps the value sealed (secrets at rest); the service's own key opens it for the comparison.
+const stored = (name: string) => {
+  const row = service.db
+    .prepare("SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?")
+    .get(name) as { value_sealed: string } | undefined;
+  return row && { value: service.app.deps.secretBox.open(secretScope("repo_api", name), row.value_sealed) };
+};
 const canary = CANARIES[1]!;
 
 describe("secret values", () => {

@@ -10,6 +10,7 @@ import { createLogger } from "../../../src/log.js";
 import {
   applySeed,
   createServerApp,
+  ephemeralSecretBox,
   openDatabase,
   SeedDocumentSchema,
   type ServerApp,
@@ -21,7 +22,7 @@ import { pollUntil } from "../../helpers/poll.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 export const SEED_PATH = join(PROJECT_ROOT, "fixtures", "server", "seed.json");
-export const CANARIES = ["canary-db-7f3a9c1e-do-not-leak", "canary-stripe-2b8e4d6f-do-not-leak"];
+export const CANARIES = ["canary-db-7f3a9c1e-do-not-leak", "canary-stripe-2b8e4d6f-do-not-leak"] as const;
 
 export interface Credentials {
   sandboxId: string;
@@ -60,15 +61,22 @@ export const opsHeaders = (creds: Pick<Credentials, "lease" | "turnToken">) => (
 
 let keyCounter = 0;
 
-export async function createHarness(options: { activationDelayMs?: number } = {}): Promise<Harness> {
+export const PROXY_TOKEN = "test-proxy-token-abcdef0123456789";
+
+export async function createHarness(
+  options: { activationDelayMs?: number; proxyToken?: string } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
   const db = await openDatabase(join(dir, "serve.sqlite"));
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date());
+  const secretBox = ephemeralSecretBox();
+  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
   const clock = { offsetMs: 0 };
   const app = createServerApp({
     db,
     logger: createLogger({}),
     adminToken: ADMIN_TOKEN,
+    secretBox,
+    proxyToken: options.proxyToken,
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });

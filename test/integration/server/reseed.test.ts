@@ -2,10 +2,12 @@
 // service created or changed since: a secret owners added with PUT .../secrets/:name, a secret they rotated, a
 // repository an admin disconnected. A changed seed changes exactly the fields it changed, and removes what it
 // set and no longer lists only when nothing else changed it since.
+
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadOrCreateSecretKey, secretScope } from "../../../src/server/secrets/index.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import {
   ADMIN_PATHS,
@@ -80,10 +82,17 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
     db.close();
   }
 }
-const secrets = () =>
-  rows(
-    "SELECT s.id, s.name, s.value, s.allowed_hosts_json AS hosts FROM secrets s WHERE repository_id = 'repo_api' ORDER BY name",
+/** The secrets with their values opened with the service's key file (beside the store: values are sealed). */
+async function secrets(): Promise<Record<string, unknown>[]> {
+  const { box } = await loadOrCreateSecretKey(`${serve.dbPath}.key`);
+  const found = await rows(
+    "SELECT s.id, s.name, s.value_sealed, s.allowed_hosts_json AS hosts FROM secrets s WHERE repository_id = 'repo_api' ORDER BY name",
   );
+  return found.map(({ value_sealed, ...row }) => ({
+    ...row,
+    value: box.open(secretScope("repo_api", String(row.name)), String(value_sealed)),
+  }));
+}
 
 async function putSecret(name: string, value: string, allowedHosts: string[]): Promise<number> {
   const response = await fetch(`${serve.url}${CAPABILITY_PATHS.secret("ws_acme", "repo_api", name)}`, {

@@ -53,8 +53,8 @@ describe("seed document schema", () => {
       "workspaces[0].repositories[0].secrets[0].allowedHosts",
     ],
     [
-      "a secret host with a scheme",
-      repo({ secrets: [{ name: "S", value: "v", allowedHosts: ["https://x.test"] }] }),
+      "a secret destination with a scheme other than http(s)",
+      repo({ secrets: [{ name: "S", value: "v", allowedHosts: ["ftp://x.test"] }] }),
       "workspaces[0].repositories[0].secrets[0].allowedHosts[0]",
     ],
     [

@@ -2,12 +2,12 @@
 // e-mail delivery (failed deliveries are queued again).
 import "../zod-jitless.js";
 import type { Command } from "commander";
-import { readOperation } from "../../../activation/read-operation.js";
+import { readOperation, readProxyRefusals } from "../../../activation/read-operation.js";
 import { showCapabilityRequest } from "../../../capability/client/show-request.js";
 import { isCapabilityRequestId } from "../../../transport/wire.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLines } from "../../io.js";
-import { renderOperation, renderRequestView } from "./render.js";
+import { renderOperation, renderProxyRefusals, renderRequestView } from "./render.js";
 
 export function declare(command: Command, { io, log, action }: CommandContext): void {
   command
@@ -26,7 +26,10 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
         }
         const operation = await readOperation({ id, env: io.env, log });
         if (flags.json) writeJson(io.stdout, operation);
-        else writeLines(io.stdout, renderOperation(operation));
+        else {
+          writeLines(io.stdout, renderOperation(operation));
+          writeLines(io.stdout, renderProxyRefusals(await readProxyRefusals({ env: io.env, log })));
+        }
         return operation.state === "failed" ? { failed: "operation_failed" } : undefined;
       }),
     );

@@ -1,6 +1,6 @@
 // What `baton op get` prints for people: an operation or a capability request. Pure.
 import { countOf } from "../../../format/index.js";
-import type { Operation, RedeliverResponse } from "../../../transport/wire.js";
+import type { Operation, ProxyRefusalWire, RedeliverResponse } from "../../../transport/wire.js";
 import { nextStepAfterFailure } from "../env/render-activation.js";
 
 export function renderOperation(op: Operation): string[] {
@@ -21,6 +21,19 @@ export function renderOperation(op: Operation): string[] {
     );
   else lines.push(nextStepAfterFailure(op.error?.code, op.repository));
   return lines;
+}
+
+const SHOWN_REFUSALS = 5;
+
+/** The sandbox's latest egress-proxy refusals (nothing when there are none or they could not be read). */
+export function renderProxyRefusals(refusals: readonly ProxyRefusalWire[] | null): string[] {
+  if (!refusals || refusals.length === 0) return [];
+  const shown = refusals.slice(-SHOWN_REFUSALS);
+  return [
+    `Egress proxy refusals for this sandbox (latest ${shown.length} of ${refusals.length}):`,
+    ...shown.map((r) => `  ${r.at} ${r.method} ${r.host}:${r.port} -> ${r.status} ${r.code}: ${r.reason}`),
+    "  For a host the task needs: baton env request-capability --repo <owner/name> --capability <kind> --target <host> --reason <why>",
+  ];
 }
 
 export function renderRequestView(view: RedeliverResponse): string[] {

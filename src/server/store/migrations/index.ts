@@ -1,18 +1,26 @@
 // The ordered list of schema migrations. Append a new one at the end with the next version number; never edit
 // or reorder a migration that has shipped (a database records which versions it has applied).
+import type { SecretBox } from "../../secrets/secret-box.js";
 import type { Database } from "../sqlite.js";
 import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
 import { seedItemsSchema } from "./0022-seed-items.js";
+import { secretValuesSealed } from "./0040-secret-values-sealed.js";
+import { proxyRefusalsSchema } from "./0041-proxy-refusals.js";
 import { usersTokensPlans } from "./0060-users-tokens-plans.js";
 import { tasksSchema } from "./0061-tasks.js";
 import { ticketsAndAgent } from "./0062-tickets-agent.js";
 
+/** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
+export interface MigrationContext {
+  secretBox?: SecretBox | undefined;
+}
+
 export interface Migration {
   version: number;
   name: string;
-  up(db: Database): void;
+  up(db: Database, context: MigrationContext): void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,6 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   capabilityRequestsSchema,
   environmentVersionBatonPaths,
   seedItemsSchema,
+  secretValuesSealed,
+  proxyRefusalsSchema,
   usersTokensPlans,
   tasksSchema,
   ticketsAndAgent,

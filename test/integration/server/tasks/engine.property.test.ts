@@ -8,7 +8,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/server/api/errors.js";
 import { findUserByEmail } from "../../../../src/server/auth/users.js";
-import { applySeed, openDatabase, SeedDocumentSchema } from "../../../../src/server/index.js";
+import {
+  applySeed,
+  ephemeralSecretBox,
+  openDatabase,
+  SeedDocumentSchema,
+} from "../../../../src/server/index.js";
 import type { Database } from "../../../../src/server/store/sqlite.js";
 import { statement } from "../../../../src/server/store/statements.js";
 import { inTransaction } from "../../../../src/server/store/transaction.js";
@@ -100,6 +105,7 @@ async function world(plan: { concurrency: number; queueSize: number }) {
       ],
     }),
     now,
+    ephemeralSecretBox(),
   );
   db.prepare("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?").run(
     plan.concurrency,

@@ -1,0 +1,38 @@
+// The lease check every proxied request passes first. A missing, unknown or expired lease is 407; a lease source
+// that cannot answer (baton serve down, wrong proxy token) is 502 so the sandbox does not take it for a refusal.
+import type { IncomingHttpHeaders } from "node:http";
+import type { ProxyContext } from "./context.js";
+import { leaseFromProxyAuthorization } from "./lease/credentials.js";
+import type { LeasePolicy } from "./lease/policy.js";
+import { PROXY_ERRORS, PROXY_HEADERS, type ProxyError } from "./wire.js";
+
+export type LeaseCheck = { ok: true; policy: LeasePolicy } | { ok: false; error: ProxyError; reason: string };
+
+export async function checkLease(headers: IncomingHttpHeaders, context: ProxyContext): Promise<LeaseCheck> {
+  const header = headers[PROXY_HEADERS.proxyAuthorization];
+  const lease = leaseFromProxyAuthorization(Array.isArray(header) ? header[0] : header);
+  if (lease === null) {
+    return {
+      ok: false,
+      error: PROXY_ERRORS.leaseRequired,
+      reason: "no sandbox lease in Proxy-Authorization",
+    };
+  }
+  try {
+    const policy = await context.leases.lookup(lease);
+    if (policy === null) {
+      return {
+        ok: false,
+        error: PROXY_ERRORS.leaseRequired,
+        reason: "the sandbox lease is unknown or expired",
+      };
+    }
+    return { ok: true, policy };
+  } catch (error) {
+    context.logger.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      "lease lookup failed",
+    );
+    return { ok: false, error: PROXY_ERRORS.leaseCheckFailed, reason: "the lease could not be checked" };
+  }
+}

@@ -1,0 +1,70 @@
+// Placeholder substitution in request headers. A placeholder becomes its value only in Authorization (Bearer,
+// Basic's base64 `user:password`, any other scheme's token) and the headers the operator names, and only when the
+// request's origin matches one of that secret's approved destinations. Everywhere else it goes out unchanged and
+// is reported as unapproved. Pure.
+import { destinationMatches, type RequestOrigin } from "../../capability/destination.js";
+import type { LeaseSecret } from "../lease/policy.js";
+
+const PLACEHOLDER = /baton-secret-sec_[0-9a-f]{32}/g;
+
+export interface SubstitutionResult {
+  headers: [string, string][];
+  swapped: string[];
+  unapproved: string[];
+  /** Placeholders that are no secret of this sandbox. */
+  unknown: number;
+}
+
+export interface SubstitutionContext {
+  secrets: readonly LeaseSecret[];
+  /** The request's origin when authority, SNI and Host agree; null when they do not (nothing is swapped). */
+  origin: RequestOrigin | null;
+  /** Lowercase names of the headers besides Authorization in which placeholders are swapped. */
+  headers: ReadonlySet<string>;
+}
+
+export function substitutePlaceholders(
+  headers: readonly [string, string][],
+  context: SubstitutionContext,
+  /** The request target (path and query): placeholders there are reported, never swapped. */
+  target = "",
+): SubstitutionResult {
+  const byPlaceholder = new Map(context.secrets.map((s) => [s.placeholder, s]));
+  const swapped = new Set<string>();
+  const unapproved = new Set<string>();
+  let unknown = 0;
+  const approved = (secret: LeaseSecret) =>
+    context.origin !== null && secret.destinations.some((d) => destinationMatches(d, context.origin!));
+  const note = (placeholder: string, swappable: boolean): string | null => {
+    const secret = byPlaceholder.get(placeholder);
+    if (!secret) {
+      unknown += 1;
+      return null;
+    }
+    if (swappable && approved(secret)) {
+      swapped.add(secret.id);
+      return secret.value;
+    }
+    unapproved.add(secret.id);
+    return null;
+  };
+  const swapIn = (text: string, swappable: boolean) =>
+    text.replace(PLACEHOLDER, (placeholder) => note(placeholder, swappable) ?? placeholder);
+
+  const out = headers.map(([name, value]): [string, string] => {
+    const lower = name.toLowerCase();
+    const swappable = lower === "authorization" || context.headers.has(lower);
+    if (lower === "authorization") {
+      const basic = /^(basic)\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
+      if (basic) {
+        const decoded = Buffer.from(basic[2]!, "base64").toString("utf8");
+        if (decoded.match(PLACEHOLDER)) {
+          return [name, `${basic[1]} ${Buffer.from(swapIn(decoded, true), "utf8").toString("base64")}`];
+        }
+      }
+    }
+    return [name, value.match(PLACEHOLDER) ? swapIn(value, swappable) : value];
+  });
+  if (target.match(PLACEHOLDER)) swapIn(target, false);
+  return { headers: out, swapped: [...swapped], unapproved: [...unapproved], unknown };
+}

@@ -1,0 +1,96 @@
+// The forward proxy on Node's own http/net/tls: absolute-form requests and CONNECT on one listening socket.
+// `drain` stops accepting, lets open exchanges and tunnels finish for up to the given time, then ends the rest.
+import { randomBytes } from "node:crypto";
+import { createServer, Agent as HttpAgent, type Server } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import type { Socket } from "node:net";
+import type { ProxyCa, ProxyContext, ProxyDeps } from "./context.js";
+import { handleConnect } from "./handle-connect.js";
+import { handleHttpRequest } from "./handle-http.js";
+import { createMitm } from "./mitm.js";
+import { compilePolicy } from "./policy/index.js";
+
+export interface EgressProxy {
+  server: Server;
+  context: ProxyContext;
+  /** Replaces the CA (after `baton proxy rotate-ca`); new tunnels use the new one. */
+  setCa(ca: ProxyCa): void;
+  /** Open client connections (tunnels and requests in flight). */
+  openConnections(): number;
+  drain(graceMs: number): Promise<{ ended: number }>;
+}
+
+export function createProxy(deps: ProxyDeps): EgressProxy {
+  const context: ProxyContext = {
+    ...deps,
+    policy: compilePolicy(deps.config),
+    substituteHeaders: new Set(deps.config.substituteHeaders.map((h) => h.toLowerCase())),
+    httpAgent: new HttpAgent({ keepAlive: true, scheduling: "lifo", noDelay: true }),
+    httpsAgent: new HttpsAgent({
+      keepAlive: true,
+      scheduling: "lifo",
+      noDelay: true,
+      ...(deps.upstreamCa.length > 0 ? { ca: [...deps.upstreamCa] } : {}),
+    }),
+    newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
+  };
+  const mitm = createMitm(context);
+  const busy = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0, headersTimeout: 30_000 });
+  server.on("connection", (socket: Socket) => {
+    // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
+  });
+  const crash = (error: unknown) =>
+    context.logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
+  server.on("request", (req, res) => {
+    busy.add(req.socket);
+    res.once("close", () => busy.delete(req.socket));
+    handleHttpRequest(context, req, res).catch((error: unknown) => {
+      crash(error);
+      res.destroy();
+    });
+  });
+  server.on("connect", (req, socket: Socket, head: Buffer) => {
+    busy.add(socket);
+    handleConnect(context, req, socket, head, (session) => mitm.start(session)).catch((error: unknown) => {
+      crash(error);
+      socket.destroy();
+    });
+  });
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+
+  return {
+    server,
+    context,
+    setCa: (ca) => {
+      context.ca = ca;
+    },
+    openConnections: () => busy.size,
+    async drain(graceMs) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = Date.now() + graceMs;
+      while (busy.size > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        server.closeIdleConnections();
+      }
+      const ended = sockets.size;
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      context.httpAgent.destroy();
+      context.httpsAgent.destroy();
+      await deps.refusals?.flush();
+      return { ended };
+    },
+  };
+}

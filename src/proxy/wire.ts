@@ -1,0 +1,51 @@
+// The proxy's wire constants: header names, refusal codes and their statuses, the lease scheme, and the paths the
+// proxy answers itself. No other file spells these strings.
+
+export const PROXY_HEADERS = {
+  /** Names the refusal on every answer the proxy makes itself (403, 407, 502, 504, ...). */
+  error: "baton-proxy-error",
+  /** The request id of the audit line, on every answer the proxy makes itself. */
+  requestId: "baton-proxy-request-id",
+  proxyAuthorization: "proxy-authorization",
+  proxyAuthenticate: "proxy-authenticate",
+} as const;
+
+/** Refusal codes (`Baton-Proxy-Error`) and the HTTP status each is sent with. */
+export const PROXY_ERRORS = {
+  invalidTarget: { code: "invalid_target", status: 400 },
+  destinationDenied: { code: "destination_denied", status: 403 },
+  ruleDenied: { code: "rule_denied", status: 403 },
+  leaseRequired: { code: "lease_required", status: 407 },
+  /** `baton serve` could not be asked about the lease (down, or the proxy token is wrong). */
+  leaseCheckFailed: { code: "lease_check_failed", status: 502 },
+  dnsFailed: { code: "dns_failed", status: 502 },
+  upstreamUnreachable: { code: "upstream_unreachable", status: 502 },
+  upstreamTimeout: { code: "upstream_timeout", status: 504 },
+  stopping: { code: "proxy_stopping", status: 503 },
+} as const;
+
+export type ProxyError = (typeof PROXY_ERRORS)[keyof typeof PROXY_ERRORS];
+export type ProxyErrorCode = ProxyError["code"];
+
+/**
+ * The lease travels as `Proxy-Authorization: Basic base64("baton:<lease>")` (what clients send for
+ * `http://baton:<lease>@proxy:port` in HTTP_PROXY) or `Proxy-Authorization: Bearer <lease>`.
+ */
+export const LEASE_PROXY_USER = "baton";
+export const PROXY_AUTH_REALM = 'Basic realm="baton-proxy"';
+
+/** Origin-form paths the proxy answers itself (everything else must be absolute-form or CONNECT). */
+export const PROXY_SELF_PATHS = {
+  health: "/healthz",
+  ca: "/ca.pem",
+} as const;
+
+/** Audit decision values. */
+export const DECISIONS = { allow: "allow", deny: "deny", error: "error" } as const;
+
+/** Substitution outcomes in audit lines. */
+export const SUBSTITUTIONS = {
+  swapped: "swapped",
+  unapproved: "placeholder_unapproved",
+  unknown: "placeholder_unknown",
+} as const;

@@ -1,0 +1,58 @@
+// The proxy's refusals, kept per sandbox (the latest 200 each) and read back by that sandbox only.
+import type { ProxyRefusal, ReportRefusalsBody } from "../../proxy/lease/wire.js";
+import type { Database } from "../store/sqlite.js";
+import { inTransaction } from "../store/transaction.js";
+
+const KEEP_PER_SANDBOX = 200;
+
+export function recordRefusals(db: Database, body: ReportRefusalsBody): number {
+  return inTransaction(db, () => {
+    const known = db.prepare("SELECT 1 FROM sandboxes WHERE id = ?");
+    const insert = db.prepare(
+      `INSERT INTO proxy_refusals (sandbox_id, request_id, at, method, host, port, code, status, reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const touched = new Set<string>();
+    let stored = 0;
+    for (const r of body.refusals) {
+      if (!known.get(r.sandboxId)) continue;
+      insert.run(r.sandboxId, r.requestId, r.at, r.method, r.host, r.port, r.code, r.status, r.reason);
+      touched.add(r.sandboxId);
+      stored += 1;
+    }
+    const trim = db.prepare(
+      `DELETE FROM proxy_refusals WHERE sandbox_id = ? AND seq NOT IN
+         (SELECT seq FROM proxy_refusals WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ${KEEP_PER_SANDBOX})`,
+    );
+    for (const id of touched) trim.run(id, id);
+    return stored;
+  });
+}
+
+export function refusalsOf(db: Database, sandboxId: string, limit = 50): ProxyRefusal[] {
+  const rows = db
+    .prepare(
+      `SELECT request_id, at, method, host, port, code, status, reason FROM proxy_refusals
+       WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ?`,
+    )
+    .all(sandboxId, limit) as {
+    request_id: string;
+    at: string;
+    method: string;
+    host: string;
+    port: number;
+    code: string;
+    status: number;
+    reason: string;
+  }[];
+  return rows.reverse().map((r) => ({
+    requestId: r.request_id,
+    at: r.at,
+    method: r.method,
+    host: r.host,
+    port: r.port,
+    code: r.code,
+    status: r.status,
+    reason: r.reason,
+  }));
+}

@@ -1,0 +1,10 @@
+// Secret values at rest: sealing, the operator's key file, and the one reader (the proxy's internal route).
+export { loadOrCreateSecretKey } from "./key-file.js";
+export {
+  createSecretBox,
+  ephemeralSecretBox,
+  isSealed,
+  SEALED_PREFIX,
+  type SecretBox,
+  secretScope,
+} from "./secret-box.js";

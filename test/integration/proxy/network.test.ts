@@ -1,0 +1,148 @@
+// The dialer and the refusals on real sockets: DNS rebinding cannot win, one bad answer denies a name, the
+// request is routed on its target's authority (never Host), a redirect to metadata is denied on its own merits,
+// the proxy's own address is denied, and each failure has its status and Baton-Proxy-Error code.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, header, LEASE, type ProxyWorld, startProxyWorld } from "./harness.js";
+
+let world: ProxyWorld;
+beforeAll(async () => {
+  world = await startProxyWorld({
+    deny: [
+      { name: "no-smtp", ports: [25] },
+      { name: "no-delete", hosts: ["api.acme.test"], methods: ["DELETE"] },
+    ],
+    // Even an operator rule naming loopback and metadata opens neither.
+    allow: [{ name: "tries-loopback", cidr: ["127.0.0.0/8", "169.254.0.0/16", "::1", "fe80::/10"] }],
+    timeouts: { connectMs: 2000, idleMs: 1500 },
+  });
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+describe("resolution", () => {
+  it("rebind.test flipping between the upstream and 127.0.0.1: each request dials only what it checked", async () => {
+    let flip = 0;
+    world.dns.set("rebind.test", (type) =>
+      type === "A" ? [flip++ % 2 === 0 ? world.upstream.address : "127.0.0.1"] : [],
+    );
+    const first = await world.curl(["http://rebind.test/first"]);
+    const second = await world.curl(["http://rebind.test/second"]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(403);
+    expect(header(second, "baton-proxy-error")).toBe("destination_denied");
+    const lines = world.audit.filter((a) => a.host === "rebind.test");
+    expect(lines[0]).toMatchObject({ resolved: [world.upstream.address], dialled: world.upstream.address });
+    expect(lines[1]).toMatchObject({ resolved: ["127.0.0.1"], dialled: null, rule: "range:loopback" });
+    // One question per request per family: the proxy never resolved a name a second time to dial it.
+    expect(world.dns.asked("rebind.test")).toBe(4);
+    expect(world.received().some((l) => l.url === "/second")).toBe(false);
+  });
+
+  it("a name with a public and a loopback answer is denied as a whole", async () => {
+    const result = await world.curl(["http://mixed.acme.test/"]);
+    expect(result.status).toBe(403);
+    expect(result.body).toContain("mixed.acme.test is denied (loopback address)");
+  });
+
+  it("a name that does not resolve is 502 dns_failed", async () => {
+    const result = await world.curl(["http://nowhere.acme.test/"]);
+    expect(result.status).toBe(502);
+    expect(header(result, "baton-proxy-error")).toBe("dns_failed");
+  });
+});
+
+describe("routing on the target's authority", () => {
+  it("absolute-form with a lying Host header goes to the target; the upstream sees the target's Host", async () => {
+    const result = await world.curl(["-H", "Host: 127.0.0.1", "http://api.acme.test/lying-host"]);
+    expect(result.status).toBe(200);
+    const got = world.received().find((l) => l.url === "/lying-host")!;
+    expect(got.headers.host).toBe("api.acme.test");
+    const line = world.audit.find((a) => a.host === "api.acme.test" && a.hostHeader === "127.0.0.1");
+    expect(line).toMatchObject({ decision: "allow", dialled: world.upstream.address });
+  });
+
+  it("a redirect to 169.254.169.254: the client's next request is denied on its own merits", async () => {
+    const result = await world.curl(["-L", "http://api.acme.test/redirect-metadata"]);
+    expect(result.status).toBe(403);
+    expect(header(result, "baton-proxy-error")).toBe("destination_denied");
+    expect(world.audit.at(-1)).toMatchObject({ host: "169.254.169.254", rule: "range:link_local_metadata" });
+  });
+
+  it.each([
+    [
+      "the proxy's own address and port over http",
+      (w: ProxyWorld) => `http://${w.sandbox.gateway}:${w.port}/`,
+    ],
+    ["the proxy's own address over CONNECT", (w: ProxyWorld) => `https://${w.sandbox.gateway}:${w.port}/`],
+  ])("%s is denied", async (_what, url) => {
+    const result = await world.curl(["-k", url(world)]);
+    expect(result.status === 403 || result.stderr.includes("403")).toBe(true);
+    await eventually(() =>
+      world.audit.find((a) => a.host === world.sandbox.gateway && a.rule === "proxy_self"),
+    );
+  });
+
+  it.each([
+    ["0x7f.1", "loopback"],
+    ["2130706433", "loopback"],
+    ["[::ffff:127.0.0.1]", "loopback"],
+    ["0251.0376.0251.0376", "link_local_metadata"],
+    ["[fe80::1%25lo]", "link_local"],
+  ])("a literal %s through the proxy is denied as %s, whatever allow rules say", async (host, range) => {
+    const result = await world.curl(["--globoff", `http://${host}/`]);
+    expect(result.status).toBe(403);
+    expect(result.body).toContain(`(${range} address)`);
+  });
+});
+
+describe("operator rules", () => {
+  it("a deny rule on a port refuses it with rule_denied, naming the rule", async () => {
+    const result = await world.curl(["http://api.acme.test:25/"]);
+    expect(result.status).toBe(403);
+    expect(header(result, "baton-proxy-error")).toBe("rule_denied");
+    expect(result.body).toContain("no-smtp");
+  });
+
+  it("a deny rule on a method applies to plain http", async () => {
+    const result = await world.curl(["-X", "DELETE", "http://api.acme.test/thing"]);
+    expect(result.status).toBe(403);
+    expect(result.body).toContain("no-delete");
+    const allowed = await world.curl(["-X", "GET", "http://api.acme.test/thing"]);
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe("failures and the lease", () => {
+  it("an upstream that does not answer in time is 504 upstream_timeout", async () => {
+    const result = await world.curl(["http://api.acme.test/hang"]);
+    expect(result.status).toBe(504);
+    expect(header(result, "baton-proxy-error")).toBe("upstream_timeout");
+  });
+
+  it("a closed port is 502 upstream_unreachable", async () => {
+    const result = await world.curl(["http://api.acme.test:9/"]);
+    expect(result.status).toBe(502);
+    expect(header(result, "baton-proxy-error")).toBe("upstream_unreachable");
+  });
+
+  it.each([
+    ["no lease", null],
+    ["an unknown lease", "btl_unknown0000000000000000"],
+  ])("%s is 407 with Proxy-Authenticate, for http and CONNECT", async (_what, lease) => {
+    const plain = await world.curl(["http://api.acme.test/"], { lease });
+    expect(plain.status).toBe(407);
+    expect(header(plain, "baton-proxy-error")).toBe("lease_required");
+    expect(header(plain, "proxy-authenticate")).toContain("Basic");
+    const tunnel = await world.curl(["https://api.acme.test/"], { lease });
+    expect(tunnel.stderr).toMatch(/407/);
+  });
+
+  it("refusals for a known sandbox are reported (for op get and the disclosure), 407s are not", () => {
+    const reported = world.refusals.all();
+    expect(reported.some((r) => r.host === "mixed.acme.test" && r.code === "destination_denied")).toBe(true);
+    expect(reported.every((r) => r.sandboxId === "sbx_test")).toBe(true);
+    expect(reported.some((r) => r.code === "lease_required")).toBe(false);
+    expect(LEASE).not.toBe("");
+  });
+});

@@ -1,0 +1,87 @@
+// Placeholder substitution (pure) and the response scrubber: a value split across chunks is still replaced.
+import { Readable } from "node:stream";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseApprovedDestination } from "../../../src/capability/destination.js";
+import type { LeaseSecret } from "../../../src/proxy/lease/policy.js";
+import { createScrubStream, scrubPairs } from "../../../src/proxy/secrets/scrub.js";
+import { substitutePlaceholders } from "../../../src/proxy/secrets/substitute.js";
+
+const secret: LeaseSecret = {
+  id: `sec_${"c3".repeat(16)}`,
+  placeholder: `baton-secret-sec_${"c3".repeat(16)}`,
+  value: "canary-unit-5a5a-never-print",
+  destinations: [parseApprovedDestination("https://api.acme.test/v2/")!],
+};
+const origin = { scheme: "https" as const, host: "api.acme.test", port: 443, path: "/v2/x" };
+const context = { secrets: [secret], origin, headers: new Set(["x-token"]) };
+
+describe("substitutePlaceholders", () => {
+  it("swaps Bearer, Basic (base64 user:placeholder) and named headers at an approved origin", () => {
+    const basic = Buffer.from(`me:${secret.placeholder}`).toString("base64");
+    const out = substitutePlaceholders(
+      [
+        ["Authorization", `Basic ${basic}`],
+        ["X-Token", secret.placeholder],
+        ["Cookie", `s=${secret.placeholder}`],
+      ],
+      context,
+    );
+    expect(Buffer.from(out.headers[0]![1].slice(6), "base64").toString()).toBe(`me:${secret.value}`);
+    expect(out.headers[1]![1]).toBe(secret.value);
+    expect(out.headers[2]![1]).toBe(`s=${secret.placeholder}`);
+    expect(out.swapped).toEqual([secret.id]);
+    expect(out.unapproved).toEqual([secret.id]);
+  });
+
+  it.each([
+    ["another path", { ...origin, path: "/v1/x" }],
+    ["another port", { ...origin, port: 8443 }],
+    ["another host", { ...origin, host: "api.acme.test.evil.test" }],
+    ["plain http", { ...origin, scheme: "http" as const }],
+    ["endpoints that disagree", null],
+  ])("leaves it unchanged for %s", (_what, at) => {
+    const out = substitutePlaceholders([["Authorization", `Bearer ${secret.placeholder}`]], {
+      ...context,
+      origin: at,
+    });
+    expect(out.headers[0]![1]).toBe(`Bearer ${secret.placeholder}`);
+    expect(out.unapproved).toEqual([secret.id]);
+    expect(out.swapped).toEqual([]);
+  });
+});
+
+async function scrub(chunks: string[]): Promise<{ text: string; count: number }> {
+  const stream = createScrubStream(scrubPairs([secret]));
+  const parts: Buffer[] = [];
+  Readable.from(chunks.map((c) => Buffer.from(c))).pipe(stream);
+  for await (const part of stream) parts.push(part as Buffer);
+  return { text: Buffer.concat(parts).toString(), count: stream.count() };
+}
+
+describe("createScrubStream", () => {
+  it("replaces every value however the body is cut into chunks, and nothing else", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string(),
+        fc.string(),
+        fc.array(fc.nat(80), { maxLength: 6 }),
+        async (a, b, cuts) => {
+          const body = `${a}${secret.value}${b}${secret.value}`;
+          const points = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((x, y) => x - y);
+          const chunks: string[] = [];
+          let from = 0;
+          for (const p of points) {
+            chunks.push(body.slice(from, p));
+            from = p;
+          }
+          chunks.push(body.slice(from));
+          const out = await scrub(chunks.filter((c) => c.length > 0));
+          expect(out.text).toBe(body.split(secret.value).join(secret.placeholder));
+          expect(out.text).not.toContain(secret.value);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
