@@ -1,16 +1,51 @@
 #!/usr/bin/env bash
-# Installs the system packages Baton's tests use (bash, dash, SQLite CLI for inspection) when missing.
-# Node 22 itself comes from the `node` devDependency, so nothing else is needed for it.
+# Installs and starts what Baton's tests use when it is missing, and does nothing when it is all there:
+# bash, dash, the SQLite CLI and git; for the sandboxes the Docker engine (Debian's docker.io, dockerd started in the
+# background when no engine answers), bubblewrap, debootstrap (the image build), iproute2 and iptables (the
+# namespace driver's network). Node 22 comes from the `node` devDependency, so nothing else is needed for it.
 set -euo pipefail
-missing=()
-for tool in bash dash sqlite3 git; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if ((${#missing[@]})); then
+
+packages=()
+need() { command -v "$1" >/dev/null 2>&1 || packages+=("$2"); }
+need bash bash
+need dash dash
+need sqlite3 sqlite3
+need git git
+need docker docker.io
+need bwrap bubblewrap
+need debootstrap debootstrap
+need ip iproute2
+need iptables iptables
+need setpriv util-linux
+
+as_root() {
   if [ "$(id -u)" != 0 ]; then
-    echo "setup-machine: missing ${missing[*]}; install them (needs root)" >&2
+    echo "setup-machine: $1 needs root; run this script as root (or do it by hand)" >&2
     exit 1
   fi
+}
+
+if ((${#packages[@]})); then
+  as_root "installing ${packages[*]}"
+  echo "setup-machine: installing ${packages[*]}"
   apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+# The Docker engine: use the one that answers; otherwise start dockerd in the background and wait for it.
+if ! docker info >/dev/null 2>&1; then
+  as_root "starting dockerd"
+  log=/var/log/baton-dockerd.log
+  echo "setup-machine: starting dockerd in the background (log: $log)"
+  nohup dockerd >"$log" 2>&1 &
+  deadline=$((SECONDS + 60))
+  until docker info >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)); then
+      echo "setup-machine: dockerd did not answer within 60 s; see $log" >&2
+      tail -n 20 "$log" >&2 || true
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "setup-machine: dockerd is up"
 fi

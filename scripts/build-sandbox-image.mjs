@@ -1,0 +1,228 @@
+// Builds Baton's sandbox image without any image registry: a Debian minbase root filesystem made by debootstrap
+// (mirror read from the machine's apt sources), Node 22 copied from the `node` devDependency, the shell hooks,
+// and this build of baton. Two cached layers under node_modules/.cache/baton-sandbox/:
+//   base-<key>/rootfs   debootstrap tree + node + hooks, imported as `baton-sandbox-base:<key>` (docker import);
+//                       the namespace driver runs bubblewrap on this same tree.
+//   baton-<key>/        dist/, package.json and the production node_modules, added as one layer on top:
+//                       `baton-sandbox:<version>-<key>`.
+// Each key is a hash of the layer's inputs, so a layer is rebuilt only when they change. The result (tags and
+// paths) is written to image.json beside them; drivers and tests read it.
+//
+// Usage: node scripts/build-sandbox-image.mjs [--skip-build] [--no-docker] [--json]
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readDebianMirror } from "./sandbox-image/mirror.mjs";
+import {
+  AGENT,
+  APPENDS,
+  BATON_BIN,
+  BATON_PREFIX,
+  FILES,
+  IMAGE_ENV,
+  PACKAGES,
+  SUITE,
+  VARIANT,
+} from "./sandbox-image/rootfs-files.mjs";
+
+const RECIPE_VERSION = 1;
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cacheDir = process.env.BATON_SANDBOX_CACHE || join(root, "node_modules", ".cache", "baton-sandbox");
+const args = new Set(process.argv.slice(2));
+const json = args.has("--json");
+const log = (line) => (json ? process.stderr : process.stdout).write(`sandbox image: ${line}\n`);
+
+function run(command, argv, options = {}) {
+  const result = spawnSync(command, argv, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
+    throw new Error(`${command} ${argv.slice(0, 3).join(" ")} … failed (${result.status}):\n${output}`);
+  }
+  return result.stdout ?? "";
+}
+
+function hashFile(hash, path) {
+  hash.update(readFileSync(path));
+}
+
+function hashTree(hash, dir) {
+  const walk = (current) => {
+    for (const name of readdirSync(current).sort()) {
+      const path = join(current, name);
+      const stat = statSync(path);
+      hash.update(`${relative(dir, path)}\0${stat.mode & 0o111 ? "x" : "-"}\0`);
+      if (stat.isDirectory()) walk(path);
+      else hash.update(readFileSync(path));
+    }
+  };
+  walk(dir);
+}
+
+const nodeBinary = join(root, "node_modules", "node", "bin", "node");
+if (!existsSync(nodeBinary))
+  throw new Error("node_modules/node/bin/node is missing; run `npm ci` first (the node@22 devDependency)");
+
+async function buildBase() {
+  const mirror = readDebianMirror(SUITE);
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify({ RECIPE_VERSION, SUITE, VARIANT, PACKAGES, AGENT, APPENDS, FILES, IMAGE_ENV }));
+  hash.update(mirror.uri);
+  hashFile(hash, nodeBinary);
+  const key = hash.digest("hex").slice(0, 16);
+  const dir = join(cacheDir, `base-${key}`);
+  const rootfs = join(dir, "rootfs");
+  if (existsSync(join(dir, "complete"))) return { key, rootfs, built: false };
+
+  const started = performance.now();
+  const staging = `${dir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const stagedRootfs = join(staging, "rootfs");
+  log(`debootstrap --variant=${VARIANT} ${SUITE} (${PACKAGES.join(", ")}); takes a minute or two`);
+  run("debootstrap", [
+    `--variant=${VARIANT}`,
+    `--include=${PACKAGES.join(",")}`,
+    ...(mirror.signedBy ? [`--keyring=${mirror.signedBy}`] : []),
+    SUITE,
+    stagedRootfs,
+    mirror.uri,
+  ]);
+  // Package caches and lists: not needed at run time, and they make the image bigger.
+  for (const junk of ["var/cache/apt/archives", "var/lib/apt/lists", "var/log"]) {
+    for (const name of readdirSync(join(stagedRootfs, junk))) {
+      if (name !== "partial" && name !== "lock") rmSync(join(stagedRootfs, junk, name), { recursive: true });
+    }
+  }
+  cpSync(nodeBinary, join(stagedRootfs, "usr", "local", "bin", "node"));
+  chmodSync(join(stagedRootfs, "usr", "local", "bin", "node"), 0o755);
+  symlinkSync(BATON_BIN, join(stagedRootfs, "usr", "local", "bin", "baton"));
+  mkdirSync(join(stagedRootfs, BATON_PREFIX.slice(1)), { recursive: true });
+  for (const [path, text] of Object.entries(APPENDS)) appendFileSync(join(stagedRootfs, path), text);
+  for (const [path, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(stagedRootfs, path)), { recursive: true });
+    writeFileSync(join(stagedRootfs, path), text, { mode: 0o644 });
+  }
+  const home = join(stagedRootfs, AGENT.home.slice(1));
+  mkdirSync(join(home, "checkouts"), { recursive: true });
+  chownSync(home, AGENT.uid, AGENT.gid);
+  chownSync(join(home, "checkouts"), AGENT.uid, AGENT.gid);
+  writeFileSync(join(staging, "complete"), `${new Date().toISOString()}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+  log(`root filesystem built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { key, rootfs, built: true };
+}
+
+function productionPackages() {
+  const result = spawnSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  const paths = (result.stdout ?? "")
+    .split("\n")
+    .filter((line) => line.startsWith(join(root, "node_modules")))
+    .sort();
+  // A nested package is copied with its parent.
+  return paths.filter((path, index) => !paths.slice(0, index).some((parent) => path.startsWith(`${parent}/`)));
+}
+
+function buildBatonLayer() {
+  if (!args.has("--skip-build")) run(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root });
+  const staging = join(cacheDir, `baton.tmp-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  const prefix = join(staging, BATON_PREFIX.slice(1));
+  mkdirSync(prefix, { recursive: true });
+  cpSync(join(root, "package.json"), join(prefix, "package.json"));
+  cpSync(join(root, "dist"), join(prefix, "dist"), {
+    recursive: true,
+    filter: (path) => !path.endsWith(".tsbuildinfo") && !path.endsWith(".map"),
+  });
+  for (const path of productionPackages())
+    cpSync(path, join(prefix, relative(root, path)), { recursive: true, verbatimSymlinks: true });
+  const hash = createHash("sha256");
+  hashTree(hash, staging);
+  const key = hash.digest("hex").slice(0, 16);
+  const dir = join(cacheDir, `baton-${key}`);
+  if (existsSync(dir)) rmSync(staging, { recursive: true, force: true });
+  else renameSync(staging, dir);
+  return { key, dir };
+}
+
+function dockerAvailable() {
+  return spawnSync("docker", ["info"], { stdio: "ignore" }).status === 0;
+}
+
+function imageExists(tag) {
+  return spawnSync("docker", ["image", "inspect", tag], { stdio: "ignore" }).status === 0;
+}
+
+function importBase(base) {
+  const tag = `baton-sandbox-base:${base.key}`;
+  if (imageExists(tag)) return { tag, built: false };
+  const started = performance.now();
+  const changes = [
+    ...Object.entries(IMAGE_ENV).map(([name, value]) => `ENV ${name}=${value}`),
+    `USER ${AGENT.name}`,
+    `WORKDIR ${AGENT.home}`,
+    'CMD ["bash"]',
+  ].flatMap((change) => ["--change", change]);
+  const tar = `tar --numeric-owner -C '${base.rootfs}' -c . | docker import ${changes
+    .map((c) => `'${c.replaceAll("'", "'\\''")}'`)
+    .join(" ")} - '${tag}'`;
+  run("bash", ["-o", "pipefail", "-c", tar]);
+  log(`imported ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { tag, built: true };
+}
+
+function addBatonLayer(baseTag, baton, version) {
+  const tag = `baton-sandbox:${version}-${createHash("sha256").update(`${baseTag}\0${baton.key}`).digest("hex").slice(0, 16)}`;
+  if (imageExists(tag)) return { tag, built: false };
+  const started = performance.now();
+  writeFileSync(join(baton.dir, "Dockerfile"), `FROM ${baseTag}\nCOPY opt/ /opt/\n`);
+  run("docker", ["build", "--quiet", "--label", "baton.sandbox=1", "-t", tag, baton.dir], {
+    env: { ...process.env, DOCKER_BUILDKIT: "0" },
+  });
+  log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { tag, built: true };
+}
+
+const started = performance.now();
+mkdirSync(cacheDir, { recursive: true });
+const base = await buildBase();
+const baton = buildBatonLayer();
+const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+const result = { image: null, baseImage: null, rootfs: base.rootfs, batonDir: baton.dir, built: [] };
+if (base.built) result.built.push("rootfs");
+if (args.has("--no-docker") || !dockerAvailable()) {
+  log("no Docker engine answers: built the root filesystem only (the namespace driver's)");
+} else {
+  const imported = importBase(base);
+  const layered = addBatonLayer(imported.tag, baton, version);
+  result.baseImage = imported.tag;
+  result.image = layered.tag;
+  if (imported.built) result.built.push("base image");
+  if (layered.built) result.built.push("baton layer");
+}
+result.seconds = Number(((performance.now() - started) / 1000).toFixed(2));
+writeFileSync(join(cacheDir, "image.json"), `${JSON.stringify(result, null, 2)}\n`);
+if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
+else
+  log(
+    `${result.image ?? result.rootfs} ready in ${result.seconds} s (${result.built.length ? `built: ${result.built.join(", ")}` : "cached"})`,
+  );
