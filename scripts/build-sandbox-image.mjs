@@ -49,7 +49,11 @@ const json = args.has("--json");
 const log = (line) => (json ? process.stderr : process.stdout).write(`sandbox image: ${line}\n`);
 
 function run(command, argv, options = {}) {
-  const result = spawnSync(command, argv, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...options });
+  const result = spawnSync(command, argv, {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    ...options,
+  });
   if (result.status !== 0) {
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
     throw new Error(`${command} ${argv.slice(0, 3).join(" ")} … failed (${result.status}):\n${output}`);
@@ -139,7 +143,9 @@ function productionPackages() {
     .filter((line) => line.startsWith(join(root, "node_modules")))
     .sort();
   // A nested package is copied with its parent.
-  return paths.filter((path, index) => !paths.slice(0, index).some((parent) => path.startsWith(`${parent}/`)));
+  return paths.filter(
+    (path, index) => !paths.slice(0, index).some((parent) => path.startsWith(`${parent}/`)),
+  );
 }
 
 function buildBatonLayer() {

@@ -9,6 +9,11 @@ export default function setup(): void {
     stdio: "inherit",
     cwd: root,
   });
+  // The sandbox image for test/container (cached by its inputs: a few seconds when nothing changed).
+  execFileSync(process.execPath, [join(root, "scripts", "build-sandbox-image.mjs"), "--skip-build"], {
+    stdio: "inherit",
+    cwd: root,
+  });
   execFileSync(process.execPath, [join(root, "scripts", "install-node18.mjs")], {
     stdio: "ignore",
     cwd: root,

@@ -1,0 +1,81 @@
+// The sandbox driver port: what the sandbox manager needs from whatever runs boxes. Drivers are thin adapters
+// (Docker Engine, bubblewrap + network namespace); every decision (names, lifecycle, what to put in the box)
+// is made by the manager and handed over as plain data.
+
+export const DRIVER_NAMES = ["docker", "namespace"] as const;
+export type DriverName = (typeof DRIVER_NAMES)[number];
+
+/** A service on the host that boxes may reach (the egress proxy, the operations transport). */
+export interface HostEndpoint {
+  host: string;
+  port: number;
+}
+
+/** Endpoint names the manager uses; a driver forwards each one it is given and nothing else. */
+export type EndpointName = "proxy" | "ops";
+
+export interface BoxSpec {
+  /** Unique, `baton-sandbox-` prefixed (the container's or namespace's name). */
+  name: string;
+  /** Docker image tag (docker driver); ignored by the namespace driver, which runs its root filesystem. */
+  image: string;
+  /** The sandbox variables, set for every command in the box. */
+  env: Record<string, string>;
+  /** A host folder copied into the box at `~/checkouts/<owner>/<name>` (never mounted read-write). */
+  checkout?: { hostPath: string; repository: string } | undefined;
+  labels?: Record<string, string>;
+}
+
+export interface CreatedBox {
+  /** The driver's handle: a container id or a sandbox folder. */
+  ref: string;
+  /** `host:port` at which the box reaches each endpoint it was given. */
+  reach: Partial<Record<EndpointName, string>>;
+}
+
+export interface ExecOptions {
+  timeoutMs: number;
+  /** Extra variables for this command only. */
+  env?: Record<string, string>;
+  /** Working folder inside the box; default the agent's home. */
+  cwd?: string;
+  /** Run as a login shell's child would (`bash -l`); otherwise the argv runs as given. */
+  stdin?: string;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** The time limit ended the command (exit code 124 or 137 then). */
+  timedOut: boolean;
+}
+
+export interface SandboxDriver {
+  readonly name: DriverName;
+  /** The agent's home inside every box. */
+  readonly home: string;
+  create(spec: BoxSpec): Promise<CreatedBox>;
+  exec(ref: string, argv: readonly string[], options: ExecOptions): Promise<ExecResult>;
+  /** Copies a file or folder out of the box into `hostDir` (created when missing). */
+  copyOut(ref: string, pathInBox: string, hostDir: string): Promise<void>;
+  /** Stops the box's processes; its files stay until `remove`. */
+  stop(ref: string): Promise<void>;
+  /** Starts a stopped box again (same files, same network). */
+  start(ref: string): Promise<void>;
+  /** Removes the box and everything it had; a box already gone is not an error. */
+  remove(ref: string): Promise<void>;
+  /** Whether the box still exists (a lost box is recreated by the manager). */
+  exists(ref: string): Promise<boolean>;
+  /** Releases the driver's own resources (network, forwarders, firewall rules). */
+  close(): Promise<void>;
+}
+
+export const AGENT_HOME = "/home/agent";
+export const AGENT_UID = 1000;
+export const AGENT_GID = 1000;
+
+/** `~/checkouts/<owner>/<name>` inside the box: where `baton env activate` looks by default. */
+export function checkoutPathInBox(repository: string): string {
+  return `${AGENT_HOME}/checkouts/${repository}`;
+}

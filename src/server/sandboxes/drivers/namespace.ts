@@ -1,0 +1,272 @@
+// The namespace driver, for machines without Docker: each box is a folder (its home and /tmp) and a network
+// namespace; each command runs in bubblewrap on the sandbox image's own root filesystem (read-only) as an
+// unprivileged host user mapped to the agent (uid 1000) in a new user, PID, IPC and UTS namespace. Boxes reach
+// the proxy and the operations transport only through forwarders on their veth's host side.
+// Unlike a container, a box keeps no process between commands: each command ends with everything it started.
+import { chmod, chown, cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, posix, relative } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import {
+  AGENT_GID,
+  AGENT_HOME,
+  AGENT_UID,
+  type BoxSpec,
+  type CreatedBox,
+  checkoutPathInBox,
+  type EndpointName,
+  type ExecOptions,
+  type ExecResult,
+  type HostEndpoint,
+  type SandboxDriver,
+} from "../driver.js";
+import { allow, revoke } from "../egress/firewall.js";
+import { type Forwarder, startForwarder } from "../egress/forwarder.js";
+import { MAX_EXEC_OUTPUT_BYTES } from "./bounded-output.js";
+import {
+  type BoxNetwork,
+  boxNetworkExists,
+  createBoxNetwork,
+  removeBoxNetwork,
+} from "./namespace-network.js";
+
+export interface NamespaceDriverOptions {
+  endpoints: Partial<Record<EndpointName, HostEndpoint>>;
+  /** The sandbox image's root filesystem (scripts/build-sandbox-image.mjs: `rootfs`). */
+  rootfs: string;
+  /** The folder holding `opt/baton` (the image's baton layer: `batonDir`). */
+  batonDir: string;
+  /** Where box folders live; default a `baton-sandbox-ns` folder in the temporary folder. */
+  stateDir?: string;
+  /** The unprivileged host user commands run as (files in the box's home belong to it). */
+  hostUid?: number;
+}
+
+interface BoxState {
+  network: BoxNetwork;
+  env: Record<string, string>;
+  forwarders: number[];
+}
+
+const BOX_FILE = "box.json";
+
+export async function createNamespaceDriver(options: NamespaceDriverOptions): Promise<SandboxDriver> {
+  const stateDir = options.stateDir ?? join(tmpdir(), "baton-sandbox-ns");
+  const hostUid = options.hostUid ?? AGENT_UID;
+  // Searchable but not listable: the unprivileged box user must pass through to its own folder only.
+  await mkdir(stateDir, { recursive: true, mode: 0o711 });
+  await chmod(stateDir, 0o711);
+  const live = new Map<string, { forwarders: Forwarder[]; running: Set<ResultPromise> }>();
+
+  const readState = async (ref: string): Promise<BoxState> =>
+    JSON.parse(await readFile(join(ref, BOX_FILE), "utf8")) as BoxState;
+
+  /** Maps a path inside the box to the host: only the home and /tmp are the box's own. */
+  function hostPathOf(ref: string, pathInBox: string): string {
+    const normal = posix.normalize(pathInBox);
+    for (const [inside, outside] of [
+      [AGENT_HOME, join(ref, "home")],
+      ["/tmp", join(ref, "tmp")],
+    ] as const) {
+      if (normal === inside || normal.startsWith(`${inside}/`))
+        return join(outside, relative(inside, normal));
+    }
+    throw new Error(`${pathInBox} is not in the box's home or /tmp; only those can be copied out`);
+  }
+
+  function bwrapArgs(ref: string, cwd: string): string[] {
+    return [
+      "--unshare-user",
+      "--uid",
+      String(AGENT_UID),
+      "--gid",
+      String(AGENT_GID),
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--hostname",
+      "baton-sandbox",
+      "--die-with-parent",
+      "--new-session",
+      "--ro-bind",
+      options.rootfs,
+      "/",
+      "--ro-bind",
+      join(options.batonDir, "opt", "baton"),
+      "/opt/baton",
+      "--bind",
+      join(ref, "home"),
+      AGENT_HOME,
+      "--bind",
+      join(ref, "tmp"),
+      "/tmp",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--chdir",
+      cwd,
+    ];
+  }
+
+  const driver: SandboxDriver = {
+    name: "namespace",
+    home: AGENT_HOME,
+
+    async create(spec: BoxSpec): Promise<CreatedBox> {
+      const ref = join(stateDir, spec.name);
+      await mkdir(join(ref, "home", "checkouts"), { recursive: true });
+      await mkdir(join(ref, "tmp"), { recursive: true, mode: 0o1777 });
+      let network: BoxNetwork | undefined;
+      const forwarders: Forwarder[] = [];
+      try {
+        if (spec.checkout) {
+          const target = hostPathOf(ref, checkoutPathInBox(spec.checkout.repository));
+          await cp(spec.checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
+        }
+        await execa("chown", ["-R", `${hostUid}:${hostUid}`, join(ref, "home"), join(ref, "tmp")]);
+        await chown(ref, 0, 0);
+        await chmod(ref, 0o711);
+        network = await createBoxNetwork(spec.name);
+        const reach: CreatedBox["reach"] = {};
+        for (const [name, endpoint] of Object.entries(options.endpoints) as [EndpointName, HostEndpoint][]) {
+          const forwarder = await startForwarder(network.hostAddress, endpoint);
+          forwarders.push(forwarder);
+          await allow(network.hostInterface, network.hostAddress, forwarder.port);
+          reach[name] = forwarder.address;
+        }
+        const state: BoxState = { network, env: spec.env, forwarders: forwarders.map((f) => f.port) };
+        await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
+        live.set(ref, { forwarders, running: new Set() });
+        return { ref, reach };
+      } catch (error) {
+        for (const forwarder of forwarders) await forwarder.close();
+        if (network) {
+          for (const forwarder of forwarders)
+            await revoke(network.hostInterface, network.hostAddress, forwarder.port);
+          await removeBoxNetwork(network);
+        }
+        await rm(ref, { recursive: true, force: true });
+        throw error;
+      }
+    },
+
+    async exec(ref, argv, execOptions: ExecOptions): Promise<ExecResult> {
+      const state = await readState(ref);
+      const box = live.get(ref);
+      if (!box) throw new Error(`box ${basename(ref)} is stopped or belongs to another service process`);
+      const child = execa(
+        "ip",
+        [
+          "netns",
+          "exec",
+          state.network.netns,
+          "setpriv",
+          `--reuid=${hostUid}`,
+          `--regid=${hostUid}`,
+          "--clear-groups",
+          "--inh-caps=-all",
+          "bwrap",
+          ...bwrapArgs(ref, execOptions.cwd ?? AGENT_HOME),
+          "--",
+          ...argv,
+        ],
+        {
+          // The box's variables travel in the environment, never in an argument list others could read.
+          env: {
+            PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            HOME: AGENT_HOME,
+            USER: "agent",
+            LANG: "C.UTF-8",
+            BASH_ENV: "/etc/baton/shell-environment.sh",
+            ENV: "/etc/baton/shell-environment.sh",
+            ...state.env,
+            ...execOptions.env,
+          },
+          extendEnv: false,
+          reject: false,
+          timeout: execOptions.timeoutMs,
+          forceKillAfterDelay: 2000,
+          maxBuffer: MAX_EXEC_OUTPUT_BYTES,
+          stripFinalNewline: false,
+          ...(execOptions.stdin !== undefined ? { input: execOptions.stdin } : { stdin: "ignore" as const }),
+        },
+      );
+      box.running.add(child);
+      try {
+        const result = await child;
+        return {
+          exitCode: result.timedOut ? 124 : (result.exitCode ?? 137),
+          stdout: String(result.stdout ?? ""),
+          stderr: String(result.stderr ?? ""),
+          timedOut: result.timedOut === true,
+        };
+      } finally {
+        box.running.delete(child);
+      }
+    },
+
+    async copyOut(ref, pathInBox, hostDir) {
+      const source = hostPathOf(ref, pathInBox);
+      await stat(source);
+      await mkdir(hostDir, { recursive: true });
+      // tar copies symbolic links as links, so a link in the box cannot pull host files out.
+      await execa("bash", [
+        "-o",
+        "pipefail",
+        "-c",
+        'tar -C "$1" -c -- "$2" | tar -x --no-same-owner -C "$3"',
+        "copy-out",
+        dirname(source),
+        basename(source),
+        hostDir,
+      ]);
+    },
+
+    async stop(ref) {
+      const box = live.get(ref);
+      if (!box) return;
+      for (const child of box.running) child.kill("SIGKILL");
+    },
+
+    async start(ref) {
+      if (!live.has(ref)) throw new Error(`box ${basename(ref)} belongs to another service process`);
+    },
+
+    async remove(ref) {
+      const box = live.get(ref);
+      let state: BoxState | undefined;
+      try {
+        state = await readState(ref);
+      } catch {
+        state = undefined;
+      }
+      if (box) {
+        for (const child of box.running) child.kill("SIGKILL");
+        for (const forwarder of box.forwarders) await forwarder.close();
+      }
+      if (state) {
+        for (const port of state.forwarders)
+          await revoke(state.network.hostInterface, state.network.hostAddress, port);
+        await removeBoxNetwork(state.network);
+      }
+      live.delete(ref);
+      await rm(ref, { recursive: true, force: true });
+    },
+
+    async exists(ref) {
+      try {
+        const state = await readState(ref);
+        return live.has(ref) && (await boxNetworkExists(state.network.netns));
+      } catch {
+        return false;
+      }
+    },
+
+    async close() {
+      for (const ref of [...live.keys()]) await driver.remove(ref);
+    },
+  };
+  return driver;
+}

@@ -1,0 +1,42 @@
+// A TCP forwarder from an address only boxes can reach (a bridge's or veth's host side) to a service on the host's
+// loopback (the proxy, the operations transport). With it `baton proxy` and `baton serve` keep listening on
+// loopback, and the firewall lets boxes reach exactly these ports and nothing else on the host.
+import { connect, createServer, type Server, type Socket } from "node:net";
+import type { HostEndpoint } from "../driver.js";
+
+export interface Forwarder {
+  /** `host:port` the boxes connect to. */
+  address: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startForwarder(listenHost: string, target: HostEndpoint): Promise<Forwarder> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    const outbound = connect(target.port, target.host);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    }
+    inbound.pipe(outbound).pipe(inbound);
+    // A reset on either side ends both; nothing is retried or buffered past the socket.
+    inbound.once("error", () => outbound.destroy());
+    outbound.once("error", () => inbound.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, listenHost, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    address: `${listenHost}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
