@@ -47,6 +47,7 @@ import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
 import { createProxyInternalApp } from "./proxy/app.js";
 import type { SecretBox } from "./secrets/secret-box.js";
+import type { SandboxManager } from "./sandboxes/manager.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 
@@ -70,6 +71,8 @@ export interface ServerAppOptions {
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
   proxyUrl?: string | undefined;
+  /** Holds the sandbox manager when the service runs a sandbox driver (see ServerDeps.sandboxes). */
+  sandboxes?: { current?: SandboxManager | undefined };
 }
 
 export interface ServerApp {
@@ -145,6 +148,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
     onStop: (stop) => stopHooks.push(stop),
+    sandboxes: options.sandboxes ?? {},
   };
   const http = composeHttpApp(deps, startCapabilityRuntime(deps));
   return {

@@ -4,6 +4,7 @@ import type { CapabilitySettings } from "./capability/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
 import type { SecretBox } from "./secrets/secret-box.js";
+import type { SandboxManager } from "./sandboxes/manager.js";
 import type { Database } from "./store/sqlite.js";
 import type { TaskService } from "./tasks/service.js";
 
@@ -27,4 +28,7 @@ export interface ServerDeps {
   proxyUrl?: string | undefined;
   /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
   onStop?: (stop: () => Promise<void>) => void;
+  /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since
+   * boxes reach the service's own address); unset or empty with `--sandbox-driver none`. */
+  sandboxes?: { current?: SandboxManager | undefined };
 }

@@ -190,6 +190,11 @@ export const ADMIN_PATHS = {
   tokens: `${ADMIN_BASE_PATH}/tokens`,
   billing: `${ADMIN_BASE_PATH}/workspaces/billing`,
   plan: `${ADMIN_BASE_PATH}/workspaces/plan`,
+  /** Sandbox manager (issue 12): one sandbox, its commands, its lifecycle events, and the sweeps. */
+  sandbox: `${ADMIN_BASE_PATH}/sandboxes/:id`,
+  sandboxExec: `${ADMIN_BASE_PATH}/sandboxes/:id/exec`,
+  sandboxEvents: `${ADMIN_BASE_PATH}/sandboxes/:id/events`,
+  sandboxSweeps: `${ADMIN_BASE_PATH}/sandbox-sweeps`,
 } as const;
 
 /** `POST /admin/v1/tokens`: a personal access token for a member; the answer is the only time it is shown. */
@@ -252,6 +257,16 @@ export const CreateSandboxBodySchema = z.object({
   engagementId: z.string().min(1),
   leaseTtlSeconds: z.number().int().positive().optional(),
   turnTtlSeconds: z.number().int().positive().optional(),
+  /** With a sandbox driver (`baton serve --sandbox-driver`): reuse this sandbox (ownership checked). */
+  sandboxId: z.string().min(1).optional(),
+  /** The repository the box is for; its secrets' placeholders join the box's variables. */
+  repository: RepositorySlugSchema.optional(),
+  /** A folder on the service's machine copied into the box at ~/checkouts/<owner>/<name> (needs `repository`). */
+  checkout: z.string().startsWith("/", "must be an absolute path on the service's machine").optional(),
+  /** `.batonrc.json` of a known repository (read from `checkout` when that is given). */
+  batonrc: z.unknown().optional(),
+  /** An image for a new engagement (an engagement's first image is pinned and wins afterwards). */
+  image: z.string().min(1).max(255).optional(),
 });
 export const CreateSandboxResponseSchema = z.object({
   sandboxId: z.string(),
@@ -278,6 +293,25 @@ export const DisconnectRepositoryBodySchema = z.object({
   repository: RepositorySlugSchema,
 });
 export const OkResponseSchema = z.object({ ok: z.literal(true) });
+
+export const SandboxOwnerSchema = z.object({
+  workspaceId: z.string().min(1),
+  engagementId: z.string().min(1),
+});
+export const SandboxExecBodySchema = SandboxOwnerSchema.extend({
+  command: z.array(z.string()).min(1),
+  timeoutSeconds: z
+    .number()
+    .positive()
+    .max(24 * 60 * 60)
+    .default(600),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
+  cwd: z.string().startsWith("/").optional(),
+  stdin: z.string().optional(),
+});
+export const SANDBOX_EVENTS = ["work_finished", "cancelled"] as const;
+export const SandboxEventBodySchema = SandboxOwnerSchema.extend({ event: z.enum(SANDBOX_EVENTS) });
+export const SandboxSweepBodySchema = z.object({ kind: z.enum(["sweep", "cleanup"]) });
 
 // ---- Capability requests (reference sections 2-4; README "Capability requests") ----
 

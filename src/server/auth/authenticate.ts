@@ -4,6 +4,7 @@
 // must still learn that its operation failed terminally (exit 6, with the reason), not just "invalid token".
 import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
 import { HttpError, invalidToken } from "../http/http-error.js";
+import { touchActivity } from "../sandboxes/store.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { hashCredential } from "./tokens.js";
@@ -53,6 +54,8 @@ export function authenticate(
     throw invalidToken("the turn token has expired; the orchestrator issues a new one per turn");
   if (!options.allowExpired && found.lease_expires_at_ms <= nowMs)
     throw invalidToken("the sandbox lease has expired");
+  // A lease use is sandbox activity (DESIGN "Sandbox activity"): the idle-stop clock starts again.
+  if (!options.allowExpired) touchActivity(db, found.sandbox_id, nowMs);
   return {
     workspaceId: found.workspace_id,
     engagementId: found.engagement_id,

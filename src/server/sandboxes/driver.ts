@@ -19,8 +19,8 @@ export interface BoxSpec {
   name: string;
   /** Docker image tag (docker driver); ignored by the namespace driver, which runs its root filesystem. */
   image: string;
-  /** The sandbox variables, set for every command in the box. */
-  env: Record<string, string>;
+  /** The sandbox variables, set for every command in the box; given the addresses the box reaches. */
+  env: Record<string, string> | ((reach: CreatedBox["reach"]) => Record<string, string>);
   /** A host folder copied into the box at `~/checkouts/<owner>/<name>` (never mounted read-write). */
   checkout?: { hostPath: string; repository: string } | undefined;
   labels?: Record<string, string>;
@@ -78,4 +78,8 @@ export const AGENT_GID = 1000;
 /** `~/checkouts/<owner>/<name>` inside the box: where `baton env activate` looks by default. */
 export function checkoutPathInBox(repository: string): string {
   return `${AGENT_HOME}/checkouts/${repository}`;
+}
+
+export function resolveBoxEnv(spec: BoxSpec, reach: CreatedBox["reach"]): Record<string, string> {
+  return typeof spec.env === "function" ? spec.env(reach) : spec.env;
 }

@@ -89,3 +89,32 @@ function insertTurn(db: Database, engagementId: string, ttlSeconds: number | und
   ).run(newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString());
   return { turnToken, turnExpiresAt: expires.toISOString() };
 }
+
+/**
+ * A follow-up reusing an existing sandbox: a fresh lease for the same sandbox id (the old lease stops working)
+ * and a new turn. The caller has checked that the sandbox belongs to the engagement.
+ */
+export function renewSandbox(
+  db: Database,
+  input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
+  now: Date,
+): IssuedSandbox {
+  return inTransaction(db, () => {
+    const lease = newCredential("btl");
+    const leaseExpires = new Date(
+      now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000,
+    );
+    db.prepare(
+      "UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?",
+    ).run(hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId);
+    const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+    return {
+      sandboxId: input.sandboxId,
+      engagementId: input.engagementId,
+      lease,
+      turnToken: turn.turnToken,
+      leaseExpiresAt: leaseExpires.toISOString(),
+      turnExpiresAt: turn.turnExpiresAt,
+    };
+  });
+}

@@ -18,6 +18,7 @@ import {
   type ExecOptions,
   type ExecResult,
   type HostEndpoint,
+  resolveBoxEnv,
   type SandboxDriver,
 } from "../driver.js";
 import {
@@ -131,7 +132,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         Image: spec.image,
         User: `${AGENT_UID}:${AGENT_GID}`,
         WorkingDir: AGENT_HOME,
-        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+        Env: Object.entries(resolveBoxEnv(spec, reach)).map(([k, v]) => `${k}=${v}`),
         Cmd: ["sleep", "infinity"],
         Labels: { ...spec.labels, [SANDBOX_LABEL]: "1", "baton.sandbox.network": networkName },
         HostConfig: {

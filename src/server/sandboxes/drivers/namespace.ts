@@ -18,6 +18,7 @@ import {
   type ExecOptions,
   type ExecResult,
   type HostEndpoint,
+  resolveBoxEnv,
   type SandboxDriver,
 } from "../driver.js";
 import { allow, revoke } from "../egress/firewall.js";
@@ -136,7 +137,11 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           await allow(network.hostInterface, network.hostAddress, forwarder.port);
           reach[name] = forwarder.address;
         }
-        const state: BoxState = { network, env: spec.env, forwarders: forwarders.map((f) => f.port) };
+        const state: BoxState = {
+          network,
+          env: resolveBoxEnv(spec, reach),
+          forwarders: forwarders.map((f) => f.port),
+        };
         await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
         live.set(ref, { forwarders, running: new Set() });
         return { ref, reach };

@@ -1,0 +1,101 @@
+// `.batonrc.json` at a checkout's root (reference section 2): `sandbox.snapshot_name` picks the image,
+// `sandbox.env` holds non-secret plaintext configuration, `pre_clone` commands run when the sandbox is created;
+// `post_clone` is accepted and recorded but never run by the service. Any other key is an error. Pure: text in,
+// a parsed document or every problem (each naming its key) out.
+import { z } from "zod";
+import { SHELL_NAME_PATTERN } from "../envfile/overlay.js";
+import { findSecretKinds } from "../evidence/looks-like-secret.js";
+import { formatIssuePath } from "./zod-error.js";
+
+export const BATONRC_FILE = ".batonrc.json";
+
+/** An image reference as Docker accepts it (`name[:tag][@digest]`), no spaces or shell characters. */
+const IMAGE_REFERENCE =
+  /^[a-z0-9][a-z0-9._/-]*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[0-9a-f]{64})?$/;
+
+const CommandListSchema = z.array(z.string().min(1, "must not be empty").max(4096)).max(32);
+
+export const BatonrcSchema = z
+  .object({
+    sandbox: z
+      .object({
+        snapshot_name: z
+          .string()
+          .regex(IMAGE_REFERENCE, "must be an image name such as `acme/agent-base:2024-06`")
+          .max(255)
+          .optional(),
+        env: z
+          .record(
+            z
+              .string()
+              .regex(
+                SHELL_NAME_PATTERN,
+                "is not a shell variable name (letters, digits, _; not first a digit)",
+              ),
+            z.string().max(32 * 1024),
+          )
+          .optional(),
+      })
+      .strict()
+      .optional(),
+    pre_clone: CommandListSchema.optional(),
+    post_clone: CommandListSchema.optional(),
+  })
+  .strict();
+export type Batonrc = z.infer<typeof BatonrcSchema>;
+
+export interface BatonrcProblem {
+  /** The key, e.g. `sandbox.env.API_TOKEN` or `pre_clone[1]`. */
+  path: string;
+  message: string;
+}
+
+export type BatonrcLint = { ok: true; config: Batonrc } | { ok: false; problems: BatonrcProblem[] };
+
+/** Parses and lints a `.batonrc.json` text. Messages name keys and rules, never a value. */
+export function lintBatonrc(text: string): BatonrcLint {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      problems: [{ path: "(file)", message: `is not JSON: ${(error as Error).message}` }],
+    };
+  }
+  const parsed = BatonrcSchema.safeParse(raw);
+  const problems: BatonrcProblem[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys)
+          problems.push({
+            path: formatIssuePath([...issue.path, key]),
+            message:
+              "is not a .batonrc.json key (allowed: sandbox.snapshot_name, sandbox.env, pre_clone, post_clone)",
+          });
+      } else if (issue.code === "invalid_key") {
+        const key = String(issue.path.at(-1) ?? "");
+        problems.push({
+          path: formatIssuePath(issue.path),
+          message: `${JSON.stringify(key)} is not a shell variable name (letters, digits, _; not first a digit)`,
+        });
+      } else problems.push({ path: formatIssuePath(issue.path), message: issue.message });
+    }
+    return { ok: false, problems };
+  }
+  for (const [name, value] of Object.entries(parsed.data.sandbox?.env ?? {})) {
+    const kinds = findSecretKinds(value);
+    if (kinds.length > 0)
+      problems.push({
+        path: `sandbox.env.${name}`,
+        message: `looks like a secret (${kinds.join(", ")}); sandbox.env is plaintext the agent reads: store it as a repository secret with approved hosts`,
+      });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data };
+}
+
+/** One line per problem, for errors and `baton env test`. */
+export function describeBatonrcProblems(problems: readonly BatonrcProblem[]): string {
+  return problems.map((p) => `${BATONRC_FILE}: ${p.path}: ${p.message}`).join("\n");
+}

@@ -1,0 +1,53 @@
+// The sandbox variables a box starts with (pure): the operations transport's three, the proxy settings, the
+// repository's `sandbox.env` from `.batonrc.json` and its secrets' placeholders. Credentials come last so a
+// `sandbox.env` entry can never replace them.
+import { formatSecretPlaceholder } from "../../transport/wire.js";
+import type { CreatedBox } from "./driver.js";
+
+/** The proxy URL a box's tools use; the lease authenticates the box to `baton proxy` (Proxy-Authorization). */
+export function proxyUrlFor(reach: string, lease: string): string {
+  return `http://baton:${encodeURIComponent(lease)}@${reach}`;
+}
+
+export interface BoxEnvironmentInput {
+  reach: CreatedBox["reach"];
+  turnToken: string;
+  lease: string;
+  sandboxEnv: Record<string, string>;
+  secrets: readonly { id: string; name: string }[];
+}
+
+export function buildBoxEnvironment(input: BoxEnvironmentInput): Record<string, string> {
+  const env: Record<string, string> = { ...input.sandboxEnv };
+  for (const secret of input.secrets) env[secret.name] = formatSecretPlaceholder(secret.id);
+  if (input.reach.proxy) {
+    const url = proxyUrlFor(input.reach.proxy, input.lease);
+    const direct = [
+      "localhost",
+      "127.0.0.1",
+      "::1",
+      ...(input.reach.ops ? [input.reach.ops.split(":")[0]!] : []),
+    ];
+    Object.assign(env, {
+      HTTP_PROXY: url,
+      HTTPS_PROXY: url,
+      http_proxy: url,
+      https_proxy: url,
+      NO_PROXY: direct.join(","),
+      no_proxy: direct.join(","),
+    });
+  }
+  if (input.reach.ops) env.BATON_OPS_URL = `http://${input.reach.ops}`;
+  env.BATON_TURN_TOKEN = input.turnToken;
+  env.BATON_SANDBOX_LEASE = input.lease;
+  return env;
+}
+
+/** The credential variables for one command (a follow-up turn's token replaces the one the box started with). */
+export function credentialEnvironment(
+  reach: CreatedBox["reach"],
+  turnToken: string,
+  lease: string,
+): Record<string, string> {
+  return buildBoxEnvironment({ reach, turnToken, lease, sandboxEnv: {}, secrets: [] });
+}

@@ -1,0 +1,478 @@
+// The sandbox manager: provisions boxes through a driver, applies `.batonrc.json`, pins the image per
+// engagement, checks ownership before reuse or deletion, and runs the lifecycle of reference section 3 on an
+// injectable clock (a frequent sweep for idle stop and archive, a daily cleanup). Decisions are the pure
+// functions of lifecycle.ts and environment.ts; this file sequences them with the store and the driver.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
+import { BatonError, InputError } from "../../errors.js";
+import { createSanitiser } from "../../evidence/sanitiser.js";
+import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
+import type { Database } from "../store/sqlite.js";
+import { inTransaction } from "../store/transaction.js";
+import type { CreatedBox, ExecOptions, ExecResult, SandboxDriver } from "./driver.js";
+import { buildBoxEnvironment, credentialEnvironment } from "./environment.js";
+import {
+  decideOnCleanup,
+  decideOnEvent,
+  decideOnSweep,
+  isReusable,
+  type LifecycleEvent,
+  type Transition,
+} from "./lifecycle.js";
+import {
+  applyTransition,
+  type BoxRow,
+  getBox,
+  insertBox,
+  latestBoxOf,
+  listBoxes,
+  type PreCloneRecord,
+  pinImage,
+  pinnedImageOf,
+  setPreClone,
+  touchActivity,
+  transitionsOf,
+} from "./store.js";
+
+export const PRE_CLONE_TIMEOUT_MS = 10 * 60 * 1000;
+const PRE_CLONE_OUTPUT_CHARS = 16 * 1024;
+export const SWEEP_INTERVAL_MS = 60 * 1000;
+export const CLEANUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/** Why the manager refused; the admin routes map each to a status. */
+export class SandboxRefusal extends BatonError {
+  override readonly name = "SandboxRefusal";
+  constructor(
+    readonly reason: "workspace_not_found" | "engagement_elsewhere" | "sandbox_not_found" | "batonrc_invalid",
+    message: string,
+    readonly problems: BatonrcProblem[] = [],
+  ) {
+    super(
+      reason === "batonrc_invalid"
+        ? "invalid_input"
+        : reason === "engagement_elsewhere"
+          ? "conflict"
+          : "not_found",
+      message,
+    );
+  }
+}
+
+export interface ProvisionInput {
+  workspaceId: string;
+  engagementId: string;
+  /** Reuse this sandbox (it must belong to the workspace and engagement). */
+  sandboxId?: string | undefined;
+  repository?: string | undefined;
+  /** A folder on the service's machine copied into the box (`baton/testing`, `baton env test`). */
+  checkout?: string | undefined;
+  /** `.batonrc.json` of a known repository when no checkout is given. */
+  batonrc?: unknown;
+  image?: string | undefined;
+  leaseTtlSeconds?: number | undefined;
+  turnTtlSeconds?: number | undefined;
+}
+
+export interface ProvisionResult {
+  issued: IssuedSandbox;
+  box: SandboxView;
+  env: Record<string, string>;
+  reused: boolean;
+}
+
+export interface SandboxView {
+  sandboxId: string;
+  workspaceId: string;
+  engagementId: string;
+  driver: string;
+  ref: string | null;
+  image: string;
+  repository: string | null;
+  state: BoxRow["state"];
+  lastActivityAt: string;
+  stateChangedAt: string;
+  createdAt: string;
+  preClone: PreCloneRecord[];
+  postClone: string[];
+  transitions: ReturnType<typeof transitionsOf>;
+}
+
+export interface Owner {
+  workspaceId: string;
+  engagementId: string;
+}
+
+export interface SandboxManagerOptions {
+  db: Database;
+  driver: SandboxDriver;
+  defaultImage: string;
+  now: () => Date;
+  logger: Logger;
+  preCloneTimeoutMs?: number;
+}
+
+export class SandboxManager {
+  private readonly credentials = new Map<string, { turnToken: string; lease: string }>();
+  private timers: NodeJS.Timeout[] = [];
+  private busy: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: SandboxManagerOptions) {}
+
+  get driverName(): string {
+    return this.options.driver.name;
+  }
+
+  private nowMs(): number {
+    return this.options.now().getTime();
+  }
+
+  view(row: BoxRow): SandboxView {
+    const batonrc = row.batonrc as Batonrc | null;
+    return {
+      sandboxId: row.sandboxId,
+      workspaceId: row.workspaceId,
+      engagementId: row.engagementId,
+      driver: row.driver,
+      ref: row.boxRef,
+      image: row.image,
+      repository: row.repository,
+      state: row.state,
+      lastActivityAt: new Date(row.lastActivityAtMs).toISOString(),
+      stateChangedAt: new Date(row.stateChangedAtMs).toISOString(),
+      createdAt: new Date(row.createdAtMs).toISOString(),
+      preClone: row.preClone,
+      postClone: batonrc?.post_clone ?? [],
+      transitions: transitionsOf(this.options.db, row.sandboxId),
+    };
+  }
+
+  /** The box of `sandboxId` if `owner` owns it; otherwise not found (never revealing that it exists). */
+  owned(sandboxId: string, owner: Owner): BoxRow {
+    const row = getBox(this.options.db, sandboxId);
+    if (!row || row.workspaceId !== owner.workspaceId || row.engagementId !== owner.engagementId)
+      throw new SandboxRefusal("sandbox_not_found", "no such sandbox in that workspace and engagement");
+    return row;
+  }
+
+  async readBatonrc(input: ProvisionInput): Promise<Batonrc | null> {
+    let text: string | undefined;
+    if (input.checkout) {
+      text = await readFile(join(input.checkout, BATONRC_FILE), "utf8").catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return undefined;
+          throw new InputError(`cannot read ${BATONRC_FILE} in ${input.checkout}: ${error.message}`);
+        },
+      );
+    } else if (input.batonrc !== undefined) text = JSON.stringify(input.batonrc);
+    if (text === undefined) return null;
+    const lint = lintBatonrc(text);
+    if (!lint.ok)
+      throw new SandboxRefusal(
+        "batonrc_invalid",
+        `${BATONRC_FILE}: ${lint.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+        lint.problems,
+      );
+    return lint.config;
+  }
+
+  async provision(input: ProvisionInput): Promise<ProvisionResult> {
+    const { db, driver } = this.options;
+    const batonrc = await this.readBatonrc(input);
+    const now = this.options.now();
+    const engagement = db
+      .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
+      .get(input.engagementId) as { workspace_id: string } | undefined;
+    if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
+      throw new SandboxRefusal("workspace_not_found", "no such workspace; seed it first");
+    if (engagement && engagement.workspace_id !== input.workspaceId)
+      throw new SandboxRefusal(
+        "engagement_elsewhere",
+        "that engagement id belongs to another workspace; pick another id",
+      );
+
+    // Reuse: the named sandbox (ownership checked) or the engagement's newest one, when its box still exists.
+    const candidate = input.sandboxId
+      ? this.owned(input.sandboxId, input)
+      : engagement
+        ? latestBoxOf(db, input.engagementId)
+        : undefined;
+    if (
+      candidate &&
+      isReusable(candidate.state) &&
+      candidate.boxRef &&
+      (await driver.exists(candidate.boxRef))
+    ) {
+      const issued = renewSandbox(
+        db,
+        {
+          sandboxId: candidate.sandboxId,
+          engagementId: candidate.engagementId,
+          leaseTtlSeconds: input.leaseTtlSeconds,
+          turnTtlSeconds: input.turnTtlSeconds,
+        },
+        now,
+      );
+      this.credentials.set(candidate.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
+      await this.event(candidate.sandboxId, "activity");
+      const row = getBox(db, candidate.sandboxId)!;
+      return {
+        issued,
+        box: this.view(row),
+        env: credentialEnvironment(row.reach, issued.turnToken, issued.lease),
+        reused: true,
+      };
+    }
+
+    // A new box (or a lost one recreated): the engagement's pinned image wins over everything else.
+    const issued = issueSandbox(db, input, now);
+    if (typeof issued === "string") throw new SandboxRefusal("workspace_not_found", issued);
+    const pinned =
+      pinnedImageOf(db, input.engagementId) ??
+      pinImage(
+        db,
+        input.engagementId,
+        input.image ?? batonrc?.sandbox?.snapshot_name ?? this.options.defaultImage,
+        input.image ? "request" : batonrc?.sandbox?.snapshot_name ? "snapshot_name" : "default",
+        now.getTime(),
+      );
+    const secrets = input.repository
+      ? (db
+          .prepare(
+            "SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name",
+          )
+          .all(input.workspaceId, input.repository) as { id: string; name: string }[])
+      : [];
+    let created: CreatedBox;
+    let env: Record<string, string> = {};
+    try {
+      created = await driver.create({
+        name: `baton-sandbox-${issued.sandboxId.replace(/^sbx_/, "").slice(0, 24)}`,
+        image: pinned.image,
+        env: (reach) => {
+          env = buildBoxEnvironment({
+            reach,
+            turnToken: issued.turnToken,
+            lease: issued.lease,
+            sandboxEnv: batonrc?.sandbox?.env ?? {},
+            secrets,
+          });
+          return env;
+        },
+        checkout:
+          input.checkout && input.repository
+            ? { hostPath: input.checkout, repository: input.repository }
+            : undefined,
+        labels: { "baton.workspace": input.workspaceId, "baton.engagement": input.engagementId },
+      });
+    } catch (error) {
+      this.options.logger.error(
+        { err: (error as Error).message, sandboxId: issued.sandboxId },
+        "box creation failed",
+      );
+      throw new BatonError(
+        "internal",
+        `the ${driver.name} driver could not create the box: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const nowMs = this.nowMs();
+    inTransaction(db, () =>
+      insertBox(db, {
+        sandboxId: issued.sandboxId,
+        workspaceId: input.workspaceId,
+        engagementId: input.engagementId,
+        driver: driver.name,
+        boxRef: created.ref,
+        image: pinned.image,
+        repository: input.repository ?? null,
+        state: "running",
+        lastActivityAtMs: nowMs,
+        stateChangedAtMs: nowMs,
+        createdAtMs: nowMs,
+        reach: created.reach as Record<string, string>,
+        batonrc,
+      }),
+    );
+    this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
+    if (batonrc?.pre_clone?.length) await this.runPreClone(issued.sandboxId, created.ref, batonrc.pre_clone);
+    return { issued, box: this.view(getBox(db, issued.sandboxId)!), env, reused: false };
+  }
+
+  private async runPreClone(sandboxId: string, ref: string, commands: readonly string[]): Promise<void> {
+    const sanitiser = createSanitiser();
+    const records: PreCloneRecord[] = [];
+    for (const command of commands) {
+      const started = performance.now();
+      const result = await this.options.driver.exec(ref, ["bash", "-c", command], {
+        timeoutMs: this.options.preCloneTimeoutMs ?? PRE_CLONE_TIMEOUT_MS,
+      });
+      const output = sanitiser.sanitise(`${result.stdout}${result.stderr}`).text;
+      records.push({
+        command: sanitiser.sanitise(command).text,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs: Math.round(performance.now() - started),
+        output: output.length > PRE_CLONE_OUTPUT_CHARS ? `…${output.slice(-PRE_CLONE_OUTPUT_CHARS)}` : output,
+      });
+      if (result.exitCode !== 0) break; // later commands may depend on this one
+    }
+    setPreClone(this.options.db, sandboxId, records);
+  }
+
+  /** Runs a command in an owned box: activity, and a stopped or archived box starts again first. */
+  async exec(
+    sandboxId: string,
+    owner: Owner,
+    argv: readonly string[],
+    options: ExecOptions,
+  ): Promise<ExecResult> {
+    const row = this.owned(sandboxId, owner);
+    if (!row.boxRef || !isReusable(row.state))
+      throw new SandboxRefusal(
+        "sandbox_not_found",
+        `sandbox ${sandboxId} is ${row.state}; provision a new one`,
+      );
+    await this.event(sandboxId, "activity");
+    const credentials = this.credentials.get(sandboxId);
+    return this.options.driver.exec(row.boxRef, argv, {
+      ...options,
+      env: {
+        ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
+        ...options.env,
+      },
+    });
+  }
+
+  async copyOut(sandboxId: string, owner: Owner, pathInBox: string, hostDir: string): Promise<void> {
+    const row = this.owned(sandboxId, owner);
+    if (!row.boxRef || row.state === "deleted")
+      throw new SandboxRefusal("sandbox_not_found", "the box is gone");
+    await this.options.driver.copyOut(row.boxRef, pathInBox, hostDir);
+  }
+
+  /** An operation, command or lease use (no box change needed: a box in use is running). */
+  recordActivity(sandboxId: string): void {
+    touchActivity(this.options.db, sandboxId, this.nowMs());
+  }
+
+  /** Applies an event's transition to the store and the box. Serialised with sweeps. */
+  event(sandboxId: string, event: LifecycleEvent): Promise<Transition | null> {
+    return this.serialise(async () => {
+      const row = getBox(this.options.db, sandboxId);
+      if (!row) return null;
+      const transition = decideOnEvent(row, event);
+      if (!transition) {
+        if (event === "activity") this.recordActivity(sandboxId);
+        return null;
+      }
+      await this.apply(row, transition);
+      return transition;
+    });
+  }
+
+  async finishWork(sandboxId: string, owner: Owner) {
+    this.owned(sandboxId, owner);
+    return this.event(sandboxId, "work_finished");
+  }
+
+  async cancel(sandboxId: string, owner: Owner) {
+    this.owned(sandboxId, owner);
+    return this.event(sandboxId, "cancelled");
+  }
+
+  async remove(sandboxId: string, owner: Owner) {
+    this.owned(sandboxId, owner);
+    return this.event(sandboxId, "deleted");
+  }
+
+  /** Stops idle boxes and archives stopped ones (every minute by default). */
+  sweep(): Promise<{ sandboxId: string; transition: Transition }[]> {
+    return this.serialise(() => this.sweepWith(decideOnSweep));
+  }
+
+  /** The daily cleanup: 30 days inactive → eligible for deletion; eligible → deleted (box removed). */
+  cleanup(): Promise<{ sandboxId: string; transition: Transition }[]> {
+    return this.serialise(() => this.sweepWith(decideOnCleanup));
+  }
+
+  private async sweepWith(decide: typeof decideOnSweep) {
+    const done: { sandboxId: string; transition: Transition }[] = [];
+    const nowMs = this.nowMs();
+    for (const row of listBoxes(this.options.db, { live: true })) {
+      const transition = decide(row, nowMs);
+      if (!transition) continue;
+      try {
+        await this.apply(row, transition);
+        done.push({ sandboxId: row.sandboxId, transition });
+      } catch (error) {
+        this.options.logger.error(
+          { err: (error as Error).message, sandboxId: row.sandboxId },
+          "sweep step failed",
+        );
+      }
+    }
+    return done;
+  }
+
+  private async apply(row: BoxRow, transition: Transition): Promise<void> {
+    const { driver } = this.options;
+    if (row.boxRef) {
+      if (transition.to === "stopped" || transition.to === "archived") await driver.stop(row.boxRef);
+      if (transition.to === "running") await driver.start(row.boxRef);
+      if (transition.to === "deleted") await driver.remove(row.boxRef);
+    }
+    if (transition.to === "deleted") this.credentials.delete(row.sandboxId);
+    applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
+    this.options.logger.info(
+      { sandboxId: row.sandboxId, from: transition.from, to: transition.to, reason: transition.reason },
+      "sandbox transition",
+    );
+  }
+
+  private serialise<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.busy.then(work, work);
+    this.busy = next.catch(() => undefined);
+    return next;
+  }
+
+  list(workspaceId?: string): SandboxView[] {
+    return listBoxes(this.options.db, workspaceId ? { workspaceId } : {}).map((row) => this.view(row));
+  }
+
+  show(sandboxId: string): SandboxView | undefined {
+    const row = getBox(this.options.db, sandboxId);
+    return row && this.view(row);
+  }
+
+  /** Starts the frequent sweep and the daily cleanup (timers do not keep the process alive). */
+  startTimers(intervals = { sweepMs: SWEEP_INTERVAL_MS, cleanupMs: CLEANUP_INTERVAL_MS }): void {
+    const run = (what: () => Promise<unknown>) => () => {
+      void what().catch((error: unknown) =>
+        this.options.logger.error({ err: (error as Error).message }, "sandbox sweep failed"),
+      );
+    };
+    this.timers.push(
+      setInterval(
+        run(() => this.sweep()),
+        intervals.sweepMs,
+      ).unref(),
+    );
+    this.timers.push(
+      setInterval(
+        run(() => this.cleanup()),
+        intervals.cleanupMs,
+      ).unref(),
+    );
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.busy;
+    await this.options.driver.close();
+  }
+}

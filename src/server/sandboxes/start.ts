@@ -1,0 +1,51 @@
+// Makes the sandbox manager `baton serve --sandbox-driver docker|namespace` runs: the driver (forwarding boxes to
+// the proxy and to the service's own address), the default image, and the sweeps' timers.
+import type { Logger } from "pino";
+import { UsageError } from "../../errors.js";
+import type { Database } from "../store/sqlite.js";
+import type { DriverName, HostEndpoint, SandboxDriver } from "./driver.js";
+import { createDockerDriver } from "./drivers/docker.js";
+import { createNamespaceDriver } from "./drivers/namespace.js";
+import { resolveSandboxImage } from "./image.js";
+import { SandboxManager } from "./manager.js";
+
+export function parseHostPort(value: string, what: string): HostEndpoint {
+  const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || !Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`${what} must be host:port (e.g. 127.0.0.1:8081), got something else`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+}
+
+export interface StartSandboxManagerOptions {
+  driver: DriverName;
+  image?: string | undefined;
+  proxy?: string | undefined;
+  ops: HostEndpoint;
+  db: Database;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  now?: () => Date;
+  timers?: boolean;
+}
+
+export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
+  const endpoints = {
+    ops: options.ops,
+    ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
+  };
+  const image = resolveSandboxImage(options.env);
+  let driver: SandboxDriver;
+  if (options.driver === "docker") driver = await createDockerDriver({ endpoints });
+  else driver = await createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
+  const defaultImage = options.image ?? image.image ?? `rootfs:${image.rootfs}`;
+  const manager = new SandboxManager({
+    db: options.db,
+    driver,
+    defaultImage,
+    now: options.now ?? (() => new Date()),
+    logger: options.logger,
+  });
+  if (options.timers !== false) manager.startTimers();
+  return manager;
+}

@@ -1,0 +1,207 @@
+// The sandbox manager's rows: boxes, pinned images and lifecycle transitions. Plain functions over the store.
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import type { SandboxState, Transition } from "./lifecycle.js";
+
+export interface BoxRow {
+  sandboxId: string;
+  workspaceId: string;
+  engagementId: string;
+  driver: string;
+  boxRef: string | null;
+  image: string;
+  repository: string | null;
+  state: SandboxState;
+  lastActivityAtMs: number;
+  stateChangedAtMs: number;
+  createdAtMs: number;
+  reach: Record<string, string>;
+  batonrc: unknown;
+  preClone: PreCloneRecord[];
+}
+
+export interface PreCloneRecord {
+  command: string;
+  exitCode: number;
+  timedOut: boolean;
+  durationMs: number;
+  /** Sanitised and bounded; never a secret value. */
+  output: string;
+}
+
+interface RawRow {
+  sandbox_id: string;
+  workspace_id: string;
+  engagement_id: string;
+  driver: string;
+  box_ref: string | null;
+  image: string;
+  repository: string | null;
+  state: SandboxState;
+  last_activity_at_ms: number;
+  state_changed_at_ms: number;
+  created_at_ms: number;
+  reach_json: string;
+  batonrc_json: string | null;
+  pre_clone_json: string;
+}
+
+function toRow(raw: RawRow): BoxRow {
+  return {
+    sandboxId: raw.sandbox_id,
+    workspaceId: raw.workspace_id,
+    engagementId: raw.engagement_id,
+    driver: raw.driver,
+    boxRef: raw.box_ref,
+    image: raw.image,
+    repository: raw.repository,
+    state: raw.state,
+    lastActivityAtMs: raw.last_activity_at_ms,
+    stateChangedAtMs: raw.state_changed_at_ms,
+    createdAtMs: raw.created_at_ms,
+    reach: JSON.parse(raw.reach_json) as Record<string, string>,
+    batonrc: raw.batonrc_json === null ? null : JSON.parse(raw.batonrc_json),
+    preClone: JSON.parse(raw.pre_clone_json) as PreCloneRecord[],
+  };
+}
+
+export function insertBox(db: Database, row: Omit<BoxRow, "preClone">): void {
+  db.prepare(
+    `INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
+       last_activity_at_ms, state_changed_at_ms, created_at_ms, reach_json, batonrc_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.sandboxId,
+    row.workspaceId,
+    row.engagementId,
+    row.driver,
+    row.boxRef,
+    row.image,
+    row.repository,
+    row.state,
+    row.lastActivityAtMs,
+    row.stateChangedAtMs,
+    row.createdAtMs,
+    JSON.stringify(row.reach),
+    row.batonrc === null ? null : JSON.stringify(row.batonrc),
+  );
+  recordTransition(db, row.sandboxId, { from: null, to: row.state, reason: "created" }, row.createdAtMs);
+}
+
+export function getBox(db: Database, sandboxId: string): BoxRow | undefined {
+  const raw = db.prepare("SELECT * FROM sandbox_boxes WHERE sandbox_id = ?").get(sandboxId) as
+    | RawRow
+    | undefined;
+  return raw && toRow(raw);
+}
+
+/** The engagement's newest box that is not deleted (the one a follow-up reuses). */
+export function latestBoxOf(db: Database, engagementId: string): BoxRow | undefined {
+  const raw = db
+    .prepare(
+      "SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
+    )
+    .get(engagementId) as RawRow | undefined;
+  return raw && toRow(raw);
+}
+
+export function listBoxes(db: Database, filter: { workspaceId?: string; live?: boolean } = {}): BoxRow[] {
+  const where: string[] = [];
+  const args: string[] = [];
+  if (filter.workspaceId) {
+    where.push("workspace_id = ?");
+    args.push(filter.workspaceId);
+  }
+  if (filter.live) where.push("state <> 'deleted'");
+  const sql = `SELECT * FROM sandbox_boxes ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms, rowid`;
+  return (db.prepare(sql).all(...args) as unknown as RawRow[]).map(toRow);
+}
+
+export function applyTransition(db: Database, sandboxId: string, transition: Transition, atMs: number): void {
+  db.prepare("UPDATE sandbox_boxes SET state = ?, state_changed_at_ms = ? WHERE sandbox_id = ?").run(
+    transition.to,
+    atMs,
+    sandboxId,
+  );
+  if (transition.reason === "activity")
+    db.prepare("UPDATE sandbox_boxes SET last_activity_at_ms = ? WHERE sandbox_id = ?").run(atMs, sandboxId);
+  recordTransition(db, sandboxId, transition, atMs);
+}
+
+function recordTransition(
+  db: Database,
+  sandboxId: string,
+  transition: { from: SandboxState | null; to: SandboxState; reason: string },
+  atMs: number,
+): void {
+  db.prepare(
+    "INSERT INTO sandbox_transitions (sandbox_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)",
+  ).run(sandboxId, transition.from, transition.to, transition.reason, atMs);
+}
+
+/** Any operation, command or lease use: the idle clock starts again. */
+export function touchActivity(db: Database, sandboxId: string, atMs: number): void {
+  // On every authenticated operations request: one cached statement, a primary-key update (no row: no-op).
+  statement(
+    db,
+    "UPDATE sandbox_boxes SET last_activity_at_ms = MAX(last_activity_at_ms, ?) WHERE sandbox_id = ? AND state <> 'deleted'",
+  ).run(atMs, sandboxId);
+}
+
+export function setPreClone(db: Database, sandboxId: string, records: readonly PreCloneRecord[]): void {
+  db.prepare("UPDATE sandbox_boxes SET pre_clone_json = ? WHERE sandbox_id = ?").run(
+    JSON.stringify(records),
+    sandboxId,
+  );
+}
+
+export interface TransitionRecord {
+  from: SandboxState | null;
+  to: SandboxState;
+  reason: string;
+  at: string;
+}
+
+export function transitionsOf(db: Database, sandboxId: string): TransitionRecord[] {
+  const rows = db
+    .prepare(
+      "SELECT from_state, to_state, reason, at_ms FROM sandbox_transitions WHERE sandbox_id = ? ORDER BY seq",
+    )
+    .all(sandboxId) as {
+    from_state: SandboxState | null;
+    to_state: SandboxState;
+    reason: string;
+    at_ms: number;
+  }[];
+  return rows.map((r) => ({
+    from: r.from_state,
+    to: r.to_state,
+    reason: r.reason,
+    at: new Date(r.at_ms).toISOString(),
+  }));
+}
+
+export type ImageSource = "default" | "snapshot_name" | "request";
+
+export function pinnedImageOf(
+  db: Database,
+  engagementId: string,
+): { image: string; source: ImageSource } | undefined {
+  return db
+    .prepare("SELECT image, source FROM engagement_images WHERE engagement_id = ?")
+    .get(engagementId) as { image: string; source: ImageSource } | undefined;
+}
+
+/** Pins the image to the engagement unless one is pinned already; returns the pinned one. */
+export function pinImage(
+  db: Database,
+  engagementId: string,
+  image: string,
+  source: ImageSource,
+  atMs: number,
+): { image: string; source: ImageSource } {
+  db.prepare(
+    "INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING",
+  ).run(engagementId, image, source, atMs);
+  return pinnedImageOf(db, engagementId)!;
+}
