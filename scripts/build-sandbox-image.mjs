@@ -44,6 +44,7 @@ import {
 const RECIPE_VERSION = 1;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cacheDir = process.env.BATON_SANDBOX_CACHE || join(root, "node_modules", ".cache", "baton-sandbox");
+const cacheLabel = createHash("sha256").update(cacheDir).digest("hex").slice(0, 12);
 const args = new Set(process.argv.slice(2));
 const json = args.has("--json");
 const log = (line) => (json ? process.stderr : process.stdout).write(`sandbox image: ${line}\n`);
@@ -167,6 +168,10 @@ function buildBatonLayer() {
   const dir = join(cacheDir, `baton-${key}`);
   if (existsSync(dir)) rmSync(staging, { recursive: true, force: true });
   else renameSync(staging, dir);
+  // Older baton layers: the newest one is all the namespace driver and the next build need.
+  for (const name of readdirSync(cacheDir))
+    if (/^baton-[0-9a-f]{16}$/.test(name) && name !== `baton-${key}`)
+      rmSync(join(cacheDir, name), { recursive: true, force: true });
   return { key, dir };
 }
 
@@ -201,11 +206,38 @@ function addBatonLayer(baseTag, baton, version) {
   if (imageExists(tag)) return { tag, built: false };
   const started = performance.now();
   writeFileSync(join(baton.dir, "Dockerfile"), `FROM ${baseTag}\nCOPY opt/ /opt/\n`);
-  run("docker", ["build", "--quiet", "--label", "baton.sandbox=1", "-t", tag, baton.dir], {
-    env: { ...process.env, DOCKER_BUILDKIT: "0" },
-  });
+  run(
+    "docker",
+    [
+      "build",
+      "--quiet",
+      "--label",
+      "baton.sandbox=1",
+      "--label",
+      `baton.sandbox.cache=${cacheLabel}`,
+      "-t",
+      tag,
+      baton.dir,
+    ],
+    {
+      env: { ...process.env, DOCKER_BUILDKIT: "0" },
+    },
+  );
   log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  pruneOlderLayers(tag);
   return { tag, built: true };
+}
+
+/** Earlier baton layers built from this cache (other checkouts' images carry another label). An image a
+ * container still uses is kept by Docker; that refusal is fine. */
+function pruneOlderLayers(current) {
+  const listed = spawnSync(
+    "docker",
+    ["images", "--filter", `label=baton.sandbox.cache=${cacheLabel}`, "--format", "{{.Repository}}:{{.Tag}}"],
+    { encoding: "utf8" },
+  );
+  for (const tag of (listed.stdout ?? "").split("\n").filter(Boolean))
+    if (tag !== current) spawnSync("docker", ["rmi", tag], { stdio: "ignore" });
 }
 
 const started = performance.now();
