@@ -66,10 +66,11 @@ function hashFile(hash, path) {
   hash.update(readFileSync(path));
 }
 
-function hashTree(hash, dir) {
+function hashTree(hash, dir, keep = () => true) {
   const walk = (current) => {
     for (const name of readdirSync(current).sort()) {
       const path = join(current, name);
+      if (!keep(path)) continue;
       const stat = statSync(path);
       hash.update(`${relative(dir, path)}\0${stat.mode & 0o111 ? "x" : "-"}\0`);
       if (stat.isDirectory()) walk(path);
@@ -83,12 +84,28 @@ const nodeBinary = join(root, "node_modules", "node", "bin", "node");
 if (!existsSync(nodeBinary))
   throw new Error("node_modules/node/bin/node is missing; run `npm ci` first (the node@22 devDependency)");
 
+/** The node binary's sha256, remembered by size and modification time (hashing 120 MB on every run is slow). */
+function nodeBinaryHash() {
+  const stat = statSync(nodeBinary);
+  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  const memo = join(cacheDir, "node-binary.sha256");
+  try {
+    const [savedStamp, saved] = readFileSync(memo, "utf8").trim().split(" ");
+    if (savedStamp === stamp && saved) return saved;
+  } catch {
+    // not remembered yet
+  }
+  const digest = createHash("sha256").update(readFileSync(nodeBinary)).digest("hex");
+  writeFileSync(memo, `${stamp} ${digest}\n`);
+  return digest;
+}
+
 async function buildBase() {
   const mirror = readDebianMirror(SUITE);
   const hash = createHash("sha256");
   hash.update(JSON.stringify({ RECIPE_VERSION, SUITE, VARIANT, PACKAGES, AGENT, APPENDS, FILES, IMAGE_ENV }));
   hash.update(mirror.uri);
-  hashFile(hash, nodeBinary);
+  hash.update(nodeBinaryHash());
   const key = hash.digest("hex").slice(0, 16);
   const dir = join(cacheDir, `base-${key}`);
   const rootfs = join(dir, "rootfs");
@@ -131,6 +148,9 @@ async function buildBase() {
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
   log(`root filesystem built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const name of readdirSync(cacheDir))
+    if (/^base-[0-9a-f]{16}$/.test(name) && name !== `base-${key}`)
+      rmSync(join(cacheDir, name), { recursive: true, force: true });
   return { key, rootfs, built: true };
 }
 
@@ -151,23 +171,25 @@ function productionPackages() {
 
 function buildBatonLayer() {
   if (!args.has("--skip-build")) run(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root });
-  const staging = join(cacheDir, `baton.tmp-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  const prefix = join(staging, BATON_PREFIX.slice(1));
-  mkdirSync(prefix, { recursive: true });
-  cpSync(join(root, "package.json"), join(prefix, "package.json"));
-  cpSync(join(root, "dist"), join(prefix, "dist"), {
-    recursive: true,
-    filter: (path) => !path.endsWith(".tsbuildinfo") && !path.endsWith(".map"),
-  });
-  for (const path of productionPackages())
-    cpSync(path, join(prefix, relative(root, path)), { recursive: true, verbatimSymlinks: true });
+  const keep = (path) => !path.endsWith(".tsbuildinfo") && !path.endsWith(".map");
+  // The key comes from the inputs (the build, package.json, the lock file), so a cached run copies nothing.
   const hash = createHash("sha256");
-  hashTree(hash, staging);
+  hashTree(hash, join(root, "dist"), keep);
+  hashFile(hash, join(root, "package.json"));
+  hashFile(hash, join(root, "package-lock.json"));
   const key = hash.digest("hex").slice(0, 16);
   const dir = join(cacheDir, `baton-${key}`);
-  if (existsSync(dir)) rmSync(staging, { recursive: true, force: true });
-  else renameSync(staging, dir);
+  if (!existsSync(dir)) {
+    const staging = join(cacheDir, `baton.tmp-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    const prefix = join(staging, BATON_PREFIX.slice(1));
+    mkdirSync(prefix, { recursive: true });
+    cpSync(join(root, "package.json"), join(prefix, "package.json"));
+    cpSync(join(root, "dist"), join(prefix, "dist"), { recursive: true, filter: keep });
+    for (const path of productionPackages())
+      cpSync(path, join(prefix, relative(root, path)), { recursive: true, verbatimSymlinks: true });
+    renameSync(staging, dir);
+  }
   // Older baton layers: the newest one is all the namespace driver and the next build need.
   for (const name of readdirSync(cacheDir))
     if (/^baton-[0-9a-f]{16}$/.test(name) && name !== `baton-${key}`)
@@ -192,6 +214,7 @@ function importBase(base) {
     `USER ${AGENT.name}`,
     `WORKDIR ${AGENT.home}`,
     'CMD ["bash"]',
+    `LABEL baton.sandbox.cache=${cacheLabel}`,
   ].flatMap((change) => ["--change", change]);
   const tar = `tar --numeric-owner -C '${base.rootfs}' -c . | docker import ${changes
     .map((c) => `'${c.replaceAll("'", "'\\''")}'`)
