@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
         summary: "record missing access for a repository, or report an outcome on the matching request",
         load: () => import("./commands/env/request-capability.js"),
       },
+      {
+        name: "test",
+        summary: "run the repository's agent environment as an agent meets it, in a throwaway sandbox",
+        load: () => import("./commands/env/test.js"),
+      },
     ],
   },
   {

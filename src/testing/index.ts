@@ -3,12 +3,14 @@
 // Docker sandbox holding the checkout, and returns helpers that run commands inside it the way an agent would.
 // Commands and files go through testcontainers (Ryuk off: the sandbox is removed by `stop()`).
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { execa } from "execa";
 import { BATONRC_FILE } from "../config/batonrc.js";
+import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
 import { checkoutPathInBox } from "../server/sandboxes/driver.js";
 import { type ChildService, startChild } from "./services.js";
 
@@ -87,23 +89,6 @@ export interface BatonSandbox {
 
 const WORKSPACE = "ws_test";
 
-async function defaultEnvironment(checkout: string): Promise<SandboxEnvironmentConfig> {
-  const exists = async (path: string) =>
-    readFile(join(checkout, path)).then(
-      () => true,
-      () => false,
-    );
-  const environment: SandboxEnvironmentConfig = {};
-  if (await exists("Dockerfile")) environment.dockerfilePath = "Dockerfile";
-  if (await exists("AGENTS.md")) environment.agentInstructionsPath = "AGENTS.md";
-  for (const candidate of ["scripts/start.sh", "start.sh", ".baton/start.sh"])
-    if (await exists(candidate)) {
-      environment.startupScriptPath = candidate;
-      break;
-    }
-  return environment;
-}
-
 export async function startSandbox(options: StartSandboxOptions): Promise<BatonSandbox> {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
   const { getContainerRuntimeClient } = await import("testcontainers");
@@ -115,29 +100,18 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
       .replace(/[^a-z0-9._-]/g, "-")}`;
   const tmp = await mkdtemp(join(tmpdir(), "baton-sandbox-testing-"));
   const adminToken = randomBytes(24).toString("hex");
-  const seed = options.seed ?? {
-    workspaces: [
-      {
-        id: WORKSPACE,
-        name: "Test",
-        rollout: { repositoryEnvironments: true },
-        members: [{ email: "owner@example.test", role: "owner" }],
-        repositories: [
-          {
-            repository,
-            sandboxEnv: options.sandboxEnv ?? {},
-            secrets: options.secrets ?? [],
-            environment: {
-              versionId: "env-test-1",
-              readiness: { checks: [] },
-              ...(await defaultEnvironment(checkout)),
-              ...options.environment,
-            },
-          },
-        ],
+  const seed =
+    options.seed ??
+    buildLocalSeed({
+      workspaceId: WORKSPACE,
+      repository,
+      sandboxEnv: options.sandboxEnv ?? {},
+      secrets: options.secrets ?? [],
+      environment: {
+        ...detectEnvironment((path) => existsSync(join(checkout, path))),
+        ...options.environment,
       },
-    ],
-  };
+    });
   const workspaceId = seed.workspaces[0]!.id;
   await writeFile(join(tmp, "seed.json"), JSON.stringify(seed), { mode: 0o600 });
   const services: ChildService[] = [];

@@ -120,6 +120,11 @@ export class SandboxManager {
 
   constructor(private readonly options: SandboxManagerOptions) {}
 
+  /** The agent's home inside every box. */
+  get home(): string {
+    return this.options.driver.home;
+  }
+
   get driverName(): string {
     return this.options.driver.name;
   }

@@ -1,0 +1,201 @@
+// `baton env test [<checkout>]`: runs a repository's agent environment exactly as an agent meets it, in a
+// throwaway sandbox: lint `.batonrc.json`, start an in-process `baton serve` (temporary SQLite file, a seed made
+// from the checkout), provision a box with the checkout, then inside it activate, apply the Dockerfile, run the
+// startup runner with readiness, and disclose. Returns every step's outcome; the CLI prints.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
+import { InputError } from "../errors.js";
+import { createLogger } from "../log.js";
+import { createServerApp } from "../server/app.js";
+import { createNodeServer } from "../server/node-adapter.js";
+import type { DriverName } from "../server/sandboxes/driver.js";
+import { checkoutPathInBox } from "../server/sandboxes/driver.js";
+import type { SandboxManager } from "../server/sandboxes/manager.js";
+import { startSandboxManager } from "../server/sandboxes/start.js";
+import { applySeed } from "../server/seed/apply-seed.js";
+import { SeedDocumentSchema } from "../server/seed/schema.js";
+import { openDatabase } from "../server/store/open-store.js";
+import { buildLocalSeed, detectEnvironment, localRepositoryName } from "./seed.js";
+
+export interface EnvTestOptions {
+  checkout: string;
+  repository?: string | undefined;
+  driver: DriverName;
+  image?: string | undefined;
+  /** `host:port` of a running `baton proxy` for the box's egress (none: the box has no way out). */
+  proxy?: string | undefined;
+  timeoutSeconds: number;
+  env: NodeJS.ProcessEnv;
+  /** Called as each step starts (progress on long waits). */
+  onStep?: (name: string) => void;
+}
+
+export interface EnvTestStep {
+  name: "lint" | "provision" | "activate" | "dockerfile" | "startup" | "disclose";
+  ok: boolean;
+  durationMs: number;
+  detail?: string;
+}
+
+export interface EnvTestResult {
+  ok: boolean;
+  repository: string;
+  driver: DriverName;
+  image: string | null;
+  steps: EnvTestStep[];
+  batonrcProblems: BatonrcProblem[];
+  evidence: Record<string, unknown> | null;
+  disclosure: string | null;
+  durationMs: number;
+}
+
+export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult> {
+  const started = performance.now();
+  const checkout = resolve(options.checkout);
+  if (!existsSync(checkout))
+    throw new InputError(`${options.checkout} does not exist; give the checkout's folder`);
+  const repository = options.repository ?? localRepositoryName(basename(checkout));
+  const result: EnvTestResult = {
+    ok: false,
+    repository,
+    driver: options.driver,
+    image: null,
+    steps: [],
+    batonrcProblems: [],
+    evidence: null,
+    disclosure: null,
+    durationMs: 0,
+  };
+  const step = async <T>(
+    name: EnvTestStep["name"],
+    work: () => Promise<{ ok: boolean; detail?: string; value?: T }>,
+  ) => {
+    options.onStep?.(name);
+    const t0 = performance.now();
+    const outcome = await work();
+    result.steps.push({
+      name,
+      ok: outcome.ok,
+      durationMs: Math.round(performance.now() - t0),
+      ...(outcome.detail ? { detail: outcome.detail } : {}),
+    });
+    return outcome;
+  };
+  const finish = () => {
+    result.durationMs = Math.round(performance.now() - started);
+    return result;
+  };
+
+  const lint = await step("lint", async () => {
+    const path = join(checkout, BATONRC_FILE);
+    if (!existsSync(path)) return { ok: true, detail: `no ${BATONRC_FILE}` };
+    const linted = lintBatonrc(readFileSync(path, "utf8"));
+    if (!linted.ok) result.batonrcProblems = linted.problems;
+    return linted.ok ? { ok: true } : { ok: false, detail: `${linted.problems.length} problem(s)` };
+  });
+  if (!lint.ok) return finish();
+
+  const tmp = await mkdtemp(join(tmpdir(), "baton-sandbox-envtest-"));
+  const db = await openDatabase(join(tmp, "serve.sqlite"));
+  const logger = createLogger(options.env, "baton-env-test");
+  const adminToken = randomBytes(24).toString("hex");
+  const sandboxes: { current?: SandboxManager } = {};
+  const app = createServerApp({ db, logger, adminToken, sandboxes });
+  const server = createNodeServer(app.handle);
+  let manager: SandboxManager | undefined;
+  try {
+    const seed = buildLocalSeed({
+      workspaceId: "ws_local",
+      repository,
+      environment: detectEnvironment((path) => existsSync(join(checkout, path))),
+    });
+    applySeed(db, SeedDocumentSchema.parse(seed), new Date());
+    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    app.start();
+    manager = await startSandboxManager({
+      driver: options.driver,
+      image: options.image,
+      proxy: options.proxy,
+      ops: { host: "127.0.0.1", port },
+      db,
+      logger,
+      env: options.env,
+      timers: false,
+    });
+    sandboxes.current = manager;
+    const owner = { workspaceId: "ws_local", engagementId: "env-test" };
+    const provisioned = await step("provision", async () => {
+      const made = await manager!.provision({ ...owner, repository, checkout });
+      result.image = made.box.image;
+      return { ok: true, value: made };
+    });
+    const sandboxId = provisioned.value!.box.sandboxId;
+    const timeoutMs = options.timeoutSeconds * 1000;
+    const inBox = (argv: string[]) =>
+      manager!.exec(sandboxId, owner, argv, { timeoutMs, cwd: checkoutPathInBox(repository) });
+    const baton = async (args: string[]) => {
+      const ran = await inBox(["baton", ...args, "--json"]);
+      return { ran, ok: ran.exitCode === 0, detail: ran.exitCode === 0 ? undefined : lastLine(ran.stderr) };
+    };
+
+    const activated = await step("activate", () => baton(["env", "activate", repository]));
+    if (!activated.ok) return finish();
+    const dockerfile = await step("dockerfile", () => baton(["dockerfile", "apply", repository]));
+    if (!dockerfile.ok) return finish();
+    const startup = await step("startup", async () => {
+      const handoffPath = `${manager!.home}/.baton/handoffs/${repository.replace("/", "__")}.json`;
+      const handoff = await inBox(["cat", handoffPath]);
+      const runPath = (
+        (JSON.parse(handoff.stdout) as { managedStartup?: { runPath?: string | null } }).managedStartup
+          ?.runPath ?? "~/.baton/runner/baton-runner.cjs"
+      ).replace(/^~\//, `${manager!.home}/`);
+      // A new bash reads ~/.baton/environment.sh by itself: the runner runs in the activated environment.
+      const ran = await inBox([
+        "bash",
+        "-c",
+        'exec node "$1" --repo "$2"',
+        "baton-env-test",
+        runPath,
+        repository,
+      ]);
+      try {
+        result.evidence = JSON.parse(ran.stdout) as Record<string, unknown>;
+      } catch {
+        return {
+          ok: false,
+          detail: `the runner printed no evidence (exit ${ran.exitCode}): ${lastLine(ran.stderr)}`,
+        };
+      }
+      const outcome = String(result.evidence.outcome);
+      return {
+        ok: outcome === "succeeded",
+        detail: outcome === "succeeded" ? undefined : `outcome ${outcome}`,
+      };
+    });
+    const disclosed = await step("disclose", async () => {
+      const ran = await baton(["disclose", repository]);
+      if (ran.ok)
+        result.disclosure = String((JSON.parse(ran.ran.stdout) as { markdown?: string }).markdown ?? "");
+      return ran;
+    });
+    result.ok = startup.ok && disclosed.ok;
+    return finish();
+  } finally {
+    await app.stop();
+    await manager?.close();
+    server.closeAllConnections();
+    await new Promise<void>((closed) => server.close(() => closed()));
+    db.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+}
