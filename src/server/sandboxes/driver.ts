@@ -21,8 +21,8 @@ export interface BoxSpec {
   image: string;
   /** The sandbox variables, set for every command in the box; given the addresses the box reaches. */
   env: Record<string, string> | ((reach: CreatedBox["reach"]) => Record<string, string>);
-  /** A host folder copied into the box at `~/checkouts/<owner>/<name>` (never mounted read-write). */
-  checkout?: { hostPath: string; repository: string } | undefined;
+  /** Host folders copied into the box at `~/checkouts/<owner>/<name>` (copied, never mounted). */
+  checkouts?: readonly { hostPath: string; repository: string }[];
   labels?: Record<string, string>;
 }
 

@@ -68,6 +68,8 @@ export interface ProvisionInput {
   repository?: string | undefined;
   /** A folder on the service's machine copied into the box (`baton/testing`, `baton env test`). */
   checkout?: string | undefined;
+  /** More checkouts copied in beside the first (`owner/name` → folder on the service's machine). */
+  extraCheckouts?: Record<string, string> | undefined;
   /** `.batonrc.json` of a known repository when no checkout is given. */
   batonrc?: unknown;
   image?: string | undefined;
@@ -265,10 +267,15 @@ export class SandboxManager {
           });
           return env;
         },
-        checkout:
-          input.checkout && input.repository
-            ? { hostPath: input.checkout, repository: input.repository }
-            : undefined,
+        checkouts: [
+          ...(input.checkout && input.repository
+            ? [{ hostPath: input.checkout, repository: input.repository }]
+            : []),
+          ...Object.entries(input.extraCheckouts ?? {}).map(([repository, hostPath]) => ({
+            hostPath,
+            repository,
+          })),
+        ],
         labels: { "baton.workspace": input.workspaceId, "baton.engagement": input.engagementId },
       });
     } catch (error) {

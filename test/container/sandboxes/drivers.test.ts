@@ -35,7 +35,7 @@ describe.each(DRIVERS)("the %s driver", (driverName) => {
       name: boxName(),
       image: sandboxImage(),
       env: { SANDBOX_FLAVOUR: "plain value with 'quotes'" },
-      checkout: { hostPath: FIXTURE, repository: "acme/api" },
+      checkouts: [{ hostPath: FIXTURE, repository: "acme/api" }],
     });
   });
 

@@ -145,8 +145,8 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
       });
       try {
         await container.start();
-        if (spec.checkout) {
-          const target = checkoutPathInBox(spec.checkout.repository);
+        for (const checkout of spec.checkouts ?? []) {
+          const target = checkoutPathInBox(checkout.repository);
           const made = await exec(container.id, ["mkdir", "-p", target], { timeoutMs: 10_000 });
           if (made.exitCode !== 0) throw new Error(`cannot make ${target} in the box: ${made.stderr.trim()}`);
           const tar = execa(
@@ -157,7 +157,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
               `--group=${AGENT_GID}`,
               "--numeric-owner",
               "-C",
-              spec.checkout.hostPath,
+              checkout.hostPath,
               ".",
             ],
             { stdout: "pipe", encoding: "buffer" },

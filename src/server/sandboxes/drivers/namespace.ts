@@ -122,9 +122,9 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       let network: BoxNetwork | undefined;
       const forwarders: Forwarder[] = [];
       try {
-        if (spec.checkout) {
-          const target = hostPathOf(ref, checkoutPathInBox(spec.checkout.repository));
-          await cp(spec.checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
+        for (const checkout of spec.checkouts ?? []) {
+          const target = hostPathOf(ref, checkoutPathInBox(checkout.repository));
+          await cp(checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
         }
         await execa("chown", ["-R", `${hostUid}:${hostUid}`, join(ref, "home"), join(ref, "tmp")]);
         await chown(ref, 0, 0);
