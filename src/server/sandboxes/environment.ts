@@ -21,6 +21,9 @@ export function buildBoxEnvironment(input: BoxEnvironmentInput): Record<string, 
   const env: Record<string, string> = { ...input.sandboxEnv };
   for (const secret of input.secrets) env[secret.name] = formatSecretPlaceholder(secret.id);
   if (input.reach.proxy) {
+    // BATON_PROXY_URL (no credentials) is what activation reads to write the proxy and trust settings into
+    // environment.sh; the *_PROXY variables cover tools run before the first activation.
+    env.BATON_PROXY_URL = `http://${input.reach.proxy}`;
     const url = proxyUrlFor(input.reach.proxy, input.lease);
     const direct = [
       "localhost",
