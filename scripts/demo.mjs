@@ -1,6 +1,8 @@
 // `npm run demo`: the local end-to-end demo on embedded defaults. It starts `baton serve` on a free loopback port
-// with a fixture seed and a temporary SQLite file, makes a sandbox (admin API + a temporary HOME holding a fixture
-// checkout), runs `baton env activate` there as an agent would, shows the environment file's names and the saved
+// with a fixture seed and a temporary SQLite file, makes a sandbox (when Docker answers: a real container sandbox
+// from `baton serve --sandbox-driver docker` on the image `npm run sandbox-image` builds, reachable only through
+// the service; otherwise, and it says so, a temporary HOME on this machine) holding a fixture checkout, runs
+// `baton env activate` there as an agent would, shows the environment file's names and the saved
 // handoff, applies the repository's Dockerfile, runs the startup runner, files a capability request (its e-mail
 // goes to a loopback SMTP server started here), runs the check the repository's AGENTS.md requires and prints
 // the pull-request disclosure with that check's real result; then, as a person would, it creates a personal
@@ -11,7 +13,7 @@
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -22,13 +24,19 @@ const bin = join(root, "dist", "src", "cli", "bin.js");
 const SEED = join(root, "fixtures", "seeds", "activation.json");
 const REPOSITORY = "acme/api";
 
-/** Runs the built CLI as the agent in the sandbox would; returns stdout, throws on a non-zero exit. */
-function baton(ctx, args, { env = ctx.sandboxEnv, cwd = ctx.checkout, quiet = false } = {}) {
-  console.log(`$ baton ${args.join(" ")}`);
+/** Runs a command where the agent is: `docker exec` into the container sandbox, or a process with the temporary
+ * HOME. Returns stdout; throws on a non-zero exit. */
+function inSandbox(ctx, argv, { quiet = false } = {}) {
+  const [command, args] = ctx.container
+    ? ["docker", ["exec", "-w", ctx.checkoutInBox, ctx.container, ...argv]]
+    : [
+        argv[0] === "baton" ? process.execPath : argv[0],
+        argv[0] === "baton" ? [bin, ...argv.slice(1)] : argv.slice(1),
+      ];
   try {
-    const out = execFileSync(process.execPath, [bin, ...args], {
-      env,
-      cwd,
+    const out = execFileSync(command, args, {
+      env: ctx.container ? process.env : ctx.sandboxEnv,
+      cwd: ctx.container ? root : ctx.checkout,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -36,7 +44,26 @@ function baton(ctx, args, { env = ctx.sandboxEnv, cwd = ctx.checkout, quiet = fa
     return out;
   } catch (error) {
     if (error.stdout) process.stdout.write(error.stdout);
-    throw new Error(`baton ${args.join(" ")} exited ${error.status}`);
+    throw new Error(`${argv.slice(0, 3).join(" ")} exited ${error.status}`);
+  }
+}
+
+/** Runs the built CLI as the agent in the sandbox would. */
+function baton(ctx, args, options = {}) {
+  console.log(`$ baton ${args.join(" ")}`);
+  return inSandbox(ctx, ["baton", ...args], options);
+}
+
+/** Docker answers and we may manage its networks' firewall (root): the demo then uses a container sandbox. */
+function dockerSandboxes() {
+  if (process.argv.includes("--no-docker")) return "--no-docker was given";
+  if (process.getuid?.() !== 0)
+    return "the Docker driver needs root (it sets firewall rules for its network)";
+  try {
+    execFileSync("docker", ["info"], { stdio: "ignore" });
+    return null;
+  } catch {
+    return "no Docker engine answers (`bash scripts/setup-machine.sh` installs and starts one)";
   }
 }
 
@@ -49,6 +76,22 @@ const STEPS = [
     },
   },
   {
+    name: "choose the sandbox: a container when Docker is available (image built or taken from the cache)",
+    run(ctx) {
+      const without = dockerSandboxes();
+      if (without) {
+        console.log(`falling back to a temporary HOME on this machine: ${without}`);
+        return;
+      }
+      execFileSync(process.execPath, [join(root, "scripts", "build-sandbox-image.mjs"), "--skip-build"], {
+        cwd: root,
+        stdio: "inherit",
+      });
+      ctx.docker = true;
+      console.log("the agent's commands will run inside a container sandbox (docker driver)");
+    },
+  },
+  {
     name: "start baton serve on a free loopback port (fixture seed, temporary SQLite file)",
     async run(ctx) {
       ctx.adminToken = randomBytes(16).toString("hex");
@@ -57,7 +100,12 @@ const STEPS = [
       const db = join(ctx.tmp, "serve.sqlite");
       const child = spawn(
         process.execPath,
-        [bin, "serve", "--port", "0", "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
+        [
+          bin,
+          "serve",
+          ...["--port", "0", "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
+          ...(ctx.docker ? ["--sandbox-driver", "docker"] : []),
+        ],
         {
           env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken, BATON_PROXY_TOKEN: ctx.proxyToken },
           stdio: ["ignore", "pipe", "inherit"],
@@ -73,22 +121,44 @@ const STEPS = [
     },
   },
   {
-    name: "make a sandbox: credentials from the admin API, a temporary HOME with a checkout of acme/api",
-    run(ctx) {
+    name: "make a sandbox holding a checkout of acme/api (admin API)",
+    async run(ctx) {
+      const fixture = join(root, "fixtures", "repos", "acme-api");
+      if (ctx.docker) {
+        // The service provisions the box: checkout copied in, the sandbox variables set, egress only via it.
+        console.log(`$ POST ${ctx.url}/admin/v1/sandboxes {workspaceId, engagementId, repository, checkout}`);
+        const response = await fetch(`${ctx.url}/admin/v1/sandboxes`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "baton-admin-token": ctx.adminToken },
+          body: JSON.stringify({
+            workspaceId: "ws_acme",
+            engagementId: "demo",
+            repository: REPOSITORY,
+            checkout: fixture,
+          }),
+        });
+        const sandbox = await response.json();
+        if (response.status !== 201) throw new Error(`the sandbox was not created: ${sandbox.reason}`);
+        ctx.container = sandbox.sandbox.ref;
+        ctx.home = "/home/agent";
+        ctx.checkoutInBox = `/home/agent/checkouts/${REPOSITORY}`;
+        console.log(
+          `sandbox ${sandbox.sandboxId}: container ${ctx.container.slice(0, 12)} on ${sandbox.sandbox.image}; ` +
+            `BATON_OPS_URL=${sandbox.env.BATON_OPS_URL} (the service, through the box's only route)`,
+        );
+        console.log(`checkout: ${ctx.checkoutInBox} (inside the container)`);
+        return;
+      }
       const out = baton(
-        ctx,
+        { ...ctx, sandboxEnv: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken }, checkout: root },
         ["admin", "sandbox", "--url", ctx.url, "--workspace", "ws_acme", "--engagement", "demo", "--json"],
-        {
-          env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken },
-          cwd: root,
-          quiet: true, // its answer holds the sandbox's turn token and lease
-        },
+        { quiet: true }, // its answer holds the sandbox's turn token and lease
       );
       const sandbox = JSON.parse(out);
       ctx.home = join(ctx.tmp, "home");
       ctx.checkout = join(ctx.home, "checkouts", ...REPOSITORY.split("/"));
       mkdirSync(ctx.checkout, { recursive: true });
-      cpSync(join(root, "fixtures", "repos", "acme-api"), ctx.checkout, { recursive: true });
+      cpSync(fixture, ctx.checkout, { recursive: true });
       // Only what a sandbox has: HOME, PATH and the three transport variables.
       ctx.sandboxEnv = { HOME: ctx.home, PATH: process.env.PATH ?? "", ...sandbox.env };
       console.log(
@@ -120,9 +190,18 @@ const STEPS = [
         // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax, not a JS template
         '. "$HOME/.baton/environment.sh" && for n in "$@"; do if [ -n "${!n+x}" ]; then echo "  $n: set"; else echo "  $n: NOT SET"; exit 1; fi; done';
       console.log(`$ bash -c '. "$HOME/.baton/environment.sh"' (then check ${names.length} names)`);
-      process.stdout.write(
-        execFileSync("bash", ["-c", script, "demo", ...names], { env: ctx.sandboxEnv, encoding: "utf8" }),
-      );
+      inSandbox(ctx, ["bash", "-c", script, "demo", ...names]);
+      if (ctx.container) {
+        // In the image every new bash reads the file by itself (BASH_ENV, /etc/profile.d): no sourcing by hand.
+        console.log(`$ bash -lc (a new login shell, nothing sourced by hand; check ${names.length} names)`);
+        inSandbox(ctx, [
+          "bash",
+          "-lc",
+          script.replace('. "$HOME/.baton/environment.sh" && ', ""),
+          "demo",
+          ...names,
+        ]);
+      }
     },
   },
   {
@@ -130,7 +209,7 @@ const STEPS = [
     run(ctx) {
       const file = join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`);
       console.log(file);
-      process.stdout.write(readFileSync(file, "utf8"));
+      inSandbox(ctx, ["cat", file]);
     },
   },
   {
@@ -143,14 +222,28 @@ const STEPS = [
     name: "source the environment and run the startup runner in the same shell (evidence summarised)",
     run(ctx) {
       const handoff = JSON.parse(
-        readFileSync(join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`), "utf8"),
+        inSandbox(
+          ctx,
+          ["cat", join(ctx.home, ".baton", "handoffs", `${REPOSITORY.replace("/", "__")}.json`)],
+          {
+            quiet: true,
+          },
+        ),
       );
       const runPath = handoff.managedStartup.runPath;
       console.log(`$ . ~/.baton/environment.sh && node ${runPath} --repo ${REPOSITORY}`);
-      const out = execFileSync(
-        "bash",
-        ["-c", '. "$HOME/.baton/environment.sh" && node "$1" --repo "$2"', "demo", runPath, REPOSITORY],
-        { env: ctx.sandboxEnv, cwd: ctx.checkout, encoding: "utf8" },
+      const out = inSandbox(
+        ctx,
+        [
+          "bash",
+          "-c",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: bash replaces a leading ~ of the run path
+          '. "$HOME/.baton/environment.sh" && node "${1/#\\~/$HOME}" --repo "$2"',
+          "demo",
+          runPath,
+          REPOSITORY,
+        ],
+        { quiet: true },
       );
       const evidence = JSON.parse(out);
       console.log(
@@ -185,11 +278,18 @@ const STEPS = [
     name: "run the check acme/api's AGENTS.md requires (npm test) in the sourced shell",
     run(ctx) {
       console.log("$ . ~/.baton/environment.sh && npm test");
-      const check = spawnSync("bash", ["-c", '. "$HOME/.baton/environment.sh" && npm test'], {
-        env: ctx.sandboxEnv,
-        cwd: ctx.checkout,
-        encoding: "utf8",
-      });
+      // In the container every new bash reads the environment file by itself; sourcing it again changes nothing.
+      const check = ctx.container
+        ? spawnSync(
+            "docker",
+            ["exec", "-w", ctx.checkoutInBox, ctx.container, "bash", "-c", '. "$HOME/.baton/environment.sh" && npm test'],
+            { encoding: "utf8" },
+          )
+        : spawnSync("bash", ["-c", '. "$HOME/.baton/environment.sh" && npm test'], {
+            env: ctx.sandboxEnv,
+            cwd: ctx.checkout,
+            encoding: "utf8",
+          });
       const summary = /^# (pass|fail) \d+$/gm;
       process.stdout.write(`${(check.stdout ?? "").match(summary)?.join("\n") ?? "(no test summary)"}\n`);
       // The disclosure reports what really happened: passed, failed, or not run when npm could not start.

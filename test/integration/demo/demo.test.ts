@@ -6,56 +6,79 @@ import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
 describe("npm run demo", () => {
-  it("activates acme/api in a fresh sandbox, applies its Dockerfile, runs startup, e-mails owners, discloses; never a secret; removes its files", async () => {
-    // --skip-build: the test run's global setup has built dist/ already.
-    const run = await execa(process.execPath, [join(PROJECT_ROOT, "scripts", "demo.mjs"), "--skip-build"], {
-      cwd: PROJECT_ROOT,
-      reject: false,
-      env: { BATON_LOG_LEVEL: "" },
-    });
-    expect(run.exitCode, run.stderr).toBe(0);
-    for (const heading of [
-      "start baton serve",
-      "make a sandbox",
-      "activate acme/api",
-      "environment file's names",
-      "saved handoff",
-      "apply the repository's Dockerfile",
-      "startup runner",
-      "capability request",
-      "run the check acme/api's AGENTS.md requires",
-      "pull-request disclosure",
-      "personal access token",
-      "start a task through the public API",
-      "send a follow-up",
-      "stop a running turn",
-      "print the conversation",
-      "done",
-    ]) {
-      expect(run.stdout).toContain(heading);
-    }
-    expect(run.stdout).toContain("acme/api: DATABASE_URL -> DATABASE_URL");
-    expect(run.stdout).toContain('"schemaVersion": 1');
-    expect(run.stdout).toContain("outcome succeeded, exit 0");
-    // Counts agree with their nouns: the start script prints one line.
-    expect(run.stdout).toMatch(/; 1 output line kept in /);
-    expect(run.stdout).toContain("1 RUN step succeeded");
-    expect(run.stdout).toMatch(/E-mail new request: \S+ sent, \S+ sent/);
-    expect(run.stdout).toContain("## Environment disclosure: acme/api");
-    // The check the disclosure reports was run for real in the sourced shell, and its real result is reported.
-    expect(run.stdout.slice(run.stdout.indexOf("== 11"), run.stdout.indexOf("== 12"))).toContain("# pass 3");
-    expect(run.stdout).toContain('reporting --check "npm test=passed"');
-    expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
-    expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
-    expect(run.stdout).toMatch(
-      /status: replied[\s\S]*status: replied[\s\S]*status: implementing[\s\S]*status: cancelled/,
-    );
-    expect(run.stdout).toContain("[user/message] Summarise the README of acme/api");
-    expect(run.stdout).toContain("[agent/response] package.json has two scripts: start and test.");
-    expect(run.stdout).toContain("[platform/response] Stopped by Olive Owner. Send a follow-up to continue.");
-    expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
-    const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
-    expect(home).toBeDefined();
-    expect(existsSync(home!)).toBe(false);
-  }, 150_000);
+  // CI has Docker (scripts/setup-machine.sh), so the default run must take the container sandbox; --no-docker
+  // shows the fallback a machine without Docker gets.
+  it.each([
+    ["a container sandbox (Docker available)", []],
+    ["the temporary-HOME fallback (--no-docker)", ["--no-docker"]],
+  ])(
+    "in %s: activates acme/api, applies its Dockerfile, runs startup and the required check, e-mails owners, discloses; never a secret; removes what it made",
+    async (_mode, flags) => {
+      // --skip-build: the test run's global setup has built dist/ already.
+      const run = await execa(
+        process.execPath,
+        [join(PROJECT_ROOT, "scripts", "demo.mjs"), "--skip-build", ...flags],
+        { cwd: PROJECT_ROOT, reject: false, env: { BATON_LOG_LEVEL: "" } },
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      for (const heading of [
+        "start baton serve",
+        "make a sandbox",
+        "activate acme/api",
+        "environment file's names",
+        "saved handoff",
+        "apply the repository's Dockerfile",
+        "startup runner",
+        "capability request",
+        "run the check acme/api's AGENTS.md requires",
+        "pull-request disclosure",
+        "personal access token",
+        "start a task through the public API",
+        "send a follow-up",
+        "stop a running turn",
+        "print the conversation",
+        "done",
+      ]) {
+        expect(run.stdout).toContain(heading);
+      }
+      expect(run.stdout).toContain("acme/api: DATABASE_URL -> DATABASE_URL");
+      expect(run.stdout).toContain('"schemaVersion": 1');
+      expect(run.stdout).toContain("outcome succeeded, exit 0");
+      // Counts agree with their nouns: the start script prints one line.
+      expect(run.stdout).toMatch(/; 1 output line kept in /);
+      expect(run.stdout).toContain("1 RUN step succeeded");
+      expect(run.stdout).toMatch(/E-mail new request: \S+ sent, \S+ sent/);
+      expect(run.stdout).toContain("## Environment disclosure: acme/api");
+      // The check the disclosure reports was run for real in the sourced shell, and its real result is reported.
+      const check = run.stdout.slice(
+        run.stdout.indexOf("run the check acme/api's AGENTS.md requires"),
+        run.stdout.indexOf("write the pull-request disclosure"),
+      );
+      expect(check).toContain("# pass 3");
+      expect(run.stdout).toContain('reporting --check "npm test=passed"');
+      expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
+      expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
+      expect(run.stdout).toMatch(
+        /status: replied[\s\S]*status: replied[\s\S]*status: implementing[\s\S]*status: cancelled/,
+      );
+      expect(run.stdout).toContain("[user/message] Summarise the README of acme/api");
+      expect(run.stdout).toContain("[agent/response] package.json has two scripts: start and test.");
+      expect(run.stdout).toContain("[platform/response] Stopped by Olive Owner. Send a follow-up to continue.");
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
+      if (flags.length === 0) {
+        expect(run.stdout).toContain("the agent's commands will run inside a container sandbox (docker driver)");
+        expect(run.stdout).toContain("$ bash -lc (a new login shell, nothing sourced by hand");
+        const container = /container ([0-9a-f]{12}) on baton-sandbox:/.exec(run.stdout)?.[1];
+        expect(container).toBeDefined();
+        const left = await execa("docker", ["ps", "-aq", "--filter", `id=${container}`]);
+        expect(left.stdout.trim()).toBe(""); // the service removed its box when it stopped
+      } else {
+        expect(run.stdout).toContain("falling back to a temporary HOME on this machine: --no-docker was given");
+        const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
+        expect(home).toBeDefined();
+        expect(existsSync(home!)).toBe(false);
+      }
+    },
+    150_000,
+  );
 });
