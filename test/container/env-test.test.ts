@@ -50,7 +50,7 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     const failing = checkout({ "scripts/start.sh": "#!/bin/sh\necho 'cannot start' >&2\nexit 3\n" });
     const run = await runBaton(["env", "test", failing, "--repository", "acme/api", "--driver", driver]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/^  startup +FAILED +\d+ ms  outcome failed$/m);
+    expect(run.stdout).toMatch(/^ {2}startup +FAILED +\d+ ms {2}outcome failed$/m);
     expect(run.stdout).toContain("baton env test: failed at startup");
     expect(run.stdout).toMatch(/evidence: outcome failed, exit 3/);
   });
