@@ -268,6 +268,36 @@ export const CreateSandboxBodySchema = z.object({
   /** An image for a new engagement (an engagement's first image is pinned and wins afterwards). */
   image: z.string().min(1).max(255).optional(),
 });
+const SandboxTransitionSchema = z.object({
+  from: z.string().nullable(),
+  to: z.string(),
+  reason: z.string(),
+});
+/** A sandbox as the admin API shows it (with `--sandbox-driver docker|namespace`). */
+export const SandboxViewSchema = z.object({
+  sandboxId: z.string(),
+  workspaceId: z.string(),
+  engagementId: z.string(),
+  driver: z.string(),
+  ref: z.string().nullable(),
+  image: z.string(),
+  repository: z.string().nullable(),
+  state: z.enum(["running", "stopped", "archived", "eligible_for_deletion", "deleted"]),
+  lastActivityAt: z.string(),
+  stateChangedAt: z.string(),
+  createdAt: z.string(),
+  preClone: z.array(
+    z.object({
+      command: z.string(),
+      exitCode: z.number(),
+      timedOut: z.boolean(),
+      durationMs: z.number(),
+      output: z.string(),
+    }),
+  ),
+  postClone: z.array(z.string()),
+  transitions: z.array(SandboxTransitionSchema.extend({ at: z.string() })),
+});
 export const CreateSandboxResponseSchema = z.object({
   sandboxId: z.string(),
   engagementId: z.string(),
@@ -275,13 +305,35 @@ export const CreateSandboxResponseSchema = z.object({
   turnToken: z.string(),
   leaseExpiresAt: z.string(),
   turnExpiresAt: z.string(),
-  env: z.object({
-    BATON_OPS_URL: z.string(),
-    BATON_TURN_TOKEN: z.string(),
-    BATON_SANDBOX_LEASE: z.string(),
-    /** The egress proxy, when `baton serve --proxy-url` names one; activation writes the proxy settings. */
-    BATON_PROXY_URL: z.string().optional(),
-  }),
+  /** With a driver: every variable the box has (proxy settings, sandbox.env, placeholders) besides these. */
+  env: z
+    .object({
+      BATON_OPS_URL: z.string(),
+      BATON_TURN_TOKEN: z.string(),
+      BATON_SANDBOX_LEASE: z.string(),
+      /** The egress proxy, when `baton serve --proxy-url` names one; activation writes the proxy settings. */
+      BATON_PROXY_URL: z.string().optional(),
+    })
+    .catchall(z.string()),
+  sandbox: SandboxViewSchema.optional(),
+  reused: z.boolean().optional(),
+});
+export const SandboxListResponseSchema = z.object({
+  driver: z.string(),
+  sandboxes: z.array(SandboxViewSchema),
+});
+export const SandboxExecResponseSchema = z.object({
+  exitCode: z.number(),
+  stdout: z.string(),
+  stderr: z.string(),
+  timedOut: z.boolean(),
+});
+export const SandboxTransitionResponseSchema = z.object({
+  transition: SandboxTransitionSchema.nullable(),
+  sandbox: SandboxViewSchema.optional(),
+});
+export const SandboxSweepResponseSchema = z.object({
+  transitions: z.array(z.object({ sandboxId: z.string(), transition: SandboxTransitionSchema })),
 });
 export const CreateTurnBodySchema = z.object({
   engagementId: z.string().min(1),
