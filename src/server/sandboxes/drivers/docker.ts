@@ -26,10 +26,12 @@ import {
   ensureBaseRules,
   ensureDockerUserRule,
   revoke,
+  revokeInterface,
   SANDBOX_INTERFACE_PREFIX,
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { BoundedSink } from "./bounded-output.js";
+import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
 
 export const SANDBOX_LABEL = "baton.sandbox";
 
@@ -40,8 +42,32 @@ export interface DockerDriverOptions {
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
 
+/** Removes the boxes and networks of drivers whose service process died (kill -9, crash). */
+async function reapOrphans(docker: Docker): Promise<void> {
+  const networks = await docker.listNetworks({ filters: { label: [SANDBOX_LABEL] } });
+  for (const network of networks) {
+    if (!isOrphaned(network.Labels?.[OWNER_LABEL])) continue;
+    const boxes = await docker.listContainers({
+      all: true,
+      filters: { label: [`baton.sandbox.network=${network.Name}`] },
+    });
+    for (const box of boxes)
+      await docker
+        .getContainer(box.Id)
+        .remove({ force: true })
+        .catch(() => undefined);
+    const bridge = network.Options?.["com.docker.network.bridge.name"];
+    if (bridge) await revokeInterface(bridge);
+    await docker
+      .getNetwork(network.Id)
+      .remove()
+      .catch(() => undefined);
+  }
+}
+
 export async function createDockerDriver(options: DockerDriverOptions): Promise<SandboxDriver> {
   const docker = options.docker ?? new Docker();
+  await reapOrphans(docker);
   const suffix = randomBytes(3).toString("hex").slice(0, 5);
   const bridge = `${SANDBOX_INTERFACE_PREFIX}${suffix}`;
   const networkName = `baton-sandbox-net-${suffix}`;
@@ -50,7 +76,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     Driver: "bridge",
     Internal: true,
     CheckDuplicate: true,
-    Labels: { [SANDBOX_LABEL]: "1" },
+    Labels: { [SANDBOX_LABEL]: "1", [OWNER_LABEL]: ownerStamp() },
     Options: {
       "com.docker.network.bridge.name": bridge,
       "com.docker.network.bridge.enable_icc": "false",

@@ -3,7 +3,7 @@
 // unprivileged host user mapped to the agent (uid 1000) in a new user, PID, IPC and UTS namespace. Boxes reach
 // the proxy and the operations transport only through forwarders on their veth's host side.
 // Unlike a container, a box keeps no process between commands: each command ends with everything it started.
-import { chmod, chown, cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative } from "node:path";
 import { execa, type ResultPromise } from "execa";
@@ -30,6 +30,7 @@ import {
   createBoxNetwork,
   removeBoxNetwork,
 } from "./namespace-network.js";
+import { isOrphaned, ownerStamp } from "./owner.js";
 
 export interface NamespaceDriverOptions {
   endpoints: Partial<Record<EndpointName, HostEndpoint>>;
@@ -47,6 +48,7 @@ interface BoxState {
   network: BoxNetwork;
   env: Record<string, string>;
   forwarders: number[];
+  owner: string;
 }
 
 const BOX_FILE = "box.json";
@@ -58,6 +60,19 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   await mkdir(stateDir, { recursive: true, mode: 0o711 });
   await chmod(stateDir, 0o711);
   const live = new Map<string, { forwarders: Forwarder[]; running: Set<ResultPromise> }>();
+  // Boxes of a service process that died (kill -9, crash) cannot work without its forwarders: remove them.
+  for (const name of await readdir(stateDir).catch(() => [] as string[])) {
+    if (!name.startsWith("baton-sandbox-")) continue;
+    const ref = join(stateDir, name);
+    const state = await readFile(join(ref, BOX_FILE), "utf8")
+      .then((text) => JSON.parse(text) as BoxState)
+      .catch(() => undefined);
+    if (!state || !isOrphaned(state.owner)) continue;
+    for (const port of state.forwarders)
+      await revoke(state.network.hostInterface, state.network.hostAddress, port);
+    await removeBoxNetwork(state.network);
+    await rm(ref, { recursive: true, force: true });
+  }
 
   const readState = async (ref: string): Promise<BoxState> =>
     JSON.parse(await readFile(join(ref, BOX_FILE), "utf8")) as BoxState;
@@ -141,6 +156,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           network,
           env: resolveBoxEnv(spec, reach),
           forwarders: forwarders.map((f) => f.port),
+          owner: ownerStamp(),
         };
         await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
         live.set(ref, { forwarders, running: new Set() });

@@ -74,3 +74,13 @@ export async function revoke(iface: string, address: string, port: number): Prom
     // a rule added twice is removed twice
   }
 }
+
+/** Removes every ACCEPT rule of one interface (what a killed driver left). */
+export async function revokeInterface(iface: string): Promise<void> {
+  const { stdout } = await execa("iptables", ["-w", "5", "-S", CHAIN], { reject: false });
+  for (const line of String(stdout).split("\n")) {
+    const words = line.split(" ");
+    if (words[0] !== "-A" || words[words.indexOf("-i") + 1] !== iface || !words.includes("ACCEPT")) continue;
+    await iptables(["-D", ...words.slice(1)]);
+  }
+}
