@@ -11,7 +11,7 @@ import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonr
 import { InputError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { createServerApp } from "../server/app.js";
-import { createNodeServer } from "../server/node-adapter.js";
+import { createNodeServer } from "../server/http/node-server.js";
 import type { DriverName } from "../server/sandboxes/driver.js";
 import { checkoutPathInBox } from "../server/sandboxes/driver.js";
 import type { SandboxManager } from "../server/sandboxes/manager.js";
@@ -105,7 +105,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   const adminToken = randomBytes(24).toString("hex");
   const sandboxes: { current?: SandboxManager } = {};
   const app = createServerApp({ db, logger, adminToken, sandboxes });
-  const server = createNodeServer(app.handle);
+  const server = createNodeServer(app.http.fetch);
   let manager: SandboxManager | undefined;
   try {
     const seed = buildLocalSeed({

@@ -29,6 +29,7 @@ import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/w
 import { createAdminApp } from "./admin/app.js";
 import { createApiApp } from "./api/app.js";
 import { API_BASE_PATH } from "./api/wire.js";
+import { createSandboxAdminApp } from "./admin/sandboxes.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
@@ -94,6 +95,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route("/", createHealthApp());
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
+  app.route(ADMIN_BASE_PATH, createSandboxAdminApp(deps));
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
   app.route(API_BASE_PATH, createApiApp(deps));
   app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));

@@ -45,6 +45,15 @@ export const ServeOptionsSchema = z.object({
   workDir: filePath.optional(),
   secretKeyFile: filePath.optional(),
   proxyUrl: urlWith(["http:"], "http://10.0.0.1:3128").optional(),
+  sandboxDriver: z.enum(["docker", "namespace", "none"], "must be docker, namespace or none").default("none"),
+  sandboxImage: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/, "must be an image name such as baton-sandbox:0.1.0-…")
+    .optional(),
+  sandboxProxy: z
+    .string()
+    .regex(/^(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port, e.g. 127.0.0.1:8081")
+    .optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -61,6 +70,9 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   workDir: "--work-dir",
   secretKeyFile: "--secret-key-file",
   proxyUrl: "--proxy-url",
+  sandboxDriver: "--sandbox-driver",
+  sandboxImage: "--sandbox-image",
+  sandboxProxy: "--sandbox-proxy",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */

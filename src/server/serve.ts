@@ -11,6 +11,8 @@ import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
 import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
+import type { SandboxManager } from "./sandboxes/manager.js";
+import { startSandboxManager } from "./sandboxes/start.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
@@ -32,6 +34,12 @@ export interface ServeOptions {
   agentTimeout?: number | undefined;
   workDir?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
+  /** `docker` or `namespace`: POST /admin/v1/sandboxes provisions real boxes; `none` (default): leases only. */
+  sandboxDriver?: "docker" | "namespace" | "none" | undefined;
+  /** The image new engagements get (default: the one scripts/build-sandbox-image.mjs recorded). */
+  sandboxImage?: string | undefined;
+  /** Where `baton proxy` listens (`host:port`); boxes reach it and nothing else outside. */
+  sandboxProxy?: string | undefined;
   /** The operator's key for secret values at rest; default `<db>.key`, created 0600 at first start. */
   secretKeyFile?: string | undefined;
   /** The egress proxy sandboxes go out through, handed to them as BATON_PROXY_URL. */
@@ -83,6 +91,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       matcherToken: env.BATON_MATCHER_TOKEN || undefined,
       dashboardUrl: flags.dashboardUrl,
     };
+    const sandboxes: { current?: SandboxManager } = {};
     const app = createServerApp({
       db,
       logger,
@@ -90,6 +99,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       secretBox,
       proxyToken: env.BATON_PROXY_TOKEN || undefined,
       proxyUrl: flags.proxyUrl,
+      sandboxes,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
       tasks: {
         workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
@@ -120,6 +130,24 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
     const url = `http://${host}:${port}`;
     capability.serviceUrl = url;
+    if (flags.sandboxDriver !== "none") {
+      // Boxes reach the service through a forwarder to this address (loopback when listening everywhere).
+      const opsHost = flags.host === "0.0.0.0" || flags.host === "::" ? "127.0.0.1" : flags.host;
+      sandboxes.current = await startSandboxManager({
+        driver: flags.sandboxDriver,
+        image: flags.sandboxImage,
+        // The box reaches the proxy through a forwarder: `--sandbox-proxy`, or where `--proxy-url` points.
+        proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
+        ops: { host: opsHost, port },
+        db,
+        logger,
+        env,
+      }).catch(async (error: unknown) => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw new UsageError(`--sandbox-driver ${flags.sandboxDriver}: ${describe(error)}`, { cause: error });
+      });
+      logger.info({ driver: flags.sandboxDriver }, "sandbox manager started");
+    }
     app.start();
     logger.info({ url }, "listening");
     return {
@@ -128,6 +156,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         logger.info("stopping");
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await app.stop();
+        // Boxes cannot outlive the forwarders that are their only way out: the driver removes them.
+        await sandboxes.current?.close();
         server.closeIdleConnections();
         // A client holding a keep-alive connection open must not keep the service up.
         setTimeout(() => server.closeAllConnections(), 2000).unref();

@@ -68,6 +68,7 @@ export const WIRE_ERRORS = {
   payloadTooLarge: "payload_too_large", // 413 the body passed the route's limit
   unsupportedMediaType: "unsupported_media_type", // 415 a body that is not application/json
   internal: "internal", // 500
+  invalidBatonrc: "invalid_batonrc", // 400 the checkout's .batonrc.json failed its lint (sandbox manager)
 } as const;
 
 export const ErrorBodySchema = z.object({

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { createServerApp, type ServerApp } from "../../src/server/app.js";
-import { createNodeServer } from "../../src/server/node-adapter.js";
+import { createNodeServer } from "../../src/server/http/node-server.js";
 import type { SandboxManager } from "../../src/server/sandboxes/manager.js";
 import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
@@ -42,7 +42,7 @@ describe("the agent flow on the namespace driver", () => {
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     const sandboxes: { current?: SandboxManager } = {};
     app = createServerApp({ db, logger, sandboxes });
-    server = createNodeServer(app.handle);
+    server = createNodeServer(app.http.fetch);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();
     app.start();

@@ -19,6 +19,9 @@ interface ServeFlags {
   workDir?: string;
   secretKeyFile?: string;
   proxyUrl?: string;
+  sandboxDriver?: "docker" | "namespace" | "none";
+  sandboxImage?: string;
+  sandboxProxy?: string;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -54,6 +57,18 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option(
       "--proxy-url <url>",
       "the baton proxy sandboxes go out through (given to them as BATON_PROXY_URL)",
+    )
+    .option(
+      "--sandbox-driver <driver>",
+      "docker or namespace: POST /admin/v1/sandboxes provisions a real box; none (default): a lease only",
+    )
+    .option(
+      "--sandbox-image <tag>",
+      "image for new engagements (default: the one `npm run sandbox-image` built)",
+    )
+    .option(
+      "--sandbox-proxy <host:port>",
+      "where baton proxy listens; boxes reach it and nothing else outside",
     )
     .addHelpText(
       "after",

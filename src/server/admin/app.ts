@@ -8,7 +8,7 @@ import { createPersonalToken } from "../auth/personal-tokens-store.js";
 import { credentialMatches } from "../auth/tokens.js";
 import { findUserByEmail } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
-import { HttpError, invalidToken, notFound } from "../http/http-error.js";
+import { HttpError, invalidRequest, invalidToken, notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, Schemas as S, SECURITY } from "../openapi/schemas.js";
@@ -17,6 +17,7 @@ import { applySeed } from "../seed/apply-seed.js";
 import { type CredentialFailure, issueSandbox, issueTurn } from "../store/credentials.js";
 import { inTransaction } from "../store/transaction.js";
 import { promote } from "../tasks/engine.js";
+import { sandboxHttpError } from "./sandbox-errors.js";
 
 const FAILURES: Record<CredentialFailure, HttpError> = {
   workspace_not_found: new HttpError(404, WIRE_ERRORS.notFound, "no such workspace; seed it first"),
@@ -44,15 +45,25 @@ const ERRORS = errorResponses({
 const SEED_LIMIT = 8 * MiB;
 const SMALL_BODY = 16 * KiB;
 
-export function createAdminApp(deps: ServerDeps) {
-  const app = createSurface();
-  const admin = createMiddleware<ServerEnv>(async (c, next) => {
+/** The admin token check every admin route runs first (404 when the service has no admin token). */
+export function adminAuth(deps: ServerDeps) {
+  return createMiddleware<ServerEnv>(async (c, next) => {
     if (deps.adminToken === undefined) throw notFound("no such route");
     const presented = c.req.header(HEADERS.adminToken);
     if (!presented || !credentialMatches(presented, deps.adminToken))
       throw invalidToken("the admin token is missing or wrong");
     await next();
   });
+}
+
+type SandboxResponseEnv = z.infer<typeof S.CreateSandboxResponse>["env"];
+
+/** `.batonrc.json` travels in the sandbox request when the repository is known but no checkout is given. */
+const SANDBOX_BODY = 128 * KiB;
+
+export function createAdminApp(deps: ServerDeps) {
+  const app = createSurface();
+  const admin = adminAuth(deps);
   const body = <B extends z.ZodType>(schema: B, description: string) => ({
     body: { required: true, ...jsonContent(schema, description) },
   });
@@ -82,14 +93,40 @@ export function createAdminApp(deps: ServerDeps) {
     createRoute({
       method: "post",
       path: "/sandboxes",
-      summary: "create a sandbox lease and a turn",
+      summary:
+        "create a sandbox lease and a turn; with a sandbox driver, provision a real box (or reuse the engagement's)",
       security: SECURITY.admin,
-      middleware: [admin, ...jsonBody("sandbox request", SMALL_BODY)] as const,
-      request: body(S.CreateSandboxBody, "the workspace and engagement, optional lifetimes"),
-      responses: { 201: jsonContent(S.CreateSandboxResponse, "done"), ...ERRORS },
+      middleware: [admin, ...jsonBody("sandbox request", SANDBOX_BODY)] as const,
+      request: body(
+        S.CreateSandboxBody,
+        "the workspace and engagement, optional lifetimes; with a driver, more",
+      ),
+      responses: {
+        201: jsonContent(S.CreateSandboxResponse, "created"),
+        200: jsonContent(S.CreateSandboxResponse, "the engagement's box reused (a fresh lease, a new turn)"),
+        ...ERRORS,
+      },
     }),
-    (c) => {
-      const issued = issueSandbox(deps.db, c.req.valid("json"), deps.now());
+    async (c) => {
+      const request = c.req.valid("json");
+      const manager = deps.sandboxes?.current;
+      if (manager) {
+        // A real box (`--sandbox-driver docker|namespace`): its variables point at the addresses it can reach.
+        if (request.checkout && !request.repository)
+          throw invalidRequest("checkout needs repository (owner/name)");
+        const made = await manager.provision(request).catch((error: unknown) => {
+          throw sandboxHttpError(error);
+        });
+        return c.json(
+          { ...made.issued, env: made.env as SandboxResponseEnv, sandbox: made.box, reused: made.reused },
+          made.reused ? 200 : 201,
+        );
+      }
+      if (request.sandboxId || request.checkout || request.batonrc !== undefined || request.image)
+        throw invalidRequest(
+          "sandboxId, checkout, batonrc and image need a sandbox driver: start baton serve with --sandbox-driver docker|namespace",
+        );
+      const issued = issueSandbox(deps.db, request, deps.now());
       if (typeof issued === "string") throw FAILURES[issued];
       const env = {
         BATON_OPS_URL: new URL(c.req.url).origin,

@@ -31,6 +31,14 @@ import {
   RedeliverResponseSchema,
   SetBillingBodySchema,
   SetPlanBodySchema,
+  SandboxEventBodySchema,
+  SandboxExecBodySchema,
+  SandboxExecResponseSchema,
+  SandboxListResponseSchema,
+  SandboxSweepBodySchema,
+  SandboxSweepResponseSchema,
+  SandboxTransitionResponseSchema,
+  SandboxViewSchema,
   StartOperationBodySchema,
 } from "../../transport/wire.js";
 import { SeedDocumentSchema } from "../seed/schema.js";
@@ -72,6 +80,14 @@ export const Schemas = {
   SetBillingBody: SetBillingBodySchema.meta({ id: "SetBillingBody" }),
   SetPlanBody: SetPlanBodySchema.meta({ id: "SetPlanBody" }),
   ProxyRefusals: ProxyRefusalsResponseSchema.meta({ id: "ProxyRefusals" }),
+  Sandbox: SandboxViewSchema.meta({ id: "Sandbox" }),
+  SandboxList: SandboxListResponseSchema.meta({ id: "SandboxList" }),
+  SandboxExecBody: SandboxExecBodySchema.meta({ id: "SandboxExecBody" }),
+  SandboxExecResponse: SandboxExecResponseSchema.meta({ id: "SandboxExecResponse" }),
+  SandboxEventBody: SandboxEventBodySchema.meta({ id: "SandboxEventBody" }),
+  SandboxTransitionResponse: SandboxTransitionResponseSchema.meta({ id: "SandboxTransitionResponse" }),
+  SandboxSweepBody: SandboxSweepBodySchema.meta({ id: "SandboxSweepBody" }),
+  SandboxSweepResponse: SandboxSweepResponseSchema.meta({ id: "SandboxSweepResponse" }),
 } as const;
 
 /** `{content: application/json}` of a named schema, for a request body or a response. */

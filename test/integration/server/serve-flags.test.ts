@@ -34,6 +34,9 @@ const CASES: [flag: string, value: string, says: string][] = [
   ["--matcher-url", "not-a-url", "--matcher-url must be a http:// or https:// URL with a host"],
   ["--matcher-url", "ftp://matcher.test/", "--matcher-url must be a http:// or https:// URL with a host"],
   ["--dashboard-url", "dashboard", "--dashboard-url must be a http:// or https:// URL with a host"],
+  ["--sandbox-driver", "podman", "--sandbox-driver must be docker, namespace or none"],
+  ["--sandbox-image", "not an image", "--sandbox-image must be an image name"],
+  ["--sandbox-proxy", "http://127.0.0.1:8081", "--sandbox-proxy must be host:port"],
 ];
 
 describe("baton serve flags", () => {
