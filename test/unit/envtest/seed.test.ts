@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../../src/envtest/seed.js";
+import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
+
+describe("the seed baton env test makes from a checkout", () => {
+  it.each([
+    [
+      ["Dockerfile", "AGENTS.md", "scripts/start.sh", "start.sh"],
+      {
+        dockerfilePath: "Dockerfile",
+        agentInstructionsPath: "AGENTS.md",
+        startupScriptPath: "scripts/start.sh",
+      },
+    ],
+    [["start.sh"], { startupScriptPath: "start.sh" }],
+    [
+      [".baton/Dockerfile", ".baton/start.sh"],
+      { dockerfilePath: ".baton/Dockerfile", startupScriptPath: ".baton/start.sh" },
+    ],
+    [[], {}],
+  ])("files %j give the environment %j", (files, expected) => {
+    expect(detectEnvironment((path) => files.includes(path))).toEqual(expected);
+  });
+
+  it.each([
+    ["acme-api", "local/acme-api"],
+    ["My Repo!", "local/my-repo-"],
+    ["...", "local/checkout"],
+  ])("a folder named %j is the repository %j", (folder, repository) => {
+    expect(localRepositoryName(folder)).toBe(repository);
+  });
+
+  it("is a seed document the service accepts", () => {
+    const seed = buildLocalSeed({
+      workspaceId: "ws_local",
+      repository: "acme/api",
+      environment: { startupScriptPath: "start.sh" },
+    });
+    expect(SeedDocumentSchema.parse(seed).workspaces[0]!.repositories[0]!.repository).toBe("acme/api");
+  });
+});
