@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { Readable } from "node:stream";
@@ -45,7 +46,7 @@ export interface StartSandboxOptions {
   extraCheckouts?: Record<string, string>;
   /** A whole seed document instead of the generated one (workspace `ws_test` unless it says otherwise). */
   seed?: { workspaces: { id: string }[] } & Record<string, unknown>;
-  /** `baton proxy` flags, when the box's egress should go through a real proxy. */
+  /** Start `baton proxy` (issue 11) for the box's egress, with these extra flags (`--config`, `--state-dir`). */
   proxy?: { args?: string[] };
   /** Extra environment for `baton serve` (e.g. BATON_LOG_LEVEL). */
   serviceEnv?: Record<string, string>;
@@ -89,6 +90,15 @@ export interface BatonSandbox {
 
 const WORKSPACE = "ws_test";
 
+/** A loopback port nothing listens on right now (the service binds it a moment later). */
+async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
 export async function startSandbox(options: StartSandboxOptions): Promise<BatonSandbox> {
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
   const { getContainerRuntimeClient } = await import("testcontainers");
@@ -120,20 +130,22 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     await rm(tmp, { recursive: true, force: true });
   };
   try {
-    const env = { ...process.env, ...options.serviceEnv, BATON_ADMIN_TOKEN: adminToken };
-    const serveArgs = [
-      "serve",
-      "--port",
-      "0",
-      "--db",
-      join(tmp, "serve.sqlite"),
-      "--seed",
-      join(tmp, "seed.json"),
-    ];
-    serveArgs.push("--json", "--sandbox-driver", "docker");
+    // The proxy asks the service about leases (BATON_PROXY_TOKEN on both) and the service's boxes reach the
+    // proxy: the service's port is chosen first so each can be told where the other is.
+    const env = {
+      ...process.env,
+      ...options.serviceEnv,
+      BATON_ADMIN_TOKEN: adminToken,
+      ...(options.proxy ? { BATON_PROXY_TOKEN: randomBytes(24).toString("hex") } : {}),
+    };
+    const servePort = options.proxy ? await freeLoopbackPort() : 0;
+    const serveArgs = ["serve", "--port", String(servePort), "--db", join(tmp, "serve.sqlite")];
+    serveArgs.push("--seed", join(tmp, "seed.json"), "--json", "--sandbox-driver", "docker");
     if (options.image) serveArgs.push("--sandbox-image", options.image);
     if (options.proxy) {
-      const proxy = await startChild(["proxy", "--port", "0", "--json", ...(options.proxy.args ?? [])], env);
+      const proxyArgs = ["proxy", "--host", "127.0.0.1", "--port", "0", "--json"];
+      proxyArgs.push("--serve-url", `http://127.0.0.1:${servePort}`, ...(options.proxy.args ?? []));
+      const proxy = await startChild(proxyArgs, env);
       services.push(proxy);
       serveArgs.push("--sandbox-proxy", new URL(String(proxy.ready.url)).host);
     }
