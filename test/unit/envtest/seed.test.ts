@@ -18,7 +18,7 @@ describe("the seed baton env test makes from a checkout", () => {
       { dockerfilePath: ".baton/Dockerfile", startupScriptPath: ".baton/start.sh" },
     ],
     [[], {}],
-  ])("files %j give the environment %j", (files, expected) => {
+  ] as [string[], object][])("files %j give the environment %j", (files, expected) => {
     expect(detectEnvironment((path) => files.includes(path))).toEqual(expected);
   });
 
