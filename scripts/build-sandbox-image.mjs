@@ -1,5 +1,6 @@
 // Builds Baton's sandbox image without any image registry: a Debian minbase root filesystem made by debootstrap
-// (mirror read from the machine's apt sources), Node 22 copied from the `node` devDependency, the shell hooks,
+// (mirror read from the machine's apt sources), Node 22 copied from the `node` devDependency (npm from the
+// machine's own npm), the shell hooks,
 // and this build of baton. Two cached layers under node_modules/.cache/baton-sandbox/:
 //   base-<key>/rootfs   debootstrap tree + node + hooks, imported as `baton-sandbox-base:<key>` (docker import);
 //                       the namespace driver runs bubblewrap on this same tree.
@@ -81,6 +82,17 @@ function hashTree(hash, dir, keep = () => true) {
 }
 
 const nodeBinary = join(root, "node_modules", "node", "bin", "node");
+
+/** npm for the agent (`npm test`, `npm ci` through the proxy): the machine's own npm, a plain JS package. */
+function findNpm() {
+  const which = spawnSync("bash", ["-c", 'readlink -f "$(command -v npm)"'], { encoding: "utf8" });
+  const cli = which.stdout.trim();
+  const dir = cli ? dirname(dirname(cli)) : "";
+  if (!dir || !existsSync(join(dir, "package.json")))
+    throw new Error("npm is not on PATH; the image copies the machine's npm (install Node and npm first)");
+  return { dir, version: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version };
+}
+const npm = findNpm();
 if (!existsSync(nodeBinary))
   throw new Error("node_modules/node/bin/node is missing; run `npm ci` first (the node@22 devDependency)");
 
@@ -106,6 +118,7 @@ async function buildBase() {
   hash.update(JSON.stringify({ RECIPE_VERSION, SUITE, VARIANT, PACKAGES, AGENT, APPENDS, FILES, IMAGE_ENV }));
   hash.update(mirror.uri);
   hash.update(nodeBinaryHash());
+  hash.update(`npm@${npm.version}`);
   const key = hash.digest("hex").slice(0, 16);
   const dir = join(cacheDir, `base-${key}`);
   const rootfs = join(dir, "rootfs");
@@ -134,6 +147,12 @@ async function buildBase() {
   cpSync(nodeBinary, join(stagedRootfs, "usr", "local", "bin", "node"));
   chmodSync(join(stagedRootfs, "usr", "local", "bin", "node"), 0o755);
   symlinkSync(BATON_BIN, join(stagedRootfs, "usr", "local", "bin", "baton"));
+  cpSync(npm.dir, join(stagedRootfs, "usr", "local", "lib", "node_modules", "npm"), { recursive: true });
+  for (const [name, target] of [
+    ["npm", "npm-cli.js"],
+    ["npx", "npx-cli.js"],
+  ])
+    symlinkSync(`../lib/node_modules/npm/bin/${target}`, join(stagedRootfs, "usr", "local", "bin", name));
   mkdirSync(join(stagedRootfs, BATON_PREFIX.slice(1)), { recursive: true });
   for (const [path, text] of Object.entries(APPENDS)) appendFileSync(join(stagedRootfs, path), text);
   for (const [path, text] of Object.entries(FILES)) {
@@ -221,6 +240,7 @@ function importBase(base) {
     .join(" ")} - '${tag}'`;
   run("bash", ["-o", "pipefail", "-c", tar]);
   log(`imported ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  pruneOlderImages("baton-sandbox-base", tag);
   return { tag, built: true };
 }
 
@@ -247,16 +267,23 @@ function addBatonLayer(baseTag, baton, version) {
     },
   );
   log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  pruneOlderLayers(tag);
+  pruneOlderImages("baton-sandbox", tag);
   return { tag, built: true };
 }
 
-/** Earlier baton layers built from this cache (other checkouts' images carry another label). An image a
- * container still uses is kept by Docker; that refusal is fine. */
-function pruneOlderLayers(current) {
+/** Earlier images of `repository` built from this cache (other checkouts' images carry another label). An
+ * image a container still uses is kept by Docker; that refusal is fine. */
+function pruneOlderImages(repository, current) {
   const listed = spawnSync(
     "docker",
-    ["images", "--filter", `label=baton.sandbox.cache=${cacheLabel}`, "--format", "{{.Repository}}:{{.Tag}}"],
+    [
+      "images",
+      repository,
+      "--filter",
+      `label=baton.sandbox.cache=${cacheLabel}`,
+      "--format",
+      "{{.Repository}}:{{.Tag}}",
+    ],
     { encoding: "utf8" },
   );
   for (const tag of (listed.stdout ?? "").split("\n").filter(Boolean))

@@ -282,7 +282,15 @@ const STEPS = [
       const check = ctx.container
         ? spawnSync(
             "docker",
-            ["exec", "-w", ctx.checkoutInBox, ctx.container, "bash", "-c", '. "$HOME/.baton/environment.sh" && npm test'],
+            [
+              "exec",
+              "-w",
+              ctx.checkoutInBox,
+              ctx.container,
+              "bash",
+              "-c",
+              '. "$HOME/.baton/environment.sh" && npm test',
+            ],
             { encoding: "utf8" },
           )
         : spawnSync("bash", ["-c", '. "$HOME/.baton/environment.sh" && npm test'], {
