@@ -103,11 +103,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
   process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
   const { getContainerRuntimeClient } = await import("testcontainers");
   const checkout = resolve(options.checkout);
-  const repository =
-    options.repository ??
-    `local/${basename(checkout)
-      .toLowerCase()
-      .replace(/[^a-z0-9._-]/g, "-")}`;
+  const repository = options.repository ?? localRepositoryName(basename(checkout));
   const tmp = await mkdtemp(join(tmpdir(), "baton-sandbox-testing-"));
   const adminToken = randomBytes(24).toString("hex");
   const seed =

@@ -66,14 +66,18 @@ describe("npm run demo", () => {
       expect(run.stdout).toContain("[platform/response] Stopped by Olive Owner. Send a follow-up to continue.");
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
       if (flags.length === 0) {
-        expect(run.stdout).toContain("the agent's commands will run inside a container sandbox (docker driver)");
+        expect(run.stdout).toContain(
+          "the agent's commands will run inside a container sandbox (docker driver)",
+        );
         expect(run.stdout).toContain("$ bash -lc (a new login shell, nothing sourced by hand");
         const container = /container ([0-9a-f]{12}) on baton-sandbox:/.exec(run.stdout)?.[1];
         expect(container).toBeDefined();
         const left = await execa("docker", ["ps", "-aq", "--filter", `id=${container}`]);
         expect(left.stdout.trim()).toBe(""); // the service removed its box when it stopped
       } else {
-        expect(run.stdout).toContain("falling back to a temporary HOME on this machine: --no-docker was given");
+        expect(run.stdout).toContain(
+          "falling back to a temporary HOME on this machine: --no-docker was given",
+        );
         const home = /^HOME=(.*)$/m.exec(run.stdout)?.[1];
         expect(home).toBeDefined();
         expect(existsSync(home!)).toBe(false);
