@@ -2,7 +2,7 @@
 // `sandbox.env` holds non-secret plaintext configuration, `pre_clone` commands run when the sandbox is created;
 // `post_clone` is accepted and recorded but never run by the service. Any other key is an error. Pure: text in,
 // a parsed document or every problem (each naming its key) out.
-import { z } from "zod";
+import * as z from "zod";
 import { SHELL_NAME_PATTERN } from "../envfile/overlay.js";
 import { findSecretKinds } from "../evidence/looks-like-secret.js";
 import { formatIssuePath } from "./zod-error.js";

@@ -1,8 +1,8 @@
 // `baton env test [<checkout>]`: a repository's agent environment in a throwaway sandbox; prints each step, the
 // evidence summary and the disclosure. Exit 0 only when the startup succeeded.
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { EnvTestResult } from "../../../envtest/run-env-test.js";
 import type { DriverName } from "../../../server/sandboxes/driver.js";
+import type { EnvTestResult } from "../../../server/sandboxes/env-test.js";
 import type { CommandContext } from "../../context.js";
 import { type CliIo, writeJson, writeLine } from "../../io.js";
 
@@ -37,7 +37,7 @@ export function declare(command: Command, context: CommandContext): void {
             json?: boolean;
           },
         ) => {
-          const { runEnvTest } = await import("../../../envtest/run-env-test.js");
+          const { runEnvTest } = await import("../../../server/sandboxes/env-test.js");
           const io = context.io;
           const result = await runEnvTest({
             checkout: checkout ?? io.cwd,

@@ -1,4 +1,4 @@
-// `baton env test [<checkout>]`: runs a repository's agent environment exactly as an agent meets it, in a
+// `baton env test [<checkout>]` (the service side; src/cli/commands/env/test.ts prints): runs a repository's agent environment exactly as an agent meets it, in a
 // throwaway sandbox: lint `.batonrc.json`, start an in-process `baton serve` (temporary SQLite file, a seed made
 // from the checkout), provision a box with the checkout, then inside it activate, apply the Dockerfile, run the
 // startup runner with readiness, and disclose. Returns every step's outcome; the CLI prints.
@@ -7,19 +7,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
-import { InputError } from "../errors.js";
-import { createLogger } from "../log.js";
-import { createServerApp } from "../server/app.js";
-import { createNodeServer } from "../server/http/node-server.js";
-import type { DriverName } from "../server/sandboxes/driver.js";
-import { checkoutPathInBox } from "../server/sandboxes/driver.js";
-import type { SandboxManager } from "../server/sandboxes/manager.js";
-import { startSandboxManager } from "../server/sandboxes/start.js";
-import { applySeed } from "../server/seed/apply-seed.js";
-import { SeedDocumentSchema } from "../server/seed/schema.js";
-import { openDatabase } from "../server/store/open-store.js";
-import { buildLocalSeed, detectEnvironment, localRepositoryName } from "./seed.js";
+import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
+import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../envtest/seed.js";
+import { InputError } from "../../errors.js";
+import { createLogger } from "../../log.js";
+import { createServerApp } from "../app.js";
+import { createNodeServer } from "../http/node-server.js";
+import { applySeed } from "../seed/apply-seed.js";
+import { SeedDocumentSchema } from "../seed/schema.js";
+import { openDatabase } from "../store/open-store.js";
+import type { DriverName } from "./driver.js";
+import { checkoutPathInBox } from "./driver.js";
+import type { SandboxManager } from "./manager.js";
+import { startSandboxManager } from "./start.js";
 
 export interface EnvTestOptions {
   checkout: string;
