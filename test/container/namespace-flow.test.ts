@@ -12,6 +12,7 @@ import { createServerApp, type ServerApp } from "../../src/server/app.js";
 import { createNodeServer } from "../../src/server/http/node-server.js";
 import type { SandboxManager } from "../../src/server/sandboxes/manager.js";
 import { startSandboxManager } from "../../src/server/sandboxes/start.js";
+import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
 import { openDatabase } from "../../src/server/store/open-store.js";
@@ -36,12 +37,18 @@ describe("the agent flow on the namespace driver", () => {
     return result;
   };
 
+  const box = ephemeralSecretBox();
   beforeAll(async () => {
     db = await openDatabase(join(tmp, "serve.sqlite"));
-    applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))), new Date());
+    applySeed(
+      db,
+      SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
+      new Date(),
+      box,
+    );
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     const sandboxes: { current?: SandboxManager } = {};
-    app = createServerApp({ db, logger, sandboxes });
+    app = createServerApp({ db, logger, sandboxes, secretBox: box });
     server = createNodeServer(app.http.fetch);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();

@@ -13,6 +13,7 @@ import { InputError } from "../../errors.js";
 import { createLogger } from "../../log.js";
 import { createServerApp } from "../app.js";
 import { createNodeServer } from "../http/node-server.js";
+import { ephemeralSecretBox } from "../secrets/index.js";
 import { applySeed } from "../seed/apply-seed.js";
 import { SeedDocumentSchema } from "../seed/schema.js";
 import { openDatabase } from "../store/open-store.js";
@@ -104,7 +105,9 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   const logger = createLogger(options.env, "baton-env-test");
   const adminToken = randomBytes(24).toString("hex");
   const sandboxes: { current?: SandboxManager } = {};
-  const app = createServerApp({ db, logger, adminToken, sandboxes });
+  // A throwaway service: its secret values (none but what a test seeds) are sealed under a key that dies with it.
+  const secretBox = ephemeralSecretBox();
+  const app = createServerApp({ db, logger, adminToken, sandboxes, secretBox });
   const server = createNodeServer(app.http.fetch);
   let manager: SandboxManager | undefined;
   try {
@@ -113,7 +116,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       repository,
       environment: detectEnvironment((path) => existsSync(join(checkout, path))),
     });
-    applySeed(db, SeedDocumentSchema.parse(seed), new Date());
+    applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : 0;

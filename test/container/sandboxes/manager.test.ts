@@ -12,6 +12,7 @@ import { createServerApp, type ServerApp } from "../../../src/server/app.js";
 import { LIFECYCLE_LIMITS } from "../../../src/server/sandboxes/lifecycle.js";
 import { type SandboxManager, SandboxRefusal } from "../../../src/server/sandboxes/manager.js";
 import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
+import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
 import { openDatabase } from "../../../src/server/store/open-store.js";
@@ -51,6 +52,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
     execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", ref], { encoding: "utf8" }).trim() ===
     "true";
 
+  const box = ephemeralSecretBox();
   beforeAll(async () => {
     execFileSync("docker", ["tag", sandboxImage(), snapshot]);
     db = await openDatabase(join(tmp, "serve.sqlite"));
@@ -58,6 +60,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
       new Date(clock),
+      box,
     );
     ops = await startListener("ops");
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
@@ -73,6 +76,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
     app = createServerApp({
       db,
       logger,
+      secretBox: box,
       adminToken: ADMIN,
       now: () => new Date(clock),
       sandboxes: { current: manager },
