@@ -47,8 +47,8 @@ import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
 import { createProxyInternalApp } from "./proxy/app.js";
-import type { SecretBox } from "./secrets/secret-box.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 

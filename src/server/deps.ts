@@ -3,8 +3,8 @@ import type { Logger } from "pino";
 import type { CapabilitySettings } from "./capability/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
-import type { SecretBox } from "./secrets/secret-box.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import type { TaskService } from "./tasks/service.js";
 
