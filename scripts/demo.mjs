@@ -13,7 +13,7 @@
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -52,6 +52,16 @@ function inSandbox(ctx, argv, { quiet = false } = {}) {
 function baton(ctx, args, options = {}) {
   console.log(`$ baton ${args.join(" ")}`);
   return inSandbox(ctx, ["baton", ...args], options);
+}
+
+/** A loopback port nothing listens on right now (the service binds it a moment later). */
+async function freeLoopbackPort() {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Docker answers and we may manage its networks' firewall (root): the demo then uses a container sandbox. */
@@ -98,13 +108,18 @@ const STEPS = [
       ctx.proxyToken = randomBytes(16).toString("hex");
       ctx.mail = await startMailCatcher();
       const db = join(ctx.tmp, "serve.sqlite");
+      // The egress proxy first (it needs root for its test upstream's network namespace): the service is started
+      // knowing it, so a container sandbox's forwarder reaches it, and the proxy is told the service's port.
+      const port = await freeLoopbackPort();
+      if (process.getuid?.() === 0) await startEgress(ctx, `http://127.0.0.1:${port}`);
       const child = spawn(
         process.execPath,
         [
           bin,
           "serve",
-          ...["--port", "0", "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
+          ...["--port", String(port), "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
           ...(ctx.docker ? ["--sandbox-driver", "docker"] : []),
+          ...(ctx.proxyUrl ? ["--proxy-url", ctx.proxyUrl] : []),
         ],
         {
           env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken, BATON_PROXY_TOKEN: ctx.proxyToken },
@@ -469,7 +484,7 @@ async function startMailCatcher() {
  * environment.sh carries the proxy settings, then sends the secret's placeholder there and one request to the
  * cloud metadata address.
  */
-async function runEgressStep(ctx) {
+async function startEgress(ctx, serveUrl) {
   const { generateCa } = await import(join(root, "dist", "src", "proxy", "ca", "authority.js"));
   const { issueLeafPem } = await import(join(root, "dist", "src", "proxy", "ca", "leaves.js"));
   const { writeFileSync } = await import("node:fs");
@@ -528,14 +543,14 @@ async function runEgressStep(ctx) {
       upstreamCaFile: join(ctx.tmp, "upstream-ca.pem"),
     }),
   );
-  console.log(`$ baton proxy --serve-url ${ctx.url} --config proxy.json --host ${gateway} --json`);
+  console.log(`$ baton proxy --serve-url ${serveUrl} --config proxy.json --host ${gateway} --json`);
   ctx.proxy = spawn(
     process.execPath,
     [
       bin,
       "proxy",
       "--serve-url",
-      ctx.url,
+      serveUrl,
       "--config",
       config,
       "--host",
@@ -553,8 +568,15 @@ async function runEgressStep(ctx) {
     createInterface({ input: ctx.proxy.stdout }).once("line", resolve);
   });
   console.log(line);
-  ctx.sandboxEnv = { ...ctx.sandboxEnv, BATON_PROXY_URL: JSON.parse(line).url };
-  console.log("BATON_PROXY_URL is now set for the sandbox; activation writes the proxy settings:");
+  ctx.proxyUrl = JSON.parse(line).url;
+  ctx.received = received;
+}
+
+/** Reactivates so environment.sh carries the proxy settings, then sends the secret's placeholder to its approved
+ * host and one request to the cloud metadata address, from inside the sandbox. */
+async function runEgressStep(ctx) {
+  const received = ctx.received;
+  console.log("the sandbox has BATON_PROXY_URL (from the service); activation writes the proxy settings:");
   baton(ctx, ["env", "activate", REPOSITORY], { quiet: true });
   const script = [
     '. "$HOME/.baton/environment.sh"',
@@ -565,7 +587,7 @@ async function runEgressStep(ctx) {
     "echo '$ curl http://169.254.169.254/latest/meta-data/'",
     'curl -sS -i http://169.254.169.254/latest/meta-data/ | grep -iE "^HTTP|^baton-proxy-error|^baton proxy"',
   ].join("\n");
-  process.stdout.write(execFileSync("bash", ["-c", script], { env: ctx.sandboxEnv, encoding: "utf8" }));
+  inSandbox(ctx, ["bash", "-c", script]);
   const deadline = Date.now() + 5000;
   while (!received.some((r) => r.url === "/echo") && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 50));
