@@ -58,6 +58,9 @@ describe("npm run demo", () => {
       expect(run.stdout).toContain('reporting --check "npm test=passed"');
       expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
       expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
+      // Egress through the real baton proxy (root here and in CI): the placeholder swapped at its approved host only.
+      expect(run.stdout).toContain("payments.acme.test received the real value (not shown)");
+      expect(run.stdout).toContain("baton-proxy-error: destination_denied");
       expect(run.stdout).toMatch(
         /status: replied[\s\S]*status: replied[\s\S]*status: implementing[\s\S]*status: cancelled/,
       );
