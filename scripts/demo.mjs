@@ -48,9 +48,13 @@ function inSandbox(ctx, argv, { quiet = false } = {}) {
   }
 }
 
-/** Runs the built CLI as the agent in the sandbox would. */
+/** Runs the built CLI as the agent in the sandbox would; with `env`, on this machine as the operator would. */
 function baton(ctx, args, options = {}) {
   console.log(`$ baton ${args.join(" ")}`);
+  if (options.env) {
+    const operator = { ...ctx, container: undefined, sandboxEnv: options.env, checkout: options.cwd ?? root };
+    return inSandbox(operator, ["baton", ...args], options);
+  }
   return inSandbox(ctx, ["baton", ...args], options);
 }
 

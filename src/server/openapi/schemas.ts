@@ -29,8 +29,6 @@ import {
   RecordCapabilityBodySchema,
   RecordCapabilityResponseSchema,
   RedeliverResponseSchema,
-  SetBillingBodySchema,
-  SetPlanBodySchema,
   SandboxEventBodySchema,
   SandboxExecBodySchema,
   SandboxExecResponseSchema,
@@ -39,6 +37,8 @@ import {
   SandboxSweepResponseSchema,
   SandboxTransitionResponseSchema,
   SandboxViewSchema,
+  SetBillingBodySchema,
+  SetPlanBodySchema,
   StartOperationBodySchema,
 } from "../../transport/wire.js";
 import { SeedDocumentSchema } from "../seed/schema.js";

@@ -66,7 +66,9 @@ describe("npm run demo", () => {
       );
       expect(run.stdout).toContain("[user/message] Summarise the README of acme/api");
       expect(run.stdout).toContain("[agent/response] package.json has two scripts: start and test.");
-      expect(run.stdout).toContain("[platform/response] Stopped by Olive Owner. Send a follow-up to continue.");
+      expect(run.stdout).toContain(
+        "[platform/response] Stopped by Olive Owner. Send a follow-up to continue.",
+      );
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(

@@ -16,6 +16,7 @@ import { ticketsAndAgent } from "./0062-tickets-agent.js";
 export interface MigrationContext {
   secretBox?: SecretBox | undefined;
 }
+
 import { sandboxBoxesSchema } from "./0050-sandbox-boxes.js";
 
 export interface Migration {
