@@ -31,6 +31,7 @@ import {
   removeBoxNetwork,
 } from "./namespace-network.js";
 import { isOrphaned, ownerStamp } from "./owner.js";
+import { reachableTree } from "./reachable-tree.js";
 
 export interface NamespaceDriverOptions {
   endpoints: Partial<Record<EndpointName, HostEndpoint>>;
@@ -59,6 +60,9 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   // Searchable but not listable: the unprivileged box user must pass through to its own folder only.
   await mkdir(stateDir, { recursive: true, mode: 0o711 });
   await chmod(stateDir, 0o711);
+  const imagesDir = join(stateDir, "images");
+  const rootfs = await reachableTree(options.rootfs, hostUid, imagesDir, "rootfs");
+  const batonDir = await reachableTree(options.batonDir, hostUid, imagesDir, "baton");
   const live = new Map<string, { forwarders: Forwarder[]; running: Set<ResultPromise> }>();
   // Boxes of a service process that died (kill -9, crash) cannot work without its forwarders: remove them.
   for (const name of await readdir(stateDir).catch(() => [] as string[])) {
@@ -106,10 +110,10 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       "--die-with-parent",
       "--new-session",
       "--ro-bind",
-      options.rootfs,
+      rootfs,
       "/",
       "--ro-bind",
-      join(options.batonDir, "opt", "baton"),
+      join(batonDir, "opt", "baton"),
       "/opt/baton",
       "--bind",
       join(ref, "home"),
