@@ -1,8 +1,11 @@
 // Request bodies through the composed app, without a socket: auth before any byte is read, each route's limit
 // enforced while the body streams (counted as the bytes the handler pulled), and the body's encoding and type
 // refused with a reason naming what to fix.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS, PATHS } from "../../../src/transport/wire.js";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { type Credentials, createHarness, type Harness, opsHeaders } from "./harness.js";
 
 const KiB = 1024;
@@ -46,10 +49,38 @@ async function post(
   return { status: response.status, ...((await response.json()) as { error: string; reason: string }) };
 }
 
+/** Every documented route that takes a body, with its path parameters filled in: a new route is covered too. */
+const bodyRoutes: [string, string][] = Object.entries(
+  JSON.parse(readFileSync(join(PROJECT_ROOT, "openapi", "baton-ops.json"), "utf8")).paths as Record<
+    string,
+    Record<string, { requestBody?: unknown }>
+  >,
+).flatMap(([path, methods]) =>
+  Object.entries(methods)
+    .filter(([, operation]) => operation.requestBody !== undefined)
+    .map(([method]): [string, string] => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, "x")]),
+);
+
 describe("request bodies", () => {
   it("an unauthenticated caller is refused before a byte of its body is read", async () => {
     const { stream, counter } = countedBody(600 * MiB);
     expect(await post({}, stream)).toMatchObject({ status: 401, error: "invalid_token" });
+    expect(counter.pulled).toBeLessThanOrEqual(64 * KiB); // at most the stream's own read-ahead
+  });
+
+  it("finds the routes that take a body", () => {
+    expect(bodyRoutes.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(bodyRoutes)("%s %s checks credentials before it reads a byte of the body", async (method, path) => {
+    const { stream, counter } = countedBody(600 * MiB);
+    const response = await harness.app.http.request(path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(401);
     expect(counter.pulled).toBeLessThanOrEqual(64 * KiB); // at most the stream's own read-ahead
   });
 
