@@ -1,9 +1,14 @@
 // A reader that closes the pipe early (`baton op get <id> | head -1`) must end the command quietly: no EPIPE
 // crash, no stack trace, the command's own exit code. Real pipes, real bash, a real `baton serve`.
 import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BATON_BIN, runBaton } from "../../helpers/cli.js";
+import { pollUntil } from "../../helpers/poll.js";
 import {
   ACTIVATION_SEED,
   createSandbox,
@@ -33,7 +38,7 @@ afterAll(async () => {
 });
 
 /** Runs baton with stdout a pipe whose reading end is already closed: every write to it fails with EPIPE. */
-function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+function startIntoClosedPipe(args: string[]) {
   const child = spawn(process.execPath, [BATON_BIN, ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -43,7 +48,25 @@ function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stder
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stderr })),
+  );
+  return { child, done };
+}
+
+function runIntoClosedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return startIntoClosedPipe(args).done;
+}
+
+/** A port nothing listens on right now (the listening line that would say which port goes nowhere here). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
 }
 
 describe("a closed stdout ends any command quietly", () => {
@@ -62,6 +85,38 @@ describe("a closed stdout ends any command quietly", () => {
       expect(run.code).toBe(code);
     },
   );
+
+  it("a command that keeps running after its first write (baton serve) keeps serving and stops cleanly", async () => {
+    // The listening line fails with EPIPE while the service goes on: the write error must not end it, as it
+    // would a command that keeps working after printing (commands that exit at once leave before the error).
+    const dir = await mkdtemp(join(tmpdir(), "baton-closed-stdout-"));
+    try {
+      const port = await freePort();
+      const serving = startIntoClosedPipe([
+        "serve",
+        "--port",
+        String(port),
+        "--db",
+        join(dir, "serve.sqlite"),
+      ]);
+      const health = await pollUntil(
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 200 || serving.child.exitCode !== null,
+        { timeoutMs: 20_000 },
+      );
+      expect(health).toBe(200);
+      serving.child.kill("SIGTERM");
+      const run = await serving.done;
+      expect(run.stderr).not.toMatch(/EPIPE|Error:|at .*\(.*:\d+:\d+\)/);
+      expect(run.code).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it("`baton op get <id> | head -1` in bash never fails, run after run until a deadline", async () => {
     const deadline = Date.now() + 8_000;
