@@ -49,6 +49,16 @@ export interface CarriedEnvironment {
   characters: number;
 }
 
+/** Program arguments are C strings: a NUL (JSON's \u0000) cannot be passed to any program. */
+export function refuseNul(values: readonly string[], what: string, line: number): void {
+  if (values.some((value) => value.includes("\0"))) {
+    throw lineError(
+      line,
+      `${what}'s JSON arguments hold a NUL (\\u0000), which no program argument can hold`,
+    );
+  }
+}
+
 export function resolveRun(
   instruction: Instruction,
   stage: ResolvedStage,
@@ -79,6 +89,7 @@ export function resolveRun(
     throw lineError(line, "RUN needs a command");
   }
   if (instruction.args.json) {
+    refuseNul(values, "RUN", line);
     return { notes, run: { argv: [...values], form: "exec", workdir, env } };
   }
   const command = values[0]!;

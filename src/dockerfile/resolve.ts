@@ -4,7 +4,7 @@ import { posix } from "node:path";
 import { type ExpansionContext, expandAt } from "./expand.js";
 import { createExpansionBudget } from "./limits.js";
 import { type Instruction, lineError, type ParsedDockerfile } from "./parse.js";
-import { type CarriedEnvironment, describeSkip, resolveRun } from "./resolve-run.js";
+import { type CarriedEnvironment, describeSkip, refuseNul, resolveRun } from "./resolve-run.js";
 import type { PlanStep } from "./types.js";
 
 export interface ResolveOptions {
@@ -247,6 +247,7 @@ function resolveInStage(
       if (!instruction.args.json || instruction.args.values.length === 0) {
         throw lineError(line, 'SHELL requires the arguments in JSON form, e.g. SHELL ["/bin/bash", "-c"]');
       }
+      refuseNul(instruction.args.values, "SHELL", line);
       stage.shell = [...instruction.args.values];
       return { ...step, action: "shell", notes: [], shell: [...stage.shell] };
     }
