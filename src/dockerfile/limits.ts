@@ -19,8 +19,9 @@ export const MAX_NESTING = 64;
  */
 export const MAX_EXPANSION_WORK = 16_000_000;
 /**
- * ENV and ARG characters carried by the plan's RUN steps in all (each step carries every value in force), so
- * that a long value followed by thousands of RUN lines cannot make a plan of gigabytes.
+ * Characters the plan's steps carry in all: each RUN step every ENV and ARG value in force, its WORKDIR and SHELL;
+ * each WORKDIR and SHELL step its own. A long value, path or shell argument followed by thousands of lines cannot
+ * make a plan of gigabytes.
  */
 export const MAX_CARRIED_ENVIRONMENT = 16 * 1024 * 1024;
 

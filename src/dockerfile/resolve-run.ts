@@ -44,9 +44,24 @@ function chompTabs(text: string): string {
   return text.replace(/^\t+/gm, "");
 }
 
-/** The ENV and ARG characters the plan's RUN steps carry so far. */
+/**
+ * The characters the plan's steps carry so far: each RUN step its ENV and ARG values, WORKDIR and SHELL; each
+ * WORKDIR and SHELL step its own path or arguments.
+ */
 export interface CarriedEnvironment {
   characters: number;
+}
+
+/** Counts what one step carries; past the bound, an error naming the line. */
+export function carryStep(carried: CarriedEnvironment, characters: number, line: number): void {
+  carried.characters += characters;
+  if (carried.characters > MAX_CARRIED_ENVIRONMENT) {
+    throw lineError(
+      line,
+      `the steps up to here carry more than ${MAX_CARRIED_ENVIRONMENT} characters of ENV and ARG values, ` +
+        "WORKDIR and SHELL between them (each step carries every value in force); shorten them or use fewer steps",
+    );
+  }
 }
 
 /** Program arguments are C strings: a NUL (JSON's \u0000) cannot be passed to any program. */
@@ -57,6 +72,12 @@ export function refuseNul(values: readonly string[], what: string, line: number)
       `${what}'s JSON arguments hold a NUL (\\u0000), which no program argument can hold`,
     );
   }
+}
+
+export function shellSize(shell: readonly string[]): number {
+  let size = 0;
+  for (const arg of shell) size += arg.length;
+  return size;
 }
 
 export function resolveRun(
@@ -73,18 +94,12 @@ export function resolveRun(
     else
       notes.push(`--${flag.name}=${flag.value} is not applied; the step uses the sandbox's own ${flag.name}`);
   }
-  carried.characters += stage.envSize;
-  if (carried.characters > MAX_CARRIED_ENVIRONMENT) {
-    throw lineError(
-      line,
-      `the RUN steps up to here carry more than ${MAX_CARRIED_ENVIRONMENT} characters of ENV and ARG values ` +
-        "between them (each step carries every value in force); shorten the values or use fewer steps",
-    );
-  }
+  const values = instruction.args.values;
+  const workdir = stage.workdir;
+  const carriedShell = instruction.args.json ? 0 : shellSize(stage.shell);
+  carryStep(carried, stage.envSize + (workdir?.length ?? 0) + carriedShell, line);
   stage.envSnapshot ??= Object.fromEntries(stage.env);
   const env = stage.envSnapshot;
-  const workdir = stage.workdir;
-  const values = instruction.args.values;
   if (values.length === 0 || (values.length === 1 && values[0] === "" && !instruction.args.json)) {
     throw lineError(line, "RUN needs a command");
   }

@@ -2,9 +2,16 @@
 // (each pair expanded against the environment before the instruction), stages and their inheritance. Pure.
 import { posix } from "node:path";
 import { type ExpansionContext, expandAt } from "./expand.js";
-import { createExpansionBudget } from "./limits.js";
+import { createExpansionBudget, MAX_VALUE_LENGTH, valueTooLongError } from "./limits.js";
 import { type Instruction, lineError, type ParsedDockerfile } from "./parse.js";
-import { type CarriedEnvironment, describeSkip, refuseNul, resolveRun } from "./resolve-run.js";
+import {
+  type CarriedEnvironment,
+  carryStep,
+  describeSkip,
+  refuseNul,
+  resolveRun,
+  shellSize,
+} from "./resolve-run.js";
 import type { PlanStep } from "./types.js";
 
 export interface ResolveOptions {
@@ -239,7 +246,9 @@ function resolveInStage(
     case "workdir": {
       const value = expandAt(instruction.args.values[0] ?? "", stage.env, line, context);
       if (value === "") throw lineError(line, "WORKDIR needs a path");
-      const next = posix.resolve(stage.workdir ?? "/", value);
+      const next = resolveWorkdir(stage.workdir, value);
+      if (next.length > MAX_VALUE_LENGTH) throw lineError(line, valueTooLongError().message);
+      carryStep(carried, next.length, line);
       stage.workdir = next;
       return { ...step, action: "workdir", notes: [], workdir: next };
     }
@@ -248,6 +257,7 @@ function resolveInStage(
         throw lineError(line, 'SHELL requires the arguments in JSON form, e.g. SHELL ["/bin/bash", "-c"]');
       }
       refuseNul(instruction.args.values, "SHELL", line);
+      carryStep(carried, shellSize(instruction.args.values), line);
       stage.shell = [...instruction.args.values];
       return { ...step, action: "shell", notes: [], shell: [...stage.shell] };
     }
@@ -267,4 +277,16 @@ function setVariable(stage: ResolvedStage, name: string, value: string): void {
   if (previous !== undefined) stage.envSize -= variableSize(name, previous);
   stage.envSize += variableSize(name, value);
   stage.env.set(name, value);
+}
+
+/**
+ * `posix.resolve(current ?? "/", value)`, without normalising the (already normal) current path again for each
+ * relative WORKDIR: a long path followed by many `WORKDIR .` or `WORKDIR sub` lines stays linear in the text.
+ */
+export function resolveWorkdir(current: string | null, value: string): string {
+  if (current === null || value.startsWith("/")) return posix.resolve(current ?? "/", value);
+  const relative = posix.normalize(value).replace(/\/+$/, "");
+  if (relative === "." || relative === "") return current;
+  if (relative === ".." || relative.startsWith("../")) return posix.resolve(current, relative);
+  return current === "/" ? `/${relative}` : `${current}/${relative}`;
 }

@@ -1,7 +1,10 @@
 // ENV/ARG scope, build args and stages, with cases written from the Dockerfile reference
 // (https://docs.docker.com/reference/dockerfile/ "ARG", "ENV", "Scope", "Using ARG variables", "FROM").
+import { posix } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planDockerfile } from "../../../src/dockerfile/plan.js";
+import { resolveWorkdir } from "../../../src/dockerfile/resolve.js";
 import type { PlanStep } from "../../../src/dockerfile/types.js";
 
 function plan(text: string, options: Parameters<typeof planDockerfile>[1] = {}) {
@@ -248,5 +251,25 @@ describe("the escape directive", () => {
       { name: "Q", value: "$HOME" },
     ]);
     expect(runs(result.steps)[0]!.run!.argv[2]).toBe("echo   done");
+  });
+});
+
+describe("WORKDIR", () => {
+  it("resolves as posix.resolve from the previous WORKDIR (or /), for any mix of segments (property)", () => {
+    const segment = fc.constantFrom("a", "b", ".", "..", "", "c.d", "..e");
+    const path = fc
+      .tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }), fc.boolean())
+      .map(([absolute, parts, slash]) => `${absolute ? "/" : ""}${parts.join("/")}${slash ? "/" : ""}`)
+      .filter((p) => p !== "");
+    fc.assert(
+      fc.property(fc.array(path, { minLength: 1, maxLength: 5 }), (values) => {
+        let current: string | null = null;
+        for (const value of values) {
+          const expected = posix.resolve(current ?? "/", value);
+          current = resolveWorkdir(current, value);
+          expect(current).toBe(expected);
+        }
+      }),
+    );
   });
 });
