@@ -136,26 +136,30 @@ function finish(
   // The document and its newline together stay within the default bound.
   const json = JSON.stringify(boundEvidence(record, DEFAULT_EVIDENCE_LIMIT_BYTES - 1));
   const evidencePath = handoff?.evidencePath ?? fallbackEvidencePath(env, repository);
-  let writeError = "";
+  let where = `evidence in ${evidencePath}`;
   try {
     writeFileAtomicSync(batonHome(env), evidencePath, `${json}\n`, { mode: 0o600 });
   } catch (error) {
-    writeError = ` (could not write ${evidencePath}: ${describeError(error)})`;
+    where = `evidence on stdout only: could not write ${evidencePath}: ${errorMessage(error)}`;
   }
   try {
     writeAll(1, `${json}\n`);
   } catch {
     // stdout is gone; the file still holds the evidence
   }
+  // Why the runner could not run the script goes to stderr too: a person reads that line, not the JSON.
+  const why = details.error === undefined ? "" : `: ${sanitiser.sanitise(errorMessage(details.error)).text}`;
   try {
-    writeAll(
-      2,
-      `baton-runner: ${outcome}, exit status ${status}; evidence in ${evidencePath}${writeError}\n`,
-    );
+    writeAll(2, `baton-runner: ${outcome}, exit status ${status}${why}; ${where}\n`);
   } catch {
     // nothing left to tell
   }
   process.exit(status);
+}
+
+/** The message alone, for stderr; the evidence keeps the error's name too (describeError). */
+function errorMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 }
 
 function describeError(error: unknown): string {

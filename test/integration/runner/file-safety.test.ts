@@ -64,7 +64,11 @@ describe("evidence is never written through a symbolic link", () => {
       expect(run.exitCode).toBe(125);
       expect(run.record.outcome).toBe("runner_error");
       expect(run.record.runnerError).toMatch(/symbolic link/);
-      expect(run.stderr).toContain("could not write");
+      // The document went to stdout only: stderr says so and why, never "evidence in" a file it did not write.
+      expect(run.stderr).toMatch(
+        /runner_error, exit status 125: .*symbolic link.*; evidence on stdout only: could not write /,
+      );
+      expect(run.stderr).not.toContain("evidence in");
       expect(existsSync(marker)).toBe(false);
       expect(readdirSync(elsewhere)).toEqual([]);
     },

@@ -137,6 +137,10 @@ describe("runner outcomes", () => {
       runnerExitStatus: 125,
     });
     expect(run.record.runnerError).toMatch(/baton env activate/);
+    // A person at the terminal reads why on stderr, not only inside the JSON document.
+    expect(run.stderr).toMatch(
+      /^baton-runner: runner_error, exit status 125: cannot read the saved handoff \S+acme__other\.json; run `baton env activate <owner\/name>` first; evidence in \S+acme__other\.json$/m,
+    );
   });
 
   it("runner_error: a checkout that does not exist is reported, not thrown", async () => {
@@ -165,6 +169,9 @@ describe("runner outcomes", () => {
     expect(run.exitCode).toBe(125);
     expect(run.record.outcome).toBe("runner_error");
     expect(run.record.runnerError).toBe("boom with [REDACTED:APP_SECRET]");
+    expect(run.stderr).toContain(
+      "runner_error, exit status 125: boom with [REDACTED:APP_SECRET]; evidence in",
+    );
     expect(run.stdout + run.stderr).not.toContain(secret);
     await waitFor(() => !isAlive(Number(readFileSync(join(sandbox.checkout, "main.pid"), "utf8"))));
   });
