@@ -22,7 +22,11 @@ export function chooseCheckout(input: {
   env: NodeJS.ProcessEnv;
 }): CheckoutChoice {
   if (input.flag !== undefined) {
-    if (input.flag === "") throw new UsageError("--checkout needs a folder");
+    if (input.flag === "") {
+      throw new UsageError(
+        `--checkout is empty; pass the folder holding the checkout of ${input.repository}, or leave --checkout out to use $BATON_CHECKOUT_ROOT/<owner>/<name>`,
+      );
+    }
     if (input.flag.startsWith("~")) {
       throw new UsageError(
         `--checkout ${input.flag}: "~" is not expanded here; pass an absolute path such as "$HOME${input.flag.slice(1)}", or leave --checkout out to use $BATON_CHECKOUT_ROOT/<owner>/<name>`,

@@ -106,6 +106,7 @@ describe("the checkout must be a folder", () => {
       "--checkout /nonexistent-baton-checkout does not exist",
     ],
     [["--checkout", "~"], {}, '"~" is not expanded here'],
+    [["--checkout", ""], {}, "--checkout is empty"],
     [
       [],
       { BATON_CHECKOUT_ROOT: "/nonexistent-baton-root" },

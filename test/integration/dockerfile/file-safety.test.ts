@@ -184,6 +184,7 @@ describe("the checkout must be a folder", () => {
     [["--checkout", "~"], {}, '"~" is not expanded here'],
     [["--checkout", "~/checkouts/acme/api"], {}, '"$HOME/checkouts/acme/api"'],
     [["--checkout", "Dockerfile"], {}, "is not a folder"],
+    [["--checkout", ""], {}, "--checkout is empty"],
     [
       [],
       { BATON_CHECKOUT_ROOT: "/nonexistent-baton-root" },
