@@ -48,9 +48,15 @@ function inSandbox(ctx, argv, { quiet = false } = {}) {
   }
 }
 
+/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 /** Runs the built CLI as the agent in the sandbox would; with `env`, on this machine as the operator would. */
 function baton(ctx, args, options = {}) {
-  console.log(`$ baton ${args.join(" ")}`);
+  // Shown as it can be typed: a reader copies these lines.
+  console.log(`$ baton ${args.map(shellWord).join(" ")}`);
   if (options.env) {
     const operator = { ...ctx, container: undefined, sandboxEnv: options.env, checkout: options.cwd ?? root };
     return inSandbox(operator, ["baton", ...args], options);

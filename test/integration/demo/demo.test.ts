@@ -56,6 +56,9 @@ describe("npm run demo", () => {
       );
       expect(check).toContain("# pass 3");
       expect(run.stdout).toContain('reporting --check "npm test=passed"');
+      // Commands are shown as they can be typed again: words with spaces are quoted.
+      expect(run.stdout).toContain("$ baton disclose acme/api --check 'npm test=passed'");
+      expect(run.stdout).toContain("--reason 'npm install needs the private registry'");
       expect(run.stdout).toMatch(/\| `npm test` \| passed \|/);
       expect(run.stdout).toContain("**Ready for review:** every required check ran and passed.");
       // Egress through the real baton proxy (root here and in CI): the placeholder swapped at its approved host only.
