@@ -10,13 +10,15 @@ import {
 import type { DockerfilePlan, PlanStep } from "./types.js";
 
 function stageChain(resolved: ResolvedDockerfile): ResolvedStage[] {
+  const byName = new Map<string, ResolvedStage>();
+  for (const stage of resolved.stages) if (!byName.has(stage.name)) byName.set(stage.name, stage);
   const chain: ResolvedStage[] = [];
   for (let stage: ResolvedStage | undefined = resolved.target; stage; ) {
-    chain.unshift(stage);
+    chain.push(stage);
     const parent: string | null = stage.fromStage;
-    stage = parent === null ? undefined : resolved.stages.find((s) => s.name === parent);
+    stage = parent === null ? undefined : byName.get(parent);
   }
-  return chain;
+  return chain.reverse();
 }
 
 function digestStep(previous: string, step: Omit<PlanStep, "index" | "digest">): string {

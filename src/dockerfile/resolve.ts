@@ -90,6 +90,8 @@ export function resolveDockerfile(
   const builtins = platformArgs(options.platform);
   const globalArgs = new Map<string, string | undefined>();
   const stages: ResolvedStage[] = [];
+  // Stages by name: a lookup per FROM stays constant-time however many stages there are.
+  const byName = new Map<string, ResolvedStage>();
   let stage: ResolvedStage | undefined;
 
   const metaEnv = (): Map<string, string> => {
@@ -104,8 +106,10 @@ export function resolveDockerfile(
     const keyword = instruction.keyword;
 
     if (keyword === "from") {
-      stage = startStage(instruction, stages, metaEnv(), context, options.baseEnv);
+      stage = startStage(instruction, stages, byName, metaEnv(), context, options.baseEnv);
       stages.push(stage);
+      // The first stage of a name is the one FROM and --target find (names repeat only as stage-N).
+      if (!byName.has(stage.name)) byName.set(stage.name, stage);
       const notes = [
         stage.fromStage === null
           ? `base image ${stage.base} is not re-created: the running sandbox stands in for it`
@@ -153,7 +157,7 @@ export function resolveDockerfile(
   let target = stages[stages.length - 1]!;
   if (options.target !== undefined) {
     const wanted = options.target.toLowerCase();
-    const found = stages.find((s) => s.name === wanted);
+    const found = byName.get(wanted);
     if (!found) {
       const names = stages.map((s) => s.name).join(", ");
       throw lineError(1, `target stage "${options.target}" could not be found; stages are: ${names}`);
@@ -167,6 +171,7 @@ export function resolveDockerfile(
 function startStage(
   instruction: Instruction,
   stages: readonly ResolvedStage[],
+  byName: ReadonlyMap<string, ResolvedStage>,
   meta: ReadonlyMap<string, string>,
   context: ExpansionContext,
   baseEnv: ResolveOptions["baseEnv"],
@@ -183,9 +188,9 @@ function startStage(
   if (hasAlias) {
     name = expandAt(values[2]!, meta, line, context).toLowerCase();
     if (!STAGE_NAME.test(name)) throw lineError(line, `invalid name for build stage: "${name}"`);
-    if (stages.some((s) => s.name === name)) throw lineError(line, `duplicate stage name "${name}"`);
+    if (byName.has(name)) throw lineError(line, `duplicate stage name "${name}"`);
   }
-  const parent = stages.find((s) => s.name === image.toLowerCase());
+  const parent = byName.get(image.toLowerCase());
   if (parent) {
     return {
       name,
