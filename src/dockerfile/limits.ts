@@ -20,8 +20,8 @@ export const MAX_NESTING = 64;
 export const MAX_EXPANSION_WORK = 16_000_000;
 /**
  * Characters the plan's steps carry in all: each RUN step every ENV and ARG value in force, its WORKDIR and SHELL;
- * each WORKDIR and SHELL step its own. A long value, path or shell argument followed by thousands of lines cannot
- * make a plan of gigabytes.
+ * each WORKDIR and SHELL step its own; each stage continuing another the values it copies. A long value, path or
+ * shell argument, or many variables, followed by thousands of lines cannot make a plan of gigabytes.
  */
 export const MAX_CARRIED_ENVIRONMENT = 16 * 1024 * 1024;
 

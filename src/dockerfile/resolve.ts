@@ -107,6 +107,8 @@ export function resolveDockerfile(
 
     if (keyword === "from") {
       stage = startStage(instruction, stages, byName, metaEnv(), context, options.baseEnv);
+      // A stage continuing another starts with a copy of every value in force there: it carries them too.
+      if (stage.fromStage !== null) carryStep(carried, stage.envSize, line);
       stages.push(stage);
       // The first stage of a name is the one FROM and --target find (names repeat only as stage-N).
       if (!byName.has(stage.name)) byName.set(stage.name, stage);
