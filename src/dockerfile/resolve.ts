@@ -94,10 +94,14 @@ export function resolveDockerfile(
   const byName = new Map<string, ResolvedStage>();
   let stage: ResolvedStage | undefined;
 
-  const metaEnv = (): Map<string, string> => {
-    const env = new Map(builtins);
-    for (const [name, value] of globalArgs) if (value !== undefined) env.set(name, value);
-    return env;
+  // What FROM and global ARG lines expand with: the builtins, then every global ARG that has a value. Kept up to
+  // date as global ARGs are declared, rather than rebuilt for each line (thousands of them made it quadratic).
+  const meta = new Map(builtins);
+  const setGlobalArg = (name: string, value: string | undefined) => {
+    globalArgs.set(name, value);
+    if (value !== undefined) meta.set(name, value);
+    else if (builtins.has(name)) meta.set(name, builtins.get(name)!);
+    else meta.delete(name);
   };
 
   for (const instruction of parsed.instructions) {
@@ -106,7 +110,7 @@ export function resolveDockerfile(
     const keyword = instruction.keyword;
 
     if (keyword === "from") {
-      stage = startStage(instruction, stages, byName, metaEnv(), context, options.baseEnv);
+      stage = startStage(instruction, stages, byName, meta, context, options.baseEnv);
       // A stage continuing another starts with a copy of every value in force there: it carries them too.
       if (stage.fromStage !== null) carryStep(carried, stage.envSize, line);
       stages.push(stage);
@@ -124,8 +128,10 @@ export function resolveDockerfile(
     }
 
     if (keyword === "arg") {
-      const env = stage ? stage.env : metaEnv();
+      const env = stage ? stage.env : meta;
       const resolved: { name: string; value: string | null }[] = [];
+      // Every word expands against the values as they were before this line: global ones are set after it.
+      const globals: [string, string | undefined][] = [];
       for (const word of instruction.args.values) {
         const { name: rawName, value: rawDefault } = splitArg(word);
         const name = expandAt(rawName, env, line, context);
@@ -138,13 +144,16 @@ export function resolveDockerfile(
         else if (stage && globalArgs.has(name)) value = globalArgs.get(name);
         else if (stage && builtins.has(name)) value = builtins.get(name);
         if (stage) {
-          stage.envSnapshot = undefined;
-          if (value !== undefined) setVariable(stage, name, value);
+          if (value !== undefined) {
+            stage.envSnapshot = undefined;
+            setVariable(stage, name, value);
+          }
         } else {
-          globalArgs.set(name, value);
+          globals.push([name, value]);
         }
         resolved.push({ name, value: value ?? null });
       }
+      for (const [name, value] of globals) setGlobalArg(name, value);
       if (stage) {
         stage.steps.push({ ...base, stage: stage.name, action: "arg", notes: [], arg: resolved });
       }
