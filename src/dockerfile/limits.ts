@@ -24,6 +24,11 @@ export const MAX_EXPANSION_WORK = 16_000_000;
  * shell argument, or many variables, followed by thousands of lines cannot make a plan of gigabytes.
  */
 export const MAX_CARRIED_ENVIRONMENT = 16 * 1024 * 1024;
+/**
+ * Variables copied in all into stages that continue another (`FROM <stage>` copies every ENV and ARG in force):
+ * each copy costs per variable whatever the values' length, so short names alone stay within the carried bound.
+ */
+export const MAX_COPIED_VARIABLES = 250_000;
 
 /** Work left for one Dockerfile's expansions; shared by every word of it. */
 export interface ExpansionBudget {

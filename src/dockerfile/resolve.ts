@@ -2,7 +2,12 @@
 // (each pair expanded against the environment before the instruction), stages and their inheritance. Pure.
 import { posix } from "node:path";
 import { type ExpansionContext, expandAt } from "./expand.js";
-import { createExpansionBudget, MAX_VALUE_LENGTH, valueTooLongError } from "./limits.js";
+import {
+  createExpansionBudget,
+  MAX_COPIED_VARIABLES,
+  MAX_VALUE_LENGTH,
+  valueTooLongError,
+} from "./limits.js";
 import { type Instruction, lineError, type ParsedDockerfile } from "./parse.js";
 import {
   type CarriedEnvironment,
@@ -85,6 +90,7 @@ export function resolveDockerfile(
 ): ResolvedDockerfile {
   const context: ExpansionContext = { escape: parsed.escape, budget: createExpansionBudget() };
   const carried: CarriedEnvironment = { characters: 0 };
+  let copied = 0;
   const buildArgs = new Map(Object.entries(options.buildArgs ?? {}));
   const usedBuildArgs = new Set<string>();
   const builtins = platformArgs(options.platform);
@@ -112,7 +118,17 @@ export function resolveDockerfile(
     if (keyword === "from") {
       stage = startStage(instruction, stages, byName, meta, context, options.baseEnv);
       // A stage continuing another starts with a copy of every value in force there: it carries them too.
-      if (stage.fromStage !== null) carryStep(carried, stage.envSize, line);
+      if (stage.fromStage !== null) {
+        carryStep(carried, stage.envSize, line);
+        copied += stage.env.size;
+        if (copied > MAX_COPIED_VARIABLES) {
+          throw lineError(
+            line,
+            `the stages up to here copy more than ${MAX_COPIED_VARIABLES} variables from the stages they continue; ` +
+              "use fewer variables or fewer stages",
+          );
+        }
+      }
       stages.push(stage);
       // The first stage of a name is the one FROM and --target find (names repeat only as stage-N).
       if (!byName.has(stage.name)) byName.set(stage.name, stage);

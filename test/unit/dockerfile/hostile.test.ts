@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { HOSTILE_DOCKERFILES } from "../../../fixtures/dockerfiles/hostile.mjs";
 import {
   MAX_CARRIED_ENVIRONMENT,
+  MAX_COPIED_VARIABLES,
   MAX_EXPANSION_WORK,
   MAX_INSTRUCTIONS,
   MAX_NESTING,
@@ -31,7 +32,8 @@ describe("hostile Dockerfiles", () => {
       MAX_INSTRUCTIONS,
       MAX_EXPANSION_WORK,
       MAX_CARRIED_ENVIRONMENT,
-    ]).toEqual([131_072, 64, 10_000, 16_000_000, 16_777_216]);
+      MAX_COPIED_VARIABLES,
+    ]).toEqual([131_072, 64, 10_000, 16_000_000, 16_777_216, 250_000]);
   });
 
   it.each(HOSTILE_DOCKERFILES.filter((c) => c.refused !== null).map((c) => [c.name, c] as const))(
