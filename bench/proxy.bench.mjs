@@ -26,7 +26,8 @@ const ROUND_TRIPS = 3000;
 const ip = (...args) => execFileSync("ip", args);
 
 const id = randomBytes(3).toString("hex");
-const ns = `proxyb${id}`;
+// BATON_NETNS_PREFIX (up to 8 characters) keeps engineers' runs on one machine apart.
+const ns = `${process.env.BATON_NETNS_PREFIX || "proxyb"}${id}`;
 const third = randomBytes(1)[0];
 const gateway = `198.19.${third}.1`;
 const upstream = `198.19.${third}.2`;
