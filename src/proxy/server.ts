@@ -7,8 +7,10 @@ import type { Socket } from "node:net";
 import type { ProxyCa, ProxyContext, ProxyDeps } from "./context.js";
 import { handleConnect } from "./handle-connect.js";
 import { handleHttpRequest } from "./handle-http.js";
-import { createMitm } from "./mitm.js";
+import { createMitm, handleTunnelRequest } from "./mitm.js";
 import { compilePolicy } from "./policy/index.js";
+import { rawRefusal, renderRefusal } from "./refusal.js";
+import { PROXY_ERRORS } from "./wire.js";
 
 export interface EgressProxy {
   server: Server;
@@ -34,10 +36,18 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
     }),
     newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
   };
-  const mitm = createMitm(context);
   const busy = new Set<Socket>();
   const sockets = new Set<Socket>();
-  const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0, headersTimeout: 30_000 });
+  const { headersMs } = deps.config.timeouts;
+  const server = createServer({
+    keepAliveTimeout: 30_000,
+    requestTimeout: 0,
+    headersTimeout: headersMs,
+    // How often the server looks for connections past headersMs (Node's default is every 30 s).
+    connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(headersMs / 4))),
+  });
+  // Decrypted placeholder-path connections are served by this same server (its time-outs and drain apply).
+  const mitm = createMitm(context, (tls) => server.emit("connection", tls));
   server.on("connection", (socket: Socket) => {
     // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.
     socket.setNoDelay(true);
@@ -52,12 +62,26 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   server.on("request", (req, res) => {
     busy.add(req.socket);
     res.once("close", () => busy.delete(req.socket));
-    handleHttpRequest(context, req, res).catch((error: unknown) => {
+    const tunnel = mitm.tunnelOf(req.socket);
+    const handled = tunnel
+      ? handleTunnelRequest(context, tunnel, req, res)
+      : handleHttpRequest(context, req, res);
+    handled.catch((error: unknown) => {
       crash(error);
       res.destroy();
     });
   });
   server.on("connect", (req, socket: Socket, head: Buffer) => {
+    if (mitm.tunnelOf(socket)) {
+      // A tunnel inside a tunnel would leave the host this one was checked and audited for.
+      const refusal = renderRefusal(PROXY_ERRORS.invalidTarget, {
+        host: req.url ?? "(none)",
+        reason: "CONNECT inside a tunnel",
+        requestId: context.newRequestId(),
+      });
+      socket.end(rawRefusal(refusal));
+      return;
+    }
     busy.add(socket);
     handleConnect(context, req, socket, head, (session) => mitm.start(session)).catch((error: unknown) => {
       crash(error);
