@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, Agent as HttpAgent, type Server } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
+import { createSecureContext } from "node:tls";
 import type { ProxyCa, ProxyContext, ProxyDeps } from "./context.js";
 import { handleConnect } from "./handle-connect.js";
 import { handleHttpRequest } from "./handle-http.js";
@@ -32,7 +33,11 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       keepAlive: true,
       scheduling: "lifo",
       noDelay: true,
-      ...(deps.upstreamCa.length > 0 ? { ca: [...deps.upstreamCa] } : {}),
+      // One context for every upstream connection. Given as `ca`, the ~150 roots were parsed again for each
+      // new connection and joined into the agent's pool key on every request (a third of a millisecond each).
+      ...(deps.upstreamCa.length > 0
+        ? { secureContext: createSecureContext({ ca: [...deps.upstreamCa] }) }
+        : {}),
     }),
     newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
   };
