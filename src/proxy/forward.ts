@@ -1,8 +1,17 @@
 // Sends one request on to its upstream and the answer back: hop-by-hop headers dropped, placeholders swapped
 // where approved, the checked address dialled (over TLS for the placeholder path), secret values in the answer
-// replaced by their placeholders, and the audit line written when the exchange ends.
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+// replaced by their placeholders, and the audit line written when the exchange ends. An answer from a host that
+// one of the sandbox's secrets is approved for is read uncompressed: the request asks for identity, gzip, deflate
+// or br sent anyway is decoded, and any other content coding is refused (it could carry a value unseen).
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { request as httpsRequest } from "node:https";
+import { pipeline, type Readable, type Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { hostMatches, type RequestOrigin } from "../capability/destination.js";
 import type { AuditRecord } from "./audit.js";
 import type { ProxyContext } from "./context.js";
@@ -23,6 +32,22 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
+
+/** The content codings the proxy can undo to scrub an answer. */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  "x-gzip": createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** The codings of a Content-Encoding header, in the order they were applied (identity left out). */
+export function contentCodings(header: string | undefined): string[] {
+  return (header ?? "")
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
+}
 
 function endToEnd(rawHeaders: readonly string[]): [string, string][] {
   const named = new Set<string>();
@@ -67,133 +92,36 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
     { secrets: lease.secrets, origin: input.origin, headers: context.substituteHeaders },
     input.path,
   );
-  const outHeaders = substitution.headers;
-  if (substitution.swapped.length > 0) {
-    // The answer must be readable to replace a value it echoes: ask for it uncompressed.
-    for (let i = outHeaders.length - 1; i >= 0; i--) {
-      if (outHeaders[i]![0].toLowerCase() === "accept-encoding") outHeaders.splice(i, 1);
-    }
-    outHeaders.push(["accept-encoding", "identity"]);
-  }
-  // Only the values of secrets approved for this host and port can travel here, so only they are looked for
-  // in the answer (elsewhere the value never left the proxy, and an opaque tunnel cannot be read anyway).
+  // Only the values of secrets approved for this host and port can travel here, so only they (and the encoded
+  // headers the proxy rewrote) are looked for in the answer; an opaque tunnel cannot be read anyway.
   const pairs = scrubPairs(
     lease.secrets.filter((secret) =>
       secret.destinations.some(
         (d) => d.scheme === input.scheme && d.port === input.port && hostMatches(d.host, input.targetHost),
       ),
     ),
+    substitution.rewrites,
   );
-  record.dialled = input.address;
+  const outHeaders = substitution.headers;
+  if (pairs.length > 0) {
+    // The answer must be readable to replace a value it echoes: ask for it uncompressed.
+    for (let i = outHeaders.length - 1; i >= 0; i--) {
+      if (outHeaders[i]![0].toLowerCase() === "accept-encoding") outHeaders.splice(i, 1);
+    }
+    outHeaders.push(["accept-encoding", "identity"]);
+  }
   record.substitution = {
     swapped: substitution.swapped,
     unapproved: substitution.unapproved,
     unknown: substitution.unknown,
     scrubbed: 0,
   };
-  const flat: string[] = [];
-  for (const [name, value] of outHeaders) flat.push(name, value);
-  flat.push("Host", input.hostHeader);
 
-  const options = {
-    host: input.address,
-    port: input.port,
-    method: req.method,
-    path: input.path,
-    headers: flat,
-    setHost: false,
-  };
-  const upstream = input.tlsServername
-    ? httpsRequest({
-        ...options,
-        servername: input.tlsServername,
-        agent: context.httpsAgent,
-      })
-    : httpRequest({ ...options, agent: context.httpAgent });
-
-  let answered = false;
   let bytesUp = 0;
-  let scrubCount: () => number = () => 0;
-  const fail = (error: ProxyError, reason: string) => {
-    if (answered || res.headersSent) {
-      res.destroy();
-      return;
-    }
-    answered = true;
-    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
-    res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    Object.assign(record, { decision: "error", error: error.code, status: error.status, reason });
-  };
-
-  let connectTimer: NodeJS.Timeout | undefined;
-  upstream.on("socket", (socket) => {
-    socket.setNoDelay(true);
-    if (!socket.connecting) return;
-    connectTimer = setTimeout(() => {
-      fail(PROXY_ERRORS.upstreamTimeout, `no connection within ${context.config.timeouts.connectMs} ms`);
-      upstream.destroy();
-    }, context.config.timeouts.connectMs);
-    socket.once("connect", () => clearTimeout(connectTimer));
-  });
-  upstream.setTimeout(context.config.timeouts.idleMs, () => {
-    fail(PROXY_ERRORS.upstreamTimeout, `no answer within ${context.config.timeouts.idleMs} ms`);
-    upstream.destroy();
-  });
-  upstream.on("error", (error: NodeJS.ErrnoException) => {
-    clearTimeout(connectTimer);
-    const tlsTrouble = /certificate|self.signed|unable to verify|CERT_/i.test(
-      `${error.code} ${error.message}`,
-    );
-    fail(
-      PROXY_ERRORS.upstreamUnreachable,
-      tlsTrouble
-        ? `the upstream's TLS certificate is not trusted (${error.code ?? "tls"})`
-        : `${error.code ?? error.message}`,
-    );
-  });
-  upstream.on("response", (answer) => {
-    clearTimeout(connectTimer);
-    answered = true;
-    const out: string[] = [];
-    let scrubbed = 0;
-    const encoding = (answer.headers["content-encoding"] ?? "identity").toLowerCase();
-    const scrubBody = pairs.length > 0 && (encoding === "identity" || encoding === "");
-    const raw = answer.rawHeaders;
-    const named = new Set(
-      (answer.headers.connection ?? "")
-        .split(",")
-        .map((t) => t.trim().toLowerCase())
-        .filter(Boolean),
-    );
-    for (let i = 0; i < raw.length; i += 2) {
-      const lower = raw[i]!.toLowerCase();
-      if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
-      if (scrubBody && lower === "content-length") continue; // the body may change length: send it chunked
-      const cleaned = pairs.length > 0 ? scrubText(raw[i + 1]!, pairs) : { text: raw[i + 1]!, count: 0 };
-      scrubbed += cleaned.count;
-      out.push(raw[i]!, cleaned.text);
-    }
-    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-    record.status = answer.statusCode ?? 502;
-    if (scrubBody) {
-      const scrub = createScrubStream(pairs);
-      scrubCount = () => scrubbed + scrub.count();
-      answer.pipe(scrub).pipe(res);
-    } else {
-      scrubCount = () => scrubbed;
-      answer.pipe(res);
-    }
-  });
-  req.on("data", (chunk: Buffer) => {
-    bytesUp += chunk.length;
-  });
-  req.pipe(upstream);
   let bytesDown = 0;
-  const write = res.write.bind(res);
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (chunk) bytesDown += typeof chunk === "string" ? Buffer.byteLength(chunk) : (chunk as Buffer).length;
-    return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof res.write;
+  let scrubCount: () => number = () => 0;
+  let upstream: ClientRequest | undefined;
+  let connectTimer: NodeJS.Timeout | undefined;
   let done = false;
   const end = () => {
     if (done) return;
@@ -207,7 +135,138 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
   };
   res.on("finish", end);
   res.on("close", () => {
-    if (!res.writableFinished) upstream.destroy();
+    if (!res.writableFinished) upstream?.destroy();
     end();
   });
+  const fail = (error: ProxyError, reason: string) => {
+    if (res.writableEnded) return;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
+    res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+    Object.assign(record, { decision: "error", error: error.code, status: error.status, reason });
+  };
+
+  if (substitution.unusable.length > 0) {
+    req.resume();
+    fail(
+      PROXY_ERRORS.secretUnusable,
+      `the value of ${substitution.unusable.join(", ")} cannot be sent in a header`,
+    );
+    return;
+  }
+
+  const flat: string[] = [];
+  for (const [name, value] of outHeaders) flat.push(name, value);
+  flat.push("Host", input.hostHeader);
+  const options = {
+    host: input.address,
+    port: input.port,
+    method: req.method,
+    path: input.path,
+    headers: flat,
+    setHost: false,
+  };
+  record.dialled = input.address;
+  try {
+    upstream = input.tlsServername
+      ? httpsRequest({ ...options, servername: input.tlsServername, agent: context.httpsAgent })
+      : httpRequest({ ...options, agent: context.httpAgent });
+  } catch (error) {
+    // Node refuses to build the request (a header it will not send): an answer, never a crash.
+    req.resume();
+    fail(PROXY_ERRORS.upstreamUnreachable, `the request could not be sent (${errorCode(error)})`);
+    return;
+  }
+  const outgoing = upstream;
+
+  outgoing.on("socket", (socket) => {
+    socket.setNoDelay(true);
+    if (!socket.connecting) return;
+    connectTimer = setTimeout(() => {
+      fail(PROXY_ERRORS.upstreamTimeout, `no connection within ${context.config.timeouts.connectMs} ms`);
+      outgoing.destroy();
+    }, context.config.timeouts.connectMs);
+    socket.once("connect", () => clearTimeout(connectTimer));
+  });
+  outgoing.setTimeout(context.config.timeouts.idleMs, () => {
+    fail(PROXY_ERRORS.upstreamTimeout, `no answer within ${context.config.timeouts.idleMs} ms`);
+    outgoing.destroy();
+  });
+  outgoing.on("error", (error: NodeJS.ErrnoException) => {
+    clearTimeout(connectTimer);
+    const tlsTrouble = /certificate|self.signed|unable to verify|CERT_/i.test(
+      `${error.code} ${error.message}`,
+    );
+    fail(
+      PROXY_ERRORS.upstreamUnreachable,
+      tlsTrouble
+        ? `the upstream's TLS certificate is not trusted (${error.code ?? "tls"})`
+        : `${error.code ?? error.message}`,
+    );
+  });
+  outgoing.on("response", (answer) => {
+    clearTimeout(connectTimer);
+    const status = answer.statusCode ?? 502;
+    const codings = contentCodings(answer.headers["content-encoding"]);
+    const bodiless = req.method === "HEAD" || status === 204 || status === 304 || status < 200;
+    const scrubBody = pairs.length > 0 && !bodiless;
+    const decode = scrubBody && codings.length > 0;
+    if (decode && !codings.every((coding) => coding in DECODERS)) {
+      answer.destroy();
+      fail(PROXY_ERRORS.answerEncodingUnsupported, `the answer is encoded ${codings.join(", ")}`);
+      return;
+    }
+    const out: string[] = [];
+    let scrubbed = 0;
+    const clean = (text: string) => {
+      if (pairs.length === 0) return text;
+      const cleaned = scrubText(text, pairs);
+      scrubbed += cleaned.count;
+      return cleaned.text;
+    };
+    const raw = answer.rawHeaders;
+    const named = new Set(
+      (answer.headers.connection ?? "")
+        .split(",")
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    );
+    for (let i = 0; i < raw.length; i += 2) {
+      const lower = raw[i]!.toLowerCase();
+      if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+      if (scrubBody && lower === "content-length") continue; // the body may change length: send it chunked
+      if (decode && lower === "content-encoding") continue; // the sandbox gets it decoded
+      out.push(raw[i]!, clean(raw[i + 1]!));
+    }
+    res.writeHead(status, clean(answer.statusMessage ?? ""), out);
+    record.status = status;
+    const count = (chunk: Buffer) => {
+      bytesDown += chunk.length;
+    };
+    if (!scrubBody) {
+      scrubCount = () => scrubbed;
+      answer.on("data", count);
+      answer.pipe(res);
+      return;
+    }
+    const scrub = createScrubStream(pairs);
+    scrubCount = () => scrubbed + scrub.count();
+    scrub.on("data", count);
+    const decoders = decode ? [...codings].reverse().map((coding) => DECODERS[coding]!()) : [];
+    pipeline([answer, ...decoders, scrub, res] as [Readable, ...Transform[], ServerResponse], (error) => {
+      // A body that does not decode is cut off: the sandbox never gets half-scrubbed bytes.
+      if (error) res.destroy();
+    });
+  });
+  req.on("data", (chunk: Buffer) => {
+    bytesUp += chunk.length;
+  });
+  req.pipe(outgoing);
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? "error";
 }

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseApprovedDestination } from "../../../src/capability/destination.js";
 import type { LeaseSecret } from "../../../src/proxy/lease/policy.js";
-import { createScrubStream, scrubPairs } from "../../../src/proxy/secrets/scrub.js";
+import { createScrubStream, scrubPairs, scrubText } from "../../../src/proxy/secrets/scrub.js";
 import { substitutePlaceholders } from "../../../src/proxy/secrets/substitute.js";
 
 const secret: LeaseSecret = {
@@ -83,5 +83,80 @@ describe("createScrubStream", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("what the scrubber looks for", () => {
+  const special: LeaseSecret = {
+    ...secret,
+    value: 'tok+en/with="odd"\\chars',
+  };
+
+  it.each([
+    ["the value itself", special.value],
+    ["percent-encoded", encodeURIComponent(special.value)],
+    [
+      "percent-encoded in lowercase hex",
+      encodeURIComponent(special.value).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    ],
+    ["JSON-escaped", JSON.stringify(special.value).slice(1, -1)],
+    ["JSON-escaped with escaped slashes", JSON.stringify(special.value).slice(1, -1).replace(/\//g, "\\/")],
+  ])("%s becomes the placeholder", async (_form, echoed) => {
+    const stream = createScrubStream(scrubPairs([special]));
+    const parts: Buffer[] = [];
+    Readable.from([Buffer.from(`{"got":"${echoed}"}`)]).pipe(stream);
+    for await (const part of stream) parts.push(part as Buffer);
+    expect(Buffer.concat(parts).toString()).toBe(`{"got":"${special.placeholder}"}`);
+    expect(scrubText(`x ${echoed} y`, scrubPairs([special])).text).toBe(`x ${special.placeholder} y`);
+  });
+
+  it("Basic credentials the proxy rewrote are scrubbed back to what the sandbox sent", () => {
+    const sent = Buffer.from(`me:${secret.placeholder}`).toString("base64");
+    const out = substitutePlaceholders([["Authorization", `Basic ${sent}`]], context);
+    const swappedIn = out.headers[0]![1].slice("Basic ".length);
+    expect(Buffer.from(swappedIn, "base64").toString()).toBe(`me:${secret.value}`);
+    expect(out.rewrites).toEqual([{ sent: swappedIn, original: sent }]);
+    const echoed = scrubText(`{"authorization":"Basic ${swappedIn}"}`, scrubPairs([secret], out.rewrites));
+    expect(echoed.text).toBe(`{"authorization":"Basic ${sent}"}`);
+  });
+
+  it("a value that cannot be header text is reported unusable and not swapped; Basic's base64 carries it", () => {
+    const broken: LeaseSecret = { ...secret, value: "line\nbreak" };
+    const out = substitutePlaceholders(
+      [
+        ["Authorization", `Bearer ${broken.placeholder}`],
+        ["X-Token", broken.placeholder],
+      ],
+      { ...context, secrets: [broken] },
+    );
+    expect(out.headers.map(([, v]) => v)).toEqual([`Bearer ${broken.placeholder}`, broken.placeholder]);
+    expect(out.unusable).toEqual([broken.id]);
+    expect(out.swapped).toEqual([]);
+    const basic = substitutePlaceholders(
+      [["Authorization", `Basic ${Buffer.from(`u:${broken.placeholder}`).toString("base64")}`]],
+      { ...context, secrets: [broken] },
+    );
+    expect(basic.unusable).toEqual([]);
+    expect(Buffer.from(basic.headers[0]![1].slice(6), "base64").toString()).toBe("u:line\nbreak");
+  });
+});
+
+describe("a streamed answer is not held back", () => {
+  it("a chunk whose end cannot begin a value passes at once; only a possible start of a value waits", async () => {
+    const stream = createScrubStream(scrubPairs([secret]));
+    const seen: string[] = [];
+    stream.on("data", (part: Buffer) => seen.push(part.toString()));
+    const written = async (text: string) => {
+      stream.write(Buffer.from(text));
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    await written("data: one\n\n");
+    expect(seen.join("")).toBe("data: one\n\n");
+    // "canary-un" could be the start of the value: it waits for the next chunk.
+    await written("data: canary-un");
+    expect(seen.join("")).toBe("data: one\n\ndata: ");
+    await written("it-5a5a-never-print\n\n");
+    expect(seen.join("")).toBe(`data: one\n\ndata: ${secret.placeholder}\n\n`);
+    stream.end();
   });
 });
