@@ -43,6 +43,8 @@ export function parseTargetHost(raw: string): ParseResult<TargetHost> {
   if (ipaddr.IPv4.isValid(host)) return { ok: true, value: ip(4, ipaddr.IPv4.parse(host).toString()) };
   const ascii = /^[\x21-\x7e]+$/.test(host) ? host : domainToASCII(host);
   if (ascii === "" || ascii.length > 253) return fail("not a valid hostname");
+  // Full-width digits and dots (`１２７．０．０．１`) fold to an address: judge it as one.
+  if (ipaddr.IPv4.isValid(ascii)) return { ok: true, value: ip(4, ipaddr.IPv4.parse(ascii).toString()) };
   const labels = ascii.split(".");
   if (NUMERIC_LABEL.test(labels.at(-1)!)) return fail("a host ending in a number must be a valid IP address");
   if (!labels.every((label) => NAME_LABEL.test(label))) return fail("not a valid hostname");
