@@ -39,7 +39,7 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
         ? { secureContext: createSecureContext({ ca: [...deps.upstreamCa] }) }
         : {}),
     }),
-    newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
+    newRequestId: sequentialIds(),
   };
   const busy = new Set<Socket>();
   const sockets = new Set<Socket>();
@@ -127,5 +127,21 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       await deps.refusals?.flush();
       return { ended };
     },
+  };
+}
+
+/**
+ * Request ids: a random prefix per run and a counter (`prq_` and 16 hex digits). Unique within a run and unlikely
+ * to repeat across runs; they name audit lines, never grant anything, so they need no fresh randomness each.
+ */
+function sequentialIds(): () => string {
+  let prefix = randomBytes(4).toString("hex");
+  let next = 0;
+  return () => {
+    if (next > 0xffffffff) {
+      prefix = randomBytes(4).toString("hex");
+      next = 0;
+    }
+    return `prq_${prefix}${(next++).toString(16).padStart(8, "0")}`;
   };
 }
