@@ -1,8 +1,8 @@
-// Sends one request on to its upstream and the answer back: hop-by-hop headers dropped, placeholders swapped
-// where approved, the checked address dialled (over TLS for the placeholder path), secret values in the answer
-// replaced by their placeholders, and the audit line written when the exchange ends. An answer from a host that
-// one of the sandbox's secrets is approved for is read uncompressed: the request asks for identity, gzip, deflate
-// or br sent anyway is decoded, and any other content coding is refused (it could carry a value unseen).
+// Sends one request on to its upstream and the answer back (answer.ts): hop-by-hop headers dropped, placeholders
+// swapped where approved, the checked address dialled (over TLS for the placeholder path), secret values in the
+// answer replaced by their placeholders, and the audit line written when the exchange ends. An answer from a host
+// that one of the sandbox's secrets is approved for is read uncompressed: the request asks for identity, gzip,
+// deflate or br sent anyway is decoded, and any other content coding is refused (it could carry a value unseen).
 import {
   type ClientRequest,
   request as httpRequest,
@@ -10,44 +10,15 @@ import {
   type ServerResponse,
 } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { pipeline, type Readable, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { hostMatches, type RequestOrigin } from "../capability/destination.js";
+import { type AnswerCounts, HOP_BY_HOP, planAnswer, sendAnswer } from "./answer.js";
 import type { AuditRecord } from "./audit.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
 import { renderRefusal } from "./refusal.js";
-import { createScrubStream, scrubPairs, scrubText } from "./secrets/scrub.js";
+import { scrubPairs } from "./secrets/scrub.js";
 import { substitutePlaceholders } from "./secrets/substitute.js";
 import { PROXY_ERRORS, type ProxyError } from "./wire.js";
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "proxy-connection",
-  "keep-alive",
-  "proxy-authorization",
-  "proxy-authenticate",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-
-/** The content codings the proxy can undo to scrub an answer. */
-const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  "x-gzip": createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
-/** The codings of a Content-Encoding header, in the order they were applied (identity left out). */
-export function contentCodings(header: string | undefined): string[] {
-  return (header ?? "")
-    .split(",")
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== "" && coding !== "identity");
-}
 
 function endToEnd(rawHeaders: readonly string[]): [string, string][] {
   const named = new Set<string>();
@@ -118,8 +89,7 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
   };
 
   let bytesUp = 0;
-  let bytesDown = 0;
-  let scrubCount: () => number = () => 0;
+  const counts: AnswerCounts = { bytesDown: 0, scrubbed: 0 };
   let upstream: ClientRequest | undefined;
   let connectTimer: NodeJS.Timeout | undefined;
   let done = false;
@@ -128,8 +98,8 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
     done = true;
     clearTimeout(connectTimer);
     record.bytesUp = bytesUp;
-    record.bytesDown = bytesDown;
-    record.substitution!.scrubbed = scrubCount();
+    record.bytesDown = counts.bytesDown;
+    record.substitution!.scrubbed = counts.scrubbed;
     record.durationMs = Date.now() - input.started;
     input.finish(record);
   };
@@ -209,57 +179,14 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
   });
   outgoing.on("response", (answer) => {
     clearTimeout(connectTimer);
-    const status = answer.statusCode ?? 502;
-    const codings = contentCodings(answer.headers["content-encoding"]);
-    const bodiless = req.method === "HEAD" || status === 204 || status === 304 || status < 200;
-    const scrubBody = pairs.length > 0 && !bodiless;
-    const decode = scrubBody && codings.length > 0;
-    if (decode && !codings.every((coding) => coding in DECODERS)) {
+    const plan = planAnswer(answer, req.method, pairs);
+    if ("refuse" in plan) {
       answer.destroy();
-      fail(PROXY_ERRORS.answerEncodingUnsupported, `the answer is encoded ${codings.join(", ")}`);
+      fail(PROXY_ERRORS.answerEncodingUnsupported, plan.refuse);
       return;
     }
-    const out: string[] = [];
-    let scrubbed = 0;
-    const clean = (text: string) => {
-      if (pairs.length === 0) return text;
-      const cleaned = scrubText(text, pairs);
-      scrubbed += cleaned.count;
-      return cleaned.text;
-    };
-    const raw = answer.rawHeaders;
-    const named = new Set(
-      (answer.headers.connection ?? "")
-        .split(",")
-        .map((t) => t.trim().toLowerCase())
-        .filter(Boolean),
-    );
-    for (let i = 0; i < raw.length; i += 2) {
-      const lower = raw[i]!.toLowerCase();
-      if (HOP_BY_HOP.has(lower) || named.has(lower)) continue;
-      if (scrubBody && lower === "content-length") continue; // the body may change length: send it chunked
-      if (decode && lower === "content-encoding") continue; // the sandbox gets it decoded
-      out.push(raw[i]!, clean(raw[i + 1]!));
-    }
-    res.writeHead(status, clean(answer.statusMessage ?? ""), out);
-    record.status = status;
-    const count = (chunk: Buffer) => {
-      bytesDown += chunk.length;
-    };
-    if (!scrubBody) {
-      scrubCount = () => scrubbed;
-      answer.on("data", count);
-      answer.pipe(res);
-      return;
-    }
-    const scrub = createScrubStream(pairs);
-    scrubCount = () => scrubbed + scrub.count();
-    scrub.on("data", count);
-    const decoders = decode ? [...codings].reverse().map((coding) => DECODERS[coding]!()) : [];
-    pipeline([answer, ...decoders, scrub, res] as [Readable, ...Transform[], ServerResponse], (error) => {
-      // A body that does not decode is cut off: the sandbox never gets half-scrubbed bytes.
-      if (error) res.destroy();
-    });
+    record.status = answer.statusCode ?? 502;
+    sendAnswer(answer, res, plan, pairs, counts);
   });
   req.on("data", (chunk: Buffer) => {
     bytesUp += chunk.length;

@@ -4,7 +4,6 @@
 // the scrubber looks for the forms an echo commonly takes: percent-encoded (either hex case), JSON-escaped, and the
 // exact header values the proxy rewrote (Basic's base64 `user:value` comes back as base64 `user:placeholder`).
 // It cannot undo an arbitrary transformation of the value by a host the secret is approved for. Pure.
-import { Transform, type TransformCallback } from "node:stream";
 import type { LeaseSecret } from "../lease/policy.js";
 
 export interface ScrubPair {
@@ -99,21 +98,32 @@ export function pendingTail(buffer: Buffer, pairs: readonly ScrubPair[]): number
   return keep;
 }
 
-/** A body transform; `count()` says how many values it replaced. */
-export function createScrubStream(pairs: readonly ScrubPair[]): Transform & { count(): number } {
+/**
+ * Scrubs a body that comes in pieces: `push` returns what can go on now, `flush` the rest at the end. A value split
+ * across pieces is still replaced; `count()` says how many were.
+ */
+export interface Scrubber {
+  push(chunk: Buffer): Buffer;
+  flush(): Buffer;
+  count(): number;
+}
+
+export function createScrubber(pairs: readonly ScrubPair[]): Scrubber {
   const counter = { count: 0 };
   let pending: Buffer = Buffer.alloc(0);
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+  return {
+    push(chunk) {
       const joined = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       const replaced = replaceAll(joined, pairs, counter);
       const cut = replaced.length - pendingTail(replaced, pairs);
       pending = replaced.subarray(cut);
-      done(null, cut > 0 ? replaced.subarray(0, cut) : undefined);
+      return replaced.subarray(0, cut);
     },
-    flush(done: TransformCallback) {
-      done(null, pending.length > 0 ? pending : undefined);
+    flush() {
+      const rest = pending;
+      pending = Buffer.alloc(0);
+      return rest;
     },
-  });
-  return Object.assign(stream, { count: () => counter.count });
+    count: () => counter.count,
+  };
 }

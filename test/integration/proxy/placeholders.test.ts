@@ -242,6 +242,26 @@ describe("an answer from the approved host reaches the sandbox with the placehol
     expect(result.body + result.headers).not.toContain(CANARY);
   });
 
+  it("a scrubbed answer that arrives whole goes out in one piece with the Content-Length of what was sent", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(ca(), "utf8"),
+        },
+      ),
+    );
+    const [answer] = await exchange(
+      tls,
+      `GET /echo HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`,
+    );
+    const [head, body] = answer!.split("\r\n\r\n") as [string, string];
+    expect(head).not.toMatch(/^transfer-encoding:/im);
+    expect(head).toMatch(new RegExp(`^content-length: ${Buffer.byteLength(body)}$`, "im"));
+    expect(body).toContain(`Bearer ${PLACEHOLDER}`);
+  });
+
   it("a reason phrase echoing the value comes back with the placeholder", async () => {
     const result = await world.curl(["--cacert", ca(), ...bearer, "https://api.acme.test/echo-reason"]);
     expect(result.headers).toMatch(new RegExp(`^HTTP/1.1 401 denied Bearer ${PLACEHOLDER}\r?$`, "m"));
