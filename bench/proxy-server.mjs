@@ -27,9 +27,9 @@ const policy = toLeasePolicy({
     { id: secretId, placeholder: `baton-secret-${secretId}`, value, destinations: ["api.bench.test"] },
   ],
 });
-// Audit lines go to a file descriptor like in production, but asynchronously to /dev/null: the bench measures
-// the proxy, not the disk.
-const audit = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }));
+// Audit lines are written synchronously to a file descriptor, as `baton proxy` writes them to stderr, but to
+// /dev/null: the bench measures the proxy, not the disk.
+const audit = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: true }));
 const proxy = createProxy({
   config,
   leases: createStaticLeaseSource({ [lease]: policy }),

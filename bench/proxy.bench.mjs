@@ -1,13 +1,16 @@
 // `baton proxy` overhead against direct, all in one run. The upstream is a Node server in a network namespace
 // made for the run (the proxy never dials loopback); the proxy runs in its own process; load comes from wrk.
-//   1. absolute-form HTTP, small and 64 KiB answers: requests/s and p50/p99 latency, proxied vs direct
-//   2. CONNECT tunnel bulk transfer: MB/s through an opaque tunnel vs a direct connection
-//   3. CONNECT tunnel round trips: p50/p99 of a small request/answer over an open tunnel vs direct
-//   4. the placeholder path (TLS terminated with the proxy's CA, a placeholder swapped) vs direct TLS, reported
-//      separately
+//   http    absolute-form HTTP, small and 64 KiB answers: requests/s and p50/p99, proxied vs direct (wrk)
+//   trips   absolute-form round trips on one keep-alive connection, proxied vs direct
+//   tunnel  CONNECT tunnel: bulk MB/s and small round trips through an opaque tunnel vs a direct connection
+//   mitm    the placeholder path (TLS terminated with the proxy's CA, a placeholder swapped) vs direct TLS
+// Every measure runs PROXY_BENCH_ROUNDS times (default 3), direct and proxied alternating, after a warm-up of each
+// path, so a machine whose load moves shows as a range of ratios rather than one lucky or unlucky figure. The CPU
+// each process used comes from /proc, so "who is the bottleneck" can be read off the same run.
+// PROXY_BENCH_ONLY=http,trips,tunnel,mitm picks sections; BATON_NETNS_PREFIX names the namespace.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,14 +22,18 @@ import { issueLeafPem } from "../dist/src/proxy/ca/leaves.js";
 import { median, percentile, report } from "./lib.mjs";
 import { root } from "./serve.mjs";
 
-const SECONDS = Number(process.env.PROXY_BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.PROXY_BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.PROXY_BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.PROXY_BENCH_CONNECTIONS ?? 50);
-const BULK_BYTES = 512 * 1024 * 1024;
-const ROUND_TRIPS = 3000;
+const BULK_BYTES = Number(process.env.PROXY_BENCH_BULK_MIB ?? 128) * 1024 * 1024;
+const ROUND_TRIPS = Number(process.env.PROXY_BENCH_TRIPS ?? 1500);
+const WARM_TRIPS = 1500;
+const ONLY = new Set((process.env.PROXY_BENCH_ONLY ?? "http,trips,tunnel,mitm").split(","));
 const ip = (...args) => execFileSync("ip", args);
 
 const id = randomBytes(3).toString("hex");
-const ns = `proxyb${id}`;
+// BATON_NETNS_PREFIX (up to 8 characters) keeps engineers' runs on one machine apart.
+const ns = `${process.env.BATON_NETNS_PREFIX || "proxyb"}${id}`;
 const third = randomBytes(1)[0];
 const gateway = `198.19.${third}.1`;
 const upstream = `198.19.${third}.2`;
@@ -56,12 +63,32 @@ function start(command, args) {
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
     createInterface({ input: child.stdout }).on("line", (line) => {
       const parsed = JSON.parse(line);
-      if (parsed.ready || parsed.port) resolve(parsed);
+      if (parsed.ready || parsed.port) resolve({ ...parsed, pid: child.pid });
     });
   });
 }
 
-function wrk(url, headers = {}, path) {
+/** CPU milliseconds (user + system) a process has used so far. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+const selfCpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+/** Runs `work` and says how much CPU the upstream, the proxy and this process (the client) used meanwhile. */
+async function measured(pids, work) {
+  const before = [cpuMs(pids.upstream), cpuMs(pids.proxy), selfCpuMs()];
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  const used = [cpuMs(pids.upstream) - before[0], cpuMs(pids.proxy) - before[1], selfCpuMs() - before[2]];
+  return { ...result, ms, cpu: { upstream: used[0], proxy: used[1], client: used[2] } };
+}
+
+function wrk(url, headers = {}, path, seconds = SECONDS) {
   const script = join(dir, `wrk-${randomBytes(4).toString("hex")}.lua`);
   const lines = Object.entries(headers).map(
     ([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`,
@@ -70,18 +97,17 @@ function wrk(url, headers = {}, path) {
   writeFileSync(script, `${lines.join("\n")}\n`);
   const out = execFileSync(
     "wrk",
-    ["-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", "-s", script, url],
-    {
-      encoding: "utf8",
-    },
+    ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, url],
+    { encoding: "utf8" },
   );
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const requests = Number(/(\d+) requests in/.exec(out)[1]);
   const latency = (p) => {
     const [, n, unit] = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
     return Number(n) * { us: 0.001, ms: 1, s: 1000 }[unit];
   };
   if (/Non-2xx/.test(out)) throw new Error(`wrk saw errors:\n${out}`);
-  return { rps, p50: latency(50), p99: latency(99) };
+  return { rps, requests, p50: latency(50), p99: latency(99) };
 }
 
 async function openTunnel(proxyPort, authority, lease) {
@@ -105,15 +131,14 @@ async function openTunnel(proxyPort, authority, lease) {
   return socket;
 }
 
-function direct(port) {
+function connectTo(host, port) {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: upstream, port, noDelay: true }, () => resolve(socket));
+    const socket = connect({ host, port, noDelay: true }, () => resolve(socket));
     socket.once("error", reject);
   });
 }
 
 async function bulk(socket) {
-  const started = performance.now();
   let got = 0;
   socket.write(`${BULK_BYTES}\n`);
   await new Promise((resolve) => {
@@ -123,7 +148,7 @@ async function bulk(socket) {
     socket.once("end", resolve);
   });
   if (got !== BULK_BYTES) throw new Error(`got ${got} of ${BULK_BYTES} bytes`);
-  return got / 1e6 / ((performance.now() - started) / 1000);
+  return { bytes: got };
 }
 
 /** Sequential keep-alive request/answer round trips on one connection; returns sorted durations in ms. */
@@ -155,6 +180,38 @@ async function roundTrips(socket, request, count) {
   return times.sort((a, b) => a - b);
 }
 
+const range = (values, digits = 2) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length > 1
+    ? `${sorted[0].toFixed(digits)}–${sorted.at(-1).toFixed(digits)}`
+    : sorted[0].toFixed(digits);
+};
+
+/**
+ * Runs `direct` and `proxied` ROUNDS times, alternating, and reports the medians of `figure` with the range of
+ * the per-round ratios. Each returns an object with the figure and the CPU used.
+ */
+async function alternate(label, unit, figure, direct, proxied, { higherIsBetter = true, extra } = {}) {
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push({ direct: await direct(), proxied: await proxied() });
+  const d = median(rounds.map((r) => figure(r.direct)).sort((a, b) => a - b));
+  const p = median(rounds.map((r) => figure(r.proxied)).sort((a, b) => a - b));
+  const ratios = rounds.map((r) => figure(r.proxied) / figure(r.direct));
+  report(`  ${label}: direct (median of ${ROUNDS})`, d, unit);
+  report(`  ${label}: proxied (median of ${ROUNDS})`, p, unit, { label: "direct", value: d });
+  console.log(
+    `  ${label}: ${higherIsBetter ? "proxied/direct" : "proxied/direct (lower is better)"} per round ${range(ratios)}` +
+      (unit === "ms"
+        ? `; added ${range(
+            rounds.map((r) => figure(r.proxied) - figure(r.direct)),
+            3,
+          )} ms`
+        : ""),
+  );
+  if (extra) console.log(`  ${label}: ${extra(rounds)}`);
+  return rounds;
+}
+
 try {
   ip("netns", "add", ns);
   ip("link", "add", `${ns}a`, "type", "veth", "peer", "name", `${ns}b`);
@@ -171,7 +228,8 @@ try {
   writeFileSync(join(dir, "upstream.pem"), leaf.certPem);
   writeFileSync(join(dir, "upstream-key.pem"), leaf.keyPem);
   const upstreamScript = join(root, "test", "helpers", "proxy-upstream.mjs");
-  await start("ip", [
+  // `ip netns exec` execs the command, so the child's pid is the upstream's.
+  const { pid: upstreamPid } = await start("ip", [
     "netns",
     "exec",
     ns,
@@ -188,7 +246,7 @@ try {
   const lease = `btl_${randomBytes(16).toString("hex")}`;
   const secretId = `sec_${randomBytes(16).toString("hex")}`;
   const value = `bench-value-${randomBytes(8).toString("hex")}`;
-  const { port } = await start(process.execPath, [
+  const { port, pid: proxyPid } = await start(process.execPath, [
     ...(process.env.PROXY_BENCH_PROFILE
       ? ["--cpu-prof", `--cpu-prof-dir=${process.env.PROXY_BENCH_PROFILE}`]
       : []),
@@ -199,125 +257,137 @@ try {
     secretId,
     value,
   ]);
+  const pids = { upstream: upstreamPid, proxy: proxyPid };
   const proxyUrl = `http://127.0.0.1:${port}`;
   const proxyAuth = `Basic ${Buffer.from(`baton:${lease}`).toString("base64")}`;
+  const perRequest = (rounds, count) =>
+    `proxy CPU per request ${range(
+      rounds.map((r) => (r.proxied.cpu.proxy * 1000) / count(r.proxied)),
+      0,
+    )} us`;
 
-  console.log(`HTTP through the proxy vs direct (wrk, ${CONNECTIONS} connections, ${SECONDS} s each)`);
-  for (const [label, path] of [
-    ["small answer", "/small"],
-    ["64 KiB answer", "/big?bytes=65536"],
-  ]) {
-    const base = wrk(`http://${upstream}${path}`);
-    const via = wrk(
-      proxyUrl,
-      { "Proxy-Authorization": proxyAuth, Host: upstream },
-      `http://${upstream}${path}`,
-    );
-    report(`  ${label}: direct requests/s`, base.rps, "req/s");
-    report(`  ${label}: proxied requests/s`, via.rps, "req/s", { label: "direct", value: base.rps });
-    report(`  ${label}: direct p50 / p99`, base.p50, "ms");
-    report(`  ${label}: proxied p50 (added ${(via.p50 - base.p50).toFixed(2)} ms)`, via.p50, "ms", {
-      label: "direct",
-      value: base.p50,
-    });
-    report(`  ${label}: proxied p99 (added ${(via.p99 - base.p99).toFixed(2)} ms)`, via.p99, "ms", {
-      label: "direct",
-      value: base.p99,
-    });
+  if (ONLY.has("http")) {
+    console.log(`HTTP through the proxy vs direct (wrk, ${CONNECTIONS} connections, ${SECONDS} s per run)`);
+    for (const [label, path] of [
+      ["small answer", "/small"],
+      ["64 KiB answer", "/big?bytes=65536"],
+    ]) {
+      const direct = () => measured(pids, async () => wrk(`http://${upstream}${path}`));
+      const proxied = () =>
+        measured(pids, async () =>
+          wrk(proxyUrl, { "Proxy-Authorization": proxyAuth, Host: upstream }, `http://${upstream}${path}`),
+        );
+      // Warm-up: the JIT has compiled both paths before anything is measured.
+      wrk(`http://${upstream}${path}`, {}, undefined, 1);
+      wrk(proxyUrl, { "Proxy-Authorization": proxyAuth, Host: upstream }, `http://${upstream}${path}`, 1);
+      const rounds = await alternate(`${label} requests/s`, "req/s", (r) => r.rps, direct, proxied, {
+        extra: (all) =>
+          `${perRequest(all, (r) => r.requests)}; upstream CPU per request direct ${range(
+            all.map((r) => (r.direct.cpu.upstream * 1000) / r.direct.requests),
+            0,
+          )} us`,
+      });
+      const p50 = (side) => median(rounds.map((r) => r[side].p50).sort((a, b) => a - b));
+      const p99 = (side) => median(rounds.map((r) => r[side].p99).sort((a, b) => a - b));
+      report(
+        `  ${label} p50: direct / proxied (added ${(p50("proxied") - p50("direct")).toFixed(2)} ms)`,
+        p50("proxied"),
+        "ms",
+        { label: "direct", value: p50("direct") },
+      );
+      report(
+        `  ${label} p99: direct / proxied (added ${(p99("proxied") - p99("direct")).toFixed(2)} ms)`,
+        p99("proxied"),
+        "ms",
+        { label: "direct", value: p99("direct") },
+      );
+    }
   }
 
-  console.log(`Absolute-form round trips on one keep-alive connection (${ROUND_TRIPS}), proxied vs direct`);
-  const toProxy = () =>
-    new Promise((resolve, reject) => {
-      const socket = connect({ host: "127.0.0.1", port, noDelay: true }, () => resolve(socket));
-      socket.once("error", reject);
-    });
-  const plainDirect = await roundTrips(
-    await direct(80),
-    `GET /small HTTP/1.1\r\nHost: ${upstream}\r\n\r\n`,
-    ROUND_TRIPS,
-  );
-  const plainProxied = await roundTrips(
-    await toProxy(),
-    `GET http://${upstream}/small HTTP/1.1\r\nHost: ${upstream}\r\nProxy-Authorization: ${proxyAuth}\r\n\r\n`,
-    ROUND_TRIPS,
-  );
-  report("  round trip p50: direct", median(plainDirect), "ms");
-  report(
-    `  round trip p50: proxied (added ${(median(plainProxied) - median(plainDirect)).toFixed(3)} ms)`,
-    median(plainProxied),
-    "ms",
-    { label: "direct", value: median(plainDirect) },
-  );
-  report(
-    `  round trip p99: proxied (added ${(percentile(plainProxied, 99) - percentile(plainDirect, 99)).toFixed(3)} ms)`,
-    percentile(plainProxied, 99),
-    "ms",
-    { label: "direct", value: percentile(plainDirect, 99) },
-  );
-
-  console.log(
-    `CONNECT tunnel vs direct TCP (${BULK_BYTES / 1024 / 1024} MiB, then ${ROUND_TRIPS} round trips)`,
-  );
-  const directMbs = await bulk(await direct(9000));
-  const tunnelMbs = await bulk(await openTunnel(port, `${upstream}:9000`, lease));
-  report("  bulk transfer: direct", directMbs, "MB/s");
-  report("  bulk transfer: through a tunnel", tunnelMbs, "MB/s", { label: "direct", value: directMbs });
   const small = `GET /small HTTP/1.1\r\nHost: ${upstream}\r\n\r\n`;
-  const directTrips = await roundTrips(await direct(80), small, ROUND_TRIPS);
-  const tunnelTrips = await roundTrips(await openTunnel(port, `${upstream}:80`, lease), small, ROUND_TRIPS);
-  report("  round trip p50: direct", median(directTrips), "ms");
-  report(
-    `  round trip p50: tunnel (added ${(median(tunnelTrips) - median(directTrips)).toFixed(3)} ms)`,
-    median(tunnelTrips),
-    "ms",
-    { label: "direct", value: median(directTrips) },
-  );
-  report("  round trip p99: direct", percentile(directTrips, 99), "ms");
-  report(
-    `  round trip p99: tunnel (added ${(percentile(tunnelTrips, 99) - percentile(directTrips, 99)).toFixed(3)} ms)`,
-    percentile(tunnelTrips, 99),
-    "ms",
-    { label: "direct", value: percentile(directTrips, 99) },
-  );
+  const absolute = `GET http://${upstream}/small HTTP/1.1\r\nHost: ${upstream}\r\nProxy-Authorization: ${proxyAuth}\r\n\r\n`;
+  const tripsOn = async (socket, request) => {
+    await roundTrips(socket, request, WARM_TRIPS);
+    return await measured(pids, async () => ({ times: await roundTrips(socket, request, ROUND_TRIPS) }));
+  };
+  const tripRounds = async (label, direct, proxied) => {
+    const rounds = await alternate(`${label} round trip p50`, "ms", (r) => median(r.times), direct, proxied, {
+      higherIsBetter: false,
+      extra: (all) => perRequest(all, () => ROUND_TRIPS),
+    });
+    const p99 = (side) => median(rounds.map((r) => percentile(r[side].times, 99)).sort((a, b) => a - b));
+    report(`  ${label} round trip p99: proxied`, p99("proxied"), "ms", {
+      label: "direct",
+      value: p99("direct"),
+    });
+  };
 
-  console.log(
-    `The placeholder path (TLS terminated, Bearer placeholder swapped) vs direct TLS, ${ROUND_TRIPS} round trips`,
-  );
-  const tlsOver = (socket) =>
-    new Promise((resolve, reject) => {
-      const secure = tlsConnect({ socket, servername: "api.bench.test", ca: [upstreamCa.certPem] }, () =>
-        resolve(secure),
-      );
-      secure.once("error", reject);
-    });
-  const tlsThroughProxy = (socket, ca) =>
-    new Promise((resolve, reject) => {
-      const secure = tlsConnect({ socket, servername: "api.bench.test", ca: [ca] }, () => resolve(secure));
-      secure.once("error", reject);
-    });
-  const { readFileSync } = await import("node:fs");
-  const proxyCa = readFileSync(join(dir, "proxy-state", "ca.pem"), "utf8");
-  const withSecret = `GET /small HTTP/1.1\r\nHost: api.bench.test\r\nAuthorization: Bearer baton-secret-${secretId}\r\n\r\n`;
-  const directTls = await roundTrips(await tlsOver(await direct(443)), withSecret, ROUND_TRIPS);
-  const mitm = await roundTrips(
-    await tlsThroughProxy(await openTunnel(port, "api.bench.test:443", lease), proxyCa),
-    withSecret,
-    ROUND_TRIPS,
-  );
-  report("  round trip p50: direct TLS", median(directTls), "ms");
-  report("  round trip p50: placeholder path", median(mitm), "ms", {
-    label: "direct",
-    value: median(directTls),
-  });
-  report("  round trip p99: direct TLS", percentile(directTls, 99), "ms");
-  report("  round trip p99: placeholder path", percentile(mitm, 99), "ms", {
-    label: "direct",
-    value: percentile(directTls, 99),
-  });
-  console.log(
-    `  placeholder path requests/s (one connection): ${(1000 / median(mitm)).toFixed(0)} vs direct TLS ${(1000 / median(directTls)).toFixed(0)}`,
-  );
+  if (ONLY.has("trips")) {
+    console.log(
+      `Absolute-form round trips on one keep-alive connection (${ROUND_TRIPS} per round, after ${WARM_TRIPS} to warm up)`,
+    );
+    await tripRounds(
+      "absolute-form",
+      async () => tripsOn(await connectTo(upstream, 80), small),
+      async () => tripsOn(await connectTo("127.0.0.1", port), absolute),
+    );
+  }
+
+  if (ONLY.has("tunnel")) {
+    console.log(
+      `CONNECT tunnel vs direct TCP (${BULK_BYTES / 1024 / 1024} MiB per transfer, same generator)`,
+    );
+    const bulkOver = async (open) => {
+      const socket = await open();
+      return measured(pids, () => bulk(socket));
+    };
+    // One of each to warm up.
+    await bulk(await connectTo(upstream, 9000));
+    await bulk(await openTunnel(port, `${upstream}:9000`, lease));
+    const mbs = (r) => r.bytes / 1e6 / (r.ms / 1000);
+    await alternate(
+      "bulk transfer",
+      "MB/s",
+      mbs,
+      () => bulkOver(() => connectTo(upstream, 9000)),
+      () => bulkOver(() => openTunnel(port, `${upstream}:9000`, lease)),
+      {
+        extra: (all) => {
+          const pct = (r, who) => `${Math.round((100 * r.cpu[who]) / r.ms)}%`;
+          const perGb = all.map((r) => r.proxied.cpu.proxy / (r.proxied.bytes / 1e9));
+          return (
+            `CPU (upstream/proxy/reader) direct ${all.map((r) => `${pct(r.direct, "upstream")}/-/${pct(r.direct, "client")}`).join(" ")}` +
+            `; tunnel ${all.map((r) => `${pct(r.proxied, "upstream")}/${pct(r.proxied, "proxy")}/${pct(r.proxied, "client")}`).join(" ")}` +
+            `; proxy CPU ${range(perGb, 0)} ms per GB`
+          );
+        },
+      },
+    );
+    await tripRounds(
+      "opaque tunnel",
+      async () => tripsOn(await connectTo(upstream, 80), small),
+      async () => tripsOn(await openTunnel(port, `${upstream}:80`, lease), small),
+    );
+  }
+
+  if (ONLY.has("mitm")) {
+    console.log(
+      "The placeholder path (TLS terminated, Bearer placeholder swapped, answer scrubbed) vs direct TLS",
+    );
+    const tlsOver = (socket, ca) =>
+      new Promise((resolve, reject) => {
+        const secure = tlsConnect({ socket, servername: "api.bench.test", ca: [ca] }, () => resolve(secure));
+        secure.once("error", reject);
+      });
+    const proxyCa = readFileSync(join(dir, "proxy-state", "ca.pem"), "utf8");
+    const withSecret = `GET /small HTTP/1.1\r\nHost: api.bench.test\r\nAuthorization: Bearer baton-secret-${secretId}\r\n\r\n`;
+    await tripRounds(
+      "placeholder path",
+      async () => tripsOn(await tlsOver(await connectTo(upstream, 443), upstreamCa.certPem), withSecret),
+      async () =>
+        tripsOn(await tlsOver(await openTunnel(port, "api.bench.test:443", lease), proxyCa), withSecret),
+    );
+  }
 } finally {
   cleanup();
 }

@@ -499,7 +499,8 @@ async function startEgress(ctx, serveUrl) {
   const { issueLeafPem } = await import(join(root, "dist", "src", "proxy", "ca", "leaves.js"));
   const { writeFileSync } = await import("node:fs");
   const id = randomBytes(3).toString("hex");
-  const ns = `proxyd${id}`;
+  // BATON_NETNS_PREFIX (up to 8 characters) keeps runs by several people on one machine apart.
+  const ns = `${process.env.BATON_NETNS_PREFIX || "proxyd"}${id}`;
   const third = randomBytes(1)[0];
   const [gateway, upstream] = [`198.18.${third}.1`, `198.18.${third}.2`];
   const ip = (...args) => execFileSync("ip", args);

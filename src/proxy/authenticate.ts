@@ -6,11 +6,17 @@ import { leaseFromProxyAuthorization } from "./lease/credentials.js";
 import type { LeasePolicy } from "./lease/policy.js";
 import { PROXY_ERRORS, PROXY_HEADERS, type ProxyError } from "./wire.js";
 
-export type LeaseCheck = { ok: true; policy: LeasePolicy } | { ok: false; error: ProxyError; reason: string };
+export type LeaseCheck =
+  | { ok: true; lease: string; policy: LeasePolicy }
+  | { ok: false; error: ProxyError; reason: string };
 
-export async function checkLease(headers: IncomingHttpHeaders, context: ProxyContext): Promise<LeaseCheck> {
+/** The lease a request carries in Proxy-Authorization, or null. */
+export function leaseOf(headers: IncomingHttpHeaders): string | null {
   const header = headers[PROXY_HEADERS.proxyAuthorization];
-  const lease = leaseFromProxyAuthorization(Array.isArray(header) ? header[0] : header);
+  return leaseFromProxyAuthorization(Array.isArray(header) ? header[0] : header);
+}
+
+export async function checkLease(lease: string | null, context: ProxyContext): Promise<LeaseCheck> {
   if (lease === null) {
     return {
       ok: false,
@@ -27,7 +33,7 @@ export async function checkLease(headers: IncomingHttpHeaders, context: ProxyCon
         reason: "the sandbox lease is unknown or expired",
       };
     }
-    return { ok: true, policy };
+    return { ok: true, lease, policy };
   } catch (error) {
     context.logger.error(
       { err: error instanceof Error ? error.message : String(error) },

@@ -4,9 +4,10 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { hostMatches } from "../capability/destination.js";
-import { checkLease } from "./authenticate.js";
+import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
+import { watchLease } from "./lease/watch.js";
 import type { MitmSession } from "./mitm.js";
 import { checkDestination } from "./net/check-destination.js";
 import { DialError, dialChecked } from "./net/dial.js";
@@ -58,7 +59,7 @@ export async function handleConnect(
     finishRecord(context, record);
   };
 
-  const lease = await checkLease(req.headers, context);
+  const lease = await checkLease(leaseOf(req.headers), context);
   if (!lease.ok) return refuse(lease.error, "lease", lease.reason);
   withLease(record, lease.policy);
   if (!parsed.ok) return refuse(PROXY_ERRORS.invalidTarget, "target", parsed.reason);
@@ -76,7 +77,13 @@ export async function handleConnect(
     record.durationMs = Date.now() - started;
     // The CONNECT itself gets its line; each request inside the tunnel gets its own.
     finishRecord(context, { ...record, dialled: null });
-    startMitm({ client, lease: lease.policy, target, addresses: check.dialable, connectRecord: record });
+    startMitm({
+      client,
+      lease: lease.lease,
+      target,
+      addresses: check.dialable,
+      connectRecord: record,
+    });
     return;
   }
 
@@ -111,9 +118,21 @@ export async function handleConnect(
   client.pipe(upstream);
   upstream.pipe(client);
   let closed = false;
+  // The tunnel lives no longer than its lease: looked up again at its expiry and as often as the cache allows.
+  const stopWatching = watchLease(
+    context.leases,
+    lease.lease,
+    lease.policy,
+    Math.max(1_000, context.config.leaseCacheSeconds * 1_000),
+    () => {
+      record.reason = `${record.reason}; ended: lease expired or revoked`;
+      close();
+    },
+  );
   const close = () => {
     if (closed) return;
     closed = true;
+    stopWatching();
     client.destroy();
     upstream.destroy();
     record.bytesUp = upstream.bytesWritten;

@@ -2,7 +2,7 @@
 // address. The request is routed on the target's authority; a Host header that says otherwise is replaced (and
 // audited), never followed.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { checkLease } from "./authenticate.js";
+import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import { checkDestination } from "./net/check-destination.js";
@@ -41,7 +41,7 @@ export async function handleHttpRequest(
     finishRecord(context, record);
   };
 
-  const lease = await checkLease(req.headers, context);
+  const lease = await checkLease(leaseOf(req.headers), context);
   if (!lease.ok) return refuse(lease.error, "lease", lease.reason);
   withLease(record, lease.policy);
   if (!parsed.ok) return refuse(PROXY_ERRORS.invalidTarget, "target", parsed.reason);

@@ -2,26 +2,30 @@
 // signed by its own CA, and passes each inner request on over TLS to the checked address (verifying the
 // upstream's certificate for that host). A placeholder is swapped only when the CONNECT authority, the TLS SNI
 // and the inner Host agree and the request's origin matches an approved destination.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+// The decrypted connection joins the proxy's own HTTP server (`accept`), so its header time-out, keep-alive
+// time-out and drain apply inside tunnels too; the TLS handshake itself must finish within `headersMs`.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { TLSSocket } from "node:tls";
 import type { AuditRecord } from "./audit.js";
+import { checkLease } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
-import type { LeasePolicy } from "./lease/policy.js";
 import { decideAddress, parseAuthority, type Target } from "./policy/index.js";
 import { finishRecord, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
+import { PROXY_ERRORS, type ProxyError } from "./wire.js";
 
 export interface MitmSession {
   client: Socket;
-  lease: LeasePolicy;
+  /** The lease the CONNECT carried: every request inside the tunnel is checked against it again. */
+  lease: string;
   target: Target;
   addresses: string[];
   connectRecord: AuditRecord;
 }
 
-interface TunnelState extends MitmSession {
+export interface Tunnel extends MitmSession {
   sni: string | null;
 }
 
@@ -36,19 +40,25 @@ export function endpointsAgree(target: Target, sni: string | null, hostHeader: s
   return inner.ok && inner.value.host.host === host && inner.value.port === target.port;
 }
 
-export function createMitm(context: ProxyContext): { start(session: MitmSession): void; inner: Server } {
-  const tunnels = new WeakMap<object, TunnelState>();
-  const inner = createServer({ keepAliveTimeout: 30_000 }, (req, res) =>
-    handleInner(context, tunnels, req, res),
-  );
-  inner.on("clientError", (_error, socket) => socket.destroy());
+export interface Mitm {
+  start(session: MitmSession): void;
+  /** The tunnel a decrypted connection belongs to, or undefined for a connection made to the proxy itself. */
+  tunnelOf(socket: Socket): Tunnel | undefined;
+}
+
+export function createMitm(context: ProxyContext, accept: (socket: TLSSocket) => void): Mitm {
+  const tunnels = new WeakMap<Socket, Tunnel>();
   return {
-    inner,
+    tunnelOf: (socket) => tunnels.get(socket),
     start(session) {
       const host = session.target.host.host;
+      // A client that never sends its ClientHello (or never finishes the handshake) is cut off.
+      const handshake = setTimeout(() => session.client.destroy(), context.config.timeouts.headersMs);
+      session.client.once("close", () => clearTimeout(handshake));
       context.ca.leaves
         .contextFor(host)
         .then((secureContext) => {
+          if (session.client.destroyed) return;
           const tls = new TLSSocket(session.client, {
             isServer: true,
             secureContext,
@@ -56,9 +66,10 @@ export function createMitm(context: ProxyContext): { start(session: MitmSession)
           });
           tls.on("error", () => tls.destroy());
           tls.once("secure", () => {
+            clearTimeout(handshake);
             const sni = (tls as TLSSocket & { servername?: string | false }).servername;
             tunnels.set(tls, { ...session, sni: typeof sni === "string" ? sni : null });
-            inner.emit("connection", tls);
+            accept(tls);
           });
         })
         .catch((error: unknown) => {
@@ -69,28 +80,48 @@ export function createMitm(context: ProxyContext): { start(session: MitmSession)
   };
 }
 
-function handleInner(
+/** One request inside a placeholder-path tunnel. */
+export async function handleTunnelRequest(
   context: ProxyContext,
-  tunnels: WeakMap<object, TunnelState>,
+  tunnel: Tunnel,
   req: IncomingMessage,
   res: ServerResponse,
-): void {
+): Promise<void> {
   const started = Date.now();
-  const tunnel = tunnels.get(req.socket);
-  if (!tunnel) {
-    res.destroy();
-    return;
-  }
-  const { target, lease } = tunnel;
+  const { target } = tunnel;
   const record = startRecord(context, "mitm", req.method ?? "GET", target.host.host, target.port);
-  withLease(record, lease);
   record.sni = tunnel.sni;
   record.resolved = tunnel.connectRecord.resolved;
+  const refuse = (error: ProxyError, rule: string, reason: string, close = false) => {
+    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
+    res.writeHead(refusal.status, close ? { ...refusal.headers, connection: "close" } : refusal.headers);
+    res.end(refusal.body);
+    Object.assign(record, {
+      decision: error.status >= 500 ? "error" : "deny",
+      rule,
+      reason,
+      error: error.code,
+      status: error.status,
+      durationMs: Date.now() - started,
+    });
+    finishRecord(context, record);
+  };
+  // The tunnel was opened with a lease that may since have expired: every request is checked again (cached).
+  const lease = await checkLease(tunnel.lease, context);
+  if (!lease.ok) return refuse(lease.error, "lease", lease.reason, true);
+  withLease(record, lease.policy);
+  const path = req.url ?? "/";
+  if (!path.startsWith("/")) {
+    return refuse(
+      PROXY_ERRORS.invalidTarget,
+      "target",
+      `inside a tunnel to ${target.host.host} requests name a path (origin-form), not ${path.slice(0, 64)}`,
+    );
+  }
   const hostHeader = req.headers.host;
   if (hostHeader !== undefined && norm(hostHeader) !== norm(`${target.host.host}:${target.port}`)) {
     if (norm(hostHeader) !== target.host.host || target.port !== 443) record.hostHeader = hostHeader;
   }
-  const path = req.url ?? "/";
   // Methods and operator rules apply to each request the proxy can see inside the tunnel.
   const verdict = decideAddress(
     { target, method: record.method },
@@ -98,26 +129,10 @@ function handleInner(
     context.policy,
     context.ownAddresses(),
   ).verdict;
-  if (!verdict.allowed) {
-    const refusal = renderRefusal(verdict.error, {
-      host: record.host,
-      reason: verdict.reason,
-      requestId: record.requestId,
-    });
-    res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    Object.assign(record, {
-      decision: "deny",
-      rule: verdict.rule,
-      reason: verdict.reason,
-      error: verdict.error.code,
-      status: verdict.error.status,
-      durationMs: Date.now() - started,
-    });
-    finishRecord(context, record);
-    return;
-  }
+  if (!verdict.allowed) return refuse(verdict.error, verdict.rule, verdict.reason);
+  const agree = endpointsAgree(target, tunnel.sni, hostHeader);
   record.rule = verdict.rule;
-  record.reason = endpointsAgree(target, tunnel.sni, hostHeader)
+  record.reason = agree
     ? verdict.reason
     : `${verdict.reason}; authority, SNI and Host disagree, so no placeholder is swapped`;
   forwardRequest(context, {
@@ -125,10 +140,8 @@ function handleInner(
     res,
     record,
     started,
-    lease,
-    origin: endpointsAgree(target, tunnel.sni, hostHeader)
-      ? { scheme: "https", host: target.host.host, port: target.port, path }
-      : null,
+    lease: lease.policy,
+    origin: agree ? { scheme: "https", host: target.host.host, port: target.port, path } : null,
     address: tunnel.addresses[0]!,
     port: target.port,
     path,

@@ -31,6 +31,10 @@ function fixFor(error: ProxyError, host: string): string {
       return "The destination did not answer; try again later (this is not a policy refusal).";
     case PROXY_ERRORS.invalidTarget.code:
       return "Send http:// requests in absolute form and https through CONNECT host:port.";
+    case PROXY_ERRORS.secretUnusable.code:
+      return "Tell a workspace owner: the secret's stored value must be header text (no control characters or line breaks).";
+    case PROXY_ERRORS.answerEncodingUnsupported.code:
+      return "The destination ignored Accept-Encoding: identity; the proxy reads gzip, deflate and br only.";
     case PROXY_ERRORS.leaseCheckFailed.code:
       return "The proxy could not check the lease with baton serve; try again, or tell the operator.";
     default:

@@ -4,11 +4,14 @@ import { randomBytes } from "node:crypto";
 import { createServer, Agent as HttpAgent, type Server } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
+import { createSecureContext } from "node:tls";
 import type { ProxyCa, ProxyContext, ProxyDeps } from "./context.js";
 import { handleConnect } from "./handle-connect.js";
 import { handleHttpRequest } from "./handle-http.js";
-import { createMitm } from "./mitm.js";
+import { createMitm, handleTunnelRequest } from "./mitm.js";
 import { compilePolicy } from "./policy/index.js";
+import { rawRefusal, renderRefusal } from "./refusal.js";
+import { PROXY_ERRORS } from "./wire.js";
 
 export interface EgressProxy {
   server: Server;
@@ -30,14 +33,26 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       keepAlive: true,
       scheduling: "lifo",
       noDelay: true,
-      ...(deps.upstreamCa.length > 0 ? { ca: [...deps.upstreamCa] } : {}),
+      // One context for every upstream connection. Given as `ca`, the ~150 roots were parsed again for each
+      // new connection and joined into the agent's pool key on every request (a third of a millisecond each).
+      ...(deps.upstreamCa.length > 0
+        ? { secureContext: createSecureContext({ ca: [...deps.upstreamCa] }) }
+        : {}),
     }),
-    newRequestId: () => `prq_${randomBytes(8).toString("hex")}`,
+    newRequestId: sequentialIds(),
   };
-  const mitm = createMitm(context);
   const busy = new Set<Socket>();
   const sockets = new Set<Socket>();
-  const server = createServer({ keepAliveTimeout: 30_000, requestTimeout: 0, headersTimeout: 30_000 });
+  const { headersMs } = deps.config.timeouts;
+  const server = createServer({
+    keepAliveTimeout: 30_000,
+    requestTimeout: 0,
+    headersTimeout: headersMs,
+    // How often the server looks for connections past headersMs (Node's default is every 30 s).
+    connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(headersMs / 4))),
+  });
+  // Decrypted placeholder-path connections are served by this same server (its time-outs and drain apply).
+  const mitm = createMitm(context, (tls) => server.emit("connection", tls));
   server.on("connection", (socket: Socket) => {
     // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.
     socket.setNoDelay(true);
@@ -52,20 +67,40 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   server.on("request", (req, res) => {
     busy.add(req.socket);
     res.once("close", () => busy.delete(req.socket));
-    handleHttpRequest(context, req, res).catch((error: unknown) => {
+    const tunnel = mitm.tunnelOf(req.socket);
+    const handled = tunnel
+      ? handleTunnelRequest(context, tunnel, req, res)
+      : handleHttpRequest(context, req, res);
+    handled.catch((error: unknown) => {
       crash(error);
       res.destroy();
     });
   });
   server.on("connect", (req, socket: Socket, head: Buffer) => {
+    if (mitm.tunnelOf(socket)) {
+      // A tunnel inside a tunnel would leave the host this one was checked and audited for.
+      const refusal = renderRefusal(PROXY_ERRORS.invalidTarget, {
+        host: req.url ?? "(none)",
+        reason: "CONNECT inside a tunnel",
+        requestId: context.newRequestId(),
+      });
+      socket.end(rawRefusal(refusal));
+      return;
+    }
     busy.add(socket);
     handleConnect(context, req, socket, head, (session) => mitm.start(session)).catch((error: unknown) => {
       crash(error);
       socket.destroy();
     });
   });
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? "431 Request Header Fields Too Large"
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "408 Request Timeout"
+          : "400 Bad Request";
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`);
     else socket.destroy();
   });
 
@@ -92,5 +127,21 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       await deps.refusals?.flush();
       return { ended };
     },
+  };
+}
+
+/**
+ * Request ids: a random prefix per run and a counter (`prq_` and 16 hex digits). Unique within a run and unlikely
+ * to repeat across runs; they name audit lines, never grant anything, so they need no fresh randomness each.
+ */
+function sequentialIds(): () => string {
+  let prefix = randomBytes(4).toString("hex");
+  let next = 0;
+  return () => {
+    if (next > 0xffffffff) {
+      prefix = randomBytes(4).toString("hex");
+      next = 0;
+    }
+    return `prq_${prefix}${(next++).toString(16).padStart(8, "0")}`;
   };
 }

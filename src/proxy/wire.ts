@@ -21,6 +21,10 @@ export const PROXY_ERRORS = {
   dnsFailed: { code: "dns_failed", status: 502 },
   upstreamUnreachable: { code: "upstream_unreachable", status: 502 },
   upstreamTimeout: { code: "upstream_timeout", status: 504 },
+  /** A secret approved here has a value that cannot be sent in a header (an owner must fix the value). */
+  secretUnusable: { code: "secret_unusable", status: 502 },
+  /** An answer from a host with secrets came compressed in a way the proxy cannot read to scrub. */
+  answerEncodingUnsupported: { code: "answer_encoding_unsupported", status: 502 },
   stopping: { code: "proxy_stopping", status: 503 },
 } as const;
 

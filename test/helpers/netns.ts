@@ -1,6 +1,7 @@
 // Network namespaces for the proxy's tests: each host is a namespace joined to this one by a veth pair on its own
 // /30 in 198.18.0.0/15 (the benchmarking range, which the proxy denies unless a test rule opens it). Names start
-// with "proxy" so tests run by other engineers on the same machine never collide; close() removes everything.
+// with "proxy", or with BATON_NETNS_PREFIX when set, so suites run by engineers on the same machine never collide;
+// close() removes everything.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
@@ -8,7 +9,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 export interface NetnsHost {
-  /** The namespace's name (`proxy<hex>`). */
+  /** The namespace's name (`proxy<hex>`, or `<BATON_NETNS_PREFIX><hex>`). */
   name: string;
   /** The host's address inside its namespace. */
   address: string;
@@ -42,11 +43,21 @@ function pickSubnet(): { gateway: string; address: string } {
   return { gateway: `198.${second}.${third}.${fourth + 1}`, address: `198.${second}.${third}.${fourth + 2}` };
 }
 
+/** The names' prefix: at most 8 characters, so `<prefix><6 hex>b` fits Linux's 15-character interface names. */
+export function netnsPrefix(fallback: string): string {
+  const prefix = process.env.BATON_NETNS_PREFIX || fallback;
+  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix)) {
+    throw new Error(`BATON_NETNS_PREFIX must be 1 to 8 lowercase letters and digits, got ${prefix}`);
+  }
+  return prefix;
+}
+
 export async function createNetnsHost(): Promise<NetnsHost> {
   const id = randomBytes(3).toString("hex");
-  const name = `proxy${id}`;
-  const outside = `proxy${id}a`;
-  const inside = `proxy${id}b`;
+  const prefix = netnsPrefix("proxy");
+  const name = `${prefix}${id}`;
+  const outside = `${prefix}${id}a`;
+  const inside = `${prefix}${id}b`;
   const { gateway, address } = pickSubnet();
   const children = new Set<ChildProcess>();
   await ip("netns", "add", name);

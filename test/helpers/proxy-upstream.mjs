@@ -1,7 +1,11 @@
 // A test upstream host for the proxy's tests, run inside a network namespace: plain HTTP on --http-port and
 // HTTPS on --https-port (certificate from --cert/--key). It prints one JSON line when ready and one per request
 // it receives ({scheme, method, url, headers}), so a test can see exactly what reached it.
-//   /echo               200, a JSON body echoing the request headers (a swapped value comes back in it)
+//   /echo               200, a JSON body echoing the request headers (a swapped value comes back in it);
+//                       ?encoding=gzip|deflate|br compresses it whatever Accept-Encoding said, ?encoding=<other>
+//                       labels it so without compressing
+//   /echo-reason        401 whose reason phrase echoes the Authorization header
+//   /events?id=X        200, one event at once, then a second and the end only after /release?id=X
 //   /big?bytes=N        200, N bytes
 //   /redirect-metadata  302 to the cloud metadata address
 //   /hang               never answers
@@ -10,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { createServer as createHttp } from "node:http";
 import { createServer as createHttps } from "node:https";
 import { parseArgs } from "node:util";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +32,9 @@ const { values } = parseArgs({
 });
 
 const say = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const COMPRESS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+/** Event streams waiting for their release. */
+const held = new Map();
 
 function handler(scheme) {
   return (req, res) => {
@@ -35,11 +43,24 @@ function handler(scheme) {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/echo") {
       const body = JSON.stringify({ headers: req.headers });
+      const encoding = url.searchParams.get("encoding");
       res.writeHead(200, {
         "content-type": "application/json",
         "x-echo-authorization": req.headers.authorization ?? "",
+        ...(encoding ? { "content-encoding": encoding } : {}),
       });
-      res.end(body);
+      res.end(encoding ? (COMPRESS[encoding]?.(body) ?? body) : body);
+    } else if (url.pathname === "/echo-reason") {
+      res.writeHead(401, `denied ${req.headers.authorization ?? ""}`, { "content-type": "text/plain" });
+      res.end("denied\n");
+    } else if (url.pathname === "/events") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: one\n\n");
+      held.set(url.searchParams.get("id"), () => res.end("data: two\n\n"));
+    } else if (url.pathname === "/release") {
+      held.get(url.searchParams.get("id"))?.();
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("released\n");
     } else if (url.pathname === "/big") {
       const bytes = Number(url.searchParams.get("bytes") ?? "65536");
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(bytes) });

@@ -38,18 +38,20 @@ export function createHttpLeaseSource(options: HttpLeaseSourceOptions): LeasePol
     return toLeasePolicy(LeasePolicyResponseSchema.parse(JSON.parse(response.text)));
   }
 
+  // A cached answer is reused, but never past the lease's own expiry.
+  const unexpired = (p: LeasePolicy | null) => (p && p.expiresAtMs > now() ? p : null);
   return {
     lookup(lease) {
       const key = createHash("sha256").update(lease).digest("hex");
       const at = now();
       const hit = cache.get(key);
-      if (hit && hit.until > at) return hit.policy;
+      if (hit && hit.until > at) return hit.policy.then(unexpired);
       const policy = fetchPolicy(lease);
       cache.set(key, { until: at + options.cacheMs, policy });
       // A failed lookup is not cached: the next request asks again.
       policy.catch(() => cache.delete(key));
       if (cache.size > 10_000) for (const [k, v] of cache) if (v.until <= at) cache.delete(k);
-      return policy.then((p) => (p && p.expiresAtMs > now() ? p : null));
+      return policy.then(unexpired);
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   SPECIAL_RANGES_V6,
   type SpecialRange,
 } from "./special-ranges.js";
+import { carriedIpv4 } from "./translation.js";
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 interface CompiledRange extends SpecialRange {
@@ -30,6 +31,8 @@ export interface AddressClass {
   range: string;
   /** Whether the address is in a range no operator rule opens (loopback, link-local, metadata, this network). */
   locked: boolean;
+  /** A locked IPv4 address a NAT64, 6to4 or Teredo address leads to (`169.254.169.254 link_local_metadata`). */
+  carries: string | null;
 }
 
 /** Parses a canonical or literal address; null when it is not one. */
@@ -77,11 +80,21 @@ export function classifyAddress(text: string): AddressClass | null {
     return { ...judged, family: 6 };
   }
   const { best, locked } = mostSpecific(v6, V6);
-  if (best !== null) return { address: canonical, family: 6, embeddedIpv4: null, range: best.name, locked };
-  if (!v6.match(GLOBAL_V6)) {
-    return { address: canonical, family: 6, embeddedIpv4: null, range: "not_global_unicast", locked: false };
+  const base = { address: canonical, family: 6 as const, embeddedIpv4: null, carries: null };
+  if (best !== null) {
+    // 0.0.0.0/8 is no translator's destination, and the layouts that do not apply read zeros as it.
+    const carried = carriedIpv4(v6, best.name)
+      .map((v4) => classifyV4(v4, v4.toString(), null))
+      .find((c) => c.locked && c.range !== "this_network");
+    return {
+      ...base,
+      range: best.name,
+      locked: locked || carried !== undefined,
+      carries: carried ? `${carried.address} ${carried.range}` : null,
+    };
   }
-  return { address: canonical, family: 6, embeddedIpv4: null, range: "global", locked: false };
+  if (!v6.match(GLOBAL_V6)) return { ...base, range: "not_global_unicast", locked: false };
+  return { ...base, range: "global", locked: false };
 }
 
 function classifyV4(address: ipaddr.IPv4, canonical: string, embedded: string | null): AddressClass {
@@ -92,6 +105,7 @@ function classifyV4(address: ipaddr.IPv4, canonical: string, embedded: string | 
     embeddedIpv4: embedded,
     range: best?.name ?? "global",
     locked,
+    carries: null,
   };
 }
 

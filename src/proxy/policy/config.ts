@@ -80,9 +80,14 @@ export const ProxyConfigSchema = z
         connectMs: z.number().int().positive().max(120_000).default(10_000),
         /** An upstream that sends nothing for this long ends the request with 504. */
         idleMs: z.number().int().positive().max(3_600_000).default(300_000),
+        /**
+         * A client must send a request's headers within this (and, on the placeholder path, finish its TLS
+         * handshake first): a connection that dawdles is closed.
+         */
+        headersMs: z.number().int().min(100).max(300_000).default(30_000),
       })
       .strict()
-      .default({ connectMs: 10_000, idleMs: 300_000 }),
+      .default({ connectMs: 10_000, idleMs: 300_000, headersMs: 30_000 }),
     /** How long a lease's policy is cached after `baton serve` answered (seconds). */
     leaseCacheSeconds: z.number().int().min(0).max(300).default(5),
   })

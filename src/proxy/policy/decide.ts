@@ -77,9 +77,8 @@ export function decideAddress(
   const judged = cls.embeddedIpv4 ?? cls.address;
   const check = (verdict: Verdict): AddressCheck => ({ address: cls.address, class: cls, verdict });
   if (cls.locked) {
-    return check(
-      deny(PROXY_ERRORS.destinationDenied, `range:${cls.range}`, `${cls.range} address`, cls.address),
-    );
+    const what = cls.carries ? `${cls.range} address leading to ${cls.carries}` : `${cls.range} address`;
+    return check(deny(PROXY_ERRORS.destinationDenied, `range:${cls.range}`, what, cls.address));
   }
   if (ownAddresses.has(cls.address) || ownAddresses.has(judged)) {
     return check(

@@ -1,9 +1,11 @@
 // Placeholder substitution in request headers. A placeholder becomes its value only in Authorization (Bearer,
 // Basic's base64 `user:password`, any other scheme's token) and the headers the operator names, and only when the
 // request's origin matches one of that secret's approved destinations. Everywhere else it goes out unchanged and
-// is reported as unapproved. Pure.
+// is reported as unapproved. A value that cannot travel in a header (a control character, say) is reported as
+// unusable instead of swapped, so the proxy refuses the request rather than fail half-way. Pure.
 import { destinationMatches, type RequestOrigin } from "../../capability/destination.js";
 import type { LeaseSecret } from "../lease/policy.js";
+import type { Rewrite } from "./scrub.js";
 
 const PLACEHOLDER = /baton-secret-sec_[0-9a-f]{32}/g;
 
@@ -13,7 +15,14 @@ export interface SubstitutionResult {
   unapproved: string[];
   /** Placeholders that are no secret of this sandbox. */
   unknown: number;
+  /** Secrets approved here whose value cannot be sent as header text. */
+  unusable: string[];
+  /** Encoded header values the proxy changed (Basic credentials), for scrubbing an answer that echoes them. */
+  rewrites: Rewrite[];
 }
+
+/** What Node (and HTTP) accept in a header value. */
+const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export interface SubstitutionContext {
   secrets: readonly LeaseSecret[];
@@ -32,24 +41,30 @@ export function substitutePlaceholders(
   const byPlaceholder = new Map(context.secrets.map((s) => [s.placeholder, s]));
   const swapped = new Set<string>();
   const unapproved = new Set<string>();
+  const unusable = new Set<string>();
+  const rewrites: Rewrite[] = [];
   let unknown = 0;
   const approved = (secret: LeaseSecret) =>
     context.origin !== null && secret.destinations.some((d) => destinationMatches(d, context.origin!));
-  const note = (placeholder: string, swappable: boolean): string | null => {
+  const note = (placeholder: string, swappable: boolean, encoded: boolean): string | null => {
     const secret = byPlaceholder.get(placeholder);
     if (!secret) {
       unknown += 1;
       return null;
     }
     if (swappable && approved(secret)) {
+      if (!encoded && !HEADER_TEXT.test(secret.value)) {
+        unusable.add(secret.id);
+        return null;
+      }
       swapped.add(secret.id);
       return secret.value;
     }
     unapproved.add(secret.id);
     return null;
   };
-  const swapIn = (text: string, swappable: boolean) =>
-    text.replace(PLACEHOLDER, (placeholder) => note(placeholder, swappable) ?? placeholder);
+  const swapIn = (text: string, swappable: boolean, encoded = false) =>
+    text.replace(PLACEHOLDER, (placeholder) => note(placeholder, swappable, encoded) ?? placeholder);
 
   const out = headers.map(([name, value]): [string, string] => {
     const lower = name.toLowerCase();
@@ -59,12 +74,21 @@ export function substitutePlaceholders(
       if (basic) {
         const decoded = Buffer.from(basic[2]!, "base64").toString("utf8");
         if (decoded.match(PLACEHOLDER)) {
-          return [name, `${basic[1]} ${Buffer.from(swapIn(decoded, true), "utf8").toString("base64")}`];
+          const sent = Buffer.from(swapIn(decoded, true, true), "utf8").toString("base64");
+          rewrites.push({ sent, original: basic[2]! });
+          return [name, `${basic[1]} ${sent}`];
         }
       }
     }
     return [name, value.match(PLACEHOLDER) ? swapIn(value, swappable) : value];
   });
   if (target.match(PLACEHOLDER)) swapIn(target, false);
-  return { headers: out, swapped: [...swapped], unapproved: [...unapproved], unknown };
+  return {
+    headers: out,
+    swapped: [...swapped],
+    unapproved: [...unapproved],
+    unknown,
+    unusable: [...unusable],
+    rewrites,
+  };
 }

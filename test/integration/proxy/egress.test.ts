@@ -3,7 +3,7 @@
 // proxy substitutes the real credential only for approved destination hosts." The sandbox is a process in its own
 // network namespace whose only route is the proxy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CANARY, header, PLACEHOLDER, type ProxyWorld, startProxyWorld } from "./harness.js";
+import { CANARY, eventually, header, PLACEHOLDER, type ProxyWorld, startProxyWorld } from "./harness.js";
 
 let world: ProxyWorld;
 beforeAll(async () => {
@@ -44,6 +44,34 @@ describe("a sandbox whose only route out is the proxy", () => {
       status: 200,
     });
     expect(line!.bytesDown).toBeGreaterThan(0);
+  });
+
+  it("the audit line counts the bytes each way and the time taken (plain http and an opaque tunnel)", async () => {
+    const body = "b".repeat(1000);
+    const plain = await world.curl(["--data-binary", body, "http://api.acme.test/big?bytes=3000"]);
+    expect(plain.body.length).toBe(3000);
+    const line = world.audit.find((a) => a.kind === "http" && a.method === "POST")!;
+    expect(line).toMatchObject({ bytesUp: 1000, bytesDown: 3000, status: 200 });
+    expect(line.durationMs).toBeGreaterThanOrEqual(0);
+    const tunnelled = await world.curl([
+      "--cacert",
+      world.upstreamCaFile,
+      "--data-binary",
+      body,
+      "https://other.acme.test/big?bytes=5000",
+    ]);
+    expect(tunnelled.body.length).toBe(5000);
+    const tunnel = await eventually(() =>
+      world.audit.find((a) => a.kind === "connect" && a.host === "other.acme.test"),
+    );
+    // TLS records and HTTP framing come on top of the bodies.
+    expect(tunnel.bytesUp).toBeGreaterThan(1000);
+    expect(tunnel.bytesDown).toBeGreaterThan(5000);
+    expect(tunnel).toMatchObject({
+      sni: "other.acme.test",
+      dialled: world.upstream.address,
+      decision: "allow",
+    });
   });
 
   it.each([

@@ -60,6 +60,8 @@ export interface ProxyWorld {
   upstreamCaFile: string;
   audit: AuditRecord[];
   refusals: ReturnType<typeof createMemoryRefusalSink>;
+  /** The lease's policy as the proxy's lease source holds it: a test may expire it (`expiresAtMs`). */
+  lease: LeasePolicy;
   /** Everything the proxy logged, at debug level. */
   log(): string;
   received(): UpstreamLine[];
@@ -220,6 +222,7 @@ async function buildWorld(
     upstreamCaFile,
     audit,
     refusals,
+    lease: policy,
     log: () => log,
     received: () => lines,
     async curl(args, options = {}) {

@@ -1,8 +1,11 @@
 // The dialer and the refusals on real sockets: DNS rebinding cannot win, one bad answer denies a name, the
 // request is routed on its target's authority (never Host), a redirect to metadata is denied on its own merits,
 // the proxy's own address is denied, and each failure has its status and Baton-Proxy-Error code.
+
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, header, LEASE, type ProxyWorld, startProxyWorld } from "./harness.js";
+import { basicLease, dialProxy, exchange, openTunnel, record, startTls } from "./raw.js";
 
 let world: ProxyWorld;
 beforeAll(async () => {
@@ -93,6 +96,85 @@ describe("routing on the target's authority", () => {
     const result = await world.curl(["--globoff", `http://${host}/`]);
     expect(result.status).toBe(403);
     expect(result.body).toContain(`(${range} address)`);
+  });
+});
+
+describe("hostile requests", () => {
+  const auth = () => `Proxy-Authorization: ${basicLease(LEASE)}\r\n`;
+
+  it("conflicting Content-Length and Transfer-Encoding: 400, and nothing (nor a smuggled request) goes on", async () => {
+    const conn = dialProxy(world.sandbox.gateway, world.port);
+    const [answer] = await exchange(
+      conn,
+      `POST http://api.acme.test/smuggle-outer HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET http://api.acme.test/smuggled HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(world.proxyCaFile, "utf8"),
+        },
+      ),
+    );
+    const [inner] = await exchange(
+      tls,
+      "POST /smuggle-inner HTTP/1.1\r\nHost: api.acme.test\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: api.acme.test\r\n\r\n",
+    );
+    expect(inner).toMatch(/^HTTP\/1\.1 400 /);
+    await eventually(() => (conn.closed() && tls.closed() ? true : undefined));
+    expect(world.received().filter((l) => /smuggle/.test(l.url))).toEqual([]);
+  });
+
+  it("headers over Node's 16 KiB: 431, and the connection is closed", async () => {
+    const conn = dialProxy(world.sandbox.gateway, world.port);
+    const [answer] = await exchange(
+      conn,
+      `GET http://api.acme.test/huge HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}X-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    await eventually(() => (conn.closed() ? true : undefined));
+  });
+
+  it("pipelined absolute-form requests are each judged on their own target", async () => {
+    const conn = dialProxy(world.sandbox.gateway, world.port);
+    const ask = (url: string) => `GET ${url} HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}\r\n`;
+    const answers = await exchange(
+      conn,
+      ask("http://api.acme.test/pipelined-1") +
+        ask("http://127.0.0.1/pipelined-2") +
+        ask("http://other.acme.test/pipelined-3"),
+      3,
+    );
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(["HTTP/1.1 200", "HTTP/1.1 403", "HTTP/1.1 200"]);
+    expect(answers[1]).toContain("127.0.0.1 is denied (loopback address)");
+    expect(
+      world
+        .received()
+        .filter((l) => l.url.startsWith("/pipelined"))
+        .map((l) => l.url),
+    ).toEqual(["/pipelined-1", "/pipelined-3"]);
+  });
+
+  it("absolute-form with userinfo (http://api.acme.test@127.0.0.1/) is refused as invalid, never routed", async () => {
+    for (const url of [
+      "http://api.acme.test@127.0.0.1/userinfo",
+      "http://user:pass@api.acme.test/userinfo",
+    ]) {
+      const conn = dialProxy(world.sandbox.gateway, world.port);
+      const [answer] = await exchange(conn, `GET ${url} HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toMatch(/^baton-proxy-error: invalid_target$/im);
+    }
+    expect(world.received().some((l) => l.url === "/userinfo")).toBe(false);
+  });
+
+  it("CONNECT to a bracketed address with a zone id is judged as the address", async () => {
+    const conn = dialProxy(world.sandbox.gateway, world.port);
+    const [answer] = await exchange(conn, `CONNECT [fe80::1%25eth0]:443 HTTP/1.1\r\n${auth()}\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answer).toContain("(link_local address)");
   });
 });
 

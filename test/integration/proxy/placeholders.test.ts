@@ -2,17 +2,20 @@
 // headers, only when the CONNECT authority, the TLS SNI and the inner Host agree and equal an approved
 // destination; everywhere else it goes out unchanged and is audited as placeholder_unapproved. A value in a
 // response comes back as its placeholder. The upstream records what it received.
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CANARY,
   eventually,
   header,
+  LEASE,
   OTHER_WORKSPACE_PLACEHOLDER,
   PLACEHOLDER,
   type ProxyWorld,
   SECRET_ID,
   startProxyWorld,
 } from "./harness.js";
+import { exchange, openTunnel, record, startTls } from "./raw.js";
 
 let world: ProxyWorld;
 beforeAll(async () => {
@@ -174,6 +177,186 @@ describe("anywhere else the placeholder goes out unchanged, audited as placehold
     expect(world.audit.filter((a) => a.kind === "mitm").at(-1)!.substitution!.unapproved).toEqual([
       SECRET_ID,
     ]);
+  });
+});
+
+describe("an answer from the approved host reaches the sandbox with the placeholder, however it echoes the value", () => {
+  const ca = () => world.proxyCaFile;
+  const bearer = ["-H", `Authorization: Bearer ${PLACEHOLDER}`];
+
+  it("Basic credentials echoed back come back as base64 of user:placeholder, whatever padding was sent", async () => {
+    for (const [user, strip] of [
+      ["deploy", false],
+      ["ci", true],
+    ] as const) {
+      const sent = basic(user, PLACEHOLDER).replace(strip ? /=+$/ : /$^/, "");
+      const result = await world.curl([
+        "--cacert",
+        ca(),
+        "-H",
+        `Authorization: Basic ${sent}`,
+        "https://api.acme.test/echo",
+      ]);
+      expect(lastAt("/echo").headers.authorization).toBe(`Basic ${basic(user, CANARY)}`);
+      const echoed = (JSON.parse(result.body) as { headers: { authorization: string } }).headers
+        .authorization;
+      expect(echoed).toBe(`Basic ${sent}`);
+      expect(header(result, "x-echo-authorization")).toBe(`Basic ${sent}`);
+      expect(Buffer.from(echoed.slice(6), "base64").toString()).toBe(`${user}:${PLACEHOLDER}`);
+    }
+  });
+
+  it("every request to a host a secret is approved for asks for an uncompressed answer", async () => {
+    await world.curl(["--cacert", ca(), "--compressed", "https://api.acme.test/echo"]);
+    expect(lastAt("/echo").headers["accept-encoding"]).toBe("identity");
+  });
+
+  it.each(["gzip", "deflate", "br"])(
+    "an answer compressed with %s although identity was asked for is decoded and scrubbed",
+    async (encoding) => {
+      const result = await world.curl([
+        "--cacert",
+        ca(),
+        "--compressed",
+        ...bearer,
+        `https://api.acme.test/echo?encoding=${encoding}`,
+      ]);
+      expect(result.status).toBe(200);
+      expect(header(result, "content-encoding")).toBeUndefined();
+      expect(lastAt(`/echo?encoding=${encoding}`).headers.authorization).toBe(`Bearer ${CANARY}`);
+      expect(result.body).toContain(`"authorization":"Bearer ${PLACEHOLDER}"`);
+      expect(result.body + result.headers).not.toContain(CANARY);
+    },
+  );
+
+  it("an answer in a coding the proxy cannot read is refused (502 answer_encoding_unsupported)", async () => {
+    const result = await world.curl([
+      "--cacert",
+      ca(),
+      ...bearer,
+      "https://api.acme.test/echo?encoding=compress",
+    ]);
+    expect(result.status).toBe(502);
+    expect(header(result, "baton-proxy-error")).toBe("answer_encoding_unsupported");
+    expect(result.body).toContain("encoded compress");
+    expect(result.body + result.headers).not.toContain(CANARY);
+  });
+
+  it("a scrubbed answer that arrives whole goes out in one piece with the Content-Length of what was sent", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(ca(), "utf8"),
+        },
+      ),
+    );
+    const [answer] = await exchange(
+      tls,
+      `GET /echo HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`,
+    );
+    const [head, body] = answer!.split("\r\n\r\n") as [string, string];
+    expect(head).not.toMatch(/^transfer-encoding:/im);
+    expect(head).toMatch(new RegExp(`^content-length: ${Buffer.byteLength(body)}$`, "im"));
+    expect(body).toContain(`Bearer ${PLACEHOLDER}`);
+  });
+
+  it("a reason phrase echoing the value comes back with the placeholder", async () => {
+    const result = await world.curl(["--cacert", ca(), ...bearer, "https://api.acme.test/echo-reason"]);
+    expect(result.headers).toMatch(new RegExp(`^HTTP/1.1 401 denied Bearer ${PLACEHOLDER}\r?$`, "m"));
+    expect(result.headers).not.toContain(CANARY);
+  });
+
+  it("a streamed answer is passed on as it comes: an event does not wait for the next one", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(ca(), "utf8"),
+        },
+      ),
+    );
+    try {
+      tls.socket.write(
+        `GET /events?id=e1 HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`,
+      );
+      await eventually(() => (tls.text().includes("data: one\n\n") ? true : undefined));
+      expect(tls.text()).not.toContain("data: two");
+    } finally {
+      await world.curl(["--cacert", ca(), "https://api.acme.test/release?id=e1"]);
+    }
+    await eventually(() => (tls.text().includes("data: two\n\n") ? true : undefined));
+  });
+
+  it("the placeholder path does not forward an Upgrade: the upstream answers the plain request", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(ca(), "utf8"),
+        },
+      ),
+    );
+    const [answer] = await exchange(
+      tls,
+      "GET /upgrade HTTP/1.1\r\nHost: api.acme.test\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(lastAt("/upgrade").headers.upgrade).toBeUndefined();
+  });
+});
+
+describe("the SNI and pipelined requests", () => {
+  it("an SNI that differs from the CONNECT authority, certificate ignored: nothing is swapped", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "other.acme.test",
+        {
+          verify: false,
+        },
+      ),
+    );
+    const [answer] = await exchange(
+      tls,
+      `GET /sni-ignored HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(lastAt("/sni-ignored").headers.authorization).toBe(`Bearer ${PLACEHOLDER}`);
+    const line = world.audit.filter((a) => a.kind === "mitm" && a.status === 200).at(-1)!;
+    expect(line).toMatchObject({
+      sni: "other.acme.test",
+      substitution: { swapped: [], unapproved: [SECRET_ID] },
+    });
+  });
+
+  it("pipelined requests in one tunnel are each judged on their own Host", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        {
+          ca: await readFile(world.proxyCaFile, "utf8"),
+        },
+      ),
+    );
+    const ask = (path: string, host: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`;
+    const answers = await exchange(
+      tls,
+      ask("/pipe-1", "api.acme.test") + ask("/pipe-2", "other.acme.test") + ask("/pipe-3", "api.acme.test"),
+      3,
+    );
+    expect(answers.map((a) => a.slice(0, 15))).toEqual(Array(3).fill("HTTP/1.1 200 OK"));
+    expect(["/pipe-1", "/pipe-2", "/pipe-3"].map((p) => lastAt(p).headers.authorization)).toEqual([
+      `Bearer ${CANARY}`,
+      `Bearer ${PLACEHOLDER}`,
+      `Bearer ${CANARY}`,
+    ]);
+    expect(answers.join("")).not.toContain(CANARY);
   });
 });
 

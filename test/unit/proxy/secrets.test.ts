@@ -1,10 +1,9 @@
 // Placeholder substitution (pure) and the response scrubber: a value split across chunks is still replaced.
-import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseApprovedDestination } from "../../../src/capability/destination.js";
 import type { LeaseSecret } from "../../../src/proxy/lease/policy.js";
-import { createScrubStream, scrubPairs } from "../../../src/proxy/secrets/scrub.js";
+import { createScrubber, scrubPairs, scrubText } from "../../../src/proxy/secrets/scrub.js";
 import { substitutePlaceholders } from "../../../src/proxy/secrets/substitute.js";
 
 const secret: LeaseSecret = {
@@ -51,15 +50,14 @@ describe("substitutePlaceholders", () => {
   });
 });
 
-async function scrub(chunks: string[]): Promise<{ text: string; count: number }> {
-  const stream = createScrubStream(scrubPairs([secret]));
-  const parts: Buffer[] = [];
-  Readable.from(chunks.map((c) => Buffer.from(c))).pipe(stream);
-  for await (const part of stream) parts.push(part as Buffer);
-  return { text: Buffer.concat(parts).toString(), count: stream.count() };
+function scrub(chunks: string[], secrets: LeaseSecret[] = [secret]): { text: string; count: number } {
+  const scrubber = createScrubber(scrubPairs(secrets));
+  const parts = chunks.map((c) => scrubber.push(Buffer.from(c)));
+  parts.push(scrubber.flush());
+  return { text: Buffer.concat(parts).toString(), count: scrubber.count() };
 }
 
-describe("createScrubStream", () => {
+describe("createScrubber", () => {
   it("replaces every value however the body is cut into chunks, and nothing else", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -76,12 +74,77 @@ describe("createScrubStream", () => {
             from = p;
           }
           chunks.push(body.slice(from));
-          const out = await scrub(chunks.filter((c) => c.length > 0));
+          const out = scrub(chunks.filter((c) => c.length > 0));
           expect(out.text).toBe(body.split(secret.value).join(secret.placeholder));
           expect(out.text).not.toContain(secret.value);
         },
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("what the scrubber looks for", () => {
+  const special: LeaseSecret = {
+    ...secret,
+    value: 'tok+en/with="odd"\\chars',
+  };
+
+  it.each([
+    ["the value itself", special.value],
+    ["percent-encoded", encodeURIComponent(special.value)],
+    [
+      "percent-encoded in lowercase hex",
+      encodeURIComponent(special.value).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    ],
+    ["JSON-escaped", JSON.stringify(special.value).slice(1, -1)],
+    ["JSON-escaped with escaped slashes", JSON.stringify(special.value).slice(1, -1).replace(/\//g, "\\/")],
+  ])("%s becomes the placeholder", (_form, echoed) => {
+    expect(scrub([`{"got":"${echoed}"}`], [special]).text).toBe(`{"got":"${special.placeholder}"}`);
+    expect(scrubText(`x ${echoed} y`, scrubPairs([special])).text).toBe(`x ${special.placeholder} y`);
+  });
+
+  it("Basic credentials the proxy rewrote are scrubbed back to what the sandbox sent", () => {
+    const sent = Buffer.from(`me:${secret.placeholder}`).toString("base64");
+    const out = substitutePlaceholders([["Authorization", `Basic ${sent}`]], context);
+    const swappedIn = out.headers[0]![1].slice("Basic ".length);
+    expect(Buffer.from(swappedIn, "base64").toString()).toBe(`me:${secret.value}`);
+    expect(out.rewrites).toEqual([{ sent: swappedIn, original: sent }]);
+    const echoed = scrubText(`{"authorization":"Basic ${swappedIn}"}`, scrubPairs([secret], out.rewrites));
+    expect(echoed.text).toBe(`{"authorization":"Basic ${sent}"}`);
+  });
+
+  it("a value that cannot be header text is reported unusable and not swapped; Basic's base64 carries it", () => {
+    const broken: LeaseSecret = { ...secret, value: "line\nbreak" };
+    const out = substitutePlaceholders(
+      [
+        ["Authorization", `Bearer ${broken.placeholder}`],
+        ["X-Token", broken.placeholder],
+      ],
+      { ...context, secrets: [broken] },
+    );
+    expect(out.headers.map(([, v]) => v)).toEqual([`Bearer ${broken.placeholder}`, broken.placeholder]);
+    expect(out.unusable).toEqual([broken.id]);
+    expect(out.swapped).toEqual([]);
+    const basic = substitutePlaceholders(
+      [["Authorization", `Basic ${Buffer.from(`u:${broken.placeholder}`).toString("base64")}`]],
+      { ...context, secrets: [broken] },
+    );
+    expect(basic.unusable).toEqual([]);
+    expect(Buffer.from(basic.headers[0]![1].slice(6), "base64").toString()).toBe("u:line\nbreak");
+  });
+});
+
+describe("a streamed answer is not held back", () => {
+  it("a chunk whose end cannot begin a value passes at once; only a possible start of a value waits", () => {
+    const scrubber = createScrubber(scrubPairs([secret]));
+    const push = (text: string) => scrubber.push(Buffer.from(text)).toString();
+    expect(push("data: one\n\n")).toBe("data: one\n\n");
+    // "canary-un" could be the start of the value: it waits for the next chunk.
+    expect(push("data: canary-un")).toBe("data: ");
+    expect(push("it-5a5a-never-print\n\n")).toBe(`${secret.placeholder}\n\n`);
+    expect(push("tail canary")).toBe("tail ");
+    expect(scrubber.flush().toString()).toBe("canary");
+    expect(scrubber.count()).toBe(1);
   });
 });
