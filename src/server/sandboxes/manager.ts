@@ -21,6 +21,7 @@ import {
   type LifecycleEvent,
   type Transition,
 } from "./lifecycle.js";
+import { mergeSandboxEnv } from "./sandbox-env.js";
 import {
   applyTransition,
   type BoxRow,
@@ -251,6 +252,22 @@ export class SandboxManager {
           )
           .all(input.workspaceId, input.repository) as { id: string; name: string }[])
       : [];
+    // The repository's sandbox.env as activation would give it (the service's record over .batonrc.json): a
+    // workspace without the rollout gets it only here, at creation.
+    const configured = input.repository
+      ? (db
+          .prepare(
+            "SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?",
+          )
+          .all(input.workspaceId, input.repository) as { name: string; value: string }[])
+      : [];
+    const sandboxEnv = Object.fromEntries(
+      mergeSandboxEnv({
+        configured,
+        batonrc: batonrc?.sandbox?.env ?? {},
+        secretNames: secrets.map((s) => s.name),
+      }).map(({ name, value }) => [name, value]),
+    );
     let created: CreatedBox;
     let env: Record<string, string> = {};
     try {
@@ -262,7 +279,7 @@ export class SandboxManager {
             reach,
             turnToken: issued.turnToken,
             lease: issued.lease,
-            sandboxEnv: batonrc?.sandbox?.env ?? {},
+            sandboxEnv,
             secrets,
           });
           return env;
