@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs and starts what Baton's tests use when it is missing, and does nothing when it is all there:
 # bash, dash, the SQLite CLI and git; for the sandboxes the Docker engine (Debian's docker.io, dockerd started in the
-# background when no engine answers), bubblewrap, debootstrap (the image build), iproute2 and iptables (the
-# namespace driver's network). Node 22 comes from the `node` devDependency, so nothing else is needed for it.
+# background when no engine answers), bubblewrap, debootstrap (the image build), iproute2, iptables and procps's
+# sysctl (the namespace driver's network), and curl (the proxy suites). Node 22 comes from the `node`
+# devDependency, so nothing else is needed for it. test/unit/scripts/setup-machine.test.ts holds this list to
+# the programs the code starts.
 set -euo pipefail
 
 packages=()
@@ -17,6 +19,8 @@ need debootstrap debootstrap
 need ip iproute2
 need iptables iptables
 need setpriv util-linux
+need sysctl procps
+need curl curl
 
 as_root() {
   if [ "$(id -u)" != 0 ]; then

@@ -4,6 +4,12 @@
 // a parsed document or every problem (each naming its key) out.
 import * as z from "zod";
 import { SHELL_NAME_PATTERN } from "../envfile/overlay.js";
+import {
+  CA_BUNDLE_VARIABLES,
+  NO_PROXY_VARIABLES,
+  NODE_CA_VARIABLE,
+  PROXY_URL_VARIABLES,
+} from "../envfile/render-proxy-settings.js";
 import { findSecretKinds } from "../evidence/looks-like-secret.js";
 import { formatIssuePath } from "./zod-error.js";
 
@@ -43,6 +49,25 @@ export const BatonrcSchema = z
   })
   .strict();
 export type Batonrc = z.infer<typeof BatonrcSchema>;
+
+/**
+ * Names `sandbox.env` may not use: `sandbox.env` joins the activation overlay, so environment.sh would export
+ * it in every new shell. A repository's file must not replace the transport's credentials and address
+ * (`BATON_*`), the egress and trust settings, or what the shells' start-up reads (`HOME`, `BASH_ENV`, `ENV`).
+ */
+const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  ...PROXY_URL_VARIABLES,
+  ...NO_PROXY_VARIABLES,
+  ...CA_BUNDLE_VARIABLES,
+  NODE_CA_VARIABLE,
+  "HOME",
+  "BASH_ENV",
+  "ENV",
+]);
+
+export function isReservedSandboxEnvName(name: string): boolean {
+  return name.startsWith("BATON_") || RESERVED_NAMES.has(name);
+}
 
 export interface BatonrcProblem {
   /** The key, e.g. `sandbox.env.API_TOKEN` or `pre_clone[1]`. */
@@ -85,6 +110,12 @@ export function lintBatonrc(text: string): BatonrcLint {
     return { ok: false, problems };
   }
   for (const [name, value] of Object.entries(parsed.data.sandbox?.env ?? {})) {
+    if (isReservedSandboxEnvName(name))
+      problems.push({
+        path: `sandbox.env.${name}`,
+        message:
+          "is reserved: Baton sets it in every sandbox (BATON_*, the egress proxy and trust settings, HOME, BASH_ENV, ENV); pick another name",
+      });
     const kinds = findSecretKinds(value);
     if (kinds.length > 0)
       problems.push({

@@ -33,6 +33,7 @@ import { API_BASE_PATH } from "./api/wire.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
+import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./codehost/git-http.js";
 import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
 import { allowedMethodsOf } from "./http/allowed-methods.js";
@@ -99,6 +100,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
   app.route(API_BASE_PATH, createApiApp(deps));
   app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));
+  app.route(CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps));
   let document: Record<string, unknown> | undefined;
   app.route(
     "/",

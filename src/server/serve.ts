@@ -110,6 +110,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
             }
           : undefined,
         agentEnv: agentEnvironment(env),
+        // With a driver, each task's turns run in a box of the sandbox manager (made once the service listens).
+        sandboxManager: flags.sandboxDriver !== "none" ? () => sandboxes.current : undefined,
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });

@@ -2,7 +2,8 @@
 // group. The turn (task, conversation) goes in on stdin as JSON; the sandbox's variables are set, so the program
 // can run `baton env activate`; its reply is the JSON it prints on stdout (AgentReplySchema), or
 // `{"error": "..."}` / `{"needsAccess": "..."}`. A time limit and the stop signal end the whole group. Everything
-// it says is sanitised with the sandbox's credentials before it reaches the conversation.
+// it says is sanitised with the sandbox's credentials before it reaches the conversation. With a sandbox driver
+// the program runs inside the task's box instead of on the service's machine.
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { createSanitiser } from "../../evidence/index.js";
@@ -47,6 +48,7 @@ export function createCommandAgent(options: CommandAgentOptions): AgentRunner {
     async runTurn(input: RunTurnInput): Promise<TurnResult> {
       const sanitiser = createSanitiser({ secrets: input.sandbox.secrets });
       const clean = (text: string) => sanitiser.sanitise(text).text;
+      if (input.sandbox.box) return runInBox(input, input.sandbox.box, options, maxStdout, clean);
       const execa = await loadExeca();
       const child = execa(options.argv[0]!, options.argv.slice(1), {
         cwd: input.sandbox.workdir,
@@ -120,6 +122,49 @@ export function createCommandAgent(options: CommandAgentOptions): AgentRunner {
       return parseReply(stdout, clean);
     },
   };
+}
+
+/**
+ * The same turn inside the task's box (a sandbox driver is configured): the program the service installed there
+ * (or, when it installed none, the argv as given, for a program in the image), the turn on stdin, the turn's
+ * variables on top of the box's own; the box's exec bounds the output and ends the command at the limit or stop.
+ */
+async function runInBox(
+  input: RunTurnInput,
+  box: NonNullable<RunTurnInput["sandbox"]["box"]>,
+  options: CommandAgentOptions,
+  maxStdout: number,
+  clean: (text: string) => string,
+): Promise<TurnResult> {
+  const [program, ...args] = options.argv;
+  const result = await box.exec([box.programPath(program!) ?? program!, ...args], {
+    stdin: turnPayload(input),
+    env: { ...input.sandbox.env },
+    timeoutMs: options.timeoutMs,
+    signal: input.signal,
+  });
+  if (input.signal.aborted) return { kind: "error", code: "stopped", reason: "the turn was stopped" };
+  if (result.timedOut)
+    return {
+      kind: "error",
+      code: "timed_out",
+      reason: `the agent program ran past its ${Math.round(options.timeoutMs / 1000)} s limit`,
+    };
+  if (result.exitCode !== 0) {
+    const tail = clean(result.stderr.slice(-STDERR_TAIL)).trim();
+    return {
+      kind: "error",
+      code: "agent_failed",
+      reason: `the agent program exited with status ${result.exitCode}${tail ? `: ${tail}` : ""}`,
+    };
+  }
+  if (Buffer.byteLength(result.stdout) > maxStdout)
+    return {
+      kind: "error",
+      code: "invalid_reply",
+      reason: `the agent program printed more than ${maxStdout} bytes on stdout`,
+    };
+  return parseReply(result.stdout, clean);
 }
 
 /**

@@ -19,13 +19,28 @@ export interface ConversationEntry {
   createdAt: string;
 }
 
+/** A sandbox box (the service runs a sandbox driver): commands run inside it, not on the service's machine. */
+export interface SandboxBox {
+  /** Runs `argv` in the box with the turn's variables added; output is bounded; the limit and signal end it. */
+  exec(
+    argv: readonly string[],
+    options: { stdin?: string; env?: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>;
+  /** Where the service installed a program of its machine in the box (the `command` agent's), if it did. */
+  programPath(hostPath: string): string | undefined;
+}
+
 /** Where a turn runs: a working folder and the variables an agent program gets (BATON_* among them). */
 export interface TurnSandbox {
   id: string;
+  /** A folder on the service's machine for adapters that work there (the scripted agent). */
   workdir: string;
+  /** The agent program's variables: all of them on the host; in a box, the turn's on top of the box's own. */
   env: Readonly<Record<string, string>>;
   /** Values the adapter must never let into a reply (the sandbox's credentials). */
   secrets: readonly { name: string; value: string }[];
+  /** Present when the turn's sandbox is a box of the sandbox manager: the agent program runs in it. */
+  box?: SandboxBox;
 }
 
 export interface RunTurnInput {

@@ -1,8 +1,8 @@
-// Where a turn runs. The port is what the task runtime needs from the sandbox manager (built on its own branch):
-// a sandbox per task with the transport variables of a fresh turn. The credentials are issued inside the
-// transaction that begins the turn (one commit, and a turn that never began has none); the sandbox itself is
-// made ready after it. `createHostSandboxes` is the implementation for a service without a sandbox driver: a
-// working folder per task on the host, reused by follow-ups.
+// Where a turn runs. The port is what the task runtime needs from a sandbox: one per task with the transport
+// variables of a fresh turn. The credentials are issued inside the transaction that begins the turn (one commit,
+// and a turn that never began has none); the sandbox itself is made ready after it. `createHostSandboxes` is the
+// implementation for a service without a sandbox driver: a working folder per task on the host, reused by
+// follow-ups; with a driver, src/server/sandboxes/turn-sandboxes.ts gives each task a box of the sandbox manager.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { issueSandboxWithin, issueTurnWithin } from "../store/credentials.js";
@@ -21,6 +21,13 @@ export interface TurnSandboxProvider {
   credentialsFor(task: AgentTask, now: Date): TurnCredentials;
   /** After that commit: the sandbox for the turn (created on the first turn, reused by follow-ups). */
   sandboxFor(task: AgentTask, credentials: TurnCredentials): Promise<TurnSandbox>;
+  /**
+   * The task stopped working (no turn open): `finished` after a turn ended, `cancelled` when a member stopped it.
+   * DESIGN "Sandbox activity": work finishing stops the sandbox; a terminal cancellation archives it at once.
+   * `stillIdle` says, when the change is about to apply, whether the task still has no turn (a follow-up may have
+   * begun meanwhile: then nothing changes).
+   */
+  settle?(task: AgentTask, how: "finished" | "cancelled", stillIdle: () => boolean): Promise<void>;
 }
 
 export interface HostSandboxOptions {

@@ -121,5 +121,11 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
         ).run(input.workspaceId, input.repo, input.number);
       return merged;
     },
+    async readDefaultBranchFile(input) {
+      if (!/^[A-Za-z0-9_.-]+$/.test(input.path)) return null;
+      const dir = await ensure(input.workspaceId, input.repo);
+      const shown = await git(dir, ["show", `refs/heads/${DEFAULT_BRANCH}:${input.path}`]).catch(() => null);
+      return shown ? String(shown.stdout) : null;
+    },
   };
 }

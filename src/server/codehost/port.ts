@@ -21,6 +21,11 @@ export interface Codehost {
   }): Promise<OpenedPullRequest>;
   /** Whether the pull request's branch is merged into the default branch. */
   isMerged(input: { workspaceId: string; repo: string; number: number }): Promise<boolean>;
+  /**
+   * A file at the root of the default branch, or null when there is none (the sandbox manager reads a known
+   * repository's `.batonrc.json` this way when it makes the task's sandbox; nothing is cloned).
+   */
+  readDefaultBranchFile(input: { workspaceId: string; repo: string; path: string }): Promise<string | null>;
 }
 
 export class CodehostError extends Error {

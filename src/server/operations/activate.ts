@@ -94,7 +94,10 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     ledger = assignVariableNames(reserved, {
       repositoryId: op.repository_id,
       repository: op.repository,
-      variables: repositoryVariableNames(db, op.repository_id),
+      variables: repositoryVariableNames(db, op.repository_id, {
+        engagementId: op.engagement_id,
+        repository: op.repository,
+      }),
     }).ledger;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

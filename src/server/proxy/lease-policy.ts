@@ -5,6 +5,7 @@
 import type { LeasePolicyResponse } from "../../proxy/lease/wire.js";
 import { formatSecretPlaceholder } from "../../transport/wire.js";
 import { hashCredential } from "../auth/tokens.js";
+import { touchActivity } from "../sandboxes/store.js";
 import { type SecretBox, secretScope } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
 
@@ -23,6 +24,8 @@ export function lookupLeasePolicy(
     | { id: string; engagement_id: string; lease_expires_at_ms: number; workspace_id: string }
     | undefined;
   if (!sandbox || sandbox.lease_expires_at_ms <= nowMs) return null;
+  // A request through the proxy is a use of the lease: sandbox activity (DESIGN "Sandbox activity").
+  touchActivity(db, sandbox.id, nowMs);
   const rows = db
     .prepare(
       `SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json

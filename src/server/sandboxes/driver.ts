@@ -39,8 +39,10 @@ export interface ExecOptions {
   env?: Record<string, string>;
   /** Working folder inside the box; default the agent's home. */
   cwd?: string;
-  /** Run as a login shell's child would (`bash -l`); otherwise the argv runs as given. */
+  /** Written to the command's standard input, which is then closed. */
   stdin?: string;
+  /** Aborting ends the command and everything it started (SIGTERM, then SIGKILL 2 s later). */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {

@@ -19,6 +19,7 @@ export const TRANSITION_REASONS = [
   "inactive", // archived → eligible_for_deletion after 30 days without activity (daily sweep)
   "cleanup", // eligible_for_deletion → deleted (daily sweep removes the box)
   "deleted", // any → deleted (admin request, ownership checked)
+  "lost", // any → deleted: the driver no longer has the box (a follow-up then gets a new one)
   "activity", // stopped|archived → running (an operation, command or lease use; a follow-up)
 ] as const;
 export type TransitionReason = (typeof TRANSITION_REASONS)[number];
@@ -37,7 +38,7 @@ export interface Transition {
   reason: TransitionReason;
 }
 
-export type LifecycleEvent = "activity" | "work_finished" | "cancelled" | "deleted";
+export type LifecycleEvent = "activity" | "work_finished" | "cancelled" | "deleted" | "lost";
 
 /** The transition an event causes, or null when it changes nothing (e.g. activity on a running box). */
 export function decideOnEvent(facts: LifecycleFacts, event: LifecycleEvent): Transition | null {
@@ -52,6 +53,8 @@ export function decideOnEvent(facts: LifecycleFacts, event: LifecycleEvent): Tra
       return from === "running" || from === "stopped" ? { from, to: "archived", reason: "cancelled" } : null;
     case "deleted":
       return { from, to: "deleted", reason: "deleted" };
+    case "lost":
+      return { from, to: "deleted", reason: "lost" };
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type LifecycleEvent,
   type Transition,
 } from "./lifecycle.js";
+import { mergeSandboxEnv } from "./sandbox-env.js";
 import {
   applyTransition,
   type BoxRow,
@@ -72,9 +73,16 @@ export interface ProvisionInput {
   extraCheckouts?: Record<string, string> | undefined;
   /** `.batonrc.json` of a known repository when no checkout is given. */
   batonrc?: unknown;
+  /** The same as read from the code host's default branch (the task engine's sandboxes), linted as a file is. */
+  batonrcText?: string | undefined;
   image?: string | undefined;
   leaseTtlSeconds?: number | undefined;
   turnTtlSeconds?: number | undefined;
+  /**
+   * Credentials the caller already issued in its own transaction (the task engine, as a turn begins): a renewal
+   * for the engagement's box it expects to reuse, or a new sandbox id that has no box yet.
+   */
+  issued?: IssuedSandbox | undefined;
 }
 
 export interface ProvisionResult {
@@ -82,6 +90,8 @@ export interface ProvisionResult {
   box: SandboxView;
   env: Record<string, string>;
   reused: boolean;
+  /** `host:port` at which the box reaches the proxy and the service. */
+  reach: CreatedBox["reach"];
 }
 
 export interface SandboxView {
@@ -173,6 +183,7 @@ export class SandboxManager {
         },
       );
     } else if (input.batonrc !== undefined) text = JSON.stringify(input.batonrc);
+    else if (input.batonrcText !== undefined) text = input.batonrcText;
     if (text === undefined) return null;
     const lint = lintBatonrc(text);
     if (!lint.ok)
@@ -205,35 +216,40 @@ export class SandboxManager {
       : engagement
         ? latestBoxOf(db, input.engagementId)
         : undefined;
-    if (
-      candidate &&
-      isReusable(candidate.state) &&
-      candidate.boxRef &&
-      (await driver.exists(candidate.boxRef))
-    ) {
-      const issued = renewSandbox(
-        db,
-        {
-          sandboxId: candidate.sandboxId,
-          engagementId: candidate.engagementId,
-          leaseTtlSeconds: input.leaseTtlSeconds,
-          turnTtlSeconds: input.turnTtlSeconds,
-        },
-        now,
-      );
-      this.credentials.set(candidate.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
-      await this.event(candidate.sandboxId, "activity");
-      const row = getBox(db, candidate.sandboxId)!;
-      return {
-        issued,
-        box: this.view(row),
-        env: credentialEnvironment(row.reach, issued.turnToken, issued.lease),
-        reused: true,
-      };
+    if (candidate && isReusable(candidate.state) && candidate.boxRef) {
+      if (await driver.exists(candidate.boxRef)) {
+        const issued =
+          input.issued?.sandboxId === candidate.sandboxId
+            ? input.issued
+            : renewSandbox(
+                db,
+                {
+                  sandboxId: candidate.sandboxId,
+                  engagementId: candidate.engagementId,
+                  leaseTtlSeconds: input.leaseTtlSeconds,
+                  turnTtlSeconds: input.turnTtlSeconds,
+                },
+                now,
+              );
+        this.credentials.set(candidate.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
+        await this.event(candidate.sandboxId, "activity");
+        const row = getBox(db, candidate.sandboxId)!;
+        return {
+          issued,
+          box: this.view(row),
+          env: credentialEnvironment(row.reach, issued.turnToken, issued.lease),
+          reused: true,
+          reach: row.reach,
+        };
+      }
+      // The driver no longer has it (removed outside Baton, or the service restarted): recorded as gone, so
+      // no sweep works on it again, and replaced below with the engagement's pinned image.
+      await this.event(candidate.sandboxId, "lost");
     }
 
     // A new box (or a lost one recreated): the engagement's pinned image wins over everything else.
-    const issued = issueSandbox(db, input, now);
+    const issued =
+      input.issued && !getBox(db, input.issued.sandboxId) ? input.issued : issueSandbox(db, input, now);
     if (typeof issued === "string") throw new SandboxRefusal("workspace_not_found", issued);
     const pinned =
       pinnedImageOf(db, input.engagementId) ??
@@ -251,6 +267,22 @@ export class SandboxManager {
           )
           .all(input.workspaceId, input.repository) as { id: string; name: string }[])
       : [];
+    // The repository's sandbox.env as activation would give it (the service's record over .batonrc.json): a
+    // workspace without the rollout gets it only here, at creation.
+    const configured = input.repository
+      ? (db
+          .prepare(
+            "SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?",
+          )
+          .all(input.workspaceId, input.repository) as { name: string; value: string }[])
+      : [];
+    const sandboxEnv = Object.fromEntries(
+      mergeSandboxEnv({
+        configured,
+        batonrc: batonrc?.sandbox?.env ?? {},
+        secretNames: secrets.map((s) => s.name),
+      }).map(({ name, value }) => [name, value]),
+    );
     let created: CreatedBox;
     let env: Record<string, string> = {};
     try {
@@ -262,7 +294,7 @@ export class SandboxManager {
             reach,
             turnToken: issued.turnToken,
             lease: issued.lease,
-            sandboxEnv: batonrc?.sandbox?.env ?? {},
+            sandboxEnv,
             secrets,
           });
           return env;
@@ -311,7 +343,13 @@ export class SandboxManager {
     );
     this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
     if (batonrc?.pre_clone?.length) await this.runPreClone(issued.sandboxId, created.ref, batonrc.pre_clone);
-    return { issued, box: this.view(getBox(db, issued.sandboxId)!), env, reused: false };
+    return {
+      issued,
+      box: this.view(getBox(db, issued.sandboxId)!),
+      env,
+      reused: false,
+      reach: created.reach,
+    };
   }
 
   private async runPreClone(sandboxId: string, ref: string, commands: readonly string[]): Promise<void> {
@@ -371,11 +409,14 @@ export class SandboxManager {
     touchActivity(this.options.db, sandboxId, this.nowMs());
   }
 
-  /** Applies an event's transition to the store and the box. Serialised with sweeps. */
-  event(sandboxId: string, event: LifecycleEvent): Promise<Transition | null> {
+  /**
+   * Applies an event's transition to the store and the box. Serialised with sweeps and other events; `unless`
+   * is asked just before, and a true answer leaves the box as it is.
+   */
+  event(sandboxId: string, event: LifecycleEvent, unless?: () => boolean): Promise<Transition | null> {
     return this.serialise(async () => {
       const row = getBox(this.options.db, sandboxId);
-      if (!row) return null;
+      if (!row || unless?.()) return null;
       const transition = decideOnEvent(row, event);
       if (!transition) {
         if (event === "activity") this.recordActivity(sandboxId);
@@ -394,6 +435,20 @@ export class SandboxManager {
   async cancel(sandboxId: string, owner: Owner) {
     this.owned(sandboxId, owner);
     return this.event(sandboxId, "cancelled");
+  }
+
+  /**
+   * The task engine's word that a task stopped working (`work_finished`) or was stopped (`cancelled`), applied only
+   * if `stillIdle()` holds when its turn comes: a follow-up that began meanwhile keeps the box running.
+   */
+  async settle(
+    sandboxId: string,
+    owner: Owner,
+    event: "work_finished" | "cancelled",
+    stillIdle: () => boolean,
+  ) {
+    this.owned(sandboxId, owner);
+    return this.event(sandboxId, event, () => !stillIdle());
   }
 
   async remove(sandboxId: string, owner: Owner) {

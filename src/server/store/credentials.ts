@@ -70,6 +70,22 @@ export function issueTurn(
   return inTransaction(db, () => issueTurnWithin(db, input, now));
 }
 
+/**
+ * Keeps a sandbox's lease (same value) valid for another `ttlSeconds` from `now`, inside the caller's transaction:
+ * a box reused by a follow-up turn keeps the lease its files and shells already hold.
+ */
+export function extendLeaseWithin(
+  db: Database,
+  input: { sandboxId: string; engagementId: string; ttlSeconds?: number },
+  now: Date,
+): string {
+  const expires = now.getTime() + (input.ttlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000;
+  db.prepare(
+    "UPDATE sandboxes SET lease_expires_at_ms = MAX(lease_expires_at_ms, ?) WHERE id = ? AND engagement_id = ?",
+  ).run(expires, input.sandboxId, input.engagementId);
+  return new Date(expires).toISOString();
+}
+
 /** `issueTurn` inside the caller's transaction. */
 export function issueTurnWithin(
   db: Database,

@@ -5,6 +5,7 @@ import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
 import { ReadinessSchema } from "../../transport/wire.js";
 import type { RepositoryConfiguration } from "../operations/build-overlay.js";
 import type { EnvironmentVersion } from "../operations/managed-startup.js";
+import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";
 import type { Database } from "./sqlite.js";
 import { statement } from "./statements.js";
 
@@ -107,12 +108,38 @@ export function loadActivatedConfigurations(db: Database, engagementId: string):
     ).all(engagementId) as { repository_id: string; id: string; name: string }[],
     ({ id, name }) => ({ id, name }),
   );
-  return repos.map((r) => ({
-    repositoryId: r.id,
-    repository: r.slug,
-    sandboxEnv: sandboxEnv.get(r.id) ?? [],
-    secrets: secrets.get(r.id) ?? [],
-  }));
+  return repos.map((r) => {
+    const repoSecrets = secrets.get(r.id) ?? [];
+    return {
+      repositoryId: r.id,
+      repository: r.slug,
+      sandboxEnv: mergeSandboxEnv({
+        configured: sandboxEnv.get(r.id) ?? [],
+        batonrc: batonrcSandboxEnv(db, engagementId, r.slug),
+        secretNames: repoSecrets.map((s) => s.name),
+      }),
+      secrets: repoSecrets,
+    };
+  });
+}
+
+/**
+ * `.batonrc.json`'s `sandbox.env` for a repository in an engagement: from the engagement's newest sandbox made
+ * with that repository's checkout (recorded, linted, at creation), or nothing when no sandbox read one.
+ */
+export function batonrcSandboxEnv(
+  db: Database,
+  engagementId: string,
+  repository: string,
+): Record<string, string> {
+  const row = statement(
+    db,
+    `SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
+       ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
+  ).get(engagementId, repository) as { batonrc_json: string | null } | undefined;
+  if (!row?.batonrc_json) return {};
+  const batonrc = JSON.parse(row.batonrc_json) as { sandbox?: { env?: Record<string, string> } };
+  return batonrc.sandbox?.env ?? {};
 }
 
 function groupBy<R extends { repository_id: string }, T>(rows: R[], pick: (row: R) => T): Map<string, T[]> {
@@ -125,12 +152,21 @@ function groupBy<R extends { repository_id: string }, T>(rows: R[], pick: (row: 
   return groups;
 }
 
-export function repositoryVariableNames(db: Database, repositoryId: string): string[] {
+/** Every variable name the repository brings to the engagement: its sandbox.env (both sources) and secrets. */
+export function repositoryVariableNames(
+  db: Database,
+  repositoryId: string,
+  engagement?: { engagementId: string; repository: string },
+): string[] {
   const rows = statement(
     db,
-    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION ALL SELECT name FROM secrets WHERE repository_id = ?",
+    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?",
   ).all(repositoryId, repositoryId) as { name: string }[];
-  return rows.map((r) => r.name).sort();
+  const names = new Set(rows.map((r) => r.name));
+  if (engagement)
+    for (const name of Object.keys(batonrcSandboxEnv(db, engagement.engagementId, engagement.repository)))
+      names.add(name);
+  return [...names].sort();
 }
 
 export function loadCurrentVersion(db: Database, repositoryId: string): EnvironmentVersion | undefined {

@@ -20,4 +20,6 @@ export interface TaskContext {
   runTurns: (turnIds: readonly string[]) => void;
   /** Cancels the agent's work on a turn that was stopped. */
   abortTurn: (turnId: string) => void;
+  /** A member stopped the task's queued turn: its sandbox is archived (a running turn's is, as it ends). */
+  taskStopped?: (taskId: string) => void;
 }

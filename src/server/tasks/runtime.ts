@@ -3,6 +3,7 @@
 // left (engine.recover); on stop it aborts turns in hand and leaves them `running` without counting the attempt,
 // so the next start runs them again.
 import type { Logger } from "pino";
+import { isBatonError } from "../../errors.js";
 import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import type { Codehost } from "../codehost/port.js";
@@ -10,7 +11,7 @@ import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { inTransaction } from "../store/transaction.js";
 import { beginTurn, finishTurn, markPullRequestMerged, recover, type TurnFinish } from "./engine.js";
-import { conversationOf, type TaskRow } from "./task-store.js";
+import { conversationOf, getTask, type TaskRow } from "./task-store.js";
 
 export interface TaskRuntimeOptions {
   db: Database;
@@ -123,7 +124,16 @@ export class TaskRuntime {
         { turnId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
         "turn failed",
       );
-      finish = { kind: "error", code: "internal", reason: "the service could not run the turn" };
+      // A refusal that names what to fix (a `.batonrc.json` lint problem: keys and rules, never values) is said in
+      // the conversation; anything else stays in the log.
+      finish = {
+        kind: "error",
+        code: "internal",
+        reason:
+          isBatonError(error) && error.code === "invalid_input"
+            ? `the task's sandbox could not be made: ${error.message}`
+            : "the service could not run the turn",
+      };
     }
     if (this.stopping) {
       // Shutdown, not a crash: the turn stays `running` and the next start runs it again without using up a try.
@@ -135,6 +145,31 @@ export class TaskRuntime {
     }
     const ended = await this.commit(() => finishTurn(db, turnId, attempt, finish, now()));
     this.runTurns(ended.started);
+    // The task stopped working (this turn ended, or a member stopped it while it ran): its sandbox settles.
+    const after = getTask(db, task.id);
+    if (after && after.open_turn_id === null)
+      this.settle(task, after.status === "cancelled" ? "cancelled" : "finished");
+  }
+
+  /** A member stopped a task's queued turn (a running one settles as its turn ends). */
+  taskStopped(taskId: string): void {
+    const task = getTask(this.options.db, taskId);
+    if (task && task.open_turn_id === null && task.status === "cancelled") this.settle(task, "cancelled");
+  }
+
+  private settle(task: TaskRow, how: "finished" | "cancelled"): void {
+    const stillIdle = () => getTask(this.options.db, task.id)?.open_turn_id === null;
+    const settling = this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
+    if (!settling) return;
+    const tracked: Promise<void> = settling
+      .catch((error: unknown) =>
+        this.options.logger.error(
+          { taskId: task.id, err: error instanceof Error ? error.message : "non-Error thrown" },
+          "the task's sandbox could not settle",
+        ),
+      )
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
   }
 
   private async toFinish(task: TaskRow, result: TurnResult): Promise<TurnFinish> {

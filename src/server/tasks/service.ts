@@ -1,9 +1,11 @@
-// The task engine as the service runs it: the local code host, host sandboxes, the agent (scripted from the
+// The task engine as the service runs it: the local code host, sandboxes (host folders, or boxes of the sandbox
+// manager with a driver), the agent (scripted from the
 // seed's rules unless an agent program is configured), the turn runtime, the rate limiter, and the context the
 // API's operations use. Nothing runs until `start()`.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
+import { BATONRC_FILE } from "../../config/batonrc.js";
 import { createCommandAgent } from "../agent/command.js";
 import type { AgentRunner } from "../agent/port.js";
 import { createHostSandboxes } from "../agent/sandboxes.js";
@@ -11,6 +13,8 @@ import { createScriptedAgent } from "../agent/scripted.js";
 import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
 import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
+import type { SandboxManager } from "../sandboxes/manager.js";
+import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
 import { commitSoon } from "../store/group-commit.js";
 import type { Database } from "../store/sqlite.js";
@@ -43,6 +47,11 @@ export interface TaskServiceOptions {
   commit?: TaskContext["commit"] | undefined;
   /** Variables passed to an agent program from the service's environment. */
   agentEnv?: Readonly<Record<string, string>> | undefined;
+  /**
+   * With a sandbox driver (`--sandbox-driver docker|namespace`): the manager, once made; each task's turns then run
+   * in a box of it instead of a working folder on the service's machine.
+   */
+  sandboxManager?: (() => SandboxManager | undefined) | undefined;
 }
 
 export interface TaskService {
@@ -59,16 +68,30 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   const { db, now, logger } = options;
   const codehostRoot = join(options.workRoot, "codehost");
   const codehost = createLocalCodehost({ db, root: codehostRoot, now });
-  const sandboxes = createHostSandboxes({
-    db,
-    root: join(options.workRoot, "sandboxes"),
-    serviceUrl: options.serviceUrl,
-    // The task's repository is ready to clone and push to before its first turn.
-    env: async (task) => ({
-      BATON_CODEHOST_GIT_BASE: pathToFileURL(codehostRoot).href,
-      ...(task.repo ? { BATON_GIT_URL: await codehost.gitUrl(task.workspaceId, task.repo) } : {}),
-    }),
-  });
+  const sandboxes = options.sandboxManager
+    ? createManagerSandboxes({
+        db,
+        manager: options.sandboxManager,
+        root: join(options.workRoot, "sandboxes"),
+        programs: options.agentCommand ? [options.agentCommand.argv[0]!] : [],
+        readBatonrc: (task) =>
+          codehost.readDefaultBranchFile({
+            workspaceId: task.workspaceId,
+            repo: task.repo!,
+            path: BATONRC_FILE,
+          }),
+        logger,
+      })
+    : createHostSandboxes({
+        db,
+        root: join(options.workRoot, "sandboxes"),
+        serviceUrl: options.serviceUrl,
+        // The task's repository is ready to clone and push to before its first turn.
+        env: async (task) => ({
+          BATON_CODEHOST_GIT_BASE: pathToFileURL(codehostRoot).href,
+          ...(task.repo ? { BATON_GIT_URL: await codehost.gitUrl(task.workspaceId, task.repo) } : {}),
+        }),
+      });
   const agent =
     options.agent ??
     (options.agentCommand
@@ -102,6 +125,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     accepting: () => runtime.isAccepting(),
     runTurns: (ids) => runtime.runTurns(ids),
     abortTurn: (id) => runtime.abortTurn(id),
+    taskStopped: (id) => runtime.taskStopped(id),
   };
   return {
     context,

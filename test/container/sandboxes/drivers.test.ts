@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedBox, SandboxDriver } from "../../../src/server/sandboxes/driver.js";
+import { pollUntil } from "../../helpers/poll.js";
 import {
   boxName,
   DRIVERS,
@@ -76,6 +77,31 @@ describe.each(DRIVERS)("the %s driver", (driverName) => {
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBe(124);
     expect(result.stdout).toBe("started\n");
+  });
+
+  it("a stop signal ends a command and what it started in the background", async () => {
+    const controller = new AbortController();
+    const running = driver.exec(
+      box.ref,
+      ["bash", "-c", "rm -f ~/started; sleep 300 & echo $! > ~/bg.pid; echo started > ~/started; sleep 100"],
+      { timeoutMs: 200_000, signal: controller.signal },
+    );
+    await pollUntil(
+      () => run("cat ~/started 2>/dev/null"),
+      (r) => r.stdout === "started\n",
+      { timeoutMs: 20_000 },
+    );
+    controller.abort();
+    // Without the signal this waits 100 s and the test's own time limit fails it.
+    const result = await running;
+    expect(result.exitCode).not.toBe(0);
+    expect(result.timedOut).toBe(false);
+    const background = await pollUntil(
+      () => run('kill -0 "$(cat ~/bg.pid)" 2>/dev/null && echo alive || echo gone'),
+      (r) => r.stdout === "gone\n",
+      { timeoutMs: 20_000 },
+    );
+    expect(background.stdout).toBe("gone\n");
   });
 
   it("copies a folder out of the box", async () => {

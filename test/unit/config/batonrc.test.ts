@@ -43,6 +43,24 @@ describe(".batonrc.json lint (reference section 2: sandbox.snapshot_name, sandbo
       "must be an image name",
     ],
     [
+      "a sandbox.env name Baton sets itself (the transport's credentials would be replaced in new shells)",
+      { sandbox: { env: { BATON_OPS_URL: "http://elsewhere.test" } } },
+      "sandbox.env.BATON_OPS_URL",
+      "is reserved",
+    ],
+    [
+      "a sandbox.env name of the egress settings",
+      { sandbox: { env: { https_proxy: "http://elsewhere.test:3128" } } },
+      "sandbox.env.https_proxy",
+      "is reserved",
+    ],
+    [
+      "a sandbox.env name the shells' start-up reads",
+      { sandbox: { env: { BASH_ENV: "/tmp/x" } } },
+      "sandbox.env.BASH_ENV",
+      "is reserved",
+    ],
+    [
       "a secret-looking sandbox.env value",
       { sandbox: { env: { GH: TOKEN_LIKE } } },
       "sandbox.env.GH",

@@ -123,6 +123,19 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
       (stream as unknown as { end(): void }).end();
     }
     let hostDeadline = false;
+    // The Engine API cannot signal an exec either: `timeout` is the exec's process (its host pid in the inspect
+    // answer; the drivers run as root beside the engine), and on SIGTERM it passes the signal to the command's
+    // whole process group, then SIGKILL after --kill-after.
+    const onAbort = () => {
+      void execution
+        .inspect()
+        .then((running) => {
+          if (running.Running && running.Pid > 0) process.kill(running.Pid, "SIGTERM");
+        })
+        .catch(() => undefined);
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         hostDeadline = true;
@@ -138,6 +151,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         resolve();
       });
     });
+    options.signal?.removeEventListener("abort", onAbort);
     const inspected = await execution.inspect();
     const exitCode = hostDeadline ? 124 : (inspected.ExitCode ?? 1);
     return {
@@ -162,6 +176,9 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         Cmd: ["sleep", "infinity"],
         Labels: { ...spec.labels, [SANDBOX_LABEL]: "1", "baton.sandbox.network": networkName },
         HostConfig: {
+          // An init as PID 1 reaps what commands leave behind (a killed command's background children), so a
+          // long-lived box does not fill with zombies up to its pids limit.
+          Init: true,
           NetworkMode: networkName,
           CapDrop: ["ALL"],
           SecurityOpt: ["no-new-privileges"],

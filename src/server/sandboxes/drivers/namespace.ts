@@ -212,6 +212,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           extendEnv: false,
           reject: false,
           timeout: execOptions.timeoutMs,
+          ...(execOptions.signal ? { cancelSignal: execOptions.signal } : {}),
           forceKillAfterDelay: 2000,
           maxBuffer: MAX_EXEC_OUTPUT_BYTES,
           stripFinalNewline: false,

@@ -78,6 +78,9 @@ describe("sandbox lifecycle (reference section 3, limits of section 8)", () => {
     ["eligible_for_deletion", "activity", null],
     ["archived", "deleted", { from: "archived", to: "deleted", reason: "deleted" }],
     ["deleted", "deleted", null],
+    ["running", "lost", { from: "running", to: "deleted", reason: "lost" }],
+    ["stopped", "lost", { from: "stopped", to: "deleted", reason: "lost" }],
+    ["deleted", "lost", null],
   ] as const)("event: %s + %s", (state, event, expected) => {
     expect(decideOnEvent(facts(state, 0, 0), event)).toEqual(expected);
   });
