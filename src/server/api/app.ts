@@ -48,9 +48,22 @@ const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
+/** Every 429 declares its Retry-After, so the document holds each answer of the suites to it. */
+const RETRY_AFTER = {
+  [API_HEADERS.retryAfter]: {
+    description: "seconds to wait before trying again",
+    required: true,
+    schema: { type: "integer" as const, minimum: 1 },
+  },
+};
 const errors = (texts: Partial<Record<number, string>>) =>
   Object.fromEntries(
-    Object.entries(texts).map(([status, text]) => [status, json(ApiErrorSchema, text ?? "")]),
+    Object.entries(texts).map(([status, text]) => [
+      status,
+      status === "429"
+        ? { ...json(ApiErrorSchema, text ?? ""), headers: RETRY_AFTER }
+        : json(ApiErrorSchema, text ?? ""),
+    ]),
   );
 const COMMON = {
   401: "invalid_token: missing, malformed, unknown, expired or revoked",

@@ -70,6 +70,8 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export const LIMITS = {
   /** Tasks from the client, MCP or API starting, running or queued, per user per workspace. */
   runningTasksPerUser: 5,
+  /** Retry-After of a 429 that waits for a task to end (too_many_running, queue_full): when that is, is unknown. */
+  busyRetryAfterSeconds: 60,
   /** Requests per token per endpoint per minute. */
   getPerMinute: 600,
   postOrDeletePerMinute: 120,
