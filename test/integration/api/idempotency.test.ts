@@ -161,6 +161,56 @@ describe("Idempotency-Key", () => {
     }
   });
 
+  it("a retry with the same key of a start that already created its task is never refused (running-task limit, full queue)", async () => {
+    const token = freshToken(h);
+    const firsts = [];
+    // "slow" turns hold their slot: 2 run, 3 wait in the queue (plan team), and the person has 5 open tasks.
+    for (let i = 0; i < 5; i++) {
+      const answer = await startWith(token, `held-${i}`, { prompt: `slow ${i}` });
+      expect(answer.status).toBe(202);
+      firsts.push(answer);
+    }
+    try {
+      expect((await startWith(token, "held-new", { prompt: "slow new" })).body.error).toBe(
+        "too_many_running",
+      );
+      expect(
+        (await startWith(freshToken(h, "owner@acme.test"), "held-other", { prompt: "slow other" })).body
+          .error,
+      ).toBe("queue_full");
+      for (const [i, first] of firsts.entries()) {
+        const retry = await startWith(token, `held-${i}`, { prompt: `slow ${i}` });
+        expect(retry.status).toBe(202);
+        expect(retry.body).toEqual(first.body);
+      }
+    } finally {
+      for (const first of firsts)
+        await h.call("POST", API_PATHS.stop("ws_acme", first.body.task.id), { token: freshToken(h) });
+    }
+  });
+
+  it.each([
+    ["empty", ""],
+    ["129 characters", "k".repeat(129)],
+    ["a space", "my key"],
+  ])(
+    "a message's key: 1 to 128 printable ASCII characters, no spaces; invalid gives 400 invalid_idempotency_key (%s)",
+    async (_case, key) => {
+      const token = freshToken(h);
+      const task = await startWith(token, undefined, { prompt: "for a bad key" });
+      await waitForStatus(h, task.body.task.id, ["replied"]);
+      const sent = await sendWith(token, task.body.task.id, key, "hello");
+      expect(sent.status).toBe(400);
+      expect(sent.body.error).toBe("invalid_idempotency_key");
+      expect(
+        count(
+          "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'",
+          task.body.task.id,
+        ),
+      ).toBe(1);
+    },
+  );
+
   it("saved but not handed over: 503 unavailable with taskId and messageId; a retry with the same key hands it over once", async () => {
     const token = freshToken(h);
     fault.handOver = true;

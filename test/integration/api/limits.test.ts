@@ -91,6 +91,19 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     await stopAll();
   });
 
+  it("tasks waiting for a reply (the agent answered or asked) do not count", async () => {
+    const token = freshToken(h, USERS[9]);
+    for (let i = 0; i < 6; i++) {
+      const answer = await start(token, `quick ${i}`);
+      expect(answer.status, `start ${i + 1}`).toBe(202);
+      await waitForStatus(h, answer.body.task.id, ["replied"]);
+    }
+    // Six replied tasks count for nothing: five more that run are accepted, the one after them is not.
+    for (let i = 0; i < 5; i++) expect((await start(token, `hold w${i}`)).status).toBe(202);
+    expect((await start(token, "hold w5")).body.error).toBe("too_many_running");
+    await stopAll();
+  });
+
   it("20 people starting 6 tasks each at once: exactly 5 accepted for each", async () => {
     const tokens = USERS.slice(0, 20).map((email) => freshToken(h, email));
     const answers = await Promise.all(
