@@ -53,6 +53,7 @@ export const API_ERRORS = {
   idempotency_conflict: 409,
   codehost_not_connected: 409,
   tracker_identity_unlinked: 409,
+  tracker_not_connected: 409,
   codehost_account_missing: 409,
   ticket_closed: 409,
   ticket_is_pull_request: 409,
