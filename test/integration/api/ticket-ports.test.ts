@@ -141,6 +141,18 @@ describe("ticket search through the ports", () => {
     expect(identifiersOf(await search())).toEqual(["OK", "acme/api#3"]);
   });
 
+  it("at most 10 from each: the caller's own first, then the team's unassigned ones", async () => {
+    trackerIssues = Array.from({ length: 12 }, (_, i) =>
+      issue({ id: `many${i}`, assignee: i === 11 ? "dev-t" : null }),
+    );
+    codehostIssues = Array.from({ length: 12 }, (_, i) => ghIssue({ number: 100 + i }));
+    const answer = await search();
+    const tickets = answer.body.tickets as { source: string; identifier: string; yours: boolean }[];
+    expect(tickets.filter((t) => t.source === "tracker")).toHaveLength(10);
+    expect(tickets.filter((t) => t.source === "codehost")).toHaveLength(10);
+    expect(tickets[0]).toMatchObject({ identifier: "MANY11", yours: true });
+  });
+
   it("an issue a task of the workspace already works on is left out, whatever the port says", async () => {
     trackerIssues = [issue({ id: "mine-now" }), issue({ id: "free" })];
     expect((await delegate({ source: "tracker", id: "mine-now" })).status).toBe(202);
