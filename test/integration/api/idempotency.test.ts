@@ -1,8 +1,11 @@
 // Reference section 4 "Idempotency" and the 503 `unavailable` rules of task start and message send, through
 // app.request(). The hand-over is swapped for one that fails on demand: a store failure between saving a request
 // and handing it over cannot be produced at will with a real SQLite file, and the 503 path is exactly that.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
 import { API_PATHS } from "../../../src/server/api/wire.js";
+import { createServerApp } from "../../../src/server/index.js";
 import { handOverTask } from "../../../src/server/tasks/engine.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
@@ -266,6 +269,53 @@ describe("Idempotency-Key", () => {
     expect(
       count("SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'", task.body.task.id),
     ).toBe(2);
+  });
+
+  it("a start that arrives while the service stops is saved and answered 503 unavailable; the next start of the service hands it over, and a retry with the key gets the task", async () => {
+    const stopping = await createApiHarness();
+    const second = createServerApp({
+      db: stopping.db,
+      logger: createLogger({}),
+      secretBox: stopping.secretBox,
+      capability: { serviceUrl: "http://127.0.0.1:9" },
+      tasks: { workRoot: join(stopping.dir, "work-2") },
+    });
+    try {
+      await stopping.app.deps.tasks.runtime.stop();
+      const token = freshToken(stopping);
+      const body = { prompt: "arrives during shutdown" };
+      const saved = await stopping.call("POST", API_PATHS.tasks("ws_acme"), {
+        token,
+        body,
+        headers: { "idempotency-key": "during-stop" },
+      });
+      expect(saved.status).toBe(503);
+      expect(saved.body).toMatchObject({ error: "unavailable", messageId: "during-stop" });
+      // The service starts again over the same store.
+      second.start();
+      await waitForStatus(stopping, saved.body.taskId, ["replied"]);
+      const retry = await second.http.request(API_PATHS.tasks("ws_acme"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "during-stop",
+        },
+        body: JSON.stringify(body),
+      });
+      expect(retry.status).toBe(202);
+      expect(((await retry.json()) as { task: { id: string } }).task.id).toBe(saved.body.taskId);
+      expect(
+        (
+          stopping.db.prepare("SELECT count(*) AS n FROM tasks WHERE title = ?").get(body.prompt) as {
+            n: number;
+          }
+        ).n,
+      ).toBe(1);
+    } finally {
+      await second.stop();
+      await stopping.close();
+    }
   });
 
   it("50 simultaneous starts with one key make one task; every answer is the first", async () => {
