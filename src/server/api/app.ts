@@ -16,6 +16,7 @@ import { startTask } from "../tasks/start-task.js";
 import { stopTaskTurn } from "../tasks/stop.js";
 import { toApiTask } from "../tasks/views.js";
 import { delegateTicket } from "../tickets/delegate.js";
+import type { TicketPorts } from "../tickets/ports.js";
 import { searchTickets } from "../tickets/search.js";
 import { ApiError } from "./errors.js";
 import { type ApiEnv, authenticateCaller, limitRate, requireWorkspaceMember } from "./middleware.js";
@@ -48,9 +49,22 @@ const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
+/** Every 429 declares its Retry-After, so the document holds each answer of the suites to it. */
+const RETRY_AFTER = {
+  [API_HEADERS.retryAfter]: {
+    description: "seconds to wait before trying again",
+    required: true,
+    schema: { type: "integer" as const, minimum: 1 },
+  },
+};
 const errors = (texts: Partial<Record<number, string>>) =>
   Object.fromEntries(
-    Object.entries(texts).map(([status, text]) => [status, json(ApiErrorSchema, text ?? "")]),
+    Object.entries(texts).map(([status, text]) => [
+      status,
+      status === "429"
+        ? { ...json(ApiErrorSchema, text ?? ""), headers: RETRY_AFTER }
+        : json(ApiErrorSchema, text ?? ""),
+    ]),
   );
 const COMMON = {
   401: "invalid_token: missing, malformed, unknown, expired or revoked",
@@ -109,6 +123,11 @@ export function createApiApp(deps: ServerDeps) {
     ...(workspace ? [requireWorkspaceMember(deps)] : []),
   ];
   const ctx = () => deps.tasks.context;
+  const ticketPorts = (): TicketPorts => ({
+    tracker: deps.tasks.tracker,
+    codehost: deps.tasks.codehost,
+    logger: deps.logger,
+  });
 
   app.openapi(
     createRoute({
@@ -318,7 +337,17 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 400: "invalid_request: q over 200 characters", ...COMMON }),
       },
     }),
-    (c) => c.json(searchTickets(ctx(), c.get("membership"), c.get("caller").user, c.req.valid("query")), 200),
+    async (c) =>
+      c.json(
+        await searchTickets(
+          ctx(),
+          ticketPorts(),
+          c.get("membership"),
+          c.get("caller").user,
+          c.req.valid("query"),
+        ),
+        200,
+      ),
     refuseInput,
   );
 
@@ -338,7 +367,7 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({
           400: "invalid_request, invalid_repo (not enabled)",
           402: "billing_inactive",
-          409: "tracker_identity_unlinked, codehost_account_missing, ticket_closed, ticket_is_pull_request, ticket_assigned_elsewhere, ticket_in_progress, codehost_not_connected",
+          409: "tracker_identity_unlinked, tracker_not_connected (settingsUrl), codehost_account_missing, ticket_closed, ticket_is_pull_request, ticket_assigned_elsewhere, ticket_in_progress, codehost_not_connected (settingsUrl)",
           413: "payload_too_large",
           415: "unsupported_media_type",
           ...COMMON,
@@ -348,7 +377,13 @@ export function createApiApp(deps: ServerDeps) {
     }),
     async (c) =>
       c.json(
-        await delegateTicket(ctx(), c.get("membership"), c.get("caller").user, c.req.valid("json")),
+        await delegateTicket(
+          ctx(),
+          ticketPorts(),
+          c.get("membership"),
+          c.get("caller").user,
+          c.req.valid("json"),
+        ),
         202,
       ),
     refuseInput,

@@ -1,8 +1,9 @@
 // The one typed error of the public API: it knows its status (from the wire table), its `error` code, a reason
-// that says what to fix, and the extra body fields some codes carry (limit, taskId, messageId, billingUrl...).
+// that says what to fix, the extra body fields some codes carry (limit, taskId, messageId, billingUrl...), and
+// its headers (Retry-After on every 429).
 import { HEADERS } from "../../transport/wire.js";
 import { HttpError } from "../http/http-error.js";
-import { API_ERRORS, type ApiErrorCode } from "./wire.js";
+import { API_ERRORS, API_HEADERS, type ApiErrorCode, LIMITS } from "./wire.js";
 
 export interface ApiErrorDetails {
   limit?: number;
@@ -23,7 +24,17 @@ export class ApiError extends HttpError {
     readonly details: ApiErrorDetails = {},
     headers: Record<string, string> = {},
   ) {
-    super(API_ERRORS[code], code, reason, headers);
+    // Every 429 carries Retry-After (DESIGN): the rate limiter gives its exact wait; a refusal that waits for a
+    // task to end (too_many_running, queue_full) cannot know it and gives the polite default.
+    const status = API_ERRORS[code];
+    super(
+      status,
+      code,
+      reason,
+      status === 429 && !(API_HEADERS.retryAfter in headers)
+        ? { ...headers, [API_HEADERS.retryAfter]: String(LIMITS.busyRetryAfterSeconds) }
+        : headers,
+    );
   }
 
   /** `{error, reason, requestId}` plus the fields this code carries (limit, taskId, billingUrl...). */

@@ -2,10 +2,11 @@
 // them and the OpenAPI document is generated from them; each field's rule is the same check the engine applies
 // (tasks/validate.ts), so a refusal names the code of the reference's error table.
 import { z } from "zod";
+import { WIRE_ERRORS } from "../../transport/wire.js";
 import { PAUSE_REASONS, TASK_SOURCES, TASK_STATUSES } from "../tasks/statuses.js";
 import { checkIdempotencyKey, checkPrompt, checkRepoShape, checkTitle } from "../tasks/validate.js";
 import { ApiError } from "./errors.js";
-import { API_HEADERS, LIMITS } from "./wire.js";
+import { API_ERRORS, API_HEADERS, type ApiErrorCode, LIMITS } from "./wire.js";
 
 /** A string field checked by one of the engine's rules; the rule's reason becomes the issue's message. */
 const checked = (check: (value: string) => unknown, description: string) =>
@@ -141,9 +142,15 @@ export const DelegateBodyDocSchema = z
   ])
   .meta({ id: "DelegateBody" });
 
+/** Every code a `/v1` refusal carries: the API's table, and the body gate's media-type refusal (415). */
+const API_ERROR_CODES = [
+  ...(Object.keys(API_ERRORS) as ApiErrorCode[]),
+  WIRE_ERRORS.unsupportedMediaType,
+] as const;
+
 export const ApiErrorSchema = z
   .object({
-    error: z.string(),
+    error: z.enum(API_ERROR_CODES),
     reason: z.string(),
     requestId: z.string(),
     limit: z.number().int().optional(),

@@ -53,6 +53,7 @@ export const API_ERRORS = {
   idempotency_conflict: 409,
   codehost_not_connected: 409,
   tracker_identity_unlinked: 409,
+  tracker_not_connected: 409,
   codehost_account_missing: 409,
   ticket_closed: 409,
   ticket_is_pull_request: 409,
@@ -70,6 +71,8 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export const LIMITS = {
   /** Tasks from the client, MCP or API starting, running or queued, per user per workspace. */
   runningTasksPerUser: 5,
+  /** Retry-After of a 429 that waits for a task to end (too_many_running, queue_full): when that is, is unknown. */
+  busyRetryAfterSeconds: 60,
   /** Requests per token per endpoint per minute. */
   getPerMinute: 600,
   postOrDeletePerMinute: 120,

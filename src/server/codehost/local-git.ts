@@ -1,6 +1,6 @@
 // The local code host: one bare git repository per workspace repository under a root folder (created with an
 // initial commit on `main`), pull requests numbered per repository in the store, `merged` when `main` contains
-// the branch's head.
+// the branch's head, and issues held in the store (local-issues.ts).
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -8,6 +8,7 @@ import { loadExeca } from "../agent/load-execa.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { inTransaction } from "../store/transaction.js";
+import { createLocalIssues } from "./local-issues.js";
 import { type Codehost, CodehostError, type OpenedPullRequest } from "./port.js";
 
 export const DEFAULT_BRANCH = "main";
@@ -58,6 +59,7 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
 
   return {
     kind: "local",
+    ...createLocalIssues(options.db),
     async gitUrl(workspaceId, repo) {
       return pathToFileURL(await ensure(workspaceId, repo)).href;
     },

@@ -1,10 +1,34 @@
-// The code-host port: where agents push branches, and the pull requests the service opens for them. The local
-// implementation (local-git.ts) keeps a bare git repository per repository and numbers pull requests in the store.
+// The code-host port: where agents push branches, the pull requests the service opens for them, and the issues
+// members delegate (reference section 4, "GET .../tickets" and "POST .../tickets/delegate"). The local
+// implementation (local-git.ts, local-issues.ts) keeps a bare git repository per repository, numbers pull
+// requests in the store and holds issues in the store, seeded from the seed document; a real code host plugs in
+// by implementing this interface and giving it to the service (`createServerApp({tasks: {codehost}})`). Whether a
+// workspace is connected, which repositories it enabled and a member's login are the service's own records.
 
 export interface OpenedPullRequest {
   number: number;
   url: string;
   merged: boolean;
+}
+
+export interface CodehostIssue {
+  /** The code host's id of the issue. */
+  id: string;
+  /** `owner/name`. */
+  repo: string;
+  number: number;
+  /** Null when the issue has no title. */
+  title: string | null;
+  /** The issue's text, handed to the agent with the title. */
+  context: string;
+  state: "open" | "closed";
+  /** The login it is assigned to, or null. */
+  assignee: string | null;
+  /** Pull requests are issues on some code hosts; the service never delegates one. */
+  isPullRequest: boolean;
+  /** The code host already records work on it (a delegation claimed it). */
+  inProgress: boolean;
+  url: string;
 }
 
 export interface Codehost {
@@ -26,6 +50,28 @@ export interface Codehost {
    * repository's `.batonrc.json` this way when it makes the task's sandbox; nothing is cloned).
    */
   readDefaultBranchFile(input: { workspaceId: string; repo: string; path: string }): Promise<string | null>;
+  /**
+   * Open issues (not pull requests, not in progress) of `repos`, assigned to `login` or to no one, read as
+   * `login`; with `q`, the code host's search terms (the local one: every word in the title or the text). At most
+   * `limit`, in the code host's own order.
+   */
+  searchIssues(input: {
+    workspaceId: string;
+    login: string;
+    repos: readonly string[];
+    q: string | null;
+    limit: number;
+  }): Promise<CodehostIssue[]>;
+  /** One issue (or pull request) of `repo` by number; undefined when there is none. */
+  findIssue(input: { workspaceId: string; repo: string; number: number }): Promise<CodehostIssue | undefined>;
+  /** The service works on the issue for `login`: assign it to them when it has no assignee, link the task. */
+  claimIssue(input: {
+    workspaceId: string;
+    repo: string;
+    number: number;
+    login: string;
+    taskId: string;
+  }): Promise<void>;
 }
 
 export class CodehostError extends Error {

@@ -20,12 +20,23 @@ export function listTasks(
   const status = checkStatusFilter(query.status);
   const limit = checkLimit(query.limit, LIMITS.taskPage);
   const cursor = decodeTaskCursor(query.cursor);
+  // The cursor's task must be one of this workspace's: a cursor of another list is not "the previous nextCursor".
+  const cursorSeq = cursor
+    ? (
+        statement(ctx.db, "SELECT seq FROM tasks WHERE id = ? AND workspace_id = ?").get(
+          cursor.taskId,
+          workspaceId,
+        ) as { seq: number } | undefined
+      )?.seq
+    : undefined;
+  if (cursor && cursorSeq === undefined)
+    throw apiError("invalid_cursor", "cursor is not from this workspace's task list; start again without it");
   const after = cursor ? "AND (t.last_activity_ms < ? OR (t.last_activity_ms = ? AND t.seq < ?))" : "";
   const sql = `${TASK_SELECT} WHERE t.workspace_id = ? ${status ? "AND t.status = ?" : ""} ${after}
     ORDER BY t.last_activity_ms DESC, t.seq DESC LIMIT ?`;
   const params: (string | number)[] = [workspaceId];
   if (status) params.push(status);
-  if (cursor) params.push(cursor.activityMs, cursor.activityMs, cursor.seq);
+  if (cursor) params.push(cursor.activityMs, cursor.activityMs, cursorSeq!);
   params.push(limit + 1);
   const rows = statement(ctx.db, sql).all(...params) as unknown as TaskRow[];
   const page = rows.slice(0, limit);
@@ -34,7 +45,7 @@ export function listTasks(
     tasks: page.map((row) => toApiTask(row, ctx.dashboardBase())),
     nextCursor:
       rows.length > limit && last
-        ? encodeTaskCursor({ activityMs: last.last_activity_ms, seq: last.seq })
+        ? encodeTaskCursor({ activityMs: last.last_activity_ms, taskId: last.id })
         : null,
   };
 }

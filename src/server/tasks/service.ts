@@ -1,7 +1,7 @@
-// The task engine as the service runs it: the local code host, sandboxes (host folders, or boxes of the sandbox
-// manager with a driver), the agent (scripted from the
-// seed's rules unless an agent program is configured), the turn runtime, the rate limiter, and the context the
-// API's operations use. Nothing runs until `start()`.
+// The task engine as the service runs it: the code host and tracker ports (local unless given), sandboxes (host
+// folders, or boxes of the sandbox manager with a driver), the agent (scripted from the seed's rules unless an agent
+// program is configured), the turn runtime, the rate limiter, and the context the API's operations use. Nothing runs
+// until `start()`.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
@@ -18,6 +18,8 @@ import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
 import { commitSoon } from "../store/group-commit.js";
 import type { Database } from "../store/sqlite.js";
+import { createLocalTracker } from "../tracker/local.js";
+import type { Tracker } from "../tracker/port.js";
 import type { TaskContext } from "./context.js";
 import { handOverTask } from "./engine.js";
 import { TaskRuntime } from "./runtime.js";
@@ -40,6 +42,10 @@ export interface TaskServiceOptions {
   agentCommand?: AgentCommandSettings | undefined;
   /** An agent adapter given directly (tests). */
   agent?: AgentRunner | undefined;
+  /** The workspace trackers' port; default: the local tracker over the store's issues. */
+  tracker?: Tracker | undefined;
+  /** The code host's port; default: the local code host (bare git repositories, issues in the store). */
+  codehost?: Codehost | undefined;
   /** Replaces the hand-over (tests reach the 503 path with one that throws). */
   handOver?: TaskContext["handOver"] | undefined;
   pullRequestSweepMs?: number | undefined;
@@ -59,6 +65,7 @@ export interface TaskService {
   runtime: TaskRuntime;
   limiter: SlidingWindowLimiter;
   codehost: Codehost;
+  tracker: Tracker;
   agent: AgentRunner;
   start(): void;
   stop(): Promise<void>;
@@ -67,7 +74,8 @@ export interface TaskService {
 export function createTaskService(options: TaskServiceOptions): TaskService {
   const { db, now, logger } = options;
   const codehostRoot = join(options.workRoot, "codehost");
-  const codehost = createLocalCodehost({ db, root: codehostRoot, now });
+  const codehost = options.codehost ?? createLocalCodehost({ db, root: codehostRoot, now });
+  const tracker = options.tracker ?? createLocalTracker({ db });
   const sandboxes = options.sandboxManager
     ? createManagerSandboxes({
         db,
@@ -132,6 +140,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     runtime,
     limiter: new SlidingWindowLimiter(),
     codehost,
+    tracker,
     agent,
     start: () => runtime.start(),
     stop: () => runtime.stop(),

@@ -181,7 +181,12 @@ function refuseIfLimited(ctx: TaskContext, workspaceId: string, user: User): voi
 export function refusalError(
   ctx: TaskContext,
   workspaceId: string,
-  refusal: "too_many_running" | "codehost_not_connected" | "billing_inactive" | "queue_full",
+  refusal:
+    | "too_many_running"
+    | "codehost_not_connected"
+    | "tracker_not_connected"
+    | "billing_inactive"
+    | "queue_full",
   facts: {
     open: number;
     plan: { name: string; concurrency: number; queueSize: number };
@@ -203,6 +208,12 @@ export function refusalError(
         {
           settingsUrl: `${base}/settings`,
         },
+      );
+    case "tracker_not_connected":
+      return apiError(
+        "tracker_not_connected",
+        "the workspace is not connected to the tracker; an owner connects it in settings",
+        { settingsUrl: `${base}/settings` },
       );
     case "billing_inactive":
       return apiError(

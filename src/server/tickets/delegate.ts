@@ -1,6 +1,7 @@
-// POST /v1/workspaces/{id}/tickets/delegate: hands an existing issue to the service as the caller. Refusals say
-// what to fix; a full queue refuses before the issue is touched. The task runs like any other (plan slots, the
-// queue) but its conversation belongs to the issue, so the conversation routes answer `not_an_api_task`.
+// POST /v1/workspaces/{id}/tickets/delegate: hands an existing issue to the service as the caller. The issue is
+// read through the tracker or code-host port; refusals say what to fix; a full queue refuses before the issue is
+// touched (the port's claim comes after the task is saved). The task runs like any other (plan slots, the queue)
+// but its conversation belongs to the issue, so the conversation routes answer `not_an_api_task`.
 import { z } from "zod";
 import { apiError } from "../api/errors.js";
 import { newId } from "../auth/tokens.js";
@@ -10,14 +11,9 @@ import { checkStart } from "../tasks/decide.js";
 import { newEntryId } from "../tasks/engine.js";
 import { refusalError } from "../tasks/start-task.js";
 import { insertEntry, insertTask, slotCounts, workspaceFacts } from "../tasks/task-store.js";
-import type { IssueRow } from "./select.js";
-import {
-  claimIssue,
-  enabledReposOf,
-  findCodehostIssue,
-  findTrackerIssue,
-  trackerLinkOf,
-} from "./ticket-store.js";
+import type { TicketPorts } from "./ports.js";
+import { codehostIdentifier } from "./search.js";
+import { enabledReposOf, issuesWithTasks, TASK_SOURCE_OF, trackerLinkOf } from "./ticket-store.js";
 
 export const DelegateBodySchema = z.discriminatedUnion("source", [
   z.object({ source: z.literal("tracker"), id: z.string().min(1).max(200) }),
@@ -29,34 +25,57 @@ export const DelegateBodySchema = z.discriminatedUnion("source", [
 ]);
 export type DelegateBody = z.infer<typeof DelegateBodySchema>;
 
+/** An issue found through its port, with what delegating it as the caller needs. */
+interface Found {
+  source: "tracker" | "codehost";
+  issue: {
+    id: string;
+    identifier: string;
+    title: string | null;
+    context: string;
+    state: "open" | "closed";
+    assignee: string | null;
+    isPullRequest: boolean;
+    inProgress: boolean;
+    repo: string | null;
+  };
+  /** The caller on that port (tracker identity or code-host login). */
+  as: string;
+  claim: (taskId: string) => Promise<void>;
+}
+
 export async function delegateTicket(
   ctx: TaskContext,
+  ports: TicketPorts,
   membership: Membership,
   user: User,
   body: DelegateBody,
 ): Promise<{ ok: true }> {
   const { db } = ctx;
   const workspaceId = membership.workspaceId;
-  const started = await ctx.commit(() => {
-    const { issue, assignee } = findIssue(ctx, workspaceId, user, body);
-    if (issue.isPullRequest)
-      throw apiError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);
-    if (issue.state === "closed")
-      throw apiError("ticket_closed", `${issue.identifier} is closed; reopen it first`);
-    if (issue.taskId !== null)
-      throw apiError("ticket_in_progress", `${issue.identifier} is already being worked on`);
-    if (issue.assignee !== null && issue.assignee !== assignee)
-      throw apiError(
-        "ticket_assigned_elsewhere",
-        `${issue.identifier} is assigned to someone else; unassign it first`,
-      );
+  const found = await findIssue(ctx, ports, workspaceId, user, body);
+  const { issue } = found;
+  if (issue.isPullRequest)
+    throw apiError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);
+  if (issue.state === "closed")
+    throw apiError("ticket_closed", `${issue.identifier} is closed; reopen it first`);
+  if (issue.inProgress) throw inProgress(issue.identifier);
+  if (issue.assignee !== null && issue.assignee !== found.as)
+    throw apiError(
+      "ticket_assigned_elsewhere",
+      `${issue.identifier} is assigned to someone else; unassign it first`,
+    );
+  const { taskId, started } = await ctx.commit(() => {
+    // Inside the write: two delegations of one issue at once make one task.
+    if (issuesWithTasks(db, workspaceId, found.source, [issue.id]).size > 0)
+      throw inProgress(issue.identifier);
     const facts = workspaceFacts(db, workspaceId)!;
     const slots = slotCounts(db, workspaceId);
     const check = checkStart({
       countsAgainstUserLimit: false,
       openTasksOfUser: 0,
       userLimit: 0,
-      codehostConnected: facts.codehostConnected || issue.source === "tracker",
+      codehostConnected: facts.codehostConnected || found.source === "tracker",
       billingActive: facts.billingActive,
       plan: facts.plan,
       slots,
@@ -69,7 +88,7 @@ export async function delegateTicket(
       {
         id: taskId,
         workspace_id: workspaceId,
-        source: issue.source === "tracker" ? "tracker" : "codehost_issue",
+        source: TASK_SOURCE_OF[found.source],
         status: "pending",
         title: issue.title,
         repo: issue.repo,
@@ -96,20 +115,38 @@ export async function delegateTicket(
       },
       now,
     );
-    claimIssue(db, issue.id, taskId, assignee);
-    return ctx.handOver(db, taskId, now);
+    return { taskId, started: ctx.handOver(db, taskId, now) };
   });
   ctx.runTurns(started);
+  // The task is saved and runs; a port that cannot record the claim does not undo that.
+  await found.claim(taskId).catch((error: unknown) =>
+    ports.logger.warn(
+      {
+        workspaceId,
+        taskId,
+        err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown",
+      },
+      `delegation: the ${found.source} did not record the claim of ${issue.identifier}`,
+    ),
+  );
   return { ok: true };
 }
 
-function findIssue(
+const inProgress = (identifier: string) =>
+  apiError("ticket_in_progress", `${identifier} is already being worked on`);
+
+async function findIssue(
   ctx: TaskContext,
+  ports: TicketPorts,
   workspaceId: string,
   user: User,
   body: DelegateBody,
-): { issue: IssueRow; assignee: string } {
+): Promise<Found> {
+  const facts = workspaceFacts(ctx.db, workspaceId)!;
+  const refuse = (refusal: "tracker_not_connected" | "codehost_not_connected") =>
+    refusalError(ctx, workspaceId, refusal, { open: 0, plan: facts.plan, slots: { running: 0, queued: 0 } });
   if (body.source === "tracker") {
+    if (!facts.trackerConnected) throw refuse("tracker_not_connected");
     const link = trackerLinkOf(ctx.db, workspaceId, user.email);
     if (!link.identity || !link.bound)
       throw apiError(
@@ -118,18 +155,32 @@ function findIssue(
           ? "your tracker identity is not bound to this workspace's tracker; link it again in your settings"
           : "link your tracker identity in your settings first; the issue is delegated as you",
       );
-    const issue = findTrackerIssue(ctx.db, workspaceId, body.id);
+    const identity = link.identity;
+    const issue = await ports.tracker.findIssue({ workspaceId, identity, idOrIdentifier: body.id });
     if (!issue) throw apiError("not_found", `no tracker issue ${body.id} in this workspace`);
-    return { issue, assignee: link.identity };
+    return {
+      source: "tracker",
+      issue: { ...issue, isPullRequest: false, repo: null },
+      as: identity,
+      claim: (taskId) => ports.tracker.claimIssue({ workspaceId, issueId: issue.id, identity, taskId }),
+    };
   }
-  if (!user.codehostLogin)
+  const login = user.codehostLogin;
+  if (!login)
     throw apiError(
       "codehost_account_missing",
       "link a code-host account first; the issue is delegated as you",
     );
+  if (!facts.codehostConnected) throw refuse("codehost_not_connected");
   if (!enabledReposOf(ctx.db, workspaceId).has(body.repo))
     throw apiError("invalid_repo", `${body.repo} is not enabled in this workspace`);
-  const issue = findCodehostIssue(ctx.db, workspaceId, body.repo, body.number);
+  const issue = await ports.codehost.findIssue({ workspaceId, repo: body.repo, number: body.number });
   if (!issue) throw apiError("not_found", `no issue ${body.repo}#${body.number}`);
-  return { issue, assignee: user.codehostLogin };
+  return {
+    source: "codehost",
+    issue: { ...issue, identifier: codehostIdentifier(issue) },
+    as: login,
+    claim: (taskId) =>
+      ports.codehost.claimIssue({ workspaceId, repo: issue.repo, number: issue.number, login, taskId }),
+  };
 }

@@ -1,12 +1,17 @@
-// GET /v1/workspaces/{id}/tickets: open issues the caller could delegate, with the tracker and code-host status.
+// GET /v1/workspaces/{id}/tickets: open issues the caller could delegate, found through the tracker and code-host
+// ports (read as the caller), with the tracker and code-host status. A port that fails leaves its issues out, so
+// the other source still shows; the failure is logged.
 import { apiError } from "../api/errors.js";
 import { LIMITS } from "../api/wire.js";
 import type { Membership, User } from "../auth/users.js";
+import type { CodehostIssue } from "../codehost/port.js";
 import type { TaskContext } from "../tasks/context.js";
 import { workspaceFacts } from "../tasks/task-store.js";
 import { countCharacters } from "../tasks/validate.js";
-import { selectTickets } from "./select.js";
-import { enabledReposOf, issuesOf, trackerLinkOf } from "./ticket-store.js";
+import type { TrackerIssue } from "../tracker/port.js";
+import { PORT_SEARCH_PAGE, type TicketPorts } from "./ports.js";
+import { type IssueRow, selectTickets } from "./select.js";
+import { enabledReposOf, issuesWithTasks, trackerLinkOf } from "./ticket-store.js";
 
 export interface ApiTicket {
   id: string;
@@ -27,27 +32,55 @@ export interface TicketSearchResponse {
   codehost: { connected: boolean; repo: string };
 }
 
-export function searchTickets(
+export async function searchTickets(
   ctx: TaskContext,
+  ports: TicketPorts,
   membership: Membership,
   user: User,
   query: { q?: string | null; repo?: string | null },
-): TicketSearchResponse {
-  const q = query.q ?? null;
-  if (q !== null && countCharacters(q) > LIMITS.ticketQueryMaxChars)
+): Promise<TicketSearchResponse> {
+  if (query.q && countCharacters(query.q) > LIMITS.ticketQueryMaxChars)
     throw apiError("invalid_request", "q is over 200 characters; shorten the search");
-  const facts = workspaceFacts(ctx.db, membership.workspaceId)!;
-  const link = trackerLinkOf(ctx.db, membership.workspaceId, user.email);
-  const enabled = enabledReposOf(ctx.db, membership.workspaceId);
+  const q = query.q?.trim() || null;
+  const workspaceId = membership.workspaceId;
+  const facts = workspaceFacts(ctx.db, workspaceId)!;
+  const link = trackerLinkOf(ctx.db, workspaceId, user.email);
+  const identity = link.identity && link.bound ? link.identity : null;
+  const enabled = enabledReposOf(ctx.db, workspaceId);
   const repoFirst = query.repo && enabled.has(query.repo) ? query.repo : null;
+  const login = user.codehostLogin;
+  const failed = (port: string) => (error: unknown) => {
+    ports.logger.warn(
+      { workspaceId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
+      `ticket search: the ${port} could not be searched`,
+    );
+    return [];
+  };
+  const [trackerIssues, codehostIssues] = await Promise.all([
+    facts.trackerConnected && identity
+      ? ports.tracker
+          .searchIssues({ workspaceId, identity, q, limit: PORT_SEARCH_PAGE })
+          .catch(failed("tracker"))
+      : ([] as TrackerIssue[]),
+    facts.codehostConnected && login && enabled.size > 0
+      ? ports.codehost
+          .searchIssues({
+            workspaceId,
+            login,
+            repos: repoFirst ? [repoFirst, ...[...enabled].filter((r) => r !== repoFirst)] : [...enabled],
+            q,
+            limit: PORT_SEARCH_PAGE,
+          })
+          .catch(failed("code host"))
+      : ([] as CodehostIssue[]),
+  ]);
   const selected = selectTickets(
-    issuesOf(ctx.db, membership.workspaceId),
+    [
+      ...fromTracker(trackerIssues, issuesWithTasks(ctx.db, workspaceId, "tracker", ids(trackerIssues))),
+      ...fromCodehost(codehostIssues, issuesWithTasks(ctx.db, workspaceId, "codehost", ids(codehostIssues))),
+    ],
+    { trackerIdentity: identity, codehostLogin: login },
     {
-      trackerIdentity: link.identity && link.bound ? link.identity : null,
-      codehostLogin: user.codehostLogin,
-    },
-    {
-      q,
       repoFirst,
       enabledRepos: enabled,
       trackerConnected: facts.trackerConnected,
@@ -63,7 +96,7 @@ export function searchTickets(
       state: issue.state,
       context: issue.context,
       url: issue.url,
-      workspaceId: membership.workspaceId,
+      workspaceId,
       workspaceLabel: membership.workspaceName,
       yours,
     })),
@@ -74,4 +107,45 @@ export function searchTickets(
     },
     codehost: { connected: facts.codehostConnected, repo: repoFirst ?? "" },
   };
+}
+
+const ids = (issues: readonly { id: string }[]) => issues.map((i) => i.id);
+
+export const codehostIdentifier = (issue: { repo: string; number: number }) =>
+  `${issue.repo}#${issue.number}`;
+
+function fromTracker(issues: readonly TrackerIssue[], withTasks: ReadonlySet<string>): IssueRow[] {
+  return issues.map((issue, seq) => ({
+    id: issue.id,
+    source: "tracker",
+    identifier: issue.identifier,
+    repo: null,
+    number: null,
+    title: issue.title,
+    context: issue.context,
+    state: issue.state,
+    assignee: issue.assignee,
+    isPullRequest: false,
+    url: issue.url,
+    inProgress: issue.inProgress || withTasks.has(issue.id),
+    seq,
+  }));
+}
+
+function fromCodehost(issues: readonly CodehostIssue[], withTasks: ReadonlySet<string>): IssueRow[] {
+  return issues.map((issue, seq) => ({
+    id: issue.id,
+    source: "codehost",
+    identifier: codehostIdentifier(issue),
+    repo: issue.repo,
+    number: issue.number,
+    title: issue.title,
+    context: issue.context,
+    state: issue.state,
+    assignee: issue.assignee,
+    isPullRequest: issue.isPullRequest,
+    url: issue.url,
+    inProgress: issue.inProgress || withTasks.has(issue.id),
+    seq,
+  }));
 }

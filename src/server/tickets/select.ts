@@ -1,7 +1,7 @@
-// Which open issues the ticket search lists (reference section 4, "GET .../tickets"), as a pure function over
-// issue rows and the caller: the caller's own first, then the team's unassigned ones; tracker issues before
-// code-host issues; at most 10 from each; never issues assigned to someone else, closed, already being worked on,
-// or pull requests.
+// Which open issues the ticket search lists (reference section 4, "GET .../tickets"), as a pure function over the
+// issues the tracker and code-host ports found and the caller: the caller's own first, then the team's unassigned
+// ones; tracker issues before code-host issues; at most 10 from each; never issues assigned to someone else,
+// closed, already being worked on, or pull requests. The ports search with the query; this decides what shows.
 import { LIMITS } from "../api/wire.js";
 
 export interface IssueRow {
@@ -16,7 +16,9 @@ export interface IssueRow {
   assignee: string | null;
   isPullRequest: boolean;
   url: string;
-  taskId: string | null;
+  /** Being worked on: the port says so, or the service has a task on it. */
+  inProgress: boolean;
+  /** The port's order. */
   seq: number;
 }
 
@@ -27,7 +29,6 @@ export interface Caller {
 }
 
 export interface TicketQuery {
-  q: string | null;
   /** An enabled repository to search first on the code host (a repository that is not enabled is ignored). */
   repoFirst: string | null;
   enabledRepos: ReadonlySet<string>;
@@ -43,18 +44,8 @@ export interface SelectedIssue {
 const eligible = (issue: IssueRow, me: string) =>
   issue.state === "open" &&
   !issue.isPullRequest &&
-  issue.taskId === null &&
+  !issue.inProgress &&
   (issue.assignee === null || issue.assignee === me);
-
-/** "matched as code-host search terms": every word appears in the title or the text. */
-function matchesTerms(issue: IssueRow, q: string): boolean {
-  const text = `${issue.title ?? ""}\n${issue.context}`.toLowerCase();
-  return q
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((term) => text.includes(term));
-}
 
 function rank(issues: IssueRow[], me: string, first: (issue: IssueRow) => boolean): SelectedIssue[] {
   return issues
@@ -73,16 +64,10 @@ export function selectTickets(
   caller: Caller,
   query: TicketQuery,
 ): SelectedIssue[] {
-  const q = query.q?.trim() || null;
   const tracker =
     query.trackerConnected && caller.trackerIdentity
       ? rank(
-          issues.filter(
-            (i) =>
-              i.source === "tracker" &&
-              eligible(i, caller.trackerIdentity!) &&
-              (!q || (i.title ?? "").toLowerCase().includes(q.toLowerCase())),
-          ),
+          issues.filter((i) => i.source === "tracker" && eligible(i, caller.trackerIdentity!)),
           caller.trackerIdentity,
           () => false,
         )
@@ -96,8 +81,7 @@ export function selectTickets(
               i.source === "codehost" &&
               i.repo !== null &&
               query.enabledRepos.has(i.repo) &&
-              eligible(i, caller.codehostLogin!) &&
-              (!q || matchesTerms(i, q)),
+              eligible(i, caller.codehostLogin!),
           ),
           caller.codehostLogin,
           (i) => i.repo === repoFirst,

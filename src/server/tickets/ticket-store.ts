@@ -1,81 +1,8 @@
-// Issues held in the store by the local tracker and code-host implementations (seeded from the seed document),
-// and the caller's tracker identity in a workspace.
+// The service's own records around tickets: the caller's tracker identity in a workspace, the repositories the
+// workspace enabled, and which issues its tasks work on (the issues themselves come from the tracker and
+// code-host ports).
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
-import type { IssueRow } from "./select.js";
-
-type Row = {
-  seq: number;
-  id: string;
-  source: "tracker" | "codehost";
-  identifier: string;
-  repo: string | null;
-  number: number | null;
-  title: string | null;
-  context: string;
-  state: "open" | "closed";
-  assignee: string | null;
-  is_pull_request: number;
-  url: string;
-  task_id: string | null;
-};
-
-const toIssue = (row: Row): IssueRow => ({
-  id: row.id,
-  source: row.source,
-  identifier: row.identifier,
-  repo: row.repo,
-  number: row.number,
-  title: row.title,
-  context: row.context,
-  state: row.state,
-  assignee: row.assignee,
-  isPullRequest: row.is_pull_request === 1,
-  url: row.url,
-  taskId: row.task_id,
-  seq: row.seq,
-});
-
-export function issuesOf(db: Database, workspaceId: string): IssueRow[] {
-  return (
-    statement(db, "SELECT rowid AS seq, * FROM tickets WHERE workspace_id = ? ORDER BY rowid").all(
-      workspaceId,
-    ) as unknown as Row[]
-  ).map(toIssue);
-}
-
-export function findTrackerIssue(
-  db: Database,
-  workspaceId: string,
-  idOrIdentifier: string,
-): IssueRow | undefined {
-  const row = statement(
-    db,
-    "SELECT rowid AS seq, * FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND (id = ? OR identifier = ?)",
-  ).get(workspaceId, idOrIdentifier, idOrIdentifier) as Row | undefined;
-  return row && toIssue(row);
-}
-
-export function findCodehostIssue(
-  db: Database,
-  workspaceId: string,
-  repo: string,
-  number: number,
-): IssueRow | undefined {
-  const row = statement(
-    db,
-    "SELECT rowid AS seq, * FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?",
-  ).get(workspaceId, repo, number) as Row | undefined;
-  return row && toIssue(row);
-}
-
-export function claimIssue(db: Database, issueId: string, taskId: string, assignee: string): void {
-  statement(db, "UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?) WHERE id = ?").run(
-    taskId,
-    assignee,
-    issueId,
-  );
-}
 
 export interface TrackerLink {
   identity: string | null;
@@ -99,5 +26,27 @@ export function enabledReposOf(db: Database, workspaceId: string): Set<string> {
         workspaceId,
       ) as { slug: string }[]
     ).map((r) => r.slug),
+  );
+}
+
+/** The task source of a delegated issue of each port. */
+export const TASK_SOURCE_OF = { tracker: "tracker", codehost: "codehost_issue" } as const;
+
+/** Which of `issueIds` (of one port) a task of the workspace already works on. */
+export function issuesWithTasks(
+  db: Database,
+  workspaceId: string,
+  source: keyof typeof TASK_SOURCE_OF,
+  issueIds: readonly string[],
+): Set<string> {
+  if (issueIds.length === 0) return new Set();
+  return new Set(
+    (
+      statement(
+        db,
+        `SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
+         AND ticket_id IN (SELECT value FROM json_each(?))`,
+      ).all(workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)) as { ticket_id: string }[]
+    ).map((r) => r.ticket_id),
   );
 }

@@ -5,6 +5,7 @@ import { API_PATHS } from "../../../src/server/api/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { killLeftoverServes, type ServeHandle, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
 import { API_SEED } from "./harness.js";
+import { createSocketClient } from "./socket-client.js";
 
 let serve: ServeHandle;
 beforeAll(async () => {
@@ -31,8 +32,13 @@ describe("baton admin token create", () => {
       ),
     );
     expect(run.stderr).not.toContain(token);
-    const me = await fetch(`${serve.url}${API_PATHS.me}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await me.json()) as { user: { name: string } }).user.name).toBe("Dev Eloper");
+    const client = createSocketClient(serve.url);
+    try {
+      const me = await client.call("GET", API_PATHS.me, { token });
+      expect(me.body.user.name).toBe("Dev Eloper");
+    } finally {
+      client.close();
+    }
   });
 
   it("--json prints the service's answer; the default lifetime is 90 days", async () => {

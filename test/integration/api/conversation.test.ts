@@ -150,6 +150,60 @@ describe("a task is a conversation of turns", () => {
     },
   );
 
+  it("stop works on any task in the workspace whatever its source (a delegated tracker issue)", async () => {
+    expect(
+      (
+        await h.call("POST", API_PATHS.delegate("ws_acme"), {
+          token,
+          body: { source: "tracker", id: "ENG-2" },
+        })
+      ).status,
+    ).toBe(202);
+    const id = (h.db.prepare("SELECT id FROM tasks WHERE ticket_id = 'trk_2'").get() as { id: string }).id;
+    await turnOf(id);
+    const stopped = await h.call("POST", API_PATHS.stop("ws_acme", id), {
+      token: freshToken(h, "owner@acme.test"),
+    });
+    expect(stopped).toMatchObject({ status: 202, body: { accepted: true } });
+    await waitForStatus(h, id, ["cancelled"]);
+  });
+
+  it("simultaneous stops of one running turn: exactly one is accepted, the others answer 409 not_running", async () => {
+    const id = await start("stopped ten times at once");
+    await turnOf(id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        h.call("POST", API_PATHS.stop("ws_acme", id), { token: freshToken(h, "owner@acme.test") }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409 && a.body.error === "not_running")).toHaveLength(9);
+    expect((await lines(id)).filter((line) => line.startsWith("platform/response: Stopped by"))).toHaveLength(
+      1,
+    );
+  });
+
+  it("follow-ups racing a stop: each is either answered by the stop notice or runs as the next turn, none is lost", async () => {
+    const id = await start("raced");
+    await turnOf(id);
+    const sends = Array.from({ length: 6 }, (_, i) => send(id, `racer ${i}`));
+    const stop = h.call("POST", API_PATHS.stop("ws_acme", id), { token });
+    const answers = await Promise.all([...sends, stop]);
+    expect(answers.map((a) => a.status)).toEqual([...Array(6).fill(202), 202]);
+    await drain();
+    // Every user message belongs to a turn that ended with a closing entry after it.
+    const orphans = h.db
+      .prepare(
+        `SELECT m.body FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+         LEFT JOIN task_messages c ON c.id = x.closing_entry_id
+         WHERE m.task_id = ? AND m.role = 'user' AND (x.state IS NULL OR x.state IN ('queued', 'running') OR c.seq < m.seq)`,
+      )
+      .all(id);
+    expect(orphans).toEqual([]);
+    const conversationLines = await lines(id);
+    for (let i = 0; i < 6; i++) expect(conversationLines).toContain(`user/message: racer ${i}`);
+  });
+
   it("a follow-up on a cancelled task resumes it", async () => {
     const id = await start("cancel then resume");
     await turnOf(id);
@@ -172,6 +226,63 @@ describe("a task is a conversation of turns", () => {
     await waitForStatus(h, paused, ["paused"]);
     expect(await task(paused)).toMatchObject({ status: "paused", pausedOn: "access" });
   });
+});
+
+describe("POST .../messages: body {text}", () => {
+  const long = "x".repeat(100_001);
+  it.each([
+    ["text missing", {}],
+    ["text empty", { text: "" }],
+    ["text only whitespace (empty after trimming)", { text: " \n\t " }],
+    ["text over 100,000 characters", { text: long }],
+    ["text over 100,000 characters counted as characters, not UTF-16 units", { text: "😀".repeat(100_001) }],
+    ["text not a string", { text: ["a"] }],
+    ["the body is not an object", '"just text"'],
+  ])("1 to 100,000 characters after trimming (otherwise 400 invalid_prompt): %s", async (_case, body) => {
+    const id = await start("for body rules");
+    (await turnOf(id)).answer(reply("ok"));
+    await waitForStatus(h, id, ["replied"]);
+    const answer = await h.call("POST", API_PATHS.messages("ws_acme", id), { token, body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: "invalid_prompt", reason: expect.stringMatching(/text/) });
+    expect(await lines(id)).toHaveLength(2);
+  });
+
+  it("exactly 100,000 characters after trimming is accepted and kept trimmed", async () => {
+    const id = await start("for a long follow-up");
+    (await turnOf(id)).answer(reply("ok"));
+    await waitForStatus(h, id, ["replied"]);
+    const text = "y".repeat(100_000);
+    expect((await send(id, `  ${text}\n`)).status).toBe(202);
+    (await turnOf(id)).answer(reply("read it"));
+    await waitForStatus(h, id, ["replied"]);
+    expect((await conversation(id))[2]!.body).toBe(text);
+  });
+});
+
+describe("404, never 403: a task is found only through its own workspace", () => {
+  const routes: [string, (ws: string, id: string) => string, unknown?][] = [
+    ["GET", API_PATHS.task],
+    ["POST", API_PATHS.stop],
+    ["GET", API_PATHS.messages],
+    ["POST", API_PATHS.messages, { text: "hello" }],
+  ];
+  it.each(routes)(
+    "%s: another workspace's task id, asked for through a workspace the caller belongs to, is 404 not_found",
+    async (method, path, body) => {
+      const id = await start(`cross-workspace ${method}`);
+      (await turnOf(id)).answer(reply("ok"));
+      await waitForStatus(h, id, ["replied"]);
+      // owner@acme.test belongs to ws_acme and ws_beta: the task is ws_acme's.
+      const answer = await h.call(method, path("ws_beta", id), {
+        token: freshToken(h, "owner@acme.test"),
+        body,
+      });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toBe("not_found");
+      expect(await lines(id)).toHaveLength(2);
+    },
+  );
 });
 
 describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {

@@ -147,6 +147,7 @@ describe("kill -9 during turns and idempotent starts", () => {
       expect(rows, `${kind} ${id}`).toHaveLength(1);
       expect(rows[0]!.task_id).toBe(taskId);
       expect(rows[0]!.handed_over).toBe(1);
+      expect(rows[0]!.turn_id, `${kind} ${id} was never answered: no turn holds it`).not.toBeNull();
       const turn = db
         .prepare("SELECT state, closing_entry_id FROM task_turns WHERE id = ?")
         .get(rows[0]!.turn_id) as { state: string; closing_entry_id: string };

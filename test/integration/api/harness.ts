@@ -108,7 +108,7 @@ export async function createApiHarness(
       const text = await response.text();
       seen.push({ method, path, status: response.status, text, headers: response.headers });
       expect(
-        checkResponse(method, path, response.status, response.headers.get("content-type"), text),
+        checkResponse(method, path, response.status, (name) => response.headers.get(name), text),
         `${method} ${path}`,
       ).toEqual([]);
       return {

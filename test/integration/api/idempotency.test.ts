@@ -1,8 +1,11 @@
 // Reference section 4 "Idempotency" and the 503 `unavailable` rules of task start and message send, through
 // app.request(). The hand-over is swapped for one that fails on demand: a store failure between saving a request
 // and handing it over cannot be produced at will with a real SQLite file, and the 503 path is exactly that.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
 import { API_PATHS } from "../../../src/server/api/wire.js";
+import { createServerApp } from "../../../src/server/index.js";
 import { handOverTask } from "../../../src/server/tasks/engine.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
@@ -161,6 +164,56 @@ describe("Idempotency-Key", () => {
     }
   });
 
+  it("a retry with the same key of a start that already created its task is never refused (running-task limit, full queue)", async () => {
+    const token = freshToken(h);
+    const firsts = [];
+    // "slow" turns hold their slot: 2 run, 3 wait in the queue (plan team), and the person has 5 open tasks.
+    for (let i = 0; i < 5; i++) {
+      const answer = await startWith(token, `held-${i}`, { prompt: `slow ${i}` });
+      expect(answer.status).toBe(202);
+      firsts.push(answer);
+    }
+    try {
+      expect((await startWith(token, "held-new", { prompt: "slow new" })).body.error).toBe(
+        "too_many_running",
+      );
+      expect(
+        (await startWith(freshToken(h, "owner@acme.test"), "held-other", { prompt: "slow other" })).body
+          .error,
+      ).toBe("queue_full");
+      for (const [i, first] of firsts.entries()) {
+        const retry = await startWith(token, `held-${i}`, { prompt: `slow ${i}` });
+        expect(retry.status).toBe(202);
+        expect(retry.body).toEqual(first.body);
+      }
+    } finally {
+      for (const first of firsts)
+        await h.call("POST", API_PATHS.stop("ws_acme", first.body.task.id), { token: freshToken(h) });
+    }
+  });
+
+  it.each([
+    ["empty", ""],
+    ["129 characters", "k".repeat(129)],
+    ["a space", "my key"],
+  ])(
+    "a message's key: 1 to 128 printable ASCII characters, no spaces; invalid gives 400 invalid_idempotency_key (%s)",
+    async (_case, key) => {
+      const token = freshToken(h);
+      const task = await startWith(token, undefined, { prompt: "for a bad key" });
+      await waitForStatus(h, task.body.task.id, ["replied"]);
+      const sent = await sendWith(token, task.body.task.id, key, "hello");
+      expect(sent.status).toBe(400);
+      expect(sent.body.error).toBe("invalid_idempotency_key");
+      expect(
+        count(
+          "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'",
+          task.body.task.id,
+        ),
+      ).toBe(1);
+    },
+  );
+
   it("saved but not handed over: 503 unavailable with taskId and messageId; a retry with the same key hands it over once", async () => {
     const token = freshToken(h);
     fault.handOver = true;
@@ -216,6 +269,53 @@ describe("Idempotency-Key", () => {
     expect(
       count("SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'", task.body.task.id),
     ).toBe(2);
+  });
+
+  it("a start that arrives while the service stops is saved and answered 503 unavailable; the next start of the service hands it over, and a retry with the key gets the task", async () => {
+    const stopping = await createApiHarness();
+    const second = createServerApp({
+      db: stopping.db,
+      logger: createLogger({}),
+      secretBox: stopping.secretBox,
+      capability: { serviceUrl: "http://127.0.0.1:9" },
+      tasks: { workRoot: join(stopping.dir, "work-2") },
+    });
+    try {
+      await stopping.app.deps.tasks.runtime.stop();
+      const token = freshToken(stopping);
+      const body = { prompt: "arrives during shutdown" };
+      const saved = await stopping.call("POST", API_PATHS.tasks("ws_acme"), {
+        token,
+        body,
+        headers: { "idempotency-key": "during-stop" },
+      });
+      expect(saved.status).toBe(503);
+      expect(saved.body).toMatchObject({ error: "unavailable", messageId: "during-stop" });
+      // The service starts again over the same store.
+      second.start();
+      await waitForStatus(stopping, saved.body.taskId, ["replied"]);
+      const retry = await second.http.request(API_PATHS.tasks("ws_acme"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "during-stop",
+        },
+        body: JSON.stringify(body),
+      });
+      expect(retry.status).toBe(202);
+      expect(((await retry.json()) as { task: { id: string } }).task.id).toBe(saved.body.taskId);
+      expect(
+        (
+          stopping.db.prepare("SELECT count(*) AS n FROM tasks WHERE title = ?").get(body.prompt) as {
+            n: number;
+          }
+        ).n,
+      ).toBe(1);
+    } finally {
+      await second.stop();
+      await stopping.close();
+    }
   });
 
   it("50 simultaneous starts with one key make one task; every answer is the first", async () => {

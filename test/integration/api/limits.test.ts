@@ -19,6 +19,17 @@ const SEED = {
         issues: [{ id: "trk_x", identifier: "LOAD-1", title: "from the tracker", assignee: null }],
       },
     },
+    {
+      id: "ws_tight",
+      name: "Tight",
+      plan: { name: "tight", concurrency: 1, queueSize: 0 },
+      members: USERS.map((email) => ({ email, role: "member" })),
+      repositories: [{ repository: "tight/app" }],
+      tracker: {
+        connected: true,
+        issues: [{ id: "trk_t", identifier: "TIGHT-1", title: "waits for a slot", assignee: null }],
+      },
+    },
   ],
 };
 
@@ -37,10 +48,10 @@ const start = (token: string, prompt: string) =>
   h.call("POST", API_PATHS.tasks("ws_load"), { token, body: { prompt } });
 async function stopAll() {
   const token = freshToken(h, USERS[20]);
-  for (const { id } of h.db
-    .prepare("SELECT id FROM tasks WHERE status IN ('pending', 'implementing')")
-    .all() as { id: string }[])
-    await h.call("POST", API_PATHS.stop("ws_load", id), { token });
+  for (const { id, workspace_id } of h.db
+    .prepare("SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')")
+    .all() as { id: string; workspace_id: string }[])
+    await h.call("POST", API_PATHS.stop(workspace_id, id), { token });
 }
 
 describe("running tasks: 5 per workspace per user from the client, MCP or API, counting starting, running and queued", () => {
@@ -77,6 +88,19 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     await h.call("POST", API_PATHS.stop("ws_load", held[4]!), { token });
     await waitForStatus(h, held[4]!, ["cancelled"]);
     expect((await start(token, "hold again")).status).toBe(202);
+    await stopAll();
+  });
+
+  it("tasks waiting for a reply (the agent answered or asked) do not count", async () => {
+    const token = freshToken(h, USERS[9]);
+    for (let i = 0; i < 6; i++) {
+      const answer = await start(token, `quick ${i}`);
+      expect(answer.status, `start ${i + 1}`).toBe(202);
+      await waitForStatus(h, answer.body.task.id, ["replied"]);
+    }
+    // Six replied tasks count for nothing: five more that run are accepted, the one after them is not.
+    for (let i = 0; i < 5; i++) expect((await start(token, `hold w${i}`)).status).toBe(202);
+    expect((await start(token, "hold w5")).body.error).toBe("too_many_running");
     await stopAll();
   });
 
@@ -146,5 +170,64 @@ describe("request rate: per token and per endpoint, 600 GET and 120 POST or DELE
     for (let i = 0; i < 120; i++)
       expect((await h.call("POST", API_PATHS.stop("ws_elsewhere", "t"), { token })).status).toBe(404);
     expect((await h.call("POST", API_PATHS.stop("ws_elsewhere", "t"), { token })).status).toBe(429);
+  });
+});
+
+describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with Retry-After)", () => {
+  const refusals: [string, () => Promise<Awaited<ReturnType<typeof start>>>][] = [
+    [
+      "too_many_running: a sixth start of one person",
+      async () => {
+        const token = freshToken(h, USERS[5]);
+        for (let i = 0; i < 5; i++) expect((await start(token, `hold r${i}`)).status).toBe(202);
+        return start(token, "hold r5");
+      },
+    ],
+    [
+      "queue_full: a start with no slot free and no queue place",
+      async () => {
+        const held = await h.call("POST", API_PATHS.tasks("ws_tight"), {
+          token: freshToken(h, USERS[6]),
+          body: { prompt: "hold the slot" },
+        });
+        expect(held.status).toBe(202);
+        return h.call("POST", API_PATHS.tasks("ws_tight"), {
+          token: freshToken(h, USERS[7]),
+          body: { prompt: "no room" },
+        });
+      },
+    ],
+    [
+      "queue_full: a delegation with no slot free and no queue place",
+      async () => {
+        const held = await h.call("POST", API_PATHS.tasks("ws_tight"), {
+          token: freshToken(h, USERS[6]),
+          body: { prompt: "hold the slot" },
+        });
+        expect(held.status).toBe(202);
+        return h.call("POST", API_PATHS.delegate("ws_tight"), {
+          token: freshToken(h, USERS[0]),
+          body: { source: "tracker", id: "TIGHT-1" },
+        });
+      },
+    ],
+    [
+      "bad_request: over the request rate",
+      async () => {
+        const token = freshToken(h, USERS[8]);
+        for (let i = 0; i < 120; i++)
+          await h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
+        return h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
+      },
+    ],
+  ];
+  it.each(refusals)("%s", async (_case, refuse) => {
+    try {
+      const answer = await refuse();
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get("retry-after")).toMatch(/^[1-9][0-9]*$/);
+    } finally {
+      await stopAll();
+    }
   });
 });

@@ -107,11 +107,43 @@ describe("GET /v1/workspaces/{workspaceId}/tasks", () => {
     ["garbage!"],
     [Buffer.from("t2.1.1").toString("base64url")],
     [Buffer.from("t1.x.y").toString("base64url")],
+    [Buffer.from(`t2.1.task_${"0".repeat(32)}`).toString("base64url")],
     ["a".repeat(100)],
-  ])("cursor: malformed gives 400 invalid_cursor (%s)", async (cursor) => {
+  ])("cursor: malformed (or naming no task of this list) gives 400 invalid_cursor (%s)", async (cursor) => {
     const answer = await list(`?cursor=${encodeURIComponent(cursor)}`);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("invalid_cursor");
+  });
+});
+
+describe("the task list's cursor belongs to its workspace's list", () => {
+  it("a nextCursor of another workspace's list gives 400 invalid_cursor", async () => {
+    // owner@acme.test belongs to ws_acme and ws_beta; ws_beta has a task so that its list is not empty.
+    const owner = freshToken(h, "owner@acme.test");
+    const beta = await h.call("POST", API_PATHS.tasks("ws_beta"), {
+      token: owner,
+      body: { prompt: "in beta" },
+    });
+    (await until(() => agent.waiting(beta.body.task.id), "beta turn")).answer(reply("ok"));
+    const page = await h.call("GET", `${API_PATHS.tasks("ws_acme")}?limit=1`, { token: owner });
+    expect(page.body.nextCursor).toEqual(expect.any(String));
+    const elsewhere = await h.call(
+      "GET",
+      `${API_PATHS.tasks("ws_beta")}?cursor=${encodeURIComponent(page.body.nextCursor)}`,
+      { token: owner },
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.error).toBe("invalid_cursor");
+  });
+
+  it("a cursor says nothing about other workspaces: it does not carry the task's place among all the service's tasks", async () => {
+    const page = await list("?limit=1");
+    const { seq } = h.db.prepare("SELECT seq FROM tasks WHERE id = ?").get(page.body.tasks[0].id) as {
+      seq: number;
+    };
+    // That place counts every workspace's tasks made before it; the cursor is base64url of dot-separated fields.
+    const fields = Buffer.from(page.body.nextCursor, "base64url").toString("latin1").split(".");
+    expect(fields).not.toContain(String(seq));
   });
 });
 

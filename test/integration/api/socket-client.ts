@@ -50,7 +50,10 @@ export function createSocketClient(baseUrl: string, maxSockets = 64) {
               method,
               path,
               res.statusCode ?? 0,
-              String(res.headers["content-type"] ?? ""),
+              (name) => {
+                const value = res.headers[name];
+                return Array.isArray(value) ? value.join(", ") : value;
+              },
               text,
             );
             expect(problems, `${method} ${path}`).toEqual([]);

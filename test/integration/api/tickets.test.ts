@@ -133,6 +133,22 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
     expect(answer.body.error).toBe(error);
   });
 
+  it("a tracker issue in a workspace whose tracker is not connected is refused: 409 tracker_not_connected, naming the settings", async () => {
+    h.db.prepare("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'").run();
+    try {
+      const answer = await delegate({ source: "tracker", id: "ENG-2" });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({
+        error: "tracker_not_connected",
+        reason: expect.stringMatching(/tracker/),
+        settingsUrl: "http://127.0.0.1:9/dashboard/workspaces/ws_acme/settings",
+      });
+      expect(h.db.prepare("SELECT task_id FROM tickets WHERE id = 'trk_2'").get()).toEqual({ task_id: null });
+    } finally {
+      h.db.prepare("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'").run();
+    }
+  });
+
   it("a code-host issue without a code-host account is refused", async () => {
     const answer = await delegate({ source: "codehost", repo: "acme/web", number: 3 }, TOKENS.nolink);
     expect(answer.body.error).toBe("codehost_account_missing");

@@ -11,6 +11,7 @@ import { proxyRefusalsSchema } from "./0041-proxy-refusals.js";
 import { usersTokensPlans } from "./0060-users-tokens-plans.js";
 import { tasksSchema } from "./0061-tasks.js";
 import { ticketsAndAgent } from "./0062-tickets-agent.js";
+import { oneTaskPerTicket } from "./0063-one-task-per-ticket.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   tasksSchema,
   ticketsAndAgent,
   sandboxBoxesSchema,
+  oneTaskPerTicket,
 ];
