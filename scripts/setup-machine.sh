@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts what Baton's tests use when it is missing, and does nothing when it is all there:
-# bash, dash, the SQLite CLI and git; for the sandboxes the Docker engine (Debian's docker.io, dockerd started in the
-# background when no engine answers), bubblewrap, debootstrap (the image build), iproute2 and iptables (the
-# namespace driver's network). Node 22 comes from the `node` devDependency, so nothing else is needed for it.
+# bash, dash, the SQLite CLI and git; wrk for `npm run bench -- server`; for the sandboxes the Docker engine
+# (Debian's docker.io, dockerd started in the background when no engine answers), bubblewrap, debootstrap (the
+# image build), iproute2 and iptables (the namespace driver's network). Node 22 comes from the `node` devDependency, so nothing else is needed for it.
 set -euo pipefail
 
 packages=()
@@ -11,6 +11,7 @@ need bash bash
 need dash dash
 need sqlite3 sqlite3
 need git git
+need wrk wrk
 need docker docker.io
 need bwrap bubblewrap
 need debootstrap debootstrap
