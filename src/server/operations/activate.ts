@@ -1,6 +1,7 @@
 // Runs one activation to its end inside a single transaction: either the ledger, overlay revision and
 // `succeeded` state commit together, or nothing but a terminal `failed` does. A crash before COMMIT leaves the
 // operation exactly as it was, so the worker can safely run it again after a restart.
+import type { Overlay } from "../../envfile/overlay.js";
 import { InputError } from "../../errors.js";
 import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "../../naming/index.js";
 import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
@@ -25,6 +26,9 @@ export interface Failure {
   code: string;
   reason: string;
 }
+
+/** How an activation ended: the failure it recorded, or the overlay it committed with `succeeded`. */
+export type ActivationOutcome = { failure: Failure } | { overlay: Overlay };
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
 export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
@@ -80,12 +84,12 @@ export function reserveDisconnected(db: Database, engagementId: string, workspac
   saveLedger(db, engagementId, withDisconnectedReserved(db, loaded, workspaceId).entries, loaded.entries);
 }
 
-/** Call inside a transaction. Returns the failure it recorded, or undefined when the operation succeeded. */
-export function commitActivation(db: Database, op: OperationRow, now: Date): Failure | undefined {
+/** Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. */
+export function commitActivation(db: Database, op: OperationRow, now: Date): ActivationOutcome {
   const refusal = checkStillAllowed(db, op, now.getTime());
   if (refusal) {
     markFailed(db, op.id, refusal.code, refusal.reason, now);
-    return refusal;
+    return { failure: refusal };
   }
   const loaded = loadLedger(db, op.engagement_id);
   const reserved = withDisconnectedReserved(db, loaded, op.workspace_id);
@@ -101,7 +105,7 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
     markFailed(db, op.id, failure.code, failure.reason, now);
-    return failure;
+    return { failure };
   }
   saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   rememberActivatedRepository(db, op.engagement_id, op.repository_id);
@@ -115,5 +119,5 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     managedStartup: buildManagedStartup(op.repository, loadCurrentVersion(db, op.repository_id)),
   };
   markSucceeded(db, op.id, revision, result, now);
-  return undefined;
+  return { overlay };
 }

@@ -57,22 +57,22 @@ export function operationRoutes(deps: ServerDeps) {
       },
       responses: {
         202: jsonContent(
-          S.Operation,
-          "accepted. When the engagement had no other open operation the activation ran before this answer and `state` is terminal (succeeded or failed): skip the poll and fetch the overlay. Otherwise pending. A repeated key answers the first operation as it is now",
+          S.StartOperationAnswer,
+          "accepted. When the engagement had no other open operation the activation ran before this answer and `state` is terminal (succeeded or failed): skip the poll. A succeeded answer carries the overlay: skip fetching it too. Otherwise pending. A repeated key answers the first operation as it is now",
         ),
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
     async (c) => {
       // Terminal when the engagement's queue was idle: the activation committed before this answer.
-      const { row } = await startOperation(
+      const { row, overlay } = await startOperation(
         deps,
         c.var.caller,
         c.req.valid("header")[HEADERS.idempotencyKey],
         c.req.valid("json"),
         c.var.requestId,
       );
-      return c.json(served(row), 202);
+      return c.json(overlay ? { ...served(row), overlay } : served(row), 202);
     },
   );
 
