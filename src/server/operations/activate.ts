@@ -16,7 +16,7 @@ import {
   saveLedger,
   saveOverlay,
 } from "../store/engagement-state.js";
-import { markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
+import { type Finished, markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { buildOverlay, variableMapping } from "./build-overlay.js";
@@ -27,8 +27,13 @@ export interface Failure {
   reason: string;
 }
 
-/** How an activation ended: the failure it recorded, or the overlay it committed with `succeeded`. */
-export type ActivationOutcome = { failure: Failure } | { overlay: Overlay };
+/**
+ * How an activation ended: the failure it recorded, or the overlay it committed with `succeeded`; `finished` is
+ * what it wrote to the operation's row (absent when a failure found the row no longer open).
+ */
+export type ActivationOutcome =
+  | { failure: Failure; finished: Finished | undefined }
+  | { overlay: Overlay; finished: Finished };
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
 export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
@@ -88,8 +93,7 @@ export function reserveDisconnected(db: Database, engagementId: string, workspac
 export function commitActivation(db: Database, op: OperationRow, now: Date): ActivationOutcome {
   const refusal = checkStillAllowed(db, op, now.getTime());
   if (refusal) {
-    markFailed(db, op.id, refusal.code, refusal.reason, now);
-    return { failure: refusal };
+    return { failure: refusal, finished: markFailed(db, op.id, refusal.code, refusal.reason, now) };
   }
   const loaded = loadLedger(db, op.engagement_id);
   const reserved = withDisconnectedReserved(db, loaded, op.workspace_id);
@@ -104,8 +108,7 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Act
     if (!(error instanceof InputError)) throw error;
     saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
-    markFailed(db, op.id, failure.code, failure.reason, now);
-    return { failure };
+    return { failure, finished: markFailed(db, op.id, failure.code, failure.reason, now) };
   }
   saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   rememberActivatedRepository(db, op.engagement_id, op.repository_id);
@@ -118,6 +121,5 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Act
     requestId: null,
     managedStartup: buildManagedStartup(op.repository, loadCurrentVersion(db, op.repository_id)),
   };
-  markSucceeded(db, op.id, revision, result, now);
-  return { overlay };
+  return { overlay, finished: markSucceeded(db, op.id, revision, result, now) };
 }

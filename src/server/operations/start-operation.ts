@@ -12,7 +12,7 @@ import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound } from "../http/http-error.js";
 import { loadOverlay } from "../store/engagement-state.js";
 import { commitSoon } from "../store/group-commit.js";
-import { getOperation, insertOperation, nextOpenOperation, type OperationRow } from "../store/operations.js";
+import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
 import { statement } from "../store/statements.js";
 import { commitActivation } from "./activate.js";
 
@@ -129,7 +129,7 @@ function runIfIdle(
   row: OperationRow,
 ): { row: OperationRow; overlay: Overlay | undefined } | undefined {
   const { db, logger } = deps;
-  if (!deps.worker.isIdle(row.engagement_id) || nextOpenOperation(db, row.engagement_id)?.id !== row.id)
+  if (!deps.worker.isIdle(row.engagement_id) || nextOpenSeq(db, row.engagement_id) !== row.seq)
     return undefined;
   statement(db, "SAVEPOINT inline_activation").run();
   try {
@@ -140,7 +140,9 @@ function runIfIdle(
       { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
       "operation finished",
     );
-    return { row: getOperation(db, row.id)!, overlay: "overlay" in outcome ? outcome.overlay : undefined };
+    // The row as committed, from what the activation wrote rather than read back.
+    const finished = outcome.finished ? { ...row, ...outcome.finished } : getOperation(db, row.id)!;
+    return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
     statement(db, "ROLLBACK TO inline_activation").run();
     statement(db, "RELEASE inline_activation").run();
