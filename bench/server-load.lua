@@ -1,55 +1,65 @@
--- wrk script for bench/server.bench.mjs: one wrk thread per client, each with its own connection and its own
--- sandbox, so requests and answers alternate on one Lua state and each client behaves exactly as
--- `baton env activate` does, one activation after another. Arguments (after wrk's `--`):
---   healthz <credentials file> <key prefix>    GET /healthz in a loop
---   activate <credentials file> <key prefix>   POST /ops/v1/operations (a fresh Idempotency-Key each time);
---       a pending answer is long-polled, and when the answer carries no overlay, GET .../overlay follows
--- The credentials file has one line per thread: "<turn token> <sandbox lease>". `done` prints one JSON line
--- starting with {"bench": that the bench parses: completed units and anything that went wrong.
+-- wrk script for bench/server.bench.mjs. Arguments (after wrk's `--`):
+--   healthz  <credentials file> <key prefix>  GET /healthz in a loop
+--   activate <credentials file> <key prefix>  POST /ops/v1/operations, a fresh Idempotency-Key each time
+-- The credentials file has one line per client, "<turn token> <sandbox lease>"; each wrk thread takes an equal
+-- share of them and sends each POST as the next of its clients in turn.
+--
+-- An activation is what `baton env activate` sends. Against an idle engagement the answer is the finished
+-- operation, and a succeeded one carries its overlay: one request. A pending answer is long-polled, and an
+-- answer without the overlay (a service from before that field) is followed by GET .../overlay; those
+-- follow-ups need to know which client asked, so they work only with one connection per thread (wrk
+-- -t N -c N); with more, such an answer counts as an error. `done` prints one JSON line starting with
+-- {"bench": that the bench parses.
 
 local threads = {}
-local counter = 0
 
 function setup(thread)
-  counter = counter + 1
-  thread:set("index", counter)
   table.insert(threads, thread)
+  thread:set("index", #threads)
 end
 
-local mode, prefix, headers, base
-local next_request = nil -- a GET that must come next, or nil for a new POST
-local sent = 0
+local mode, prefix, clients, solo
+local turn, sent = 0, 0
+local follow_up -- the request a one-connection thread must send next, or nil
 units, errors, polls, overlays = 0, 0, 0, 0
 
 function init(args)
   mode, prefix = args[1], args[3]
-  local n = 0
+  local all = {}
   for line in io.lines(args[2]) do
-    n = n + 1
-    if n == index then
-      local token, lease = line:match("^(%S+) (%S+)$")
-      headers = { ["Authorization"] = "Bearer " .. token, ["Baton-Sandbox-Lease"] = lease }
-    end
+    local token, lease = line:match("^(%S+) (%S+)$")
+    table.insert(all, { ["Authorization"] = "Bearer " .. token, ["Baton-Sandbox-Lease"] = lease })
   end
-  base = { ["Authorization"] = headers["Authorization"], ["Baton-Sandbox-Lease"] = headers["Baton-Sandbox-Lease"] }
-end
-
-local function post()
-  sent = sent + 1
-  local h = { ["Authorization"] = base["Authorization"], ["Baton-Sandbox-Lease"] = base["Baton-Sandbox-Lease"],
-    ["Content-Type"] = "application/json", ["Idempotency-Key"] = prefix .. "-" .. index .. "-" .. sent }
-  local repository = (sent % 2 == 0) and "acme/api" or "acme/web"
-  return wrk.format("POST", "/ops/v1/operations", h, '{"kind":"env.activate","repository":"' .. repository .. '"}')
+  -- This thread's share of the clients: every #threads-th one, starting at its index.
+  local count = tonumber(args[4])
+  clients = {}
+  for i = index, #all, count do table.insert(clients, all[i]) end
+  solo = #clients == 1
 end
 
 function request()
   if mode == "healthz" then return wrk.format("GET", "/healthz") end
-  if next_request then
-    local r = next_request
-    next_request = nil
-    return wrk.format("GET", r, base)
+  if follow_up then
+    local path, client = follow_up[1], follow_up[2]
+    follow_up = nil
+    return wrk.format("GET", path, client)
   end
-  return post()
+  turn = turn % #clients + 1
+  sent = sent + 1
+  local client = clients[turn]
+  local headers = { ["Authorization"] = client["Authorization"], ["Baton-Sandbox-Lease"] = client["Baton-Sandbox-Lease"],
+    ["Content-Type"] = "application/json", ["Idempotency-Key"] = prefix .. "-" .. index .. "-" .. sent }
+  local repository = (sent % 2 == 0) and "acme/api" or "acme/web"
+  return wrk.format("POST", "/ops/v1/operations", headers,
+    '{"kind":"env.activate","repository":"' .. repository .. '"}')
+end
+
+local function follow(path)
+  if not solo then
+    errors = errors + 1
+    return
+  end
+  follow_up = { path, clients[turn] }
 end
 
 function response(status, _, body)
@@ -61,7 +71,7 @@ function response(status, _, body)
     errors = errors + 1
     return
   end
-  if body:sub(1, 12) == '{"revision":' then -- the overlay of GET .../overlay
+  if body:sub(1, 12) == '{"revision":' then -- the answer to GET .../overlay
     units = units + 1
     return
   end
@@ -71,14 +81,14 @@ function response(status, _, body)
     errors = errors + 1
   elseif state == "pending" or state == "running" then
     polls = polls + 1
-    next_request = "/ops/v1/operations/" .. id .. "?waitMs=10000"
+    follow("/ops/v1/operations/" .. id .. "?waitMs=10000")
   elseif state ~= "succeeded" then
     errors = errors + 1
   elseif body:find('"overlay":{"revision":', 1, true) then
     overlays = overlays + 1
     units = units + 1
   else
-    next_request = "/ops/v1/operations/" .. id .. "/overlay"
+    follow("/ops/v1/operations/" .. id .. "/overlay")
   end
 end
 
