@@ -3,7 +3,7 @@
 // durable and finished, and the 202 carries the terminal operation: the client skips the long-poll. Otherwise
 // the row commits `pending` and the engagement's worker takes it in arrival order. The transaction is a group
 // commit (store/group-commit.ts): requests arriving together share one fsync.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Overlay } from "../../envfile/overlay.js";
 import { type StartOperationBody, WIRE_ERRORS } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
@@ -31,9 +31,7 @@ export async function startOperation(
   body: StartOperationBody,
   requestId: string,
 ): Promise<StartedOperation> {
-  const requestHash = createHash("sha256")
-    .update(JSON.stringify([body.kind, body.repository]))
-    .digest("hex");
+  const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
   const started = await commitSoon(deps.db, () => {
     const previous = findPrevious(deps, who, key, requestHash);
     if (previous) return { row: previous, created: false, queued: false, overlay: overlayOf(deps, previous) };

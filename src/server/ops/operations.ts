@@ -12,7 +12,7 @@ import type { Caller } from "../auth/authenticate.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
-import { createSurface } from "../http/surface.js";
+import { createSurface, openapiWithHeaders } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { startOperation } from "../operations/start-operation.js";
 import { loadOverlay } from "../store/engagement-state.js";
@@ -44,7 +44,8 @@ export function operationRoutes(deps: ServerDeps) {
     return row;
   };
 
-  app.openapi(
+  openapiWithHeaders(
+    app,
     createRoute({
       method: "post",
       path: "/operations",
