@@ -127,6 +127,10 @@ try {
       )}% of one core`,
     );
   }
+  // The same ratio in service CPU: what one activation costs against one /healthz, whatever share of the
+  // machine the service got in each phase (on a shared machine the rates swing, this much less).
+  const cpuRatio = med(healths.map((r) => r.serviceUs)) / med(activations.map((r) => r.serviceUs));
+  console.log(`service CPU per /healthz / per activation: ${cpuRatio.toFixed(2)}`);
   const polled = activations.reduce((n, r) => n + r.polls, 0);
   const total = activations.reduce((n, r) => n + r.units, 0);
   const carried = activations.reduce((n, r) => n + r.overlays, 0);
