@@ -69,7 +69,7 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
     if (!response.ok) throw new Error(`creating a sandbox answered ${response.status}`);
     return answer;
   };
-  return { url, adminToken, createSandbox, stop };
+  return { url, pid: child.pid, adminToken, createSandbox, stop };
 }
 
 function nodeArgs() {

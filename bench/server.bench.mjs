@@ -1,136 +1,156 @@
 // `baton serve` throughput: activations per second with 50 concurrent clients, each with its own engagement and
-// sandbox (so the per-engagement serial queue never makes one client wait for another), over loopback HTTP
-// against a real service (its own process) on a temporary SQLite file with synchronous=FULL. One activation is
-// what `baton env activate` sends: POST /ops/v1/operations, long-poll GET until the state is terminal (skipped
-// when the POST already answers with a terminal operation), then GET .../overlay. Baseline measured in the same
-// run with the same clients: GET /healthz per second (the HTTP + handler floor), and `baton --version` per second
-// (the CLI's cold start, which issue 3 asks for). The clients share one
-// keep-alive http.Agent, so connection set-up and the load generator are not what is measured; each phase runs
-// for a fixed time after a warm-up and the two phases alternate, so both see the same machine state.
-import { execFile } from "node:child_process";
-import { Agent, request } from "node:http";
+// sandbox, over loopback HTTP against a real service (its own process) on a temporary SQLite file with
+// synchronous=FULL. One activation is what `baton env activate` sends: POST /ops/v1/operations, a long-poll only
+// when that answer is not terminal, and GET .../overlay only when the answer does not carry the overlay.
+// Baseline in the same run, measured the same way: GET /healthz per second (the HTTP + router floor), and
+// `baton --version` per second (the CLI's cold start).
+//
+// The load comes from wrk (C; 50 keep-alive connections on 2 threads, bench/server-load.lua), so the generator
+// costs far less CPU per request than the service: a Node client costs about twice what the service spends on a
+// /healthz and would be the limit of that figure, flattering the ratio (so would wrk with a thread per
+// connection, at about the service's cost). The bench prints the CPU time both processes spent per unit in each
+// phase, so anyone can check which side was the limit. Phases alternate in rounds after a warm-up, so both
+// figures see the same machine state. BATON_BENCH_WRK_THREADS=50 gives each client its own thread, which an
+// activation needs only against a service whose answers need a follow-up request (a poll, or the overlay).
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
-import { HEADERS, PATHS, QUERY } from "../dist/src/transport/wire.js";
 import { median, report, timeRuns } from "./lib.mjs";
-import { bin, root, sandboxHeaders, startBenchServe } from "./serve.mjs";
+import { bin, root, startBenchServe } from "./serve.mjs";
 
 const CLIENTS = 50;
 const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 5);
-const TERMINAL = new Set(["succeeded", "failed"]);
+const WARMUP_MS = Number(process.env.BATON_BENCH_WARMUP_MS ?? 4000);
+const THREADS = Number(process.env.BATON_BENCH_WRK_THREADS ?? 2);
+const SCRIPT = join(root, "bench", "server-load.lua");
+const TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
-const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+/** CPU seconds a process has used: its own, and (`children`) that of the children it has waited for. */
+function cpuSeconds(pid, { children = false } = {}) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
+  return (Number(user) + Number(system)) / TICKS_PER_S;
+}
 
-/** One HTTP request on the shared keep-alive agent; resolves with the status and the parsed JSON body. */
-function send(url, { method = "GET", headers = {}, body } = {}) {
+/** Runs wrk in `mode` for `ms`; resolves with units per second and the CPU both sides spent per unit. */
+function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
+  const args = ["-t", String(THREADS), "-c", String(CLIENTS), "-d", `${ms / 1000}s`, "-s", SCRIPT, url];
+  const service0 = cpuSeconds(servicePid);
+  const generator0 = cpuSeconds(process.pid, { children: true });
+  const start = performance.now();
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(
-      url,
-      {
-        agent,
-        method,
-        headers: payload
-          ? { ...headers, "content-type": "application/json", "content-length": payload.length }
-          : headers,
-      },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () => {
-          try {
-            resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on("error", reject);
-      },
+    const child = spawn("wrk", [...args, "--", mode, credentials, keyPrefix, String(THREADS)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.on("error", (error) =>
+      reject(
+        error.code === "ENOENT"
+          ? new Error("wrk is not installed; install it (apt-get install wrk, or scripts/setup-machine.sh)")
+          : error,
+      ),
     );
-    req.on("error", reject);
-    req.end(payload);
+    child.on("close", (code) => {
+      const wall = (performance.now() - start) / 1000;
+      const line = out.split("\n").find((l) => l.startsWith('{"bench":'));
+      if (code !== 0 || !line) return reject(new Error(`wrk ${mode} exited ${code}: ${out.trim()}`));
+      const result = JSON.parse(line);
+      if (result.errors > 0 || result.units === 0)
+        return reject(
+          new Error(
+            `${mode}: ${result.errors} answers were errors or needed a follow-up request, which only one connection per thread can send (BATON_BENCH_WRK_THREADS=${CLIENTS}); ${result.units} completed`,
+          ),
+        );
+      const service = cpuSeconds(servicePid) - service0;
+      const generator = cpuSeconds(process.pid, { children: true }) - generator0;
+      resolve({
+        rate: result.units / (result.us / 1e6),
+        polls: result.polls,
+        overlays: result.overlays,
+        units: result.units,
+        serviceUs: (service / result.units) * 1e6,
+        generatorUs: (generator / result.units) * 1e6,
+        serviceBusy: service / wall,
+        generatorBusy: generator / wall,
+      });
+    });
   });
 }
 
-/** Runs `work` in a loop on every client for `ms`; returns completed units per second. */
-async function throughput(clients, ms, work) {
-  let done = 0;
-  const start = performance.now();
-  const deadline = start + ms;
-  await Promise.all(
-    clients.map(async (client, i) => {
-      for (let n = 0; performance.now() < deadline; n++) {
-        await work(client, i, n);
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - start) / 1000);
-}
-
 const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "seed.json") });
+const tmp = mkdtempSync(join(tmpdir(), "baton-bench-server-"));
 
 try {
   const { url } = serve;
-  const clients = await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, i) =>
-      sandboxHeaders(await serve.createSandbox({ workspaceId: "ws_acme", engagementId: `bench-${i}` })),
+  const sandboxes = await Promise.all(
+    Array.from({ length: CLIENTS }, (_, i) =>
+      serve.createSandbox({ workspaceId: "ws_acme", engagementId: `bench-${i}` }),
     ),
   );
+  const credentials = join(tmp, "clients");
+  writeFileSync(credentials, sandboxes.map((s) => `${s.turnToken} ${s.lease}\n`).join(""), { mode: 0o600 });
+  let phase = 0;
+  const run = (mode, ms) => runWrk(url, mode, ms, credentials, `bench-${phase++}`, serve.pid);
 
-  let keys = 0;
-  const activate = async (headers, i, n) => {
-    const repository = n % 2 ? "acme/web" : "acme/api";
-    const created = await send(`${url}${PATHS.operations}`, {
-      method: "POST",
-      headers: { ...headers, [HEADERS.idempotencyKey]: `bench-${i}-${keys++}` },
-      body: { kind: "env.activate", repository },
-    });
-    if (created.status !== 202) throw new Error(`POST answered ${created.status}`);
-    let op = created.body;
-    for (let polls = 0; !TERMINAL.has(op.state); polls++) {
-      if (polls > 100) throw new Error(`activation ${op.id} still ${op.state}`);
-      op = (await send(`${url}${PATHS.operation(op.id)}?${QUERY.waitMs}=10000`, { headers })).body;
-    }
-    if (op.state !== "succeeded") throw new Error(`activation ${op.id} ended ${op.state}`);
-    const overlay = await send(`${url}${PATHS.operationOverlay(op.id)}`, { headers });
-    if (overlay.status !== 200 || overlay.body.repositories.length === 0)
-      throw new Error(`overlay answered ${overlay.status}`);
-  };
-  const health = async () => {
-    const answer = await send(`${url}/healthz`);
-    if (answer.status !== 200) throw new Error(`/healthz answered ${answer.status}`);
-  };
-
-  // Warm-up (not counted): JIT, SQLite page cache, one open connection per client.
-  await throughput(clients, 1000, activate);
-  await throughput(clients, 500, health);
+  // Warm-up (not counted): JIT, SQLite page cache, the first WAL checkpoints.
+  await run("activate", WARMUP_MS);
+  await run("healthz", 1000);
 
   const activations = [];
   const healths = [];
-  const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const a = await throughput(clients, PHASE_MS, activate);
-    const h = await throughput(clients, PHASE_MS, health);
-    activations.push(a);
-    healths.push(h);
-    ratios.push(a / h);
+    activations.push(await run("activate", PHASE_MS));
+    healths.push(await run("healthz", PHASE_MS));
   }
   const sorted = (values) => [...values].sort((x, y) => x - y);
-  const range = (values) =>
-    `${ROUNDS} rounds of ${PHASE_MS / 1000} s: ${sorted(values)
-      .map((v) => (v < 10 ? v.toFixed(2) : v.toFixed(0)))
-      .join(", ")}`;
-  console.log(`activations per s, ${range(activations)}`);
-  console.log(`/healthz per s,    ${range(healths)}`);
-  console.log(`ratio per round,   ${range(ratios)}`);
+  const fmt = (v) => (v < 10 ? v.toFixed(2) : v.toFixed(0));
+  const range = (values) => `${ROUNDS} rounds of ${PHASE_MS / 1000} s: ${sorted(values).map(fmt).join(", ")}`;
+  const med = (values) => median(sorted(values));
+  console.log(`activations per s, ${range(activations.map((r) => r.rate))}`);
+  console.log(`/healthz per s,    ${range(healths.map((r) => r.rate))}`);
+  console.log(`ratio per round,   ${range(activations.map((a, i) => a.rate / healths[i].rate))}`);
+  for (const [name, results] of [
+    ["activation", activations],
+    ["/healthz", healths],
+  ]) {
+    console.log(
+      `CPU per ${name.padEnd(10)} service ${fmt(med(results.map((r) => r.serviceUs)))} µs, load generator ${fmt(
+        med(results.map((r) => r.generatorUs)),
+      )} µs; busy: service ${fmt(100 * med(results.map((r) => r.serviceBusy)))}%, generator ${fmt(
+        100 * med(results.map((r) => r.generatorBusy)),
+      )}% of one core`,
+    );
+  }
+  // The same ratio in service CPU: what one activation costs against one /healthz, whatever share of the
+  // machine the service got in each phase (on a shared machine the rates swing, this much less).
+  const cpuRatio = med(healths.map((r) => r.serviceUs)) / med(activations.map((r) => r.serviceUs));
+  console.log(`service CPU per /healthz / per activation: ${cpuRatio.toFixed(2)}`);
+  const polled = activations.reduce((n, r) => n + r.polls, 0);
+  const total = activations.reduce((n, r) => n + r.units, 0);
+  const carried = activations.reduce((n, r) => n + r.overlays, 0);
+  console.log(
+    `activations: ${total} counted, ${polled} long-polled, ${carried} with the overlay in the POST answer (the rest fetched it)`,
+  );
+  for (const [name, results] of [
+    ["activations", activations],
+    ["/healthz", healths],
+  ]) {
+    if (med(results.map((r) => r.generatorUs)) >= med(results.map((r) => r.serviceUs)))
+      console.log(
+        `warning: for ${name} the load generator spent as much CPU as the service: it may be the limit`,
+      );
+  }
   const versionMs = median(
     await timeRuns(() => promisify(execFile)(process.execPath, [bin, "--version"]), { runs: 20, warmup: 2 }),
   );
-  const healthMedian = median(sorted(healths));
-  const activationMedian = median(sorted(activations));
+  const healthMedian = med(healths.map((r) => r.rate));
+  const activationMedian = med(activations.map((r) => r.rate));
   report(`GET /healthz per second (${CLIENTS} keep-alive clients)`, healthMedian, "req/s");
   report("baton --version per second (sequential cold starts)", 1000 / versionMs, "runs/s");
   report(`activations per second (${CLIENTS} clients, own engagements)`, activationMedian, "ops/s", {
@@ -142,6 +162,6 @@ try {
     value: 1000 / versionMs,
   });
 } finally {
-  agent.destroy();
   await serve.stop();
+  rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs and starts what Baton's tests use when it is missing, and does nothing when it is all there:
-# bash, dash, the SQLite CLI and git; for the sandboxes the Docker engine (Debian's docker.io, dockerd started in the
-# background when no engine answers), bubblewrap, debootstrap (the image build), iproute2, iptables and procps's
-# sysctl (the namespace driver's network), and curl (the proxy suites). Node 22 comes from the `node`
-# devDependency, so nothing else is needed for it. test/unit/scripts/setup-machine.test.ts holds this list to
-# the programs the code starts.
+# bash, dash, the SQLite CLI and git; wrk for `npm run bench -- server`; for the sandboxes the Docker engine
+# (Debian's docker.io, dockerd started in the background when no engine answers), bubblewrap, debootstrap (the image
+# build), iproute2, iptables and procps's sysctl (the namespace driver's network), and curl (the proxy suites). Node 22
+# comes from the `node` devDependency, so nothing else is needed for it. test/unit/scripts/setup-machine.test.ts holds
+# this list to the programs the code starts.
 set -euo pipefail
 
 packages=()
@@ -13,6 +13,7 @@ need bash bash
 need dash dash
 need sqlite3 sqlite3
 need git git
+need wrk wrk
 need docker docker.io
 need bwrap bubblewrap
 need debootstrap debootstrap

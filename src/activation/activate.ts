@@ -54,7 +54,7 @@ export async function activateRepository(input: ActivateInput): Promise<Activati
   });
   const client = createOpsClient(settings, input.log ? { log: input.log } : {});
   try {
-    const first = await client.startActivation(repository);
+    const { operation: first, overlay } = await client.startActivation(repository);
     input.onUpdate?.(first);
     if (!input.wait) return { kind: "started", operation: first };
     // The service answers with the finished operation when it can: then there is nothing to wait for.
@@ -67,6 +67,8 @@ export async function activateRepository(input: ActivateInput): Promise<Activati
     const completed = await completeActivation({
       client,
       operation: done,
+      // Carried by the start's answer only when that answer was already the finished operation.
+      overlay: done === first ? overlay : undefined,
       paths,
       checkoutPath,
       now: input.now ?? (() => new Date()),

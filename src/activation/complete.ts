@@ -1,8 +1,10 @@
-// After an activation succeeded: check the handoff, fetch the overlay, check every destination, then write the
-// environment file, save the handoff and install the runner. Everything is checked before the first write, so
-// an unsafe path or a symbolic link under ~/.baton leaves the sandbox's files as they were.
+// After an activation succeeded: check the handoff, fetch the overlay (unless the start's answer carried it),
+// check every destination, then write the environment file, save the handoff and install the runner. Everything
+// is checked before the first write, so an unsafe path or a symbolic link under ~/.baton leaves the sandbox's
+// files as they were.
 import * as z from "zod";
 import type { SandboxPaths } from "../config/sandbox.js";
+import type { Overlay } from "../envfile/overlay.js";
 import { ServiceError } from "../errors.js";
 import {
   parseManagedStartup,
@@ -44,6 +46,8 @@ export interface Completed {
 export async function completeActivation(input: {
   client: OpsClient;
   operation: Operation;
+  /** The overlay the start's answer carried, if it did: then nothing is fetched. */
+  overlay?: Overlay | undefined;
   paths: SandboxPaths;
   checkoutPath: string;
   now: () => Date;
@@ -63,7 +67,7 @@ export async function completeActivation(input: {
     parsed === null ? null : resolveHandoffPaths(parsed, { checkoutPath, batonDir: paths.batonDir });
   const runPath = managedStartup?.state === "available" ? managedStartup.runPath : null;
 
-  const overlay = await client.getOverlay(operation.id);
+  const overlay = input.overlay ?? (await client.getOverlay(operation.id));
   const destinations = [paths.environmentFile, savedHandoffPath(paths, operation.repository)];
   if (runPath !== null) destinations.push(runPath);
   const env = input.env ?? {};

@@ -18,6 +18,7 @@ import {
   ProxyRefusalsResponseSchema,
   type ProxyRefusalWire,
   QUERY,
+  StartOperationAnswerSchema,
   type StartOperationBody,
 } from "./wire.js";
 
@@ -29,12 +30,20 @@ export interface OpsClientOptions {
   log?: Log;
 }
 
+/** The answer to starting an activation: the operation, and the overlay when the service sent it along. */
+export interface StartedActivation {
+  operation: Operation;
+  /** Present when the operation already succeeded and the service carried its overlay (no GET needed). */
+  overlay: Overlay | undefined;
+}
+
 export interface OpsClient {
   /**
    * POSTs the activation with one idempotency key for all attempts. 200 (a repeat), 201 and 202 all succeed; the
-   * answer may already be terminal (the service answers with the finished operation when it can).
+   * answer may already be terminal (the service answers with the finished operation when it can), and a
+   * succeeded one carries its overlay from services that send it.
    */
-  startActivation(repository: string, options?: { idempotencyKey?: string }): Promise<Operation>;
+  startActivation(repository: string, options?: { idempotencyKey?: string }): Promise<StartedActivation>;
   /** Reads an operation; with `waitMs` the service holds the answer until the state changes or time passes. */
   getOperation(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<Operation>;
   getOverlay(id: string): Promise<Overlay>;
@@ -88,7 +97,8 @@ export function createOpsClient(settings: OpsSettings, options: OpsClientOptions
         doing: `starting the activation of ${repository}`,
         notFound: `the workspace has no repository ${repository}`,
       });
-      return readBody(OperationSchema, res.body, "an operation");
+      const { overlay, ...operation } = readBody(StartOperationAnswerSchema, res.body, "an operation");
+      return { operation, overlay };
     },
     async getOperation(id, opts = {}) {
       const waitMs =

@@ -5,6 +5,7 @@ export {
   type OpsClientOptions,
   opsHttpOptions,
   readBody,
+  type StartedActivation,
 } from "./client.js";
 export { type HttpFailure, isRetryableStatus, mapHttpFailure, parseRetryAfter } from "./errors.js";
 export {

@@ -6,7 +6,7 @@ import { DESTINATION_RULE, parseApprovedDestination } from "../capability/destin
 import { CAPABILITY_KINDS } from "../capability/kinds.js";
 import { MERGE_OUTCOMES } from "../capability/matcher.js";
 import { CAPABILITY_STATUSES, EVIDENCE_OUTCOMES } from "../capability/transitions.js";
-import { EnvValueSchema, RepositorySlugSchema } from "../envfile/overlay.js";
+import { EnvValueSchema, OverlaySchema, RepositorySlugSchema } from "../envfile/overlay.js";
 
 export const HEADERS = {
   authorization: "authorization",
@@ -169,6 +169,14 @@ export const OperationSchema = z.object({
   error: z.object({ code: z.string(), reason: z.string() }).nullable(),
 });
 export type Operation = z.infer<typeof OperationSchema>;
+
+/**
+ * The answer to POST PATHS.operations: the operation, and when its state is `succeeded` the overlay it produced
+ * (what GET PATHS.operationOverlay answers), so the client needs no second request. Services before this field
+ * leave it out; a client then fetches the overlay.
+ */
+export const StartOperationAnswerSchema = OperationSchema.extend({ overlay: OverlaySchema.optional() });
+export type StartOperationAnswer = z.infer<typeof StartOperationAnswerSchema>;
 
 // ---- Server side (`baton serve`): route patterns, admin API, operation failure codes, secret placeholders ----
 

@@ -48,11 +48,18 @@ const ServedOperationSchema = OperationSchema.extend({
   result: ActivationResultSchema.extend({ managedStartup: ManagedStartupSchema }).nullable(),
 });
 
+const Overlay = OverlaySchema.meta({ id: "Overlay" });
+
 export const Schemas = {
   Error: ErrorBodySchema.meta({ id: "Error" }),
   Ok: OkResponseSchema.meta({ id: "Ok" }),
   Operation: ServedOperationSchema.meta({ id: "Operation" }),
-  Overlay: OverlaySchema.meta({ id: "Overlay" }),
+  // StartOperationAnswerSchema (wire.ts) with the served handoff shape and the named overlay: present when the
+  // state is succeeded (the route's description says so).
+  StartOperationAnswer: ServedOperationSchema.extend({ overlay: Overlay.optional() }).meta({
+    id: "StartOperationAnswer",
+  }),
+  Overlay,
   StartOperationBody: StartOperationBodySchema.meta({ id: "StartOperationBody" }),
   SeedDocument: SeedDocumentSchema.meta({ id: "SeedDocument" }),
   CreateSandboxBody: CreateSandboxBodySchema.meta({ id: "CreateSandboxBody" }),

@@ -1,6 +1,7 @@
 // Runs one activation to its end inside a single transaction: either the ledger, overlay revision and
 // `succeeded` state commit together, or nothing but a terminal `failed` does. A crash before COMMIT leaves the
 // operation exactly as it was, so the worker can safely run it again after a restart.
+import type { Overlay } from "../../envfile/overlay.js";
 import { InputError } from "../../errors.js";
 import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "../../naming/index.js";
 import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
@@ -15,7 +16,7 @@ import {
   saveLedger,
   saveOverlay,
 } from "../store/engagement-state.js";
-import { markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
+import { type Finished, markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { buildOverlay, variableMapping } from "./build-overlay.js";
@@ -25,6 +26,14 @@ export interface Failure {
   code: string;
   reason: string;
 }
+
+/**
+ * How an activation ended: the failure it recorded, or the overlay it committed with `succeeded`; `finished` is
+ * what it wrote to the operation's row (absent when a failure found the row no longer open).
+ */
+export type ActivationOutcome =
+  | { failure: Failure; finished: Finished | undefined }
+  | { overlay: Overlay; finished: Finished };
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
 export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
@@ -80,12 +89,11 @@ export function reserveDisconnected(db: Database, engagementId: string, workspac
   saveLedger(db, engagementId, withDisconnectedReserved(db, loaded, workspaceId).entries, loaded.entries);
 }
 
-/** Call inside a transaction. Returns the failure it recorded, or undefined when the operation succeeded. */
-export function commitActivation(db: Database, op: OperationRow, now: Date): Failure | undefined {
+/** Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. */
+export function commitActivation(db: Database, op: OperationRow, now: Date): ActivationOutcome {
   const refusal = checkStillAllowed(db, op, now.getTime());
   if (refusal) {
-    markFailed(db, op.id, refusal.code, refusal.reason, now);
-    return refusal;
+    return { failure: refusal, finished: markFailed(db, op.id, refusal.code, refusal.reason, now) };
   }
   const loaded = loadLedger(db, op.engagement_id);
   const reserved = withDisconnectedReserved(db, loaded, op.workspace_id);
@@ -103,8 +111,7 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     if (!(error instanceof InputError)) throw error;
     saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
-    markFailed(db, op.id, failure.code, failure.reason, now);
-    return failure;
+    return { failure, finished: markFailed(db, op.id, failure.code, failure.reason, now) };
   }
   saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   rememberActivatedRepository(db, op.engagement_id, op.repository_id);
@@ -117,6 +124,5 @@ export function commitActivation(db: Database, op: OperationRow, now: Date): Fai
     requestId: null,
     managedStartup: buildManagedStartup(op.repository, loadCurrentVersion(db, op.repository_id)),
   };
-  markSucceeded(db, op.id, revision, result, now);
-  return undefined;
+  return { overlay, finished: markSucceeded(db, op.id, revision, result, now) };
 }

@@ -3,14 +3,16 @@
 // durable and finished, and the 202 carries the terminal operation: the client skips the long-poll. Otherwise
 // the row commits `pending` and the engagement's worker takes it in arrival order. The transaction is a group
 // commit (store/group-commit.ts): requests arriving together share one fsync.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import type { Overlay } from "../../envfile/overlay.js";
 import { type StartOperationBody, WIRE_ERRORS } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound } from "../http/http-error.js";
+import { loadOverlay } from "../store/engagement-state.js";
 import { commitSoon } from "../store/group-commit.js";
-import { getOperation, insertOperation, nextOpenOperation, type OperationRow } from "../store/operations.js";
+import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
 import { statement } from "../store/statements.js";
 import { commitActivation } from "./activate.js";
 
@@ -18,6 +20,8 @@ export interface StartedOperation {
   row: OperationRow;
   /** False when the Idempotency-Key was seen before: `row` is the first request's operation, as it is now. */
   created: boolean;
+  /** The overlay `row` committed, when its state is `succeeded`: the answer carries it. */
+  overlay: Overlay | undefined;
 }
 
 export async function startOperation(
@@ -27,19 +31,24 @@ export async function startOperation(
   body: StartOperationBody,
   requestId: string,
 ): Promise<StartedOperation> {
-  const requestHash = createHash("sha256")
-    .update(JSON.stringify([body.kind, body.repository]))
-    .digest("hex");
+  const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
   const started = await commitSoon(deps.db, () => {
     const previous = findPrevious(deps, who, key, requestHash);
-    if (previous) return { row: previous, created: false, queued: false };
+    if (previous) return { row: previous, created: false, queued: false, overlay: overlayOf(deps, previous) };
     const row = insertPending(deps, who, key, requestHash, body);
     deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
     const finished = runIfIdle(deps, row);
-    return { row: finished ?? row, created: true, queued: finished === undefined };
+    if (!finished) return { row, created: true, queued: true, overlay: undefined };
+    return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
   });
   if (started.queued) deps.worker.kick(who.engagementId);
-  return { row: started.row, created: started.created };
+  return { row: started.row, created: started.created, overlay: started.overlay };
+}
+
+/** A replayed operation's overlay, when it has succeeded (the replaying sandbox is the one that started it). */
+function overlayOf(deps: ServerDeps, row: OperationRow): Overlay | undefined {
+  if (row.state !== "succeeded" || row.overlay_revision === null) return undefined;
+  return loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
 }
 
 function findPrevious(
@@ -108,23 +117,30 @@ function insertPending(
 /**
  * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
  * open row, no worker draining it). Activations stay serial per engagement: node:sqlite is synchronous, so
- * nothing else runs between this check and the commit. Returns the finished row, or undefined to leave it to
+ * nothing else runs between this check and the commit. Returns the finished row (with the overlay it committed
+ * when it succeeded), or undefined to leave it to
  * the worker (queue busy, or the activation threw: its savepoint is rolled back and the worker runs it again,
  * failing it `internal` with the usual attempt count if it throws there too).
  */
-function runIfIdle(deps: ServerDeps, row: OperationRow): OperationRow | undefined {
+function runIfIdle(
+  deps: ServerDeps,
+  row: OperationRow,
+): { row: OperationRow; overlay: Overlay | undefined } | undefined {
   const { db, logger } = deps;
-  if (!deps.worker.isIdle(row.engagement_id) || nextOpenOperation(db, row.engagement_id)?.id !== row.id)
+  if (!deps.worker.isIdle(row.engagement_id) || nextOpenSeq(db, row.engagement_id) !== row.seq)
     return undefined;
   statement(db, "SAVEPOINT inline_activation").run();
   try {
-    const failure = commitActivation(db, row, deps.now());
+    const outcome = commitActivation(db, row, deps.now());
     statement(db, "RELEASE inline_activation").run();
+    const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
       { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
       "operation finished",
     );
-    return getOperation(db, row.id)!;
+    // The row as committed, from what the activation wrote rather than read back.
+    const finished = outcome.finished ? { ...row, ...outcome.finished } : getOperation(db, row.id)!;
+    return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
     statement(db, "ROLLBACK TO inline_activation").run();
     statement(db, "RELEASE inline_activation").run();

@@ -143,8 +143,9 @@ export class OperationWorker {
     logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
     if (refused) return;
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
-    const failure = await commitSoon(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
+    const outcome = await commitSoon(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
     waiters.notify(op.id);
+    const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
       { operationId: op.id, state: failure ? "failed" : "succeeded", code: failure?.code },
       "operation finished",

@@ -12,7 +12,7 @@ import type { Caller } from "../auth/authenticate.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
-import { createSurface } from "../http/surface.js";
+import { createSurface, openapiWithHeaders } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { startOperation } from "../operations/start-operation.js";
 import { loadOverlay } from "../store/engagement-state.js";
@@ -44,7 +44,8 @@ export function operationRoutes(deps: ServerDeps) {
     return row;
   };
 
-  app.openapi(
+  openapiWithHeaders(
+    app,
     createRoute({
       method: "post",
       path: "/operations",
@@ -57,22 +58,22 @@ export function operationRoutes(deps: ServerDeps) {
       },
       responses: {
         202: jsonContent(
-          S.Operation,
-          "accepted. When the engagement had no other open operation the activation ran before this answer and `state` is terminal (succeeded or failed): skip the poll and fetch the overlay. Otherwise pending. A repeated key answers the first operation as it is now",
+          S.StartOperationAnswer,
+          "accepted. When the engagement had no other open operation the activation ran before this answer and `state` is terminal (succeeded or failed): skip the poll. A succeeded answer carries the overlay: skip fetching it too. Otherwise pending. A repeated key answers the first operation as it is now",
         ),
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
     async (c) => {
       // Terminal when the engagement's queue was idle: the activation committed before this answer.
-      const { row } = await startOperation(
+      const { row, overlay } = await startOperation(
         deps,
         c.var.caller,
         c.req.valid("header")[HEADERS.idempotencyKey],
         c.req.valid("json"),
         c.var.requestId,
       );
-      return c.json(served(row), 202);
+      return c.json(overlay ? { ...served(row), overlay } : served(row), 202);
     },
   );
 

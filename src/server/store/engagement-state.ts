@@ -2,7 +2,7 @@
 // repository's current configuration. Callers hold a transaction.
 import type { Overlay } from "../../envfile/overlay.js";
 import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
-import { ReadinessSchema } from "../../transport/wire.js";
+import { type Readiness, ReadinessSchema } from "../../transport/wire.js";
 import type { RepositoryConfiguration } from "../operations/build-overlay.js";
 import type { EnvironmentVersion } from "../operations/managed-startup.js";
 import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";
@@ -194,9 +194,32 @@ export function loadCurrentVersion(db: Database, repositoryId: string): Environm
     startupScriptPath: row.startup_script_path,
     runPath: row.run_path,
     evidencePath: row.evidence_path,
-    readiness: ReadinessSchema.parse(JSON.parse(row.readiness_json)),
+    readiness: parseReadiness(row.readiness_json),
     startupTimeoutSeconds: row.startup_timeout_seconds,
   };
+}
+
+// Parsed readiness documents by their stored text: every activation of a repository reads the same one, and
+// the zod parse cost more than the query. Bounded; frozen, since every caller shares the object.
+const readinessByText = new Map<string, Readiness>();
+const READINESS_CACHE_SIZE = 1024;
+
+function parseReadiness(text: string): Readiness {
+  let parsed = readinessByText.get(text);
+  if (!parsed) {
+    parsed = deepFreeze(ReadinessSchema.parse(JSON.parse(text)));
+    if (readinessByText.size >= READINESS_CACHE_SIZE) readinessByText.clear();
+    readinessByText.set(text, parsed);
+  }
+  return parsed;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function nextOverlayRevision(db: Database, engagementId: string): number {

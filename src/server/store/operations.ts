@@ -59,11 +59,11 @@ export function insertOperation(
   now: Date,
 ): OperationRow {
   const at = now.toISOString();
-  return statement(
+  const { lastInsertRowid } = statement(
     db,
     `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
-       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
-  ).get(
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+  ).run(
     row.id,
     row.kind,
     row.workspace_id,
@@ -74,8 +74,28 @@ export function insertOperation(
     row.repository,
     at,
     at,
-  ) as unknown as OperationRow;
+  );
+  // The row as stored, without reading it back (the column defaults are these).
+  return {
+    ...row,
+    seq: Number(lastInsertRowid),
+    state: "pending",
+    attempts: 0,
+    overlay_revision: null,
+    result_json: null,
+    error_code: null,
+    error_reason: null,
+    created_at: at,
+    updated_at: at,
+    finished_at: null,
+  };
 }
+
+/** The columns a terminal transition writes: merged into the row it was applied to, the row as stored. */
+export type Finished = Pick<
+  OperationRow,
+  "state" | "overlay_revision" | "result_json" | "error_code" | "error_reason" | "updated_at" | "finished_at"
+>;
 
 export function markRunning(db: Database, id: string, now: Date): void {
   statement(
@@ -84,13 +104,30 @@ export function markRunning(db: Database, id: string, now: Date): void {
   ).run(now.toISOString(), id);
 }
 
-export function markFailed(db: Database, id: string, code: string, reason: string, now: Date): void {
+/** Fails an open operation; what it wrote, or undefined when the operation was no longer open. */
+export function markFailed(
+  db: Database,
+  id: string,
+  code: string,
+  reason: string,
+  now: Date,
+): Finished | undefined {
   const at = now.toISOString();
-  statement(
+  const { changes } = statement(
     db,
     `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
      WHERE id = ? AND state IN ('pending', 'running')`,
   ).run(code, reason, at, at, id);
+  if (Number(changes) === 0) return undefined;
+  return {
+    state: "failed",
+    overlay_revision: null,
+    result_json: null,
+    error_code: code,
+    error_reason: reason,
+    updated_at: at,
+    finished_at: at,
+  };
 }
 
 export function markSucceeded(
@@ -99,13 +136,23 @@ export function markSucceeded(
   overlayRevision: number,
   result: unknown,
   now: Date,
-): void {
+): Finished {
   const at = now.toISOString();
+  const resultJson = JSON.stringify(result);
   statement(
     db,
     `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
        finished_at = ? WHERE id = ?`,
-  ).run(overlayRevision, JSON.stringify(result), at, at, id);
+  ).run(overlayRevision, resultJson, at, at, id);
+  return {
+    state: "succeeded",
+    overlay_revision: overlayRevision,
+    result_json: resultJson,
+    error_code: null,
+    error_reason: null,
+    updated_at: at,
+    finished_at: at,
+  };
 }
 
 /** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
@@ -114,6 +161,15 @@ export function nextOpenOperation(db: Database, engagementId: string): Operation
     db,
     "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
   ).get(engagementId) as OperationRow | undefined;
+}
+
+/** `seq` of nextOpenOperation's row, read from the open-operations index alone. */
+export function nextOpenSeq(db: Database, engagementId: string): number | undefined {
+  const row = statement(
+    db,
+    "SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
+  ).get(engagementId) as { seq: number } | undefined;
+  return row?.seq;
 }
 
 export function engagementsWithOpenOperations(db: Database): string[] {

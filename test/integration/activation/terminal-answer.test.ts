@@ -1,8 +1,9 @@
 // When the service answers the start with an operation that has already finished (status 202, same document,
-// state terminal), the CLI does not poll: one POST, then the overlay. A scripted loopback server stands in for
-// `baton serve` because whether the real one can answer that way depends on its worker's timing.
+// state terminal), the CLI does not poll; when that answer carries the overlay, the POST is the only request. A
+// scripted loopback server stands in for `baton serve` because whether the real one can answer that way depends
+// on its worker's timing, and because older services answer without the overlay.
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -55,7 +56,10 @@ const overlay = {
   ],
 };
 
-async function startService(postState: "pending" | "succeeded"): Promise<{ url: string; seen: string[] }> {
+async function startService(
+  postState: "pending" | "succeeded",
+  { carryOverlay = false } = {},
+): Promise<{ url: string; seen: string[] }> {
   const seen: string[] = [];
   server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -63,7 +67,8 @@ async function startService(postState: "pending" | "succeeded"): Promise<{ url: 
     req.on("end", () => {
       res.setHeader("content-type", "application/json");
       if (req.method === "POST") {
-        res.writeHead(202).end(JSON.stringify(operation(postState)));
+        const answer = carryOverlay ? { ...operation(postState), overlay } : operation(postState);
+        res.writeHead(202).end(JSON.stringify(answer));
       } else if (req.url === PATHS.operationOverlay("op_1")) {
         res.writeHead(200).end(JSON.stringify(overlay));
       } else {
@@ -84,7 +89,17 @@ async function activate(url: string) {
 }
 
 describe("a terminal answer to the start skips the poll", () => {
-  it("202 with a succeeded operation: POST, then the overlay, nothing else", async () => {
+  it("202 with a succeeded operation carrying its overlay: the POST is the only request", async () => {
+    const { url, seen } = await startService("succeeded", { carryOverlay: true });
+    const run = await activate(url);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(seen).toEqual([`POST ${PATHS.operations}`]);
+    expect(readFileSync(join(home!, ".baton", "environment.sh"), "utf8")).toContain("A=");
+    // The --json document is the operation and what was written, never the carried overlay.
+    expect(JSON.parse(run.stdout)).not.toHaveProperty("overlay");
+  });
+
+  it("202 with a succeeded operation from a service that does not carry the overlay: POST, then the overlay", async () => {
     const { url, seen } = await startService("succeeded");
     const run = await activate(url);
     expect(run.exitCode, run.stderr).toBe(0);

@@ -61,6 +61,7 @@ const remoteCodehost: Codehost = {
     throw new Error("not used here");
   },
   isMerged: async () => false,
+  readDefaultBranchFile: async () => null,
   async searchIssues(input) {
     calls.push({ port: "codehost", method: "searchIssues", input });
     return codehostIssues;

@@ -11,6 +11,7 @@ import {
   OperationSchema,
   PATHS,
   SECRET_PLACEHOLDER_PATTERN,
+  StartOperationAnswerSchema,
 } from "../../../src/transport/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { CANARIES, createHarness, type Harness, opsHeaders } from "./harness.js";
@@ -48,6 +49,54 @@ describe("POST /ops/v1/operations", () => {
       evidencePath: "~/.baton/evidence/acme__api.json",
       disclosure: null,
     });
+  });
+
+  it("a succeeded answer carries the overlay GET .../overlay returns, so the client needs no second request", async () => {
+    harness = await createHarness();
+    const creds = await harness.sandbox("ws_acme", "eng-1");
+    const answer = StartOperationAnswerSchema.parse(
+      await (await harness.start(creds, "acme/api", "k1")).json(),
+    );
+    expect(answer.state).toBe("succeeded");
+    const fetched = await harness.request("GET", PATHS.operationOverlay(answer.id), {
+      headers: opsHeaders(creds),
+    });
+    expect(answer.overlay).toEqual(OverlaySchema.parse(await fetched.json()));
+    expect(answer.overlay?.revision).toBe(answer.result?.overlayRevision);
+    // A replay of the same key answers the operation as it is now, with its overlay.
+    const replay = StartOperationAnswerSchema.parse(
+      await (await harness.start(creds, "acme/api", "k1")).json(),
+    );
+    expect(replay).toEqual(answer);
+    // Placeholders only: no secret value in the answer.
+    for (const canary of CANARIES) expect(JSON.stringify(answer)).not.toContain(canary);
+  });
+
+  it("an answer that is not succeeded carries no overlay", async () => {
+    harness = await createHarness();
+    const creds = await harness.sandbox("ws_acme", "eng-1");
+    // A variable no shell can name fails the activation in the request (invalid_configuration).
+    harness.db
+      .prepare("INSERT INTO sandbox_env (repository_id, name, value) VALUES ('repo_web', 'BAD-NAME', 'x')")
+      .run();
+    const failed = await (await harness.start(creds, "acme/web")).json();
+    expect(failed).toMatchObject({ state: "failed", error: { code: "invalid_configuration" } });
+    expect(failed).not.toHaveProperty("overlay");
+    // Behind an open operation of the engagement the answer is pending.
+    const turn = harness.db.prepare("SELECT id FROM turns WHERE engagement_id = 'eng-1'").get() as {
+      id: string;
+    };
+    const at = new Date().toISOString();
+    harness.db
+      .prepare(
+        `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+           repository, state, created_at, updated_at)
+         VALUES ('op_ahead', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_api', 'acme/api', 'pending', ?, ?)`,
+      )
+      .run(creds.sandboxId, turn.id, at, at);
+    const pending = await (await harness.start(creds, "acme/api")).json();
+    expect(pending).toMatchObject({ state: "pending" });
+    expect(pending).not.toHaveProperty("overlay");
   });
 
   it("behind an open operation of the same engagement the POST answers pending; both run in arrival order", async () => {

@@ -109,7 +109,7 @@ async function failureOf(promise: Promise<unknown>): Promise<BatonError> {
 describe("retries keep one idempotency key, so a retry never starts a second operation", () => {
   it("a connection dropped after the work was done is retried and creates exactly one operation", async () => {
     const { server, client } = await setup(["drop-after-work", "ok"]);
-    const op = await client.startActivation("acme/api");
+    const { operation: op } = await client.startActivation("acme/api");
     expect(server.posts).toHaveLength(2);
     expect(new Set(server.posts.map((p) => p.key)).size).toBe(1);
     expect(server.created.size).toBe(1);
@@ -118,7 +118,7 @@ describe("retries keep one idempotency key, so a retry never starts a second ope
 
   it("a connection dropped before any work is retried", async () => {
     const { server, client } = await setup(["drop-before-work", "drop-before-work", "ok"]);
-    const op = await client.startActivation("acme/api");
+    const { operation: op } = await client.startActivation("acme/api");
     expect(server.posts).toHaveLength(3);
     expect(server.created.size).toBe(1);
     expect(op.repository).toBe("acme/api");

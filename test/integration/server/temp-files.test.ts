@@ -1,0 +1,52 @@
+// The store keeps SQLite's savepoint journals in memory: every item of a group commit runs in its own savepoint,
+// and a journal spilled to a temporary file cost a write system call for every page a savepoint touched.
+import { readdirSync, readlinkSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { commitSoon } from "../../../src/server/store/group-commit.js";
+import { openDatabase } from "../../../src/server/store/open-store.js";
+import type { Database } from "../../../src/server/store/sqlite.js";
+
+let db: Database | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  db?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  db = dir = undefined;
+});
+
+/** Files this process has open whose name SQLite gives its temporary files. */
+const openTemporaryFiles = () =>
+  readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.includes("etilqs_") ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+
+describe("savepoint journals", () => {
+  it("a group commit whose savepoints each rewrite 20 pages opens no temporary file", async () => {
+    dir = await mkdtemp(join(tmpdir(), "baton-temp-files-"));
+    db = await openDatabase(join(dir, "s.sqlite"));
+    db.exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    const insert = db.prepare("INSERT INTO scratch (id, body) VALUES (?, ?)");
+    for (let id = 0; id < 400; id++) insert.run(id, "a".repeat(3000));
+    const seen: string[][] = [];
+    const update = db.prepare("UPDATE scratch SET body = ? WHERE id = ?");
+    // One row per page; SQLite keeps up to 64 KiB (16 pages) of a savepoint's journal in memory by default.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, item) =>
+        commitSoon(db!, () => {
+          for (let row = 0; row < 20; row++) update.run("b".repeat(3000), item * 20 + row);
+          seen.push(openTemporaryFiles());
+        }),
+      ),
+    );
+    expect(seen.flat()).toEqual([]);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM scratch WHERE body LIKE 'a%'").get()).toEqual({ n: 0 });
+  });
+});
