@@ -96,17 +96,17 @@ try {
   const credentials = join(tmp, "clients");
   writeFileSync(credentials, sandboxes.map((s) => `${s.turnToken} ${s.lease}\n`).join(""), { mode: 0o600 });
   let phase = 0;
-  const run = (mode, ms) => runWrk(url, mode, ms, credentials, `bench-${phase++}`, serve.pid);
+  const runPhase = (mode, ms) => runWrk(url, mode, ms, credentials, `bench-${phase++}`, serve.pid);
 
   // Warm-up (not counted): JIT, SQLite page cache, the first WAL checkpoints.
-  await run("activate", WARMUP_MS);
-  await run("healthz", 1000);
+  await runPhase("activate", WARMUP_MS);
+  await runPhase("healthz", 1000);
 
   const activations = [];
   const healths = [];
   for (let round = 0; round < ROUNDS; round++) {
-    activations.push(await run("activate", PHASE_MS));
-    healths.push(await run("healthz", PHASE_MS));
+    activations.push(await runPhase("activate", PHASE_MS));
+    healths.push(await runPhase("healthz", PHASE_MS));
   }
   const sorted = (values) => [...values].sort((x, y) => x - y);
   const fmt = (v) => (v < 10 ? v.toFixed(2) : v.toFixed(0));

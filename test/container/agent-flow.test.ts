@@ -60,6 +60,8 @@ describe("the agent flow in a container sandbox (baton/testing)", () => {
     expect(placeholder).toMatch(/^baton-secret-sec_[0-9a-f]{32}$/);
   });
 
+  // The repository record's sandbox.env (LOG_LEVEL here) is the box's own environment from its creation; what
+  // activation adds later (the placeholder) reaches only shells that read the hooks.
   it("a shell that does not read the hooks (sh -c) does not see them: the variables come from the file", async () => {
     const result = await sandbox.exec([
       "env",
@@ -69,9 +71,9 @@ describe("the agent flow in a container sandbox (baton/testing)", () => {
       "BASH_ENV",
       "sh",
       "-c",
-      'echo "[$LOG_LEVEL]"',
+      'echo "[$REPO_WEB__PAYMENTS_KEY|$LOG_LEVEL]"',
     ]);
-    expect(result.stdout).toBe("[]\n");
+    expect(result.stdout).toBe("[|debug]\n");
   });
 
   it("applies the Dockerfile: its ENV reaches every new shell", async () => {

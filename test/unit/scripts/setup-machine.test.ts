@@ -1,6 +1,6 @@
 // `.ci/run` on a fresh machine gets every program Baton and its tests run through scripts/setup-machine.sh: each
 // command the code starts by name (execa, spawn, execFile) is either in a package every Debian system has
-// (Essential: coreutils, tar, bash, util-linux…) or installed by a `need <command> <package>` line.
+// (Essential: coreutils, tar, bash, util-linux, libc-bin…) or installed by a `need <command> <package>` line.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ const ESSENTIAL = new Set([
   "tar",
   "base64",
   "true",
+  "getconf",
 ]);
 
 function sources(dir: string): string[] {
@@ -33,7 +34,9 @@ describe("scripts/setup-machine.sh", () => {
   const started = new Set(
     ["src", "scripts", "test", "bench"]
       .flatMap(sources)
-      .flatMap((text) => [...text.matchAll(/\b(?:execa|spawn|execFileSync|execFile|run)\("([a-z0-9_-]+)"/g)])
+      .flatMap((text) => [
+        ...text.matchAll(/(?<![.\w])(?:execa|spawn|execFileSync|execFile|run)\("([a-z0-9_-]+)"/g),
+      ])
       .map((m) => m[1]!),
   );
 
