@@ -4,23 +4,17 @@
 // startup runner with readiness, and disclose. Returns every step's outcome; the CLI prints.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import type { Logger } from "pino";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../envtest/seed.js";
 import { InputError } from "../../errors.js";
 import { createLogger } from "../../log.js";
-import { createServerApp } from "../app.js";
 import { createNodeServer } from "../http/node-server.js";
-import { ephemeralSecretBox } from "../secrets/index.js";
-import { applySeed } from "../seed/apply-seed.js";
-import { SeedDocumentSchema } from "../seed/schema.js";
-import { openDatabase } from "../store/open-store.js";
 import type { DriverName } from "./driver.js";
 import { checkoutPathInBox } from "./driver.js";
-import type { SandboxManager } from "./manager.js";
-import { startSandboxManager } from "./start.js";
+import { SandboxManager } from "./manager.js";
+import { createSandboxDriver } from "./start.js";
 
 export interface EnvTestOptions {
   checkout: string;
@@ -100,38 +94,44 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   });
   if (!lint.ok) return finish();
 
-  const tmp = await mkdtemp(join(tmpdir(), "baton-sandbox-envtest-"));
-  const db = await openDatabase(join(tmp, "serve.sqlite"));
   const logger = createLogger(options.env, "baton-env-test");
-  const adminToken = randomBytes(24).toString("hex");
-  const sandboxes: { current?: SandboxManager } = {};
-  // A throwaway service: its secret values (none but what a test seeds) are sealed under a key that dies with it.
-  const secretBox = ephemeralSecretBox();
-  const app = createServerApp({ db, logger, adminToken, sandboxes, secretBox });
-  const server = createNodeServer(app.http.fetch);
+  // The service listens first (the driver's forwarders point at its port); requests wait until it is made.
+  let serve!: (fetch: (request: Request) => Response | Promise<Response>) => void;
+  const serviceFetch = new Promise<(request: Request) => Response | Promise<Response>>((ready) => {
+    serve = ready;
+  });
+  const server = createNodeServer(async (request) => (await serviceFetch)(request));
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  // The driver's I/O (the Docker network, firewall rules, forwarders) runs while the service's modules load and
+  // its store opens: the two slowest parts of start-up overlap.
+  const drivers = createSandboxDriver({
+    driver: options.driver,
+    image: options.image,
+    proxy: options.proxy,
+    ops: { host: "127.0.0.1", port },
+    env: options.env,
+  });
+  const services = startThrowawayService({ repository, checkout, logger });
+  const [madeDriver, madeService] = await Promise.allSettled([drivers, services]);
+  const service = madeService.status === "fulfilled" ? madeService.value : undefined;
+  const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
   let manager: SandboxManager | undefined;
   try {
-    const seed = buildLocalSeed({
-      workspaceId: "ws_local",
-      repository,
-      environment: detectEnvironment((path) => existsSync(join(checkout, path))),
-    });
-    applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
-    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : 0;
-    app.start();
-    manager = await startSandboxManager({
-      driver: options.driver,
-      image: options.image,
-      proxy: options.proxy,
-      ops: { host: "127.0.0.1", port },
-      db,
+    if (!service || !driver)
+      throw madeDriver.status === "rejected"
+        ? madeDriver.reason
+        : (madeService as PromiseRejectedResult).reason;
+    serve(service.app.http.fetch);
+    manager = new SandboxManager({
+      db: service.db,
+      driver: driver.driver,
+      defaultImage: driver.defaultImage,
+      now: () => new Date(),
       logger,
-      env: options.env,
-      timers: false,
     });
-    sandboxes.current = manager;
+    service.sandboxes.current = manager;
     const owner = { workspaceId: "ws_local", engagementId: "env-test" };
     const provisioned = await step("provision", async () => {
       const made = await manager!.provision({ ...owner, repository, checkout });
@@ -190,13 +190,59 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     result.ok = startup.ok && disclosed.ok;
     return finish();
   } finally {
-    await app.stop();
-    await manager?.close();
+    // Everything ends together: the service's work, the box and its network, the listener.
     server.closeAllConnections();
-    await new Promise<void>((closed) => server.close(() => closed()));
-    db.close();
-    await rm(tmp, { recursive: true, force: true });
+    await Promise.allSettled([
+      service?.app.stop(),
+      manager ? manager.close() : driver?.driver.close(),
+      new Promise<void>((closed) => server.close(() => closed())),
+    ]);
+    service?.db.close();
   }
+}
+
+/**
+ * The throwaway `baton serve` (its modules loaded only now): an in-memory store (nothing of it outlives the run),
+ * a seed made from the checkout, and secret values sealed under a key that dies with it.
+ */
+async function startThrowawayService(input: { repository: string; checkout: string; logger: Logger }) {
+  const [
+    { createServerApp },
+    { openDatabase },
+    { applySeed },
+    { SeedDocumentSchema },
+    { ephemeralSecretBox },
+  ] = await Promise.all([
+    import("../app.js"),
+    import("../store/open-store.js"),
+    import("../seed/apply-seed.js"),
+    import("../seed/schema.js"),
+    import("../secrets/index.js"),
+  ]);
+  const db = await openDatabase(":memory:");
+  const secretBox = ephemeralSecretBox();
+  applySeed(
+    db,
+    SeedDocumentSchema.parse(
+      buildLocalSeed({
+        workspaceId: "ws_local",
+        repository: input.repository,
+        environment: detectEnvironment((path) => existsSync(join(input.checkout, path))),
+      }),
+    ),
+    new Date(),
+    secretBox,
+  );
+  const sandboxes: { current?: SandboxManager } = {};
+  const app = createServerApp({
+    db,
+    logger: input.logger,
+    adminToken: randomBytes(24).toString("hex"),
+    sandboxes,
+    secretBox,
+  });
+  app.start();
+  return { db, app, sandboxes };
 }
 
 function lastLine(text: string): string {

@@ -4,8 +4,6 @@ import type { Logger } from "pino";
 import { UsageError } from "../../errors.js";
 import type { Database } from "../store/sqlite.js";
 import type { DriverName, HostEndpoint, SandboxDriver } from "./driver.js";
-import { createDockerDriver } from "./drivers/docker.js";
-import { createNamespaceDriver } from "./drivers/namespace.js";
 import { resolveSandboxImage } from "./image.js";
 import { SandboxManager } from "./manager.js";
 
@@ -17,28 +15,46 @@ export function parseHostPort(value: string, what: string): HostEndpoint {
   return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
 }
 
-export interface StartSandboxManagerOptions {
+export interface SandboxDriverOptions {
   driver: DriverName;
   image?: string | undefined;
   proxy?: string | undefined;
   ops: HostEndpoint;
-  db: Database;
-  logger: Logger;
   env: NodeJS.ProcessEnv;
-  now?: () => Date;
-  timers?: boolean;
 }
 
-export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
+/**
+ * The driver (its network, forwarders and firewall rules ready) and the default image. Only the chosen driver's
+ * module is loaded (the Docker client is the heavy one), so a caller can overlap this I/O with other start-up.
+ */
+export async function createSandboxDriver(
+  options: SandboxDriverOptions,
+): Promise<{ driver: SandboxDriver; defaultImage: string }> {
   const endpoints = {
     ops: options.ops,
     ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
   };
   const image = resolveSandboxImage(options.env);
   let driver: SandboxDriver;
-  if (options.driver === "docker") driver = await createDockerDriver({ endpoints });
-  else driver = await createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
-  const defaultImage = options.image ?? image.image ?? `rootfs:${image.rootfs}`;
+  if (options.driver === "docker") {
+    const { createDockerDriver } = await import("./drivers/docker.js");
+    driver = await createDockerDriver({ endpoints });
+  } else {
+    const { createNamespaceDriver } = await import("./drivers/namespace.js");
+    driver = await createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
+  }
+  return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };
+}
+
+export interface StartSandboxManagerOptions extends SandboxDriverOptions {
+  db: Database;
+  logger: Logger;
+  now?: () => Date;
+  timers?: boolean;
+}
+
+export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
+  const { driver, defaultImage } = await createSandboxDriver(options);
   const manager = new SandboxManager({
     db: options.db,
     driver,
