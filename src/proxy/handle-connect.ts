@@ -13,7 +13,7 @@ import { checkDestination } from "./net/check-destination.js";
 import { DialError, dialChecked } from "./net/dial.js";
 import { readClientHelloSni } from "./net/sni.js";
 import { parseAuthority, type Target } from "./policy/index.js";
-import { finishRecord, startRecord, withLease } from "./record.js";
+import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { rawRefusal, renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, type ProxyError } from "./wire.js";
 
@@ -48,15 +48,7 @@ export async function handleConnect(
   const refuse = (error: ProxyError, rule: string, reason: string) => {
     const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
     client.end(rawRefusal(refusal));
-    Object.assign(record, {
-      decision: error.status >= 500 ? "error" : "deny",
-      rule,
-      reason,
-      error: error.code,
-      status: error.status,
-      durationMs: Date.now() - started,
-    });
-    finishRecord(context, record);
+    finishRefusal(context, record, { error, rule, reason, started });
   };
 
   const lease = await checkLease(leaseOf(req.headers), context);

@@ -7,7 +7,7 @@ import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import { checkDestination } from "./net/check-destination.js";
 import { formatTarget, parseAbsoluteTarget } from "./policy/index.js";
-import { finishRecord, startRecord, withLease } from "./record.js";
+import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, PROXY_SELF_PATHS, type ProxyError } from "./wire.js";
 
@@ -30,15 +30,7 @@ export async function handleHttpRequest(
   const refuse = (error: ProxyError, rule: string, reason: string) => {
     const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
     res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    Object.assign(record, {
-      decision: error.status >= 500 ? "error" : "deny",
-      rule,
-      reason,
-      error: error.code,
-      status: error.status,
-      durationMs: Date.now() - started,
-    });
-    finishRecord(context, record);
+    finishRefusal(context, record, { error, rule, reason, started });
   };
 
   const lease = await checkLease(leaseOf(req.headers), context);

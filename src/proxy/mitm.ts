@@ -12,7 +12,7 @@ import { checkLease } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import { decideAddress, parseAuthority, type Target } from "./policy/index.js";
-import { finishRecord, startRecord, withLease } from "./record.js";
+import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, type ProxyError } from "./wire.js";
 
@@ -96,15 +96,7 @@ export async function handleTunnelRequest(
     const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
     res.writeHead(refusal.status, close ? { ...refusal.headers, connection: "close" } : refusal.headers);
     res.end(refusal.body);
-    Object.assign(record, {
-      decision: error.status >= 500 ? "error" : "deny",
-      rule,
-      reason,
-      error: error.code,
-      status: error.status,
-      durationMs: Date.now() - started,
-    });
-    finishRecord(context, record);
+    finishRefusal(context, record, { error, rule, reason, started });
   };
   // The tunnel was opened with a lease that may since have expired: every request is checked again (cached).
   const lease = await checkLease(tunnel.lease, context);

@@ -3,6 +3,7 @@
 import type { AuditKind, AuditRecord } from "./audit.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
+import type { ProxyError } from "./wire.js";
 
 export function startRecord(
   context: ProxyContext,
@@ -50,4 +51,21 @@ export function finishRecord(context: ProxyContext, record: AuditRecord): void {
       reason: record.reason,
     });
   }
+}
+
+/** Ends the record of a refused request: the decision (`error` for a 5xx), its rule, reason and code, and the time. */
+export function finishRefusal(
+  context: ProxyContext,
+  record: AuditRecord,
+  refusal: { error: ProxyError; rule: string; reason: string; started: number },
+): void {
+  Object.assign(record, {
+    decision: refusal.error.status >= 500 ? "error" : "deny",
+    rule: refusal.rule,
+    reason: refusal.reason,
+    error: refusal.error.code,
+    status: refusal.error.status,
+    durationMs: Date.now() - refusal.started,
+  });
+  finishRecord(context, record);
 }
