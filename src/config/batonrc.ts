@@ -14,6 +14,8 @@ import { findSecretKinds } from "../evidence/looks-like-secret.js";
 import { formatIssuePath } from "./zod-error.js";
 
 export const BATONRC_FILE = ".batonrc.json";
+/** A larger `.batonrc.json` is refused before parsing (the keys it may hold fit many times over). */
+export const BATONRC_MAX_BYTES = 256 * 1024;
 
 /** An image reference as Docker accepts it (`name[:tag][@digest]`), no spaces or shell characters. */
 const IMAGE_REFERENCE =
@@ -77,15 +79,21 @@ export interface BatonrcProblem {
 
 export type BatonrcLint = { ok: true; config: Batonrc } | { ok: false; problems: BatonrcProblem[] };
 
-/** Parses and lints a `.batonrc.json` text. Messages name keys and rules, never a value. */
+/** Parses and lints a `.batonrc.json` text: every problem at once, each naming its key and rule, never a value. */
 export function lintBatonrc(text: string): BatonrcLint {
+  if (Buffer.byteLength(text, "utf8") > BATONRC_MAX_BYTES)
+    return {
+      ok: false,
+      problems: [{ path: "(file)", message: `is larger than ${BATONRC_MAX_BYTES} bytes` }],
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
+    // JSON.parse's message quotes the text near the fault, which may be a value: say only where it is.
     return {
       ok: false,
-      problems: [{ path: "(file)", message: `is not JSON: ${(error as Error).message}` }],
+      problems: [{ path: "(file)", message: `is not JSON${whereJsonFails(text, error)}` }],
     };
   }
   const parsed = BatonrcSchema.safeParse(raw);
@@ -107,9 +115,9 @@ export function lintBatonrc(text: string): BatonrcLint {
         });
       } else problems.push({ path: formatIssuePath(issue.path), message: issue.message });
     }
-    return { ok: false, problems };
   }
-  for (const [name, value] of Object.entries(parsed.data.sandbox?.env ?? {})) {
+  // The names and values of sandbox.env are checked even when another key is wrong, so one run shows every problem.
+  for (const [name, value] of Object.entries(sandboxEnvOf(raw))) {
     if (isReservedSandboxEnvName(name))
       problems.push({
         path: `sandbox.env.${name}`,
@@ -123,7 +131,30 @@ export function lintBatonrc(text: string): BatonrcLint {
         message: `looks like a secret (${kinds.join(", ")}); sandbox.env is plaintext the agent reads: store it as a repository secret with approved hosts`,
       });
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: parsed.data };
+  if (!parsed.success || problems.length > 0) return { ok: false, problems };
+  return { ok: true, config: parsed.data };
+}
+
+/** The string entries of `sandbox.env` in whatever was parsed (other entries are the schema's to report). */
+function sandboxEnvOf(raw: unknown): Record<string, string> {
+  const sandbox =
+    typeof raw === "object" && raw !== null ? (raw as { sandbox?: unknown }).sandbox : undefined;
+  const env =
+    typeof sandbox === "object" && sandbox !== null ? (sandbox as { env?: unknown }).env : undefined;
+  if (typeof env !== "object" || env === null || Array.isArray(env)) return {};
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}
+
+/** ` at line L, column C` from JSON.parse's position, or nothing when its message gives none. */
+function whereJsonFails(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const position = /\bposition (\d+)/.exec(message);
+  if (!position && !/end of JSON input/.test(message)) return "";
+  const offset = position ? Number(position[1]) : text.length;
+  const before = text.slice(0, offset).split("\n");
+  return ` at line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
 /** One line per problem, for errors and `baton env test`. */

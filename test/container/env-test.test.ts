@@ -1,7 +1,8 @@
 // `baton env test` end to end, on both drivers: the fixture repository passes (exit 0, every step, the evidence
 // and the disclosure in --json); a failing startup script exits 1 naming the step; a bad .batonrc.json stops at
 // lint naming the key, before any box exists.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -68,4 +69,20 @@ it("stops at lint on a bad .batonrc.json, naming each key, before making a box",
     "post_build",
     "sandbox.env.9LIVES",
   ]);
+});
+
+// A hostile checkout: a FIFO would hang a plain read, and a link would read another file (as root on a sandbox
+// host) and quote it in the JSON error.
+it.each([
+  ["a FIFO", (path: string) => execFileSync("mkfifo", [path])],
+  ["a link to another file", (path: string) => symlinkSync("/etc/shadow", path)],
+])("refuses a .batonrc.json that is %s, naming the file, before making a box", async (_what, make) => {
+  const dir = checkout();
+  make(join(dir, ".batonrc.json"));
+  const run = await runBaton(["env", "test", dir, "--repository", "acme/api", "--json"]);
+  expect(run.exitCode).toBe(1);
+  expect(JSON.parse(run.stdout).error.message).toBe(
+    `.batonrc.json in ${dir} must be a regular file in the checkout, not a symbolic link, FIFO or device; replace it with the JSON file itself`,
+  );
+  expect(run.stdout + run.stderr).not.toContain("root:");
 });

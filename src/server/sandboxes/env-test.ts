@@ -3,10 +3,11 @@
 // from the checkout), provision a box with the checkout, then inside it activate, apply the Dockerfile, run the
 // startup runner with readiness, and disclose. Returns every step's outcome; the CLI prints.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
+import { readBatonrcFile } from "../../config/batonrc-file.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../envtest/seed.js";
 import { InputError } from "../../errors.js";
 import { createLogger } from "../../log.js";
@@ -86,9 +87,9 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   };
 
   const lint = await step("lint", async () => {
-    const path = join(checkout, BATONRC_FILE);
-    if (!existsSync(path)) return { ok: true, detail: `no ${BATONRC_FILE}` };
-    const linted = lintBatonrc(readFileSync(path, "utf8"));
+    const text = readBatonrcFile(checkout);
+    if (text === null) return { ok: true, detail: `no ${BATONRC_FILE}` };
+    const linted = lintBatonrc(text);
     if (!linted.ok) result.batonrcProblems = linted.problems;
     return linted.ok ? { ok: true } : { ok: false, detail: `${linted.problems.length} problem(s)` };
   });

@@ -1,12 +1,7 @@
-// The sandbox manager: provisions boxes through a driver, applies `.batonrc.json`, pins the image per
-// engagement, checks ownership before reuse or deletion, and runs the lifecycle of reference section 3 on an
-// injectable clock (a frequent sweep for idle stop and archive, a daily cleanup). Decisions are the pure
-// functions of lifecycle.ts and environment.ts; this file sequences them with the store and the driver.
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Logger } from "pino";
 import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
-import { BatonError, InputError } from "../../errors.js";
+import { readBatonrcFile } from "../../config/batonrc-file.js";
+import { BatonError } from "../../errors.js";
 import { createSanitiser } from "../../evidence/sanitiser.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
@@ -176,12 +171,7 @@ export class SandboxManager {
   async readBatonrc(input: ProvisionInput): Promise<Batonrc | null> {
     let text: string | undefined;
     if (input.checkout) {
-      text = await readFile(join(input.checkout, BATONRC_FILE), "utf8").catch(
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === "ENOENT") return undefined;
-          throw new InputError(`cannot read ${BATONRC_FILE} in ${input.checkout}: ${error.message}`);
-        },
-      );
+      text = readBatonrcFile(input.checkout) ?? undefined;
     } else if (input.batonrc !== undefined) text = JSON.stringify(input.batonrc);
     else if (input.batonrcText !== undefined) text = input.batonrcText;
     if (text === undefined) return null;

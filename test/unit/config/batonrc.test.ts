@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lintBatonrc } from "../../../src/config/batonrc.js";
+import { BATONRC_MAX_BYTES, lintBatonrc } from "../../../src/config/batonrc.js";
 
 // A token shape the secret detectors know (GitHub personal access token), not a real one.
 const TOKEN_LIKE = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`;
@@ -93,5 +93,47 @@ describe(".batonrc.json lint (reference section 2: sandbox.snapshot_name, sandbo
 
   it("refuses text that is not JSON", () => {
     expect(lintBatonrc("{ nope")).toMatchObject({ ok: false, problems: [{ path: "(file)" }] });
+  });
+
+  // JSON.parse's own message quotes the text near the fault: a token left unquoted, or a file that is not this
+  // one at all, would reach the problem list and every output that shows it.
+  it.each([
+    ["an unquoted token", `{"sandbox": {"env": {"GH": ${TOKEN_LIKE}}}}`, TOKEN_LIKE.slice(0, 8)],
+    ["another file's text", "root:*:20211:0:99999:7:::\n", "root:*"],
+  ])("never repeats the text of a file that is not JSON (%s)", (_what, text, canary) => {
+    const result = lintBatonrc(text);
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result)).not.toContain(canary);
+  });
+
+  it("says where the JSON breaks, by line and column", () => {
+    expect(lintBatonrc('{\n  "pre_clone": ["a"],\n}')).toEqual({
+      ok: false,
+      problems: [{ path: "(file)", message: "is not JSON at line 3, column 1" }],
+    });
+    expect(lintBatonrc("")).toEqual({
+      ok: false,
+      problems: [{ path: "(file)", message: "is not JSON at line 1, column 1" }],
+    });
+  });
+
+  it("names a reserved name and a secret-looking value even when another key is wrong", () => {
+    const result = lintBatonrc(
+      JSON.stringify({ extra: 1, sandbox: { env: { BATON_OPS_URL: "http://x", GH: TOKEN_LIKE } } }),
+    );
+    expect(result.ok ? [] : result.problems.map((p) => p.path).sort()).toEqual([
+      "extra",
+      "sandbox.env.BATON_OPS_URL",
+      "sandbox.env.GH",
+    ]);
+    expect(JSON.stringify(result)).not.toContain(TOKEN_LIKE);
+  });
+
+  it(`refuses a file over ${BATONRC_MAX_BYTES} bytes before parsing it`, () => {
+    const result = lintBatonrc(JSON.stringify({ pre_clone: ["x".repeat(BATONRC_MAX_BYTES)] }));
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ path: "(file)", message: `is larger than ${BATONRC_MAX_BYTES} bytes` }],
+    });
   });
 });
