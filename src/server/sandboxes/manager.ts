@@ -446,6 +446,30 @@ export class SandboxManager {
     return this.event(sandboxId, "deleted");
   }
 
+  /**
+   * Records as `lost` every box the store lists that the driver no longer has: a stopped service's driver removes
+   * its boxes, and a killed one's are removed by the next driver as orphans. Run once the driver is up, so the
+   * admin API never shows a box that is gone, and no sweep works on one.
+   */
+  reconcile(): Promise<{ sandboxId: string; transition: Transition }[]> {
+    return this.serialise(async () => {
+      const done: { sandboxId: string; transition: Transition }[] = [];
+      for (const row of listBoxes(this.options.db, { live: true })) {
+        if (row.boxRef && (await this.options.driver.exists(row.boxRef))) continue;
+        const transition = decideOnEvent(row, "lost");
+        if (!transition) continue;
+        applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
+        this.credentials.delete(row.sandboxId);
+        this.options.logger.info(
+          { sandboxId: row.sandboxId, from: transition.from, to: transition.to, reason: transition.reason },
+          "sandbox transition",
+        );
+        done.push({ sandboxId: row.sandboxId, transition });
+      }
+      return done;
+    });
+  }
+
   /** Stops idle boxes and archives stopped ones (every minute by default). */
   sweep(): Promise<{ sandboxId: string; transition: Transition }[]> {
     return this.serialise(() => this.sweepWith(decideOnSweep));
@@ -505,13 +529,18 @@ export class SandboxManager {
     return row && this.view(row);
   }
 
-  /** Starts the frequent sweep and the daily cleanup (timers do not keep the process alive). */
+  /**
+   * Runs the sweep and the daily cleanup once now, then on their intervals (timers do not keep the process alive).
+   * Running both at start means a service restarted more often than daily still cleans up.
+   */
   startTimers(intervals = { sweepMs: SWEEP_INTERVAL_MS, cleanupMs: CLEANUP_INTERVAL_MS }): void {
     const run = (what: () => Promise<unknown>) => () => {
       void what().catch((error: unknown) =>
         this.options.logger.error({ err: (error as Error).message }, "sandbox sweep failed"),
       );
     };
+    run(() => this.sweep())();
+    run(() => this.cleanup())();
     this.timers.push(
       setInterval(
         run(() => this.sweep()),

@@ -62,6 +62,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     now: options.now ?? (() => new Date()),
     logger: options.logger,
   });
+  await manager.reconcile();
   if (options.timers !== false) manager.startTimers();
   return manager;
 }
