@@ -91,6 +91,7 @@ describe("authentication", () => {
     expect((await h.call("GET", API_PATHS.tasks("ws_beta"), { token: TOKENS.owner })).status).toBe(200);
   });
 
+  // ws_0middle is seeded last and its id sorts first: only an order by name puts it between Broke and No Host.
   it("GET /v1/me returns {user, workspaces[]} for the token's user, workspaces ordered by name", async () => {
     const me = await h.call("GET", API_PATHS.me);
     expect(me.body).toEqual({
@@ -98,6 +99,7 @@ describe("authentication", () => {
       workspaces: [
         { id: "ws_acme", name: "Acme", role: "member" },
         { id: "ws_broke", name: "Broke", role: "member" },
+        { id: "ws_0middle", name: "Middle", role: "member" },
         { id: "ws_nohost", name: "No Host", role: "member" },
       ],
     });
