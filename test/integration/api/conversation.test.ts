@@ -303,6 +303,37 @@ describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
     await waitForStatus(h, c, ["replied"]);
   });
 
+  // The reference accepts a stop "only for a task with a running turn" and names the 409 cases (completed,
+  // cancelled, session ended); a queued task is still working, so Baton's reading: its stop is accepted and the
+  // queued turn never runs.
+  it("stop of a queued turn: 202, the turn is cancelled without running and its slot stays with the others", async () => {
+    const people = ["dev@acme.test", "owner@acme.test", "unbound@acme.test"].map((e) => freshToken(h, e));
+    const a = await start("busy a", people[0]);
+    const b = await start("busy b", people[1]);
+    await turnOf(a);
+    await turnOf(b);
+    const c = await start("waits in the queue", people[2]);
+    expect(await task(c)).toMatchObject({ status: "pending", queued: true });
+    const stopped = await h.call("POST", API_PATHS.stop("ws_acme", c), { token: people[0] });
+    expect(stopped).toMatchObject({ status: 202, body: { accepted: true } });
+    await waitForStatus(h, c, ["cancelled"]);
+    expect(await task(c)).toMatchObject({ status: "cancelled", queued: false });
+    expect(await lines(c)).toEqual([
+      "user/message: waits in the queue",
+      "platform/response: Stopped by Dev Eloper. Send a follow-up to continue.",
+    ]);
+    expect(h.db.prepare("SELECT state FROM task_turns WHERE task_id = ?").all(c)).toEqual([
+      { state: "cancelled" },
+    ]);
+    agent.waiting(a)!.answer(reply("a done"));
+    agent.waiting(b)!.answer(reply("b done"));
+    await waitForStatus(h, a, ["replied"]);
+    await waitForStatus(h, b, ["replied"]);
+    expect(agent.waiting(c)).toBeUndefined();
+    const again = await h.call("POST", API_PATHS.stop("ws_acme", c), { token: people[0] });
+    expect(again).toMatchObject({ status: 409, body: { error: "not_running" } });
+  });
+
   it("a full queue refuses a start (429 queue_full with plan, running, queued); a follow-up is accepted and refused in the conversation", async () => {
     const idle = await start("idle task for the follow-up");
     (await turnOf(idle)).answer(reply("idle now"));

@@ -118,6 +118,30 @@ describe("Idempotency-Key", () => {
     await waitForStatus(h, b.body.task.id, ["replied"]);
   });
 
+  it("keys belong to their sender: two people using one key on one task send two messages", async () => {
+    const dev = freshToken(h, "dev@acme.test");
+    const owner = freshToken(h, "owner@acme.test");
+    const task = await startWith(dev, undefined, { prompt: "for two senders" });
+    await waitForStatus(h, task.body.task.id, ["replied"]);
+    const a = await sendWith(dev, task.body.task.id, "shared-msg-key", "same words");
+    const b = await sendWith(owner, task.body.task.id, "shared-msg-key", "same words");
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    await waitForStatus(h, task.body.task.id, ["replied"]);
+    const page = await h.call("GET", API_PATHS.messages("ws_acme", task.body.task.id), { token: dev });
+    const mine = page.body.messages.filter((m: { role: string }) => m.role === "user");
+    expect(mine.map((m: { body: string }) => m.body)).toEqual([
+      "for two senders",
+      "same words",
+      "same words",
+    ]);
+    expect(mine.slice(1).map((m: { messageId: string }) => m.messageId)).toEqual([
+      "shared-msg-key",
+      "shared-msg-key",
+    ]);
+    expect(new Set(page.body.messages.map((m: { id: string }) => m.id)).size).toBe(page.body.messages.length);
+  });
+
   it("a key belongs to its person, not to the token: another token of the same person replays it", async () => {
     const first = await startWith(freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
     const second = await startWith(freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
