@@ -1,12 +1,14 @@
 // A one-repository seed for a local checkout (pure over what the caller found in it): `baton env test` and
 // `baton/testing` run the repository's environment exactly as the service would deliver it.
+import type { Readiness } from "../transport/wire.js";
 
 export interface LocalEnvironment {
   dockerfilePath?: string;
   agentInstructionsPath?: string;
   startupScriptPath?: string;
   startupTimeoutSeconds?: number;
-  readiness?: { checks: unknown[] };
+  /** The runner's readiness checks (none: the evidence says readiness is unknown). */
+  readiness?: Readiness;
 }
 
 export interface LocalSeedInput {

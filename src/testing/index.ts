@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { BATONRC_FILE } from "../config/batonrc.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
 import { checkoutPathInBox } from "../server/sandboxes/driver.js";
+import type { Readiness } from "../transport/wire.js";
 import { type ChildService, startChild } from "./services.js";
 
 export interface SandboxSecret {
@@ -26,7 +27,8 @@ export interface SandboxEnvironmentConfig {
   agentInstructionsPath?: string;
   startupScriptPath?: string;
   startupTimeoutSeconds?: number;
-  readiness?: { checks: unknown[] };
+  /** e.g. `{ checks: [{ kind: "http", url: "http://127.0.0.1:3000/health", deadlineSeconds: 30 }] }` */
+  readiness?: Readiness;
 }
 
 export interface StartSandboxOptions {

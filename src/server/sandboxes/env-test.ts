@@ -11,6 +11,7 @@ import { readBatonrcFile } from "../../config/batonrc-file.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../envtest/seed.js";
 import { InputError } from "../../errors.js";
 import { createLogger } from "../../log.js";
+import type { ReadinessCheck } from "../../transport/wire.js";
 import { createNodeServer } from "../http/node-server.js";
 import type { DriverName } from "./driver.js";
 import { checkoutPathInBox } from "./driver.js";
@@ -25,6 +26,8 @@ export interface EnvTestOptions {
   /** `host:port` of a running `baton proxy` for the box's egress (none: the box has no way out). */
   proxy?: string | undefined;
   timeoutSeconds: number;
+  /** The runner's readiness checks after a successful startup script (none: readiness is unknown). */
+  readiness?: readonly ReadinessCheck[] | undefined;
   env: NodeJS.ProcessEnv;
   /** Called as each step starts (progress on long waits). */
   onStep?: (name: string) => void;
@@ -114,7 +117,12 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     ops: { host: "127.0.0.1", port },
     env: options.env,
   });
-  const services = startThrowawayService({ repository, checkout, logger });
+  const services = startThrowawayService({
+    repository,
+    checkout,
+    readiness: options.readiness ?? [],
+    logger,
+  });
   const [madeDriver, madeService] = await Promise.allSettled([drivers, services]);
   const service = madeService.status === "fulfilled" ? madeService.value : undefined;
   const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
@@ -206,7 +214,12 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
  * The throwaway `baton serve` (its modules loaded only now): an in-memory store (nothing of it outlives the run),
  * a seed made from the checkout, and secret values sealed under a key that dies with it.
  */
-async function startThrowawayService(input: { repository: string; checkout: string; logger: Logger }) {
+async function startThrowawayService(input: {
+  repository: string;
+  checkout: string;
+  readiness: readonly ReadinessCheck[];
+  logger: Logger;
+}) {
   const [
     { createServerApp },
     { openDatabase },
@@ -228,7 +241,10 @@ async function startThrowawayService(input: { repository: string; checkout: stri
       buildLocalSeed({
         workspaceId: "ws_local",
         repository: input.repository,
-        environment: detectEnvironment((path) => existsSync(join(input.checkout, path))),
+        environment: {
+          ...detectEnvironment((path) => existsSync(join(input.checkout, path))),
+          readiness: { checks: [...input.readiness] },
+        },
       }),
     ),
     new Date(),

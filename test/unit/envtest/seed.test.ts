@@ -38,4 +38,26 @@ describe("the seed baton env test makes from a checkout", () => {
     });
     expect(SeedDocumentSchema.parse(seed).workspaces[0]!.repositories[0]!.repository).toBe("acme/api");
   });
+
+  it("carries the readiness checks into the repository's environment, and none gives an empty list", () => {
+    const checks = [
+      { kind: "http" as const, url: "http://127.0.0.1:3000/health", deadlineSeconds: 2 },
+      { kind: "command" as const, command: "test -e /tmp/ready", deadlineSeconds: 2 },
+    ];
+    const withChecks = SeedDocumentSchema.parse(
+      buildLocalSeed({
+        workspaceId: "ws_local",
+        repository: "acme/api",
+        environment: { startupScriptPath: "start.sh", readiness: { checks } },
+      }),
+    );
+    expect(withChecks.workspaces[0]!.repositories[0]!.environment).toMatchObject({
+      startupScriptPath: "start.sh",
+      readiness: { checks },
+    });
+    const without = SeedDocumentSchema.parse(
+      buildLocalSeed({ workspaceId: "ws_local", repository: "acme/api", environment: {} }),
+    );
+    expect(without.workspaces[0]!.repositories[0]!.environment!.readiness).toEqual({ checks: [] });
+  });
 });
