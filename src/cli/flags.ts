@@ -1,8 +1,8 @@
 // Flag parsers shared by command modules. Each refusal says the allowed range, so the fix is in the message.
 import { InvalidArgumentError } from "commander";
 
-/** A repeatable flag: `--check a --check b` gives ["a", "b"]. */
-export function collect(value: string, previous: string[]): string[] {
+/** A repeatable flag: `--check a --check b` gives ["a", "b"] (and no flag, undefined, unless given a default). */
+export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 

@@ -1,6 +1,7 @@
 // `baton env test` end to end, on both drivers: the fixture repository passes (exit 0, every step, the evidence
-// and the disclosure in --json); a failing startup script exits 1 naming the step; a bad .batonrc.json stops at
-// lint naming the key, before any box exists.
+// and the disclosure in --json); a failing startup script exits 1 naming the step; readiness checks given as
+// flags run inside the box (a server the script starts is ready; a check that never passes is not_ready, exit 1);
+// a bad .batonrc.json stops at lint naming the key, and a bad readiness flag is refused, before any box exists.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,6 +56,111 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     expect(run.stdout).toContain("baton env test: failed at startup");
     expect(run.stdout).toMatch(/evidence: outcome failed, exit 3/);
   });
+
+  it("checks readiness given as flags against a server the startup script leaves running", async () => {
+    // The server outlives the script (its output goes elsewhere, so the runner stops waiting for it at once).
+    const serving = checkout({
+      "scripts/start.sh": `#!/bin/bash\nnohup node -e 'require("node:http").createServer((q, s) => s.end("ok")).listen(18080, "127.0.0.1")' >/dev/null 2>&1 &\n`,
+    });
+    const run = await runBaton([
+      "env",
+      "test",
+      serving,
+      "--repository",
+      "acme/api",
+      "--driver",
+      driver,
+      "--ready-url",
+      "http://127.0.0.1:18080/health",
+      "--ready-tcp",
+      "127.0.0.1:18080",
+      "--ready-command",
+      "test -d .git || test -e scripts/start.sh",
+      "--json",
+    ]);
+    const result = JSON.parse(run.stdout);
+    expect(result.evidence).toMatchObject({ outcome: "succeeded", readiness: { status: "ready" } });
+    expect(run.exitCode).toBe(0);
+    // Each flag is one check, with the default deadline (30 s) when --ready-timeout is not given.
+    expect(
+      result.evidence.readiness.checks.map((c: { kind: string; target: string; ok: boolean }) => [
+        c.kind,
+        c.target,
+        c.ok,
+      ]),
+    ).toEqual([
+      ["http", "http://127.0.0.1:18080/health", true],
+      ["tcp", "127.0.0.1:18080", true],
+      ["command", "test -d .git || test -e scripts/start.sh", true],
+    ]);
+    expect(
+      result.evidence.readiness.checks.map((c: { deadlineSeconds: number }) => c.deadlineSeconds),
+    ).toEqual([30, 30, 30]);
+  });
+
+  it("exits 1 with outcome not_ready when a readiness check fails by its deadline, naming readiness", async () => {
+    const run = await runBaton([
+      "env",
+      "test",
+      checkout(),
+      "--repository",
+      "acme/api",
+      "--driver",
+      driver,
+      "--ready-command",
+      "false",
+      "--ready-timeout",
+      "0.5",
+    ]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/^ {2}startup +FAILED +\d+ ms {2}outcome not_ready$/m);
+    expect(run.stdout).toContain("evidence: outcome not_ready, exit 0,");
+    expect(run.stdout).toMatch(/readiness not_ready$/m);
+    expect(run.stdout).toMatch(
+      /^ {2}readiness FAILED command false: exit 1 after \d+ ms \(deadline 0\.5 s\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^baton env test: failed at startup after [\d.]+ s: not ready \(1 of 1 readiness checks failed by their deadline\); /m,
+    );
+  });
+});
+
+it.each([
+  [["--ready-url", "ftp://127.0.0.1/"], "--ready-url must be an http:// or https:// URL with a host"],
+  [["--ready-url", "http://127.0.0.1/", "--ready-url", "localhost:3000"], "--ready-url (#2 of 2) must be"],
+  [["--ready-tcp", "127.0.0.1"], "--ready-tcp must be host:port"],
+  [["--ready-command", " "], "--ready-command must be a command for bash -c"],
+  [["--ready-timeout", "0"], "option '--ready-timeout <seconds>' argument '0' is invalid"],
+  [["--ready-timeout", "soon"], "option '--ready-timeout <seconds>' argument 'soon' is invalid"],
+  [
+    ["--ready-command", "true", "--ready-timeout", "60", "--timeout", "30"],
+    "--ready-timeout (60 s) must be less than --timeout (30 s)",
+  ],
+])("refuses the readiness flags %j naming the flag, before making a box", async (flags, message) => {
+  const run = await runBaton(["env", "test", checkout(), "--repository", "acme/api", ...flags, "--json"]);
+  expect(run.exitCode).toBe(1);
+  expect(run.stderr).toContain(message);
+  expect(JSON.parse(run.stdout).error).toMatchObject({ code: "usage" });
+  expect(run.stderr).not.toContain("baton env test: provision"); // no progress: nothing started
+});
+
+it("refuses a readiness URL carrying a password without printing it", async () => {
+  const canary = "canary-ready-url-5ecret";
+  const run = await runBaton([
+    "env",
+    "test",
+    checkout(),
+    "--repository",
+    "acme/api",
+    "--ready-url",
+    `http://admin:${canary}@127.0.0.1:3000/health`,
+    "--json",
+  ]);
+  expect(run.exitCode).toBe(1);
+  expect(JSON.parse(run.stdout).error.message).toBe(
+    "--ready-url must not carry a user name or password (the URL is written to the handoff and the evidence)",
+  );
+  expect(run.stdout + run.stderr).not.toContain(canary);
 });
 
 it("stops at lint on a bad .batonrc.json, naming each key, before making a box", async () => {

@@ -1,9 +1,12 @@
 // `baton env test [<checkout>]`: a repository's agent environment in a throwaway sandbox; prints each step, the
 // evidence summary and the disclosure. Exit 0 only when the startup succeeded.
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_READY_TIMEOUT_SECONDS, parseReadinessFlags } from "../../../envtest/readiness-flags.js";
+import type { ReadinessCheckResult } from "../../../evidence/record.js";
 import type { DriverName } from "../../../server/sandboxes/driver.js";
 import type { EnvTestResult } from "../../../server/sandboxes/env-test.js";
 import type { CommandContext } from "../../context.js";
+import { collect, positiveNumberUpTo } from "../../flags.js";
 import { type CliIo, writeJson, writeLine } from "../../io.js";
 
 function parseSeconds(value: string): number {
@@ -23,6 +26,23 @@ export function declare(command: Command, context: CommandContext): void {
     .option("--image <tag>", "sandbox image (default: .batonrc.json's snapshot_name, else Baton's image)")
     .option("--proxy <host:port>", "a running baton proxy for the box's egress (default: no way out)")
     .option("--timeout <seconds>", "time limit for each step inside the box", parseSeconds, 600)
+    .option("--ready-url <url>", "readiness: this URL must answer 2xx or 3xx; repeat for more", collect)
+    .option(
+      "--ready-tcp <host:port>",
+      "readiness: this port must accept a connection; repeat for more",
+      collect,
+    )
+    .option(
+      "--ready-command <command>",
+      "readiness: this bash -c command must exit 0; repeat for more",
+      collect,
+    )
+    .option(
+      "--ready-timeout <seconds>",
+      "deadline for each readiness check, retried until then",
+      positiveNumberUpTo(3600, "seconds", "30"),
+      DEFAULT_READY_TIMEOUT_SECONDS,
+    )
     .option("--json", "print {ok, repository, driver, image, steps, batonrcProblems, evidence, disclosure}")
     .action(
       context.action(
@@ -34,9 +54,21 @@ export function declare(command: Command, context: CommandContext): void {
             image?: string;
             proxy?: string;
             timeout: number;
+            readyUrl?: string[];
+            readyTcp?: string[];
+            readyCommand?: string[];
+            readyTimeout: number;
             json?: boolean;
           },
         ) => {
+          // Checked before anything starts: a bad flag costs no box.
+          const readiness = parseReadinessFlags({
+            readyUrl: flags.readyUrl ?? [],
+            readyTcp: flags.readyTcp ?? [],
+            readyCommand: flags.readyCommand ?? [],
+            readyTimeout: flags.readyTimeout,
+            stepTimeout: flags.timeout,
+          });
           const { runEnvTest } = await import("../../../server/sandboxes/env-test.js");
           const io = context.io;
           const result = await runEnvTest({
@@ -46,6 +78,7 @@ export function declare(command: Command, context: CommandContext): void {
             image: flags.image,
             proxy: flags.proxy,
             timeoutSeconds: flags.timeout,
+            readiness,
             env: io.env,
             onStep: (name) => writeLine(io.stderr, `baton env test: ${name}…`),
           });
@@ -74,14 +107,21 @@ function printResult(io: CliIo, result: EnvTestResult): void {
     outcome?: string;
     exitCode?: number | null;
     durationMs?: number;
-    readiness?: { status?: string };
+    readiness?: { status?: string; note?: string; checks?: ReadinessCheckResult[] };
     evidencePath?: string;
   } | null;
-  if (evidence)
+  if (evidence) {
     writeLine(
       io.stdout,
       `evidence: outcome ${evidence.outcome}, exit ${evidence.exitCode ?? "none"}, ${evidence.durationMs} ms, readiness ${evidence.readiness?.status ?? "none"}`,
     );
+    // The evidence's targets and answers are sanitised by the runner.
+    for (const check of evidence.readiness?.checks ?? [])
+      writeLine(
+        io.stdout,
+        `  readiness ${check.ok ? "ok    " : "FAILED"} ${check.kind} ${check.target}: ${check.detail} after ${check.durationMs} ms (deadline ${check.deadlineSeconds} s)`,
+      );
+  }
   if (result.disclosure) {
     writeLine(io.stdout, "disclosure:");
     writeLine(io.stdout, result.disclosure.trimEnd());
@@ -90,6 +130,13 @@ function printResult(io: CliIo, result: EnvTestResult): void {
   if (result.ok) writeLine(io.stdout, `baton env test: passed in ${seconds} s`);
   else {
     const failed = result.steps.find((s) => !s.ok)?.name ?? "a step";
+    if (evidence?.outcome === "not_ready") {
+      writeLine(
+        io.stdout,
+        `baton env test: failed at startup after ${seconds} s: not ready (${evidence.readiness?.note ?? "a readiness check failed"}); make the startup script start what the checks wait for, or fix the checks, then run baton env test again`,
+      );
+      return;
+    }
     const next =
       failed === "lint"
         ? "fix .batonrc.json"
