@@ -48,6 +48,21 @@ export type DockerfileOutcome =
       sanitiser: OutputSanitiser;
     };
 
+/** `baton dockerfile apply --json` (src/cli prints it; `baton/testing` returns it). */
+export type DockerfileApplyDocument = DockerfileHeader &
+  (
+    | {
+        status: ApplyResult["status"];
+        failedStep: StepRecord | null;
+        steps: StepRecord[];
+        /** Null when a step failed (ENV is persisted only after a full apply). */
+        environment: PersistResult | null;
+        unusedBuildArgs: string[];
+      }
+    /** The handoff says an older worker applied it: nothing was run. */
+    | { status: "reported_applied"; steps: []; environment: null }
+  );
+
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 export const DEFAULT_STEP_TIMEOUT_SECONDS = 1800;
 

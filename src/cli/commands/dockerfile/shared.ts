@@ -1,7 +1,12 @@
 // What `baton dockerfile plan` and `apply` share: the flags and the run, with every printed string sanitised.
 import "../zod-jitless.js";
 import type { Command } from "commander";
-import { type DockerfileOutcome, runDockerfileCommand, sanitiseDeep } from "../../../dockerfile/command.js";
+import {
+  type DockerfileApplyDocument,
+  type DockerfileOutcome,
+  runDockerfileCommand,
+  sanitiseDeep,
+} from "../../../dockerfile/command.js";
 import type { CommandContext, CommandResult } from "../../context.js";
 import { collect } from "../../flags.js";
 import { writeJson, writeLine, writeLines } from "../../io.js";
@@ -59,7 +64,13 @@ function printOutcome(outcome: DockerfileOutcome, json: boolean, io: CommandCont
     return;
   }
   if (outcome.mode === "reported_applied") {
-    if (json) writeJson(io.stdout, { ...header, status: "reported_applied", steps: [], environment: null });
+    if (json)
+      writeJson(io.stdout, {
+        ...header,
+        status: "reported_applied",
+        steps: [],
+        environment: null,
+      } satisfies DockerfileApplyDocument);
     else
       writeLines(io.stdout, [
         `The handoff for ${header.repository} reports its Dockerfile applied; nothing was run.`,
@@ -76,7 +87,7 @@ function printOutcome(outcome: DockerfileOutcome, json: boolean, io: CommandCont
       steps: result.records,
       environment,
       unusedBuildArgs,
-    };
+    } satisfies DockerfileApplyDocument;
     writeJson(io.stdout, sanitiseDeep(document, sanitiser));
   } else {
     writeLines(io.stdout, clean(renderApplySummary(header.repository, result, environment, unusedBuildArgs)));
