@@ -1,6 +1,6 @@
 // `baton/testing`: run a repository's agent environment in a real container sandbox from its own integration
-// tests. `startSandbox` starts `baton serve` (and `baton proxy` when `proxy` is given) for the test, provisions a
-// Docker sandbox holding the checkout, and returns helpers that run commands inside it the way an agent would.
+// tests. `startSandbox` starts `baton serve` and `baton proxy` (unless `proxy: false`) for the test, provisions
+// a Docker sandbox holding the checkout, and returns helpers that run commands inside it the way an agent would.
 // Commands and files go through testcontainers (Ryuk off: the sandbox is removed by `stop()`).
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -12,83 +12,19 @@ import { Readable } from "node:stream";
 import { execa } from "execa";
 import { BATONRC_FILE } from "../config/batonrc.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
+import { EvidenceRecordSchema } from "../evidence/schema.js";
 import { checkoutPathInBox } from "../server/sandboxes/driver.js";
-import type { Readiness } from "../transport/wire.js";
 import { type ChildService, startChild } from "./services.js";
+import type {
+  ActivationJson,
+  BatonSandbox,
+  Disclosure,
+  DockerfileApplyDocument,
+  SandboxView,
+  StartSandboxOptions,
+} from "./types.js";
 
-export interface SandboxSecret {
-  name: string;
-  value: string;
-  allowedHosts: string[];
-}
-
-export interface SandboxEnvironmentConfig {
-  dockerfilePath?: string;
-  agentInstructionsPath?: string;
-  startupScriptPath?: string;
-  startupTimeoutSeconds?: number;
-  /** e.g. `{ checks: [{ kind: "http", url: "http://127.0.0.1:3000/health", deadlineSeconds: 30 }] }` */
-  readiness?: Readiness;
-}
-
-export interface StartSandboxOptions {
-  /** The repository's checkout on this machine; copied into the box at ~/checkouts/<owner>/<name>. */
-  checkout: string;
-  /** `owner/name` (default `local/<checkout folder name>`). */
-  repository?: string;
-  /** The sandbox image (default: the one `npm run sandbox-image` built, or `.batonrc.json`'s snapshot_name). */
-  image?: string;
-  /** Repository secrets: they reach the box as placeholders only; `baton proxy` swaps in values. */
-  secrets?: SandboxSecret[];
-  /** Plain configuration (`sandbox.env` of the service's repository record). */
-  sandboxEnv?: Record<string, string>;
-  /** The repository's environment version (default: Dockerfile, AGENTS.md and a start script when present). */
-  environment?: SandboxEnvironmentConfig;
-  /** More checkouts copied in beside the first (`owner/name` → folder); add them to `seed` too. */
-  extraCheckouts?: Record<string, string>;
-  /** A whole seed document instead of the generated one (workspace `ws_test` unless it says otherwise). */
-  seed?: { workspaces: { id: string }[] } & Record<string, unknown>;
-  /** Start `baton proxy` (issue 11) for the box's egress, with these extra flags (`--config`, `--state-dir`). */
-  proxy?: { args?: string[] };
-  /** Extra environment for `baton serve` (e.g. BATON_LOG_LEVEL). */
-  serviceEnv?: Record<string, string>;
-}
-
-export interface ExecResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface BatonSandbox {
-  sandboxId: string;
-  /** The Docker container id. */
-  containerId: string;
-  repository: string;
-  /** The checkout inside the box. */
-  checkoutPath: string;
-  serviceUrl: string;
-  /** The sandbox variables as the service set them (BATON_*, proxy settings, sandbox.env, placeholders). */
-  env: Record<string, string>;
-  /** Runs `bash -c <script>` (a new shell: it reads ~/.baton/environment.sh) or an argument list, in the checkout. */
-  exec(
-    command: string | readonly string[],
-    options?: { cwd?: string; timeoutSeconds?: number },
-  ): Promise<ExecResult>;
-  /** `baton env activate <repository> --json`; throws when it fails. Returns the operation. */
-  activate(repository?: string): Promise<Record<string, unknown>>;
-  /** `baton dockerfile apply <repository> --json`. */
-  applyDockerfile(repository?: string): Promise<Record<string, unknown>>;
-  /** Runs the startup runner at the handoff's runPath in a new shell; returns the parsed evidence. */
-  runStartup(repository?: string): Promise<Record<string, unknown>>;
-  /** `baton disclose <repository>`; returns `{markdown, draft, ...}`. */
-  disclose(repository?: string, checks?: string[]): Promise<Record<string, unknown>>;
-  /** Reads a file inside the box. */
-  readFile(pathInBox: string): Promise<string>;
-  /** Everything the service logged (stderr), for checks. */
-  serviceLog(): string;
-  stop(): Promise<void>;
-}
+export type * from "./types.js";
 
 const WORKSPACE = "ws_test";
 
@@ -127,6 +63,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     for (const service of services.reverse()) await service.stop();
     await rm(tmp, { recursive: true, force: true });
   };
+  const proxyOptions = options.proxy === false ? null : (options.proxy ?? {});
   try {
     // The proxy asks the service about leases (BATON_PROXY_TOKEN on both) and the service's boxes reach the
     // proxy: the service's port is chosen first so each can be told where the other is.
@@ -134,18 +71,21 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
       ...process.env,
       ...options.serviceEnv,
       BATON_ADMIN_TOKEN: adminToken,
-      ...(options.proxy ? { BATON_PROXY_TOKEN: randomBytes(24).toString("hex") } : {}),
+      ...(proxyOptions ? { BATON_PROXY_TOKEN: randomBytes(24).toString("hex") } : {}),
     };
-    const servePort = options.proxy ? await freeLoopbackPort() : 0;
+    const servePort = proxyOptions ? await freeLoopbackPort() : 0;
     const serveArgs = ["serve", "--port", String(servePort), "--db", join(tmp, "serve.sqlite")];
     serveArgs.push("--seed", join(tmp, "seed.json"), "--json", "--sandbox-driver", "docker");
     if (options.image) serveArgs.push("--sandbox-image", options.image);
-    if (options.proxy) {
+    let proxyUrl: string | null = null;
+    if (proxyOptions) {
+      // Its CA goes to the test's folder, not the user's data folder; a --state-dir in args comes later and wins.
       const proxyArgs = ["proxy", "--host", "127.0.0.1", "--port", "0", "--json"];
-      proxyArgs.push("--serve-url", `http://127.0.0.1:${servePort}`, ...(options.proxy.args ?? []));
-      const proxy = await startChild(proxyArgs, env);
+      proxyArgs.push("--serve-url", `http://127.0.0.1:${servePort}`, "--state-dir", join(tmp, "proxy-state"));
+      const proxy = await startChild([...proxyArgs, ...(proxyOptions.args ?? [])], env);
       services.push(proxy);
-      serveArgs.push("--sandbox-proxy", new URL(String(proxy.ready.url)).host);
+      proxyUrl = String(proxy.ready.url);
+      serveArgs.push("--sandbox-proxy", new URL(proxyUrl).host);
     }
     const serve = await startChild(serveArgs, env);
     services.push(serve);
@@ -163,13 +103,14 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     const body = (await provisioned.json()) as {
       sandboxId: string;
       env: Record<string, string>;
-      sandbox: { ref: string };
+      sandbox?: SandboxView;
       reason?: string;
     };
-    if (provisioned.status !== 201)
+    const containerId = body.sandbox?.ref;
+    if (provisioned.status !== 201 || !body.sandbox || !containerId)
       throw new Error(`the sandbox was not created: ${body.reason ?? provisioned.status}`);
     const client = await getContainerRuntimeClient();
-    const container = client.container.getById(body.sandbox.ref);
+    const container = client.container.getById(containerId);
     const checkoutPath = checkoutPathInBox(repository);
 
     for (const [extra, dir] of Object.entries(options.extraCheckouts ?? {})) {
@@ -193,11 +134,12 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
       });
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     };
-    const baton = async (args: string[]) => {
+    // The CLI's --json documents are its contract (schema'd and tested where the CLI is): typed, not re-checked.
+    const baton = async <T>(args: string[]): Promise<T> => {
       const result = await exec(["baton", ...args]);
-      let parsed: Record<string, unknown>;
+      let parsed: T;
       try {
-        parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+        parsed = JSON.parse(result.stdout) as T;
       } catch {
         throw new Error(
           `baton ${args[0]} ${args[1] ?? ""} printed no JSON (exit ${result.exitCode}): ${result.stderr.trim()}`,
@@ -218,14 +160,17 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
 
     return {
       sandboxId: body.sandboxId,
-      containerId: body.sandbox.ref,
+      containerId,
+      box: body.sandbox,
       repository,
       checkoutPath,
       serviceUrl,
+      proxyUrl,
       env: body.env,
       exec,
-      activate: (repo = repository) => baton(["env", "activate", repo, "--json"]),
-      applyDockerfile: (repo = repository) => baton(["dockerfile", "apply", repo, "--json"]),
+      activate: (repo = repository) => baton<ActivationJson>(["env", "activate", repo, "--json"]),
+      applyDockerfile: (repo = repository) =>
+        baton<DockerfileApplyDocument>(["dockerfile", "apply", repo, "--json"]),
       async runStartup(repo = repository) {
         const handoffFile = `/home/agent/.baton/handoffs/${repo.replace("/", "__")}.json`;
         const handoff = JSON.parse(await readBoxFile(handoffFile)) as {
@@ -239,10 +184,19 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
         const result = await exec(["bash", "-c", 'node "$1" --repo "$2"', "run-startup", runPath, repo], {
           cwd: checkoutPathInBox(repo),
         });
-        return JSON.parse(result.stdout) as Record<string, unknown>;
+        let printed: unknown;
+        try {
+          printed = JSON.parse(result.stdout);
+        } catch {
+          throw new Error(
+            `the startup runner printed no evidence (exit ${result.exitCode}): ${result.stderr.trim()}`,
+          );
+        }
+        // The runner is a dependency-free bundle: its record is checked against the schema here, at the edge.
+        return EvidenceRecordSchema.parse(printed);
       },
       disclose: (repo = repository, checks = []) =>
-        baton(["disclose", repo, "--json", ...checks.flatMap((c) => ["--check", c])]),
+        baton<Disclosure>(["disclose", repo, "--json", ...checks.flatMap((c) => ["--check", c])]),
       readFile: readBoxFile,
       serviceLog: () => services.map((s) => s.stderr()).join("\n"),
       async stop() {

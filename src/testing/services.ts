@@ -1,4 +1,4 @@
-// Starts `baton serve` (and `baton proxy` when asked) as real child processes for a test, and stops them.
+// Starts `baton serve` and `baton proxy` as real child processes for a test, and stops them.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
