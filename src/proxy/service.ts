@@ -1,6 +1,7 @@
 // `baton proxy` as a service: loads the config and the CA (created at first start), asks `baton serve` about
 // leases, listens, and drains on stop. Returns values; src/cli prints.
 import { createWriteStream } from "node:fs";
+import type { Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -18,6 +19,12 @@ import { createProxy, type EgressProxy } from "./server.js";
 export interface ProxyServiceOptions {
   host: string;
   port: number;
+  /**
+   * An already-listening socket the proxy takes over instead of binding host:port (both are then read from it):
+   * a caller learns the port before the proxy's modules load and hands it out meanwhile. Connections accepted
+   * before the proxy starts stay the listener's; if the proxy fails to start, the caller still owns (and closes) it.
+   */
+  listener?: Server | undefined;
   serveUrl: string;
   /** BATON_PROXY_TOKEN: shared with `baton serve` for the internal route. */
   token: string | undefined;
@@ -58,7 +65,9 @@ export async function startProxyService(options: ProxyServiceOptions): Promise<P
     ? createWriteStream(options.auditFile, { flags: "a", mode: 0o600 })
     : pino.destination({ fd: 2, sync: true });
   const auditLogger = pino({ name: "baton-proxy-audit", level: "info" }, auditDestination);
-  const listenAddresses = options.host === "0.0.0.0" || options.host === "::" ? [] : [options.host];
+  const bound = options.listener?.address();
+  const listenHost = typeof bound === "object" && bound ? bound.address : options.host;
+  const listenAddresses = listenHost === "0.0.0.0" || listenHost === "::" ? [] : [listenHost];
   const proxy = createProxy({
     config,
     leases: createHttpLeaseSource({
@@ -87,11 +96,12 @@ export async function startProxyService(options: ProxyServiceOptions): Promise<P
         ),
       ),
     );
-    proxy.server.listen(options.port, options.host, () => resolve());
+    if (options.listener) proxy.server.listen(options.listener, () => resolve());
+    else proxy.server.listen(options.port, options.host, () => resolve());
   });
   const address = proxy.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
-  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const host = listenHost.includes(":") ? `[${listenHost}]` : listenHost;
   return {
     url: `http://${host}:${port}`,
     caFile: caPaths(options.stateDir).cert,
