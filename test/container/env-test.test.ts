@@ -2,8 +2,10 @@
 // and the disclosure in --json); a failing startup script exits 1 naming the step; readiness checks given as
 // flags run inside the box (a server the script starts is ready; a check that never passes is not_ready, exit 1);
 // a bad .batonrc.json stops at lint naming the key, and a bad readiness flag is refused, before any box exists.
+// By default the box's one way out is a throwaway baton proxy: the startup script meets HTTP(S)_PROXY and the
+// proxy's refusals (in the evidence and the disclosure); with --no-proxy it meets no proxy variables at all.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,6 +21,11 @@ function checkout(changes: Record<string, string> = {}): string {
   cpSync(join(FIXTURES, "repos", "acme-api"), dir, { recursive: true });
   for (const [path, text] of Object.entries(changes)) writeFileSync(join(dir, path), text, { mode: 0o755 });
   return dir;
+}
+
+/** The throwaway proxies' state folders in the system's temporary folder (this file's runs are sequential). */
+function proxyStateFolders(): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith("baton-env-test-proxy-"));
 }
 
 describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
@@ -48,10 +55,86 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     expect(run.stderr).toContain("baton env test: startup…"); // progress goes to stderr
   });
 
+  it("starts a throwaway baton proxy the startup script goes out through, and removes its folder", async () => {
+    // The script reports what it met (never the proxy URL itself: it carries the box's lease) and what the proxy
+    // answered a request for the cloud metadata address; the runner keeps its output in the evidence.
+    const probing = checkout({
+      "scripts/start.sh": [
+        "#!/bin/bash",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash expansions, not a template
+        'echo "HTTP_PROXY ${HTTP_PROXY:+set} HTTPS_PROXY ${HTTPS_PROXY:+set} BATON_PROXY_URL ${BATON_PROXY_URL:-unset}"',
+        "curl -sS -o /dev/null -D - --max-time 20 http://169.254.169.254/latest/meta-data/ | tr -d '\\r' | grep -i '^baton-proxy-error:' || echo 'no refusal from a proxy'",
+        "",
+      ].join("\n"),
+    });
+    const before = new Set(proxyStateFolders());
+    const run = await runBaton([
+      "env",
+      "test",
+      probing,
+      "--repository",
+      "acme/api",
+      "--driver",
+      driver,
+      "--json",
+    ]);
+    const result = JSON.parse(run.stdout);
+    expect(result.evidence.output.head).toMatch(
+      /^HTTP_PROXY set HTTPS_PROXY set BATON_PROXY_URL http:\/\/[\d.]+:\d+\n/,
+    );
+    expect(result.evidence.output.head).toMatch(/^baton-proxy-error: destination_denied$/im);
+    expect(run.exitCode).toBe(0);
+    expect(result.egress).toEqual({
+      proxy: "throwaway",
+      address: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+    });
+    // The proxy told the service what it refused, in time for the disclosure.
+    expect(result.disclosure).toMatch(/`GET 169\.254\.169\.254:80` \| `403 destination_denied`/);
+    // Its CA and audit lines lived in a temporary folder, removed when the run ended.
+    expect(proxyStateFolders().filter((name) => !before.has(name))).toEqual([]);
+  });
+
+  it("starts no proxy with --no-proxy: the startup script meets no proxy variables", async () => {
+    const probing = checkout({
+      "scripts/start.sh": "#!/bin/bash\nenv | grep -ic '_proxy' || true\n",
+    });
+    const run = await runBaton([
+      "env",
+      "test",
+      probing,
+      "--repository",
+      "acme/api",
+      "--driver",
+      driver,
+      "--no-proxy",
+    ]);
+    expect(run.stdout).toMatch(
+      /^ {2}egress: none \(--no-proxy\): the box reaches only the throwaway service$/m,
+    );
+    expect(run.exitCode).toBe(0);
+    const json = await runBaton([
+      "env",
+      "test",
+      probing,
+      "--repository",
+      "acme/api",
+      "--driver",
+      driver,
+      "--no-proxy",
+      "--json",
+    ]);
+    const result = JSON.parse(json.stdout);
+    expect(result.egress).toEqual({ proxy: "none", address: null });
+    expect(result.evidence.output.head).toBe("0\n"); // no HTTP_PROXY, https_proxy, NO_PROXY, BATON_PROXY_URL…
+  });
+
   it("exits 1 when the startup script fails, naming the step", async () => {
     const failing = checkout({ "scripts/start.sh": "#!/bin/sh\necho 'cannot start' >&2\nexit 3\n" });
     const run = await runBaton(["env", "test", failing, "--repository", "acme/api", "--driver", driver]);
     expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(
+      /^ {2}egress: only through a throwaway baton proxy at 127\.0\.0\.1:\d+ \(HTTP_PROXY and HTTPS_PROXY are set in the box\)$/m,
+    );
     expect(run.stdout).toMatch(/^ {2}startup +FAILED +\d+ ms {2}outcome failed$/m);
     expect(run.stdout).toContain("baton env test: failed at startup");
     expect(run.stdout).toMatch(/evidence: outcome failed, exit 3/);

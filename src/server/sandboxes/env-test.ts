@@ -1,7 +1,8 @@
 // `baton env test [<checkout>]` (the service side; src/cli/commands/env/test.ts prints): runs a repository's agent environment exactly as an agent meets it, in a
 // throwaway sandbox: lint `.batonrc.json`, start an in-process `baton serve` (temporary SQLite file, a seed made
-// from the checkout), provision a box with the checkout, then inside it activate, apply the Dockerfile, run the
-// startup runner with readiness, and disclose. Returns every step's outcome; the CLI prints.
+// from the checkout) and an in-process `baton proxy` (the box's one way out, unless told to use another or none),
+// provision a box with the checkout, then inside it activate, apply the Dockerfile, run the startup runner with
+// readiness, and disclose. Returns every step's outcome; the CLI prints.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -15,6 +16,13 @@ import type { ReadinessCheck } from "../../transport/wire.js";
 import { createNodeServer } from "../http/node-server.js";
 import type { DriverName } from "./driver.js";
 import { checkoutPathInBox } from "./driver.js";
+import {
+  bindProxyListener,
+  newProxyToken,
+  type ProxyListener,
+  startThrowawayProxy,
+  type ThrowawayProxy,
+} from "./env-test-proxy.js";
 import { SandboxManager } from "./manager.js";
 import { createSandboxDriver } from "./start.js";
 
@@ -23,8 +31,11 @@ export interface EnvTestOptions {
   repository?: string | undefined;
   driver: DriverName;
   image?: string | undefined;
-  /** `host:port` of a running `baton proxy` for the box's egress (none: the box has no way out). */
-  proxy?: string | undefined;
+  /**
+   * The box's egress: unset, a throwaway `baton proxy` started for the run; `host:port`, a running `baton proxy`;
+   * false, none (the box reaches nothing but the service).
+   */
+  proxy?: string | false | undefined;
   timeoutSeconds: number;
   /** The runner's readiness checks after a successful startup script (none: readiness is unknown). */
   readiness?: readonly ReadinessCheck[] | undefined;
@@ -40,11 +51,19 @@ export interface EnvTestStep {
   detail?: string;
 }
 
+export interface EnvTestEgress {
+  /** `throwaway`: started for this run and stopped with it; `given`: `--proxy`; `none`: no way out. */
+  proxy: "throwaway" | "given" | "none";
+  /** `host:port` of the proxy on the host (the box reaches it through a forwarder); null without one. */
+  address: string | null;
+}
+
 export interface EnvTestResult {
   ok: boolean;
   repository: string;
   driver: DriverName;
   image: string | null;
+  egress: EnvTestEgress;
   steps: EnvTestStep[];
   batonrcProblems: BatonrcProblem[];
   evidence: Record<string, unknown> | null;
@@ -63,6 +82,10 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     repository,
     driver: options.driver,
     image: null,
+    egress: {
+      proxy: options.proxy === false ? "none" : options.proxy ? "given" : "throwaway",
+      address: options.proxy || null,
+    },
     steps: [],
     batonrcProblems: [],
     evidence: null,
@@ -108,12 +131,22 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  // The driver's I/O (the Docker network, firewall rules, forwarders) runs while the service's modules load and
-  // its store opens: the two slowest parts of start-up overlap.
+  // The throwaway proxy's port is bound now, so the driver can forward to it while the proxy starts.
+  let proxyListener: ProxyListener | undefined;
+  const proxyToken = options.proxy === undefined ? newProxyToken() : undefined;
+  try {
+    if (proxyToken) proxyListener = await bindProxyListener();
+  } catch (error) {
+    await new Promise<void>((closed) => server.close(() => closed()));
+    throw error;
+  }
+  result.egress.address = proxyListener?.address ?? result.egress.address;
+  // The driver's I/O (the Docker network, firewall rules, forwarders) runs while the service's and the proxy's
+  // modules load and the store opens and the proxy makes its CA: the slowest parts of start-up overlap.
   const drivers = createSandboxDriver({
     driver: options.driver,
     image: options.image,
-    proxy: options.proxy,
+    proxy: result.egress.address ?? undefined,
     ops: { host: "127.0.0.1", port },
     env: options.env,
   });
@@ -121,17 +154,25 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     repository,
     checkout,
     readiness: options.readiness ?? [],
+    proxyToken,
     logger,
   });
-  const [madeDriver, madeService] = await Promise.allSettled([drivers, services]);
+  const proxies: Promise<ThrowawayProxy | undefined> = proxyListener
+    ? startThrowawayProxy({
+        listener: proxyListener,
+        serveUrl: `http://127.0.0.1:${port}`,
+        token: proxyToken!,
+        logger,
+      })
+    : Promise.resolve(undefined);
+  const [madeDriver, madeService, madeProxy] = await Promise.allSettled([drivers, services, proxies]);
   const service = madeService.status === "fulfilled" ? madeService.value : undefined;
   const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
+  const proxy = madeProxy.status === "fulfilled" ? madeProxy.value : undefined;
   let manager: SandboxManager | undefined;
   try {
-    if (!service || !driver)
-      throw madeDriver.status === "rejected"
-        ? madeDriver.reason
-        : (madeService as PromiseRejectedResult).reason;
+    if (!service || !driver || madeProxy.status === "rejected")
+      throw firstRejection([madeDriver, madeService, madeProxy]);
     serve(service.app.http.fetch);
     manager = new SandboxManager({
       db: service.db,
@@ -191,6 +232,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       };
     });
     const disclosed = await step("disclose", async () => {
+      await proxy?.flushRefusals(); // what the proxy refused during the startup is in the disclosure
       const ran = await baton(["disclose", repository]);
       if (ran.ok)
         result.disclosure = String((JSON.parse(ran.ran.stdout) as { markdown?: string }).markdown ?? "");
@@ -199,11 +241,12 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     result.ok = startup.ok && disclosed.ok;
     return finish();
   } finally {
-    // Everything ends together: the service's work, the box and its network, the listener.
+    // Everything ends together: the service's work, the box and its network, the proxy, the listener.
     server.closeAllConnections();
     await Promise.allSettled([
       service?.app.stop(),
       manager ? manager.close() : driver?.driver.close(),
+      proxy?.stop(),
       new Promise<void>((closed) => server.close(() => closed())),
     ]);
     service?.db.close();
@@ -218,6 +261,8 @@ async function startThrowawayService(input: {
   repository: string;
   checkout: string;
   readiness: readonly ReadinessCheck[];
+  /** BATON_PROXY_TOKEN shared with the throwaway proxy (its lease and refusal routes); none without one. */
+  proxyToken: string | undefined;
   logger: Logger;
 }) {
   const [
@@ -257,9 +302,14 @@ async function startThrowawayService(input: {
     adminToken: randomBytes(24).toString("hex"),
     sandboxes,
     secretBox,
+    proxyToken: input.proxyToken,
   });
   app.start();
   return { db, app, sandboxes };
+}
+
+function firstRejection(settled: readonly PromiseSettledResult<unknown>[]): unknown {
+  return settled.find((made): made is PromiseRejectedResult => made.status === "rejected")?.reason;
 }
 
 function lastLine(text: string): string {

@@ -24,7 +24,11 @@ export function declare(command: Command, context: CommandContext): void {
       new Option("--driver <driver>", "sandbox driver").choices(["docker", "namespace"]).default("docker"),
     )
     .option("--image <tag>", "sandbox image (default: .batonrc.json's snapshot_name, else Baton's image)")
-    .option("--proxy <host:port>", "a running baton proxy for the box's egress (default: no way out)")
+    .option(
+      "--proxy <host:port>",
+      "a running baton proxy for the box's egress (default: a throwaway baton proxy started for the run)",
+    )
+    .option("--no-proxy", "start no proxy: the box reaches nothing but the throwaway service")
     .option("--timeout <seconds>", "time limit for each step inside the box", parseSeconds, 600)
     .option("--ready-url <url>", "readiness: this URL must answer 2xx or 3xx; repeat for more", collect)
     .option(
@@ -43,7 +47,10 @@ export function declare(command: Command, context: CommandContext): void {
       positiveNumberUpTo(3600, "seconds", "30"),
       DEFAULT_READY_TIMEOUT_SECONDS,
     )
-    .option("--json", "print {ok, repository, driver, image, steps, batonrcProblems, evidence, disclosure}")
+    .option(
+      "--json",
+      "print {ok, repository, driver, image, egress, steps, batonrcProblems, evidence, disclosure, durationMs}",
+    )
     .action(
       context.action(
         async (
@@ -52,7 +59,7 @@ export function declare(command: Command, context: CommandContext): void {
             repository?: string;
             driver: DriverName;
             image?: string;
-            proxy?: string;
+            proxy?: string | false;
             timeout: number;
             readyUrl?: string[];
             readyTcp?: string[];
@@ -91,11 +98,20 @@ export function declare(command: Command, context: CommandContext): void {
     );
 }
 
+function describeEgress(egress: EnvTestResult["egress"]): string {
+  if (egress.proxy === "none") return "none (--no-proxy): the box reaches only the throwaway service";
+  const through = egress.proxy === "throwaway" ? "a throwaway baton proxy" : "the baton proxy";
+  return `only through ${through} at ${egress.address} (HTTP_PROXY and HTTPS_PROXY are set in the box)`;
+}
+
 function printResult(io: CliIo, result: EnvTestResult): void {
   writeLine(
     io.stdout,
     `baton env test: ${result.repository} in a ${result.driver} sandbox${result.image ? ` (${result.image})` : ""}`,
   );
+  // Only once a box exists: a run stopped at lint started no proxy.
+  if (result.steps.some((step) => step.name === "provision"))
+    writeLine(io.stdout, `  egress: ${describeEgress(result.egress)}`);
   for (const step of result.steps)
     writeLine(
       io.stdout,
