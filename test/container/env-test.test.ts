@@ -227,6 +227,14 @@ it.each([
   expect(run.stderr).not.toContain("baton env test: provision"); // no progress: nothing started
 });
 
+// A proxy of the user's own would refuse the box (it cannot know the throwaway service's leases): no such flag.
+it("refuses --proxy <host:port>, before making a box", async () => {
+  const run = await runBaton(["env", "test", checkout(), "--proxy", "127.0.0.1:3128", "--json"]);
+  expect(run.exitCode).toBe(1);
+  expect(run.stderr).toContain("unknown option '--proxy'");
+  expect(run.stderr).not.toContain("baton env test: provision");
+});
+
 it("refuses a readiness URL carrying a password without printing it", async () => {
   const canary = "canary-ready-url-5ecret";
   const run = await runBaton([

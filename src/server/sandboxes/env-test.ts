@@ -32,10 +32,10 @@ export interface EnvTestOptions {
   driver: DriverName;
   image?: string | undefined;
   /**
-   * The box's egress: unset, a throwaway `baton proxy` started for the run; `host:port`, a running `baton proxy`;
-   * false, none (the box reaches nothing but the service).
+   * The box's egress: unset or true, a throwaway `baton proxy` started for the run (a proxy of its own could not
+   * know the throwaway service's leases); false, none (the box reaches nothing but the service).
    */
-  proxy?: string | false | undefined;
+  proxy?: boolean | undefined;
   timeoutSeconds: number;
   /** The runner's readiness checks after a successful startup script (none: readiness is unknown). */
   readiness?: readonly ReadinessCheck[] | undefined;
@@ -52,8 +52,8 @@ export interface EnvTestStep {
 }
 
 export interface EnvTestEgress {
-  /** `throwaway`: started for this run and stopped with it; `given`: `--proxy`; `none`: no way out. */
-  proxy: "throwaway" | "given" | "none";
+  /** `throwaway`: started for this run and stopped with it; `none`: no way out (`--no-proxy`). */
+  proxy: "throwaway" | "none";
   /** `host:port` of the proxy on the host (the box reaches it through a forwarder); null without one. */
   address: string | null;
 }
@@ -83,8 +83,8 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     driver: options.driver,
     image: null,
     egress: {
-      proxy: options.proxy === false ? "none" : options.proxy ? "given" : "throwaway",
-      address: options.proxy || null,
+      proxy: options.proxy === false ? "none" : "throwaway",
+      address: null,
     },
     steps: [],
     batonrcProblems: [],
@@ -133,14 +133,14 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   const port = typeof address === "object" && address ? address.port : 0;
   // The throwaway proxy's port is bound now, so the driver can forward to it while the proxy starts.
   let proxyListener: ProxyListener | undefined;
-  const proxyToken = options.proxy === undefined ? newProxyToken() : undefined;
+  const proxyToken = options.proxy === false ? undefined : newProxyToken();
   try {
     if (proxyToken) proxyListener = await bindProxyListener();
   } catch (error) {
     await new Promise<void>((closed) => server.close(() => closed()));
     throw error;
   }
-  result.egress.address = proxyListener?.address ?? result.egress.address;
+  result.egress.address = proxyListener?.address ?? null;
   // The driver's I/O (the Docker network, firewall rules, forwarders) runs while the service's and the proxy's
   // modules load and the store opens and the proxy makes its CA: the slowest parts of start-up overlap.
   const drivers = createSandboxDriver({

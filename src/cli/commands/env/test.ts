@@ -25,10 +25,9 @@ export function declare(command: Command, context: CommandContext): void {
     )
     .option("--image <tag>", "sandbox image (default: .batonrc.json's snapshot_name, else Baton's image)")
     .option(
-      "--proxy <host:port>",
-      "a running baton proxy for the box's egress (default: a throwaway baton proxy started for the run)",
+      "--no-proxy",
+      "start no proxy (default: a throwaway baton proxy, the box's one way out): the box reaches nothing but the throwaway service",
     )
-    .option("--no-proxy", "start no proxy: the box reaches nothing but the throwaway service")
     .option("--timeout <seconds>", "time limit for each step inside the box", parseSeconds, 600)
     .option("--ready-url <url>", "readiness: this URL must answer 2xx or 3xx; repeat for more", collect)
     .option(
@@ -59,7 +58,7 @@ export function declare(command: Command, context: CommandContext): void {
             repository?: string;
             driver: DriverName;
             image?: string;
-            proxy?: string | false;
+            proxy: boolean;
             timeout: number;
             readyUrl?: string[];
             readyTcp?: string[];
@@ -100,8 +99,7 @@ export function declare(command: Command, context: CommandContext): void {
 
 function describeEgress(egress: EnvTestResult["egress"]): string {
   if (egress.proxy === "none") return "none (--no-proxy): the box reaches only the throwaway service";
-  const through = egress.proxy === "throwaway" ? "a throwaway baton proxy" : "the baton proxy";
-  return `only through ${through} at ${egress.address} (HTTP_PROXY and HTTPS_PROXY are set in the box)`;
+  return `only through a throwaway baton proxy at ${egress.address} (HTTP_PROXY and HTTPS_PROXY are set in the box)`;
 }
 
 function printResult(io: CliIo, result: EnvTestResult): void {
