@@ -3,17 +3,23 @@
 // version.js is tiny and main.js needs it anyway, so it is imported statically (no extra await), and the
 // answer goes out with writeSync(1) because touching process.stdout builds a stream (and, for a pipe, loads
 // net) for one line. Every other command runs with Node's compile cache on (NODE_DISABLE_COMPILE_CACHE=1 turns
-// it off): later runs skip compiling the CLI's code.
+// it off): later runs skip compiling the CLI's code. An older Node than the CLI needs gets one line saying so:
+// nothing is imported by name from a module that may lack it.
 import { writeSync } from "node:fs";
-import { enableCompileCache } from "node:module";
+import * as nodeModule from "node:module";
 import { readVersion } from "../version.js";
+import { unsupportedNodeMessage } from "./node-version.js";
 
 const argv = process.argv.slice(2);
+const tooOld = unsupportedNodeMessage(process.version);
 
-if (argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version")) {
+if (tooOld) {
+  writeSync(2, `${tooOld}\n`);
+  process.exitCode = 1;
+} else if (argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version")) {
   writeSync(1, `${readVersion()}\n`);
 } else {
-  enableCompileCache?.();
+  nodeModule.enableCompileCache?.();
   const { runCli, processIo } = await import("./main.js");
   const code = await runCli(argv, processIo());
   process.exitCode = code;
