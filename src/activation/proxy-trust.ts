@@ -7,11 +7,13 @@ import { join } from "node:path";
 import { rootCertificates } from "node:tls";
 import type { SandboxPaths } from "../config/sandbox.js";
 import type { ProxySettings } from "../envfile/index.js";
+import { PROXY_URL_ENV } from "../envfile/render-proxy-settings.js";
 import { ConfigError, ServiceError } from "../errors.js";
 import { callHttp } from "../net/http-call.js";
 import { writeFileAtomicSync } from "../safefs/index.js";
 
-export const PROXY_URL_ENV = "BATON_PROXY_URL";
+export { PROXY_URL_ENV };
+
 const CA_PATH = "/ca.pem";
 const SYSTEM_BUNDLES = [
   "/etc/ssl/certs/ca-certificates.crt",

@@ -4,6 +4,7 @@ import { resolveSandboxPaths } from "../config/sandbox.js";
 import { parseOrThrow } from "../config/zod-error.js";
 import { RepositorySlugSchema } from "../envfile/overlay.js";
 import { readEnvironmentFile } from "../envfile/read-environment.js";
+import { PROXY_URL_ENV } from "../envfile/render-proxy-settings.js";
 import { createSanitiser, knownSecretsFrom } from "../evidence/index.js";
 import { createOpsClient, requireOpsSettings } from "../transport/index.js";
 import { parseCheckFlag } from "./checks.js";
@@ -29,10 +30,15 @@ export async function discloseRepository(input: {
   return { ...disclosure, markdown: sanitiser.sanitise(disclosure.markdown).text };
 }
 
-/** The egress proxy's refusals from the service, when this shell has the sandbox's transport settings. */
+/**
+ * The egress proxy's refusals from the service, when this shell has the sandbox's transport settings. A sandbox
+ * without a proxy (no BATON_PROXY_URL, which activation also reads) has no refusals to show: no section at all,
+ * rather than one saying the proxy refused nothing.
+ */
 async function readProxyRefusals(
   env: NodeJS.ProcessEnv,
 ): Promise<Pick<DisclosureInputs, "proxyRefusals" | "proxyRefusalsProblem">> {
+  if (!env[PROXY_URL_ENV]) return {};
   let client: ReturnType<typeof createOpsClient>;
   try {
     client = createOpsClient(requireOpsSettings(env));

@@ -13,6 +13,8 @@ export interface ProxySettings {
   proxyCaFile: string;
 }
 
+/** Set in a sandbox that has an egress proxy (its address, no credentials): activation and disclose read it. */
+export const PROXY_URL_ENV = "BATON_PROXY_URL";
 export const PROXY_URL_VARIABLES = ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] as const;
 export const NO_PROXY_VARIABLES = ["NO_PROXY", "no_proxy"] as const;
 export const NO_PROXY_VALUE = "localhost,127.0.0.1,::1";

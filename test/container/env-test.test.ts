@@ -126,6 +126,10 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     const result = JSON.parse(json.stdout);
     expect(result.egress).toEqual({ proxy: "none", address: null });
     expect(result.evidence.output.head).toBe("0\n"); // no HTTP_PROXY, https_proxy, NO_PROXY, BATON_PROXY_URL…
+    // No proxy, so no proxy section: not a line saying a proxy refused nothing.
+    expect(result.disclosure).toContain("Environment disclosure: acme/api");
+    expect(result.disclosure).not.toContain("Egress proxy");
+    expect(result.disclosure).not.toContain("refused nothing");
   });
 
   it("exits 1 when the startup script fails, naming the step", async () => {
