@@ -4,10 +4,9 @@
 import { apiError } from "../api/errors.js";
 import type { User } from "../auth/users.js";
 import type { TaskContext } from "./context.js";
-import { newEntryId } from "./engine.js";
-import { hashRequest, replayable, saveRecord } from "./idempotency.js";
-import { saveAndHandOver } from "./start-task.js";
-import { getTaskInWorkspace, insertEntry, type TaskRow } from "./task-store.js";
+import { hashRequest, replayable } from "./idempotency.js";
+import { bodyObject, saveAndHandOver, saveUserMessage } from "./start-task.js";
+import { getTaskInWorkspace, type TaskRow } from "./task-store.js";
 import { checkIdempotencyKey, checkPrompt } from "./validate.js";
 
 export function requireTask(ctx: TaskContext, workspaceId: string, taskId: string): TaskRow {
@@ -32,10 +31,7 @@ export async function sendMessage(
 ): Promise<{ messageId: string }> {
   requireApiTask(ctx, input.workspaceId, input.taskId);
   const key = checkIdempotencyKey(input.idempotencyKey);
-  const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<
-    string,
-    unknown
-  >;
+  const body = bodyObject(input.body);
   const text = checkPrompt(body.text, "text");
   const requestHash = hashRequest({ op: "message", workspace: input.workspaceId, task: input.taskId, text });
   const { db } = ctx;
@@ -47,31 +43,14 @@ export async function sendMessage(
       const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
       if (earlier) return earlier;
       const now = ctx.now();
-      const entryId = newEntryId("user");
-      const messageId = key ?? entryId;
-      insertEntry(
-        db,
-        {
-          id: entryId,
-          taskId: input.taskId,
-          role: "user",
-          kind: "message",
-          body: text,
-          messageId,
-          authorId: input.user.id,
-          handedOver: false,
-        },
+      return saveUserMessage(db, {
+        taskId: input.taskId,
+        text,
+        key,
+        userId: input.user.id,
+        requestHash,
         now,
-      );
-      // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
-      saveRecord(
-        db,
-        input.user.id,
-        messageId,
-        { requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
-        now,
-      );
-      return { taskId: input.taskId, messageId, response: null };
+      });
     },
     (saved) => ({ messageId: saved.messageId }),
   );

@@ -4,6 +4,7 @@ import { apiError } from "../api/errors.js";
 import { LIMITS } from "../api/wire.js";
 import { newId } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
+import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
 import { checkStart } from "./decide.js";
@@ -30,10 +31,7 @@ export async function startTask(
   input: { workspaceId: string; user: User; body: unknown; idempotencyKey: string | null },
 ): Promise<StartTaskResponse> {
   const key = checkIdempotencyKey(input.idempotencyKey);
-  const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<
-    string,
-    unknown
-  >;
+  const body = bodyObject(input.body);
   const prompt = checkPrompt(body.prompt, "prompt");
   const title = checkTitle(body.title, prompt);
   const repo = checkRepoShape(body.repo);
@@ -57,8 +55,6 @@ export async function startTask(
       refuseIfLimited(ctx, input.workspaceId, input.user);
       const now = ctx.now();
       const taskId = newId("task");
-      const entryId = newEntryId("user");
-      const messageId = key ?? entryId;
       insertTask(
         db,
         {
@@ -73,34 +69,51 @@ export async function startTask(
         },
         now,
       );
-      insertEntry(
-        db,
-        {
-          id: entryId,
-          taskId,
-          role: "user",
-          kind: "message",
-          body: prompt,
-          messageId,
-          authorId: input.user.id,
-          handedOver: false,
-        },
-        now,
-      );
-      // A keyless request is recorded under its generated messageId: the key a client retries a 503 with.
-      saveRecord(
-        db,
-        input.user.id,
-        messageId,
-        { requestHash, taskId, messageId, messageEntryId: entryId },
-        now,
-      );
-      return { taskId, messageId, response: null };
+      return saveUserMessage(db, { taskId, text: prompt, key, userId: input.user.id, requestHash, now });
     },
   );
 }
 
 type Saved = { taskId: string; messageId: string; response: unknown | null };
+
+/** A JSON body's fields, or none when it is not an object (each field's check then names what is missing). */
+export function bodyObject(body: unknown): Record<string, unknown> {
+  return (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+}
+
+/**
+ * Saves a user's message (a start's prompt or a follow-up) with its idempotency record. The key, when given, is
+ * the messageId; a keyless request is recorded under its generated messageId: the key a client retries a 503 with.
+ */
+export function saveUserMessage(
+  db: Database,
+  input: { taskId: string; text: string; key: string | null; userId: string; requestHash: string; now: Date },
+): Saved {
+  const entryId = newEntryId("user");
+  const messageId = input.key ?? entryId;
+  insertEntry(
+    db,
+    {
+      id: entryId,
+      taskId: input.taskId,
+      role: "user",
+      kind: "message",
+      body: input.text,
+      messageId,
+      authorId: input.userId,
+      handedOver: false,
+    },
+    input.now,
+  );
+  saveRecord(
+    db,
+    input.userId,
+    messageId,
+    { requestHash: input.requestHash, taskId: input.taskId, messageId, messageEntryId: entryId },
+    input.now,
+  );
+  return { taskId: input.taskId, messageId, response: null };
+}
 
 /**
  * A start or a send in one transaction: `save` finds the earlier request with the same key or saves this one,
