@@ -29,17 +29,10 @@ function proxyStateFolders(): string[] {
 }
 
 describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
+  const envTest = (dir: string, ...flags: string[]) =>
+    runBaton(["env", "test", dir, "--repository", "acme/api", "--driver", driver, ...flags]);
   it("passes the fixture repository: every step, the evidence and the disclosure", async () => {
-    const run = await runBaton([
-      "env",
-      "test",
-      checkout(),
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
-      "--json",
-    ]);
+    const run = await envTest(checkout(), "--json");
     expect(run.exitCode).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.steps.map((s: { name: string; ok: boolean }) => `${s.name}:${s.ok}`)).toEqual([
@@ -68,16 +61,7 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
       ].join("\n"),
     });
     const before = new Set(proxyStateFolders());
-    const run = await runBaton([
-      "env",
-      "test",
-      probing,
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
-      "--json",
-    ]);
+    const run = await envTest(probing, "--json");
     const result = JSON.parse(run.stdout);
     expect(result.evidence.output.head).toMatch(
       /^HTTP_PROXY set HTTPS_PROXY set BATON_PROXY_URL http:\/\/[\d.]+:\d+\n/,
@@ -98,31 +82,12 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     const probing = checkout({
       "scripts/start.sh": "#!/bin/bash\nenv | grep -ic '_proxy' || true\n",
     });
-    const run = await runBaton([
-      "env",
-      "test",
-      probing,
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
-      "--no-proxy",
-    ]);
+    const run = await envTest(probing, "--no-proxy");
     expect(run.stdout).toMatch(
       /^ {2}egress: none \(--no-proxy\): the box reaches only the throwaway service$/m,
     );
     expect(run.exitCode).toBe(0);
-    const json = await runBaton([
-      "env",
-      "test",
-      probing,
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
-      "--no-proxy",
-      "--json",
-    ]);
+    const json = await envTest(probing, "--no-proxy", "--json");
     const result = JSON.parse(json.stdout);
     expect(result.egress).toEqual({ proxy: "none", address: null });
     expect(result.evidence.output.head).toBe("0\n"); // no HTTP_PROXY, https_proxy, NO_PROXY, BATON_PROXY_URL…
@@ -134,7 +99,7 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
 
   it("exits 1 when the startup script fails, naming the step", async () => {
     const failing = checkout({ "scripts/start.sh": "#!/bin/sh\necho 'cannot start' >&2\nexit 3\n" });
-    const run = await runBaton(["env", "test", failing, "--repository", "acme/api", "--driver", driver]);
+    const run = await envTest(failing);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(
       /^ {2}egress: only through a throwaway baton proxy at 127\.0\.0\.1:\d+ \(HTTP_PROXY and HTTPS_PROXY are set in the box\)$/m,
@@ -149,14 +114,8 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
     const serving = checkout({
       "scripts/start.sh": `#!/bin/bash\nnohup node -e 'require("node:http").createServer((q, s) => s.end("ok")).listen(18080, "127.0.0.1")' >/dev/null 2>&1 &\n`,
     });
-    const run = await runBaton([
-      "env",
-      "test",
+    const run = await envTest(
       serving,
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
       "--ready-url",
       "http://127.0.0.1:18080/health",
       "--ready-tcp",
@@ -164,7 +123,7 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
       "--ready-command",
       "test -d .git || test -e scripts/start.sh",
       "--json",
-    ]);
+    );
     const result = JSON.parse(run.stdout);
     expect(result.evidence).toMatchObject({ outcome: "succeeded", readiness: { status: "ready" } });
     expect(run.exitCode).toBe(0);
@@ -186,19 +145,7 @@ describe.each(DRIVERS)("baton env test on the %s driver", (driver) => {
   });
 
   it("exits 1 with outcome not_ready when a readiness check fails by its deadline, naming readiness", async () => {
-    const run = await runBaton([
-      "env",
-      "test",
-      checkout(),
-      "--repository",
-      "acme/api",
-      "--driver",
-      driver,
-      "--ready-command",
-      "false",
-      "--ready-timeout",
-      "0.5",
-    ]);
+    const run = await envTest(checkout(), "--ready-command", "false", "--ready-timeout", "0.5");
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(/^ {2}startup +FAILED +\d+ ms {2}outcome not_ready$/m);
     expect(run.stdout).toContain("evidence: outcome not_ready, exit 0,");
