@@ -7,14 +7,22 @@
 # this list to the programs the code starts.
 set -euo pipefail
 
+# Each check names the program a later step runs, not a neighbour of it: a machine may ship a Docker client
+# (`docker`) without the engine (`dockerd`), and only the engine's check installs docker.io there.
 packages=()
-need() { command -v "$1" >/dev/null 2>&1 || packages+=("$2"); }
+need() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  local p
+  for p in "${packages[@]}"; do [ "$p" = "$2" ] && return 0; done
+  packages+=("$2")
+}
 need bash bash
 need dash dash
 need sqlite3 sqlite3
 need git git
 need wrk wrk
 need docker docker.io
+need dockerd docker.io
 need bwrap bubblewrap
 need debootstrap debootstrap
 need ip iproute2
@@ -40,13 +48,13 @@ fi
 # The Docker engine: use the one that answers; otherwise start dockerd in the background and wait for it.
 if ! docker info >/dev/null 2>&1; then
   as_root "starting dockerd"
-  log=/var/log/baton-dockerd.log
+  log=${BATON_DOCKERD_LOG:-/var/log/baton-dockerd.log}
   echo "setup-machine: starting dockerd in the background (log: $log)"
   nohup dockerd >"$log" 2>&1 &
-  deadline=$((SECONDS + 60))
+  deadline=$((SECONDS + ${BATON_DOCKERD_WAIT_S:-60}))
   until docker info >/dev/null 2>&1; do
     if ((SECONDS >= deadline)); then
-      echo "setup-machine: dockerd did not answer within 60 s; see $log" >&2
+      echo "setup-machine: dockerd did not answer within ${BATON_DOCKERD_WAIT_S:-60} s; see $log" >&2
       tail -n 20 "$log" >&2 || true
       exit 1
     fi

@@ -1,0 +1,94 @@
+// scripts/setup-machine.sh on a fresh machine of this kind: the image ships a Docker client (`docker`) without the
+// engine (`dockerd`), and the script must still install docker.io and start the engine. `apt-get`, `docker` and
+// `dockerd` are fakes in a temporary folder on a PATH holding nothing else of the machine's: the real ones would
+// install packages and start a daemon on the machine running the tests, which a unit test must not do. The fakes
+// record what the script asked of them, so the test sees which packages it installed and whether it started dockerd.
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
+
+/** Real programs the script runs besides the ones it checks for (coreutils, on every machine). */
+const BASE_PROGRAMS = ["nohup", "sleep", "tail", "cat", "touch", "cp", "chmod"];
+
+let folder: string;
+
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+/** `docker info` answers only once the fake engine has started. */
+const DOCKER_CLIENT = 'if [ "$1" = info ]; then [ -e "$RECORD/engine-up" ]; else exit 0; fi';
+/** The engine marks itself up, as a real dockerd does once its socket answers. */
+const DOCKERD = 'touch "$RECORD/engine-up"; echo started >>"$RECORD/dockerd"';
+/** `apt-get install` records its packages and installs the fake engine when docker.io is among them. */
+const APT_GET = `if [ "$1" = install ]; then
+  echo "$@" >>"$RECORD/apt-get"
+  for p in "$@"; do
+    if [ "$p" = docker.io ]; then cp "$RECORD/../dockerd.package" "$BIN/dockerd"; chmod +x "$BIN/dockerd"; fi
+  done
+fi`;
+/** The script refuses to install without root; the fake says root so the test runs as any user. */
+const ID = 'if [ "$1" = -u ]; then echo 0; else exit 1; fi';
+
+function script(record: string, bin: string, body: string): string {
+  return `#!/bin/bash\nRECORD=${record}\nBIN=${bin}\n${body}\n`;
+}
+
+function fakeMachine(programs: Record<string, string>): { bin: string; record: string } {
+  folder = mkdtempSync(join(tmpdir(), "baton-setup-machine-"));
+  const bin = join(folder, "bin");
+  const record = join(folder, "record");
+  mkdirSync(bin);
+  mkdirSync(record);
+  for (const name of BASE_PROGRAMS) symlinkSync(`/usr/bin/${name}`, join(bin, name));
+  writeFileSync(join(folder, "dockerd.package"), script(record, bin, DOCKERD));
+  for (const [name, body] of Object.entries({ id: ID, "apt-get": APT_GET, ...programs })) {
+    writeFileSync(join(bin, name), script(record, bin, body));
+    chmodSync(join(bin, name), 0o755);
+  }
+  return { bin, record };
+}
+
+async function runSetup(bin: string, record: string) {
+  return execa("/bin/bash", [join(PROJECT_ROOT, "scripts", "setup-machine.sh")], {
+    env: { PATH: bin, BATON_DOCKERD_LOG: join(record, "dockerd.log"), BATON_DOCKERD_WAIT_S: "10" },
+    extendEnv: false,
+    reject: false,
+  });
+}
+
+describe("scripts/setup-machine.sh on a machine with a Docker client and no engine", () => {
+  it("installs docker.io because dockerd is missing, then starts dockerd and waits for it to answer", async () => {
+    const { bin, record } = fakeMachine({ docker: DOCKER_CLIENT });
+    const result = await runSetup(bin, record);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const installed = readFileSync(join(record, "apt-get"), "utf8").split(/\s+/);
+    expect(installed).toContain("docker.io");
+    // docker.io is asked for once although two checks (docker, dockerd) name it.
+    expect(installed.filter((p) => p === "docker.io")).toHaveLength(1);
+    expect(readFileSync(join(record, "dockerd"), "utf8")).toBe("started\n");
+    expect(result.stdout).toContain("setup-machine: dockerd is up");
+  });
+
+  it("does nothing for Docker when the engine is installed and answers", async () => {
+    const { bin, record } = fakeMachine({ docker: "exit 0", dockerd: DOCKERD });
+    const result = await runSetup(bin, record);
+    expect(result.exitCode).toBe(0);
+    const installed = existsSync(join(record, "apt-get"))
+      ? readFileSync(join(record, "apt-get"), "utf8")
+      : "";
+    expect(installed).not.toContain("docker.io");
+    expect(existsSync(join(record, "dockerd"))).toBe(false);
+  });
+});
