@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { ProxyContext } from "./context.js";
 import { leaseFromProxyAuthorization } from "./lease/credentials.js";
 import type { LeasePolicy } from "./lease/policy.js";
+import { noteLeaseFailure, refuseThrottledSource } from "./lease-failures.js";
 import { PROXY_ERRORS, PROXY_HEADERS, type ProxyError } from "./wire.js";
 
 export type LeaseCheck =
@@ -16,7 +17,20 @@ export function leaseOf(headers: IncomingHttpHeaders): string | null {
   return leaseFromProxyAuthorization(Array.isArray(header) ? header[0] : header);
 }
 
-export async function checkLease(lease: string | null, context: ProxyContext): Promise<LeaseCheck> {
+/** `source` is the client socket's peer address: unknown leases from it are throttled (lease-failures.ts). */
+export async function checkLease(
+  lease: string | null,
+  context: ProxyContext,
+  source?: string,
+): Promise<LeaseCheck> {
+  const throttled = refuseThrottledSource(context, source);
+  if (throttled) {
+    return {
+      ok: false,
+      error: throttled,
+      reason: `too many unknown or expired leases from this address; retry after ${throttled.retryAfterSeconds} s`,
+    };
+  }
   if (lease === null) {
     return {
       ok: false,
@@ -27,6 +41,7 @@ export async function checkLease(lease: string | null, context: ProxyContext): P
   try {
     const policy = await context.leases.lookup(lease);
     if (policy === null) {
+      noteLeaseFailure(context, source);
       return {
         ok: false,
         error: PROXY_ERRORS.leaseRequired,

@@ -51,7 +51,7 @@ export async function handleConnect(
     finishRefusal(context, record, { error, rule, reason, started });
   };
 
-  const lease = await checkLease(leaseOf(req.headers), context);
+  const lease = await checkLease(leaseOf(req.headers), context, client.remoteAddress);
   if (!lease.ok) return refuse(lease.error, "lease", lease.reason);
   withLease(record, lease.policy);
   if (!parsed.ok) return refuse(PROXY_ERRORS.invalidTarget, "target", parsed.reason);

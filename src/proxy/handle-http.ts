@@ -33,7 +33,7 @@ export async function handleHttpRequest(
     finishRefusal(context, record, { error, rule, reason, started });
   };
 
-  const lease = await checkLease(leaseOf(req.headers), context);
+  const lease = await checkLease(leaseOf(req.headers), context, req.socket.remoteAddress);
   if (!lease.ok) return refuse(lease.error, "lease", lease.reason);
   withLease(record, lease.policy);
   if (!parsed.ok) return refuse(PROXY_ERRORS.invalidTarget, "target", parsed.reason);

@@ -99,7 +99,7 @@ export async function handleTunnelRequest(
     finishRefusal(context, record, { error, rule, reason, started });
   };
   // The tunnel was opened with a lease that may since have expired: every request is checked again (cached).
-  const lease = await checkLease(tunnel.lease, context);
+  const lease = await checkLease(tunnel.lease, context, tunnel.client.remoteAddress);
   if (!lease.ok) return refuse(lease.error, "lease", lease.reason, true);
   withLease(record, lease.policy);
   const path = req.url ?? "/";

@@ -12,6 +12,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   407: "Proxy Authentication Required",
+  429: "Too Many Requests",
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
@@ -22,6 +23,8 @@ function fixFor(error: ProxyError, host: string): string {
     case PROXY_ERRORS.destinationDenied.code:
     case PROXY_ERRORS.ruleDenied.code:
       return `If the task needs ${host}, ask for access: baton env request-capability --repo <owner/name> --capability <kind> --target ${host} --reason "<what needs it>"`;
+    case PROXY_ERRORS.leaseFailuresThrottled.code:
+      return "Wait for Retry-After, then send the sandbox's current lease (rerun baton env activate if it changed).";
     case PROXY_ERRORS.leaseRequired.code:
       return "Send the sandbox lease as the proxy password: HTTPS_PROXY=http://baton:$BATON_SANDBOX_LEASE@<proxy>; rerun baton env activate to write it into ~/.baton/environment.sh";
     case PROXY_ERRORS.dnsFailed.code:
@@ -56,6 +59,9 @@ export function renderRefusal(
     [PROXY_HEADERS.requestId]: input.requestId,
   };
   if (error.status === 407) headers[PROXY_HEADERS.proxyAuthenticate] = PROXY_AUTH_REALM;
+  // A throttled refusal (lease-failures.ts) carries its wait.
+  const wait = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (wait !== undefined) headers[PROXY_HEADERS.retryAfter] = String(wait);
   return { status: error.status, headers, body };
 }
 

@@ -8,6 +8,7 @@ export const PROXY_HEADERS = {
   requestId: "baton-proxy-request-id",
   proxyAuthorization: "proxy-authorization",
   proxyAuthenticate: "proxy-authenticate",
+  retryAfter: "retry-after",
 } as const;
 
 /** Refusal codes (`Baton-Proxy-Error`) and the HTTP status each is sent with. */
@@ -16,6 +17,8 @@ export const PROXY_ERRORS = {
   destinationDenied: { code: "destination_denied", status: 403 },
   ruleDenied: { code: "rule_denied", status: 403 },
   leaseRequired: { code: "lease_required", status: 407 },
+  /** Too many unknown or expired leases from one address: refused until the window passes (Retry-After). */
+  leaseFailuresThrottled: { code: "lease_failures_throttled", status: 429 },
   /** `baton serve` could not be asked about the lease (down, or the proxy token is wrong). */
   leaseCheckFailed: { code: "lease_check_failed", status: 502 },
   dnsFailed: { code: "dns_failed", status: 502 },

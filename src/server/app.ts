@@ -38,6 +38,7 @@ import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
 import { allowedMethodsOf } from "./http/allowed-methods.js";
 import { handleError, handleNotFound } from "./http/errors.js";
+import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
 import { createMembersApp } from "./members/app.js";
@@ -93,6 +94,7 @@ export interface ServerApp {
 export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
+  app.use(throttleFailedCredentials(deps));
   app.route("/", createHealthApp());
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));

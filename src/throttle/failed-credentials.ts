@@ -1,0 +1,109 @@
+// Failed credentials per source address: after `maxFailures` failures from one source within `windowMs`, every
+// request from it is refused for `windowMs` (429 with Retry-After), whatever it carries. A success resets
+// nothing, so an attacker holding one valid token cannot wash a guessing flood clean between guesses. Pure: the
+// clock is passed in and the limits are data; memory is bounded by `maxSources` (the least recently failing
+// source is forgotten first). Shared by every surface of `baton serve` and by `baton proxy`.
+
+export interface ThrottleLimits {
+  /** Failures from one source within the window that start a block. */
+  maxFailures: number;
+  /** How long failures are counted together, and how long a block lasts. */
+  windowMs: number;
+  /** Sources tracked at once; beyond it the least recently failing is dropped. */
+  maxSources: number;
+}
+
+export const DEFAULT_THROTTLE_LIMITS: ThrottleLimits = {
+  maxFailures: 20,
+  windowMs: 60_000,
+  maxSources: 10_000,
+};
+
+export type ThrottleVerdict = { throttled: false } | { throttled: true; retryAfterSeconds: number };
+
+/**
+ * What a failure asks to be logged, at most twice per source per window (so a flood cannot fill the disk):
+ * `failed` at the first failure of a window (with what the source did in its previous window), `throttled` when
+ * the block starts.
+ */
+export type FailureReport =
+  | { kind: "failed"; failures: 1; previousFailures: number; previousRefused: number }
+  | { kind: "throttled"; failures: number; retryAfterSeconds: number };
+
+interface SourceState {
+  windowStartMs: number;
+  failures: number;
+  /** Requests refused with 429 during this window's block. */
+  refused: number;
+  blockedUntilMs: number;
+}
+
+export class FailedCredentialThrottle {
+  private readonly sources = new Map<string, SourceState>();
+
+  constructor(readonly limits: ThrottleLimits = DEFAULT_THROTTLE_LIMITS) {}
+
+  /** How many sources are tracked now (never more than `maxSources`). */
+  get size(): number {
+    return this.sources.size;
+  }
+
+  /** Before any credential is looked at: is this source blocked? A refusal is counted for the next report. */
+  check(source: string, nowMs: number): ThrottleVerdict {
+    const state = this.sources.get(source);
+    if (!state || state.blockedUntilMs <= nowMs) return { throttled: false };
+    state.refused += 1;
+    this.touch(source, state);
+    return { throttled: true, retryAfterSeconds: secondsUntil(state.blockedUntilMs, nowMs) };
+  }
+
+  /** A credential from this source was refused (401/407): count it; returns a line to log, or null. */
+  recordFailure(source: string, nowMs: number): FailureReport | null {
+    let state = this.sources.get(source);
+    if (!state) {
+      this.makeRoom();
+      state = { windowStartMs: nowMs, failures: 0, refused: 0, blockedUntilMs: 0 };
+    }
+    let previous = { failures: 0, refused: 0 };
+    if (nowMs - state.windowStartMs >= this.limits.windowMs && state.blockedUntilMs <= nowMs) {
+      previous = { failures: state.failures, refused: state.refused };
+      state = { windowStartMs: nowMs, failures: 0, refused: 0, blockedUntilMs: 0 };
+    }
+    state.failures += 1;
+    this.touch(source, state);
+    if (state.failures === this.limits.maxFailures) {
+      state.blockedUntilMs = nowMs + this.limits.windowMs;
+      return {
+        kind: "throttled",
+        failures: state.failures,
+        retryAfterSeconds: secondsUntil(state.blockedUntilMs, nowMs),
+      };
+    }
+    if (state.failures === 1)
+      return {
+        kind: "failed",
+        failures: 1,
+        previousFailures: previous.failures,
+        previousRefused: previous.refused,
+      };
+    return null;
+  }
+
+  /** Map order is the eviction order: a source moves to the back whenever it fails or is refused. */
+  private touch(source: string, state: SourceState): void {
+    this.sources.delete(source);
+    this.sources.set(source, state);
+  }
+
+  private makeRoom(): void {
+    while (this.sources.size >= this.limits.maxSources) {
+      const oldest = this.sources.keys().next().value;
+      if (oldest === undefined) return;
+      this.sources.delete(oldest);
+    }
+  }
+}
+
+function secondsUntil(untilMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+}

@@ -1,0 +1,130 @@
+// Failed credentials are throttled per source address on every surface of a real `baton serve` (issue 21 item 3):
+// a flood of wrong credentials from one address gets 401s up to the limit, then 429 `bad_request` with
+// Retry-After in the surface's `{error, reason, requestId}` shape, whatever it sends (the right credential too);
+// another address is not affected; the flood is logged in at most two lines. Each flood comes from its own
+// loopback address (127.0.0.3...), so the test's own admin calls from 127.0.0.1 are never throttled.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER } from "../../../src/proxy/lease/wire.js";
+import { API_PATHS } from "../../../src/server/api/wire.js";
+import { AUDIT_EVENTS } from "../../../src/server/audit/events.js";
+import { DEFAULT_THROTTLE_LIMITS } from "../../../src/throttle/failed-credentials.js";
+import { ADMIN_PATHS, HEADERS, PATHS, WIRE_ERRORS } from "../../../src/transport/wire.js";
+import { type AddressedAnswer, requestFrom } from "../../helpers/from-address.js";
+import { createSandbox, killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
+import { API_SEED, TOKENS } from "../api/harness.js";
+
+const PROXY_TOKEN = "test-proxy-token-0123456789abcdef";
+const FLOOD = 300;
+const LIMIT = DEFAULT_THROTTLE_LIMITS.maxFailures;
+
+let serve: ServeHandle;
+
+beforeAll(async () => {
+  serve = await startServe({ seed: API_SEED, env: { BATON_PROXY_TOKEN: PROXY_TOKEN } });
+}, 60_000);
+afterAll(async () => {
+  await serve?.stop();
+  await killLeftoverServes();
+});
+
+async function flood(from: string, path: string, init: { method?: string; headers: Record<string, string> }) {
+  const answers: AddressedAnswer[] = [];
+  for (let i = 0; i < FLOOD; i++) answers.push(await requestFrom(from, `${serve.url}${path}`, init));
+  return answers;
+}
+
+function expectThrottled(answers: AddressedAnswer[]) {
+  const statuses = answers.map((a) => a.status);
+  expect(statuses.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(401));
+  expect(statuses.slice(LIMIT)).toEqual(Array(FLOOD - LIMIT).fill(429));
+  for (const answer of answers.slice(LIMIT)) {
+    const wait = Number(answer.headers["retry-after"]);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(DEFAULT_THROTTLE_LIMITS.windowMs / 1000);
+    const body = JSON.parse(answer.text);
+    expect(Object.keys(body).sort()).toEqual(["error", "reason", "requestId"]);
+    expect(body.error).toBe(WIRE_ERRORS.rateLimited);
+    expect(body.reason).toMatch(/too many failed credentials .* retry after \d+ s/);
+    expect(body.requestId).toBe(answer.headers[HEADERS.requestId]);
+  }
+}
+
+/** The audit lines the service wrote about one source address. */
+function linesAbout(source: string): { event: string; failures: number }[] {
+  return serve
+    .stderr()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.source === source);
+}
+
+describe("failed credentials are throttled per source address", () => {
+  it("300 wrong admin tokens: 401s up to the limit, then 429 with Retry-After; another address still works", async () => {
+    const answers = await flood("127.0.0.3", ADMIN_PATHS.tokens, {
+      method: "POST",
+      headers: { [HEADERS.adminToken]: "wrong-admin-token" },
+    });
+    expectThrottled(answers);
+
+    const body = JSON.stringify({ email: "owner@acme.test", name: "laptop", lifetimeDays: 30 });
+    const rightToken = { method: "POST", headers: { [HEADERS.adminToken]: serve.adminToken }, body };
+    // The right token from the flooding address is refused too: a success cannot wash the flood away.
+    expect((await requestFrom("127.0.0.3", `${serve.url}${ADMIN_PATHS.tokens}`, rightToken)).status).toBe(
+      429,
+    );
+    expect((await requestFrom("127.0.0.2", `${serve.url}${ADMIN_PATHS.tokens}`, rightToken)).status).toBe(
+      201,
+    );
+
+    // The whole flood is two lines: the first failure, and the start of the block with its count.
+    const lines = linesAbout("127.0.0.3");
+    expect(lines.map((l) => l.event)).toEqual([
+      AUDIT_EVENTS.credentialFailed,
+      AUDIT_EVENTS.credentialThrottled,
+    ]);
+    expect(lines[1]).toMatchObject({ failures: LIMIT, path: ADMIN_PATHS.tokens, method: "POST" });
+  });
+
+  it("a flood of wrong personal tokens on /v1 is throttled the same way; a member elsewhere is served", async () => {
+    const answers = await flood("127.0.0.4", API_PATHS.me, {
+      headers: { authorization: "Bearer btn_not-a-real-token-000000000000" },
+    });
+    expectThrottled(answers);
+    const me = await requestFrom("127.0.0.2", `${serve.url}${API_PATHS.me}`, {
+      headers: { authorization: `Bearer ${TOKENS.owner}` },
+    });
+    expect(me.status).toBe(200);
+  });
+
+  it("a flood of wrong turn tokens and leases on /ops/v1 is throttled; the sandbox's own credentials work elsewhere", async () => {
+    const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng-throttle" });
+    const answers = await flood("127.0.0.5", PATHS.operation("op_none"), {
+      headers: { authorization: "Bearer wrong-turn-token", [HEADERS.sandboxLease]: "wrong-lease" },
+    });
+    expectThrottled(answers);
+    const own = await requestFrom("127.0.0.2", `${serve.url}${PATHS.operation("op_none")}`, {
+      headers: {
+        authorization: `Bearer ${sandbox.env.BATON_TURN_TOKEN}`,
+        [HEADERS.sandboxLease]: sandbox.env.BATON_SANDBOX_LEASE!,
+      },
+    });
+    // Past the credentials check: no such operation (or the rollout gate), never 401 or 429.
+    expect([403, 404]).toContain(own.status);
+  });
+
+  it("a flood of wrong proxy tokens on the proxy's internal route is throttled", async () => {
+    const answers = await flood("127.0.0.6", PROXY_INTERNAL_PATHS.lease, {
+      method: "POST",
+      headers: { [PROXY_TOKEN_HEADER]: "wrong-proxy-token" },
+    });
+    expectThrottled(answers);
+  });
+
+  it("X-Forwarded-For does not move a request to another source", async () => {
+    const spoofed = await requestFrom("127.0.0.3", `${serve.url}${API_PATHS.me}`, {
+      headers: { authorization: `Bearer ${TOKENS.owner}`, "x-forwarded-for": "198.51.100.7" },
+    });
+    expect(spoofed.status).toBe(429);
+  });
+});
