@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { parseOrThrow } from "../config/zod-error.js";
 import { InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
+import { SERVICE_LOG_LEVEL } from "../log-level.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
@@ -63,7 +64,7 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
 export async function startService(options: ServeOptions): Promise<RunningService> {
   const flags = parseServeFlags(options);
   const { env } = options;
-  const logger = createLogger(env, "baton-serve");
+  const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   const dbPath = flags.db ?? defaultDatabasePath(env);
   const cannotOpen = (error: unknown) =>
     new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {

@@ -2,6 +2,7 @@
 import { X509Certificate } from "node:crypto";
 import { ServiceError, UsageError } from "../../errors.js";
 import { createLogger } from "../../log.js";
+import { SERVICE_LOG_LEVEL } from "../../log-level.js";
 import type { CommandResult } from "../context.js";
 import { type CliIo, writeJson, writeLine } from "../io.js";
 
@@ -23,7 +24,7 @@ export async function runProxy(
   const { PROXY_TOKEN_ENV } = await import("../../proxy/lease/wire.js");
   if (!options.serveUrl)
     throw new UsageError("--serve-url is required: the baton serve that issues the leases");
-  const logger = createLogger(io.env, "baton-proxy");
+  const logger = createLogger(io.env, "baton-proxy", SERVICE_LOG_LEVEL);
   const stopRequested = onceSignalled();
   const service = await startProxyService({
     host: options.host,

@@ -4,6 +4,7 @@ import { createRoute, type z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { InputError } from "../../errors.js";
 import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
+import { ADMIN_ACTOR, AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { createPersonalToken } from "../auth/personal-tokens-store.js";
 import { credentialMatches } from "../auth/tokens.js";
 import { findUserByEmail } from "../auth/users.js";
@@ -53,6 +54,13 @@ export function adminAuth(deps: ServerDeps) {
     if (!presented || !credentialMatches(presented, deps.adminToken))
       throw invalidToken("the admin token is missing or wrong");
     await next();
+    logAuditEvent(deps.logger, AUDIT_EVENTS.adminCall, {
+      requestId: c.get("requestId"),
+      actor: ADMIN_ACTOR,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+    });
   });
 }
 
@@ -186,7 +194,16 @@ export function createAdminApp(deps: ServerDeps) {
       const input = c.req.valid("json");
       if (!findUserByEmail(deps.db, input.email))
         throw notFound("no member with that e-mail; add them to a workspace first");
-      return c.json(createPersonalToken(deps.db, input, deps.now()), 201);
+      const created = createPersonalToken(deps.db, input, deps.now());
+      logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {
+        requestId: c.get("requestId"),
+        actor: ADMIN_ACTOR,
+        tokenId: created.id,
+        owner: created.email,
+        name: created.name,
+        expiresAt: created.expiresAt,
+      });
+      return c.json(created, 201);
     },
   );
 

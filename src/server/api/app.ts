@@ -4,6 +4,7 @@
 // workspace on every request; the work is done by the task engine's operations (src/server/tasks).
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
+import { AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { revokePersonalToken } from "../auth/personal-tokens-store.js";
 import { membershipsOf } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
@@ -168,7 +169,13 @@ export function createApiApp(deps: ServerDeps) {
       },
     }),
     (c) => {
-      revokePersonalToken(deps.db, c.get("caller").tokenId, deps.now().getTime());
+      const caller = c.get("caller");
+      revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
+      logAuditEvent(deps.logger, AUDIT_EVENTS.tokenRevoked, {
+        requestId: c.get("requestId"),
+        actor: caller.user.email,
+        tokenId: caller.tokenId,
+      });
       return c.body(null, 204);
     },
   );
@@ -224,6 +231,12 @@ export function createApiApp(deps: ServerDeps) {
         body,
         idempotencyKey: c.req.valid("header")[API_HEADERS.idempotencyKey] ?? null,
       });
+      logAuditEvent(deps.logger, AUDIT_EVENTS.taskStarted, {
+        requestId: c.get("requestId"),
+        actor: c.get("caller").user.email,
+        workspace: c.get("membership").workspaceId,
+        taskId: answer.task.id,
+      });
       return c.json(answer, 202);
     },
     refuseInput,
@@ -255,16 +268,18 @@ export function createApiApp(deps: ServerDeps) {
       request: { params: taskParams },
       responses: { 202: json(AcceptedSchema, "stopped"), ...errors({ 409: "not_running", ...COMMON }) },
     }),
-    async (c) =>
-      c.json(
-        await stopTaskTurn(
-          ctx(),
-          c.get("membership").workspaceId,
-          c.req.valid("param").taskId,
-          c.get("caller").user,
-        ),
-        202,
-      ),
+    async (c) => {
+      const { workspaceId } = c.get("membership");
+      const { taskId } = c.req.valid("param");
+      const stopped = await stopTaskTurn(ctx(), workspaceId, taskId, c.get("caller").user);
+      logAuditEvent(deps.logger, AUDIT_EVENTS.taskStopped, {
+        requestId: c.get("requestId"),
+        actor: c.get("caller").user.email,
+        workspace: workspaceId,
+        taskId,
+      });
+      return c.json(stopped, 202);
+    },
   );
 
   app.openapi(

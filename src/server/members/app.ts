@@ -3,6 +3,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { WIRE_ERRORS } from "../../transport/wire.js";
+import { AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { ROLLOUT_DISABLED_REASON } from "../auth/authenticate.js";
 import { dismissRequest, listRequests, putSecret } from "../capability/manage.js";
 import { authenticateMember, type Member, requireOwnerOrAdmin } from "../capability/member-auth.js";
@@ -77,7 +78,15 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
     }),
     (c) => {
       const { workspaceId, repoId, requestId } = c.req.valid("param");
-      return c.json({ request: dismissRequest(rt, workspaceId, repoId, requestId) }, 200);
+      const request = dismissRequest(rt, workspaceId, repoId, requestId);
+      logAuditEvent(deps.logger, AUDIT_EVENTS.capabilityDismissed, {
+        requestId: c.get("requestId"),
+        actor: c.get("member").email,
+        workspace: workspaceId,
+        repository: repoId,
+        capabilityRequestId: requestId,
+      });
+      return c.json({ request }, 200);
     },
   );
 
@@ -108,6 +117,15 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
     (c) => {
       const { workspaceId, repoId, name } = c.req.valid("param");
       const result = putSecret(rt, workspaceId, repoId, name, c.req.valid("json"));
+      // The name only: the value never reaches a log line.
+      logAuditEvent(deps.logger, AUDIT_EVENTS.secretWritten, {
+        requestId: c.get("requestId"),
+        actor: c.get("member").email,
+        workspace: workspaceId,
+        repository: repoId,
+        secretName: name,
+        rotated: !result.created,
+      });
       rt.kickMail();
       return result.created ? c.json(result, 201) : c.json(result, 200);
     },

@@ -3,6 +3,7 @@ import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "..
 import { readBatonrcFile } from "../../config/batonrc-file.js";
 import { BatonError } from "../../errors.js";
 import { createSanitiser } from "../../evidence/sanitiser.js";
+import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
@@ -332,6 +333,12 @@ export class SandboxManager {
       }),
     );
     this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
+    logSandboxCreated(this.options.logger, {
+      ...input,
+      sandboxId: issued.sandboxId,
+      driver: driver.name,
+      image: pinned.image,
+    });
     if (batonrc?.pre_clone?.length) await this.runPreClone(issued.sandboxId, created.ref, batonrc.pre_clone);
     return {
       issued,
@@ -460,10 +467,7 @@ export class SandboxManager {
         if (!transition) continue;
         applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
         this.credentials.delete(row.sandboxId);
-        this.options.logger.info(
-          { sandboxId: row.sandboxId, from: transition.from, to: transition.to, reason: transition.reason },
-          "sandbox transition",
-        );
+        logSandboxTransition(this.options.logger, row, transition);
         done.push({ sandboxId: row.sandboxId, transition });
       }
       return done;
@@ -508,10 +512,7 @@ export class SandboxManager {
     }
     if (transition.to === "deleted") this.credentials.delete(row.sandboxId);
     applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
-    this.options.logger.info(
-      { sandboxId: row.sandboxId, from: transition.from, to: transition.to, reason: transition.reason },
-      "sandbox transition",
-    );
+    logSandboxTransition(this.options.logger, row, transition);
   }
 
   private serialise<T>(work: () => Promise<T>): Promise<T> {

@@ -91,8 +91,15 @@ describe("baton serve process", () => {
     expect(await (await fetch(new URL("/healthz", human.url))).json()).toEqual({ ok: true });
     expect(await human.stop()).toBe(0);
     expect(human.stdout().split("\n").filter(Boolean)).toHaveLength(1);
-    // node:sqlite's ExperimentalWarning is silenced; nothing else is written without BATON_LOG_LEVEL.
-    expect(human.stderr()).toBe("");
+    // node:sqlite's ExperimentalWarning is silenced; without BATON_LOG_LEVEL stderr holds only the info-level
+    // JSON lines of the audit log (issue 21 item 8), here just the start and the stop.
+    const logged = human
+      .stderr()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(logged.map((line) => line.msg)).toEqual(["listening", "stopping"]);
+    expect(logged.every((line) => line.level === 30)).toBe(true);
 
     const json = await serve();
     expect(JSON.parse(json.stdout())).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
