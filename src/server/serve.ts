@@ -18,6 +18,7 @@ import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
 import { makeFolders, openDatabase } from "./store/open-store.js";
 import type { Database } from "./store/sqlite.js";
+import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
 export interface ServeOptions {
   host: string;
@@ -71,17 +72,27 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
-  if (flags.secretKeyFile === undefined && secretKeyFile !== undefined) {
+  if (dbPath !== ":memory:")
     try {
       makeFolders(dirname(dbPath));
     } catch (error) {
       throw cannotOpen(error);
     }
-  }
-  const secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
-  const db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
-    throw cannotOpen(error);
+  // Before anything reads or writes the store: a second service on it exits here, naming the first.
+  const lock = await lockStore(dbPath).catch((error: unknown) => {
+    throw error instanceof StoreInUseError ? error : cannotOpen(error);
   });
+  let db: Database;
+  let secretBox: SecretBox;
+  try {
+    secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
+    db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
+      throw cannotOpen(error);
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -165,10 +176,12 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         setTimeout(() => server.closeAllConnections(), 2000).unref();
         await closed;
         db.close();
+        lock.release();
       },
     };
   } catch (error) {
     db.close();
+    lock.release();
     throw error;
   }
 }
