@@ -103,6 +103,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       dashboardUrl: flags.dashboardUrl,
     };
     const sandboxes: { current?: SandboxManager } = {};
+    // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
+    // on it adopts.
+    const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
     const app = createServerApp({
       db,
       logger,
@@ -113,7 +116,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       sandboxes,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
       tasks: {
-        workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
+        workRoot,
         agentCommand: flags.agentCommand
           ? {
               argv: [resolve(flags.agentCommand)],
@@ -152,6 +155,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         // The box reaches the proxy through a forwarder: `--sandbox-proxy`, or where `--proxy-url` points.
         proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
         ops: { host: opsHost, port },
+        serviceDir: workRoot,
         db,
         logger,
         env,
@@ -169,8 +173,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         logger.info("stopping");
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await app.stop();
-        // Boxes cannot outlive the forwarders that are their only way out: the driver removes them.
-        await sandboxes.current?.close();
+        // A deploy keeps the boxes: their network and firewall rules stay, and the next start on this state folder
+        // reopens their forwarders on the same ports (docs: "Deploys and restarts").
+        await sandboxes.current?.detach();
         server.closeIdleConnections();
         // A client holding a keep-alive connection open must not keep the service up.
         setTimeout(() => server.closeAllConnections(), 2000).unref();
