@@ -19,6 +19,7 @@ import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
 import { makeFolders, openDatabase } from "./store/open-store.js";
 import type { Database } from "./store/sqlite.js";
+import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
 export interface ServeOptions {
   host: string;
@@ -72,17 +73,27 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
-  if (flags.secretKeyFile === undefined && secretKeyFile !== undefined) {
+  if (dbPath !== ":memory:")
     try {
       makeFolders(dirname(dbPath));
     } catch (error) {
       throw cannotOpen(error);
     }
-  }
-  const secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
-  const db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
-    throw cannotOpen(error);
+  // Before anything reads or writes the store: a second service on it exits here, naming the first.
+  const lock = await lockStore(dbPath).catch((error: unknown) => {
+    throw error instanceof StoreInUseError ? error : cannotOpen(error);
   });
+  let db: Database;
+  let secretBox: SecretBox;
+  try {
+    secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
+    db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
+      throw cannotOpen(error);
+    });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -93,6 +104,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       dashboardUrl: flags.dashboardUrl,
     };
     const sandboxes: { current?: SandboxManager } = {};
+    // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
+    // on it adopts.
+    const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
     const app = createServerApp({
       db,
       logger,
@@ -103,7 +117,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       sandboxes,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
       tasks: {
-        workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
+        workRoot,
         agentCommand: flags.agentCommand
           ? {
               argv: [resolve(flags.agentCommand)],
@@ -142,6 +156,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         // The box reaches the proxy through a forwarder: `--sandbox-proxy`, or where `--proxy-url` points.
         proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
         ops: { host: opsHost, port },
+        serviceDir: workRoot,
         db,
         logger,
         env,
@@ -159,17 +174,20 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         logger.info("stopping");
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await app.stop();
-        // Boxes cannot outlive the forwarders that are their only way out: the driver removes them.
-        await sandboxes.current?.close();
+        // A deploy keeps the boxes: their network and firewall rules stay, and the next start on this state folder
+        // reopens their forwarders on the same ports (docs: "Deploys and restarts").
+        await sandboxes.current?.detach();
         server.closeIdleConnections();
         // A client holding a keep-alive connection open must not keep the service up.
         setTimeout(() => server.closeAllConnections(), 2000).unref();
         await closed;
         db.close();
+        lock.release();
       },
     };
   } catch (error) {
     db.close();
+    lock.release();
     throw error;
   }
 }

@@ -69,8 +69,25 @@ export interface SandboxDriver {
   remove(ref: string): Promise<void>;
   /** Whether the box still exists (a lost box is recreated by the manager). */
   exists(ref: string): Promise<boolean>;
-  /** Releases the driver's own resources (network, forwarders, firewall rules). */
+  /** Removes the boxes this driver holds whose ref is not in `keep` (the store no longer lists them as live). */
+  reap(keep: ReadonlySet<string>): Promise<string[]>;
+  /**
+   * A graceful stop of the service: closes this process's forwarders and leaves the boxes, their network and
+   * firewall rules, so the next start on the same state folder adopts them (a deploy keeps the boxes).
+   */
+  detach(): Promise<void>;
+  /** Removes every box of this driver and releases its resources (network, forwarders, firewall rules). */
   close(): Promise<void>;
+}
+
+/** Options both drivers take for boxes that outlive the service process. */
+export interface PersistentDriverOptions {
+  /**
+   * The service's state folder. With it, the network (Docker) or box folders (namespace) are named after this
+   * folder, not the process, and a driver starting on the same folder adopts what the previous run left, reopening
+   * the forwarders on the ports the boxes know. Without it (tests, `baton env test`) boxes end with the process.
+   */
+  serviceDir?: string | undefined;
 }
 
 export const AGENT_HOME = "/home/agent";

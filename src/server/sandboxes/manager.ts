@@ -454,15 +454,24 @@ export class SandboxManager {
   }
 
   /**
-   * Records as `lost` every box the store lists that the driver no longer has: a stopped service's driver removes
-   * its boxes, and a killed one's are removed by the next driver as orphans. Run once the driver is up, so the
-   * admin API never shows a box that is gone, and no sweep works on one.
+   * Adopts the previous run's boxes: records as `lost` every box the store lists that the driver no longer has
+   * (removed outside Baton, or a machine restart took its network), then lets the driver remove the boxes the
+   * store no longer lists (deleted, or made by a run that died before recording them). Run once the driver is up,
+   * so the admin API never shows a box that is gone, and no sweep works on one.
    */
   reconcile(): Promise<{ sandboxId: string; transition: Transition }[]> {
     return this.serialise(async () => {
       const done: { sandboxId: string; transition: Transition }[] = [];
+      const keep = new Set<string>();
       for (const row of listBoxes(this.options.db, { live: true })) {
-        if (row.boxRef && (await this.options.driver.exists(row.boxRef))) continue;
+        if (
+          row.boxRef &&
+          row.driver === this.options.driver.name &&
+          (await this.options.driver.exists(row.boxRef))
+        ) {
+          keep.add(row.boxRef);
+          continue;
+        }
         const transition = decideOnEvent(row, "lost");
         if (!transition) continue;
         applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
@@ -470,6 +479,8 @@ export class SandboxManager {
         logSandboxTransition(this.options.logger, row, transition);
         done.push({ sandboxId: row.sandboxId, transition });
       }
+      for (const ref of await this.options.driver.reap(keep))
+        this.options.logger.info({ ref }, "removed a sandbox box the store no longer lists");
       return done;
     });
   }
@@ -556,6 +567,15 @@ export class SandboxManager {
     );
   }
 
+  /** A graceful stop of the service: the boxes keep running for the next start to adopt. */
+  async detach(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.busy;
+    await this.options.driver.detach();
+  }
+
+  /** Removes every box and the driver's resources (tests, and a service that must leave nothing behind). */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];

@@ -21,6 +21,8 @@ export interface SandboxDriverOptions {
   proxy?: string | undefined;
   ops: HostEndpoint;
   env: NodeJS.ProcessEnv;
+  /** The service's state folder: boxes outlive the process and the next start on it adopts them. */
+  serviceDir?: string | undefined;
 }
 
 /**
@@ -38,10 +40,15 @@ export async function createSandboxDriver(
   let driver: SandboxDriver;
   if (options.driver === "docker") {
     const { createDockerDriver } = await import("./drivers/docker.js");
-    driver = await createDockerDriver({ endpoints });
+    driver = await createDockerDriver({ endpoints, serviceDir: options.serviceDir });
   } else {
     const { createNamespaceDriver } = await import("./drivers/namespace.js");
-    driver = await createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
+    driver = await createNamespaceDriver({
+      endpoints,
+      rootfs: image.rootfs,
+      batonDir: image.batonDir,
+      serviceDir: options.serviceDir,
+    });
   }
   return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };
 }

@@ -15,6 +15,7 @@ import {
   type IssuedSandbox,
   issueSandboxWithin,
   issueTurnWithin,
+  renewSandboxWithin,
 } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { AGENT_HOME } from "./driver.js";
@@ -80,6 +81,10 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
           ...turn,
         };
       }
+      // A box of the previous run (the service restarted, its leases held only in that run's memory): the same
+      // box with a fresh lease, so a resumed turn finds the files it left.
+      if (row && row.workspaceId === task.workspaceId && isReusable(row.state) && row.boxRef)
+        return renewSandboxWithin(db, { sandboxId: row.sandboxId, engagementId: task.id }, now);
       const issued = issueSandboxWithin(db, { workspaceId: task.workspaceId, engagementId: task.id }, now);
       if (typeof issued === "string") throw new Error(`cannot make a sandbox for ${task.id}: ${issued}`);
       return issued;

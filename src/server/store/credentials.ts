@@ -115,22 +115,27 @@ export function renewSandbox(
   input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
 ): IssuedSandbox {
-  return inTransaction(db, () => {
-    const lease = newCredential("btl");
-    const leaseExpires = new Date(
-      now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000,
-    );
-    db.prepare(
-      "UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?",
-    ).run(hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId);
-    const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
-    return {
-      sandboxId: input.sandboxId,
-      engagementId: input.engagementId,
-      lease,
-      turnToken: turn.turnToken,
-      leaseExpiresAt: leaseExpires.toISOString(),
-      turnExpiresAt: turn.turnExpiresAt,
-    };
-  });
+  return inTransaction(db, () => renewSandboxWithin(db, input, now));
+}
+
+/** `renewSandbox` inside the caller's transaction (a restarted service resuming a turn in an adopted box). */
+export function renewSandboxWithin(
+  db: Database,
+  input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
+  now: Date,
+): IssuedSandbox {
+  const lease = newCredential("btl");
+  const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
+  db.prepare(
+    "UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?",
+  ).run(hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId);
+  const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+  return {
+    sandboxId: input.sandboxId,
+    engagementId: input.engagementId,
+    lease,
+    turnToken: turn.turnToken,
+    leaseExpiresAt: leaseExpires.toISOString(),
+    turnExpiresAt: turn.turnExpiresAt,
+  };
 }

@@ -2,11 +2,13 @@
 // inter-container traffic off; boxes reach the proxy and the operations transport only through forwarders on
 // the network's gateway, and the host firewall rejects everything else. Docker Engine API through dockerode.
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Docker from "dockerode";
 import { execa } from "execa";
+import { z } from "zod";
 import {
   AGENT_GID,
   AGENT_HOME,
@@ -18,6 +20,7 @@ import {
   type ExecOptions,
   type ExecResult,
   type HostEndpoint,
+  type PersistentDriverOptions,
   resolveBoxEnv,
   type SandboxDriver,
 } from "../driver.js";
@@ -32,12 +35,38 @@ import {
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { BoundedSink } from "./bounded-output.js";
 import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
+import { serviceKeyOf } from "./service-key.js";
 
 export const SANDBOX_LABEL = "baton.sandbox";
 
-export interface DockerDriverOptions {
+export interface DockerDriverOptions extends PersistentDriverOptions {
   endpoints: Partial<Record<EndpointName, HostEndpoint>>;
   docker?: Docker;
+}
+
+/** The network's forwarder ports, kept in the service's state folder for the next run to reopen. */
+const FORWARDERS_FILE = "docker-sandbox-forwarders.json";
+const SERVICE_LABEL = "baton.sandbox.service";
+
+const ForwardersRecordSchema = z.object({
+  network: z.string(),
+  ports: z.record(z.string(), z.number().int().min(1).max(65535)),
+  detached: z.boolean(),
+});
+type ForwardersRecord = z.infer<typeof ForwardersRecordSchema>;
+
+async function readForwarders(path: string, network: string): Promise<ForwardersRecord | undefined> {
+  try {
+    const record = ForwardersRecordSchema.parse(JSON.parse(await readFile(path, "utf8")));
+    return record.network === network ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeForwarders(path: string, record: ForwardersRecord): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
@@ -68,37 +97,64 @@ async function reapOrphans(docker: Docker): Promise<void> {
 export async function createDockerDriver(options: DockerDriverOptions): Promise<SandboxDriver> {
   const docker = options.docker ?? new Docker();
   await reapOrphans(docker);
-  const suffix = randomBytes(3).toString("hex").slice(0, 5);
-  const bridge = `${SANDBOX_INTERFACE_PREFIX}${suffix}`;
+  const { serviceDir } = options;
+  const suffix = serviceDir ? serviceKeyOf(serviceDir) : randomBytes(3).toString("hex").slice(0, 5);
   const networkName = `baton-sandbox-net-${suffix}`;
-  await docker.createNetwork({
-    Name: networkName,
-    Driver: "bridge",
-    Internal: true,
-    CheckDuplicate: true,
-    Labels: { [SANDBOX_LABEL]: "1", [OWNER_LABEL]: ownerStamp() },
-    Options: {
-      "com.docker.network.bridge.name": bridge,
-      "com.docker.network.bridge.enable_icc": "false",
-    },
-  });
+  const record = serviceDir ? join(serviceDir, FORWARDERS_FILE) : undefined;
+  const previous = record ? await readForwarders(record, networkName) : undefined;
   const network = docker.getNetwork(networkName);
+  // A service's network carries its state folder, never a process stamp: no other driver reaps it as an orphan.
+  const existing = serviceDir ? await network.inspect().catch(() => undefined) : undefined;
+  if (!existing)
+    await docker.createNetwork({
+      Name: networkName,
+      Driver: "bridge",
+      Internal: true,
+      CheckDuplicate: true,
+      Labels: {
+        [SANDBOX_LABEL]: "1",
+        ...(serviceDir ? { [SERVICE_LABEL]: serviceDir } : { [OWNER_LABEL]: ownerStamp() }),
+      },
+      Options: {
+        "com.docker.network.bridge.name": `${SANDBOX_INTERFACE_PREFIX}${suffix}`,
+        "com.docker.network.bridge.enable_icc": "false",
+      },
+    });
+  const info = (await network.inspect()) as {
+    IPAM: { Config: { Gateway?: string }[] };
+    Options?: Record<string, string>;
+  };
+  const bridge = info.Options?.["com.docker.network.bridge.name"] ?? `${SANDBOX_INTERFACE_PREFIX}${suffix}`;
   const forwarders: { name: EndpointName; forwarder: Forwarder; gateway: string }[] = [];
   try {
-    const info = (await network.inspect()) as { IPAM: { Config: { Gateway?: string }[] } };
     const gateway = info.IPAM.Config[0]?.Gateway;
     if (!gateway) throw new Error(`docker network ${networkName} has no gateway address`);
     await ensureBaseRules();
     await ensureDockerUserRule();
     for (const [name, endpoint] of Object.entries(options.endpoints) as [EndpointName, HostEndpoint][]) {
-      const forwarder = await startForwarder(gateway, endpoint);
+      const forwarder = await startForwarder(gateway, endpoint, previous?.ports[name] ?? 0);
       forwarders.push({ name, forwarder, gateway });
       await allow(bridge, gateway, forwarder.port);
     }
+    if (record)
+      await writeForwarders(record, {
+        network: networkName,
+        ports: Object.fromEntries(forwarders.map((f) => [f.name, f.forwarder.port])),
+        detached: false,
+      });
   } catch (error) {
     await Promise.all(forwarders.map((f) => f.forwarder.close()));
-    await network.remove().catch(() => undefined);
+    if (!existing) await network.remove().catch(() => undefined);
     throw error;
+  }
+  // After a crash, commands the dead service started may still run in its boxes (a container keeps an exec's
+  // processes): a restart of each running box ends them, as the namespace driver's boxes lose theirs, and keeps
+  // the files. A graceful stop ended them itself.
+  if (existing && previous && !previous.detached) {
+    const boxes = await docker.listContainers({
+      filters: { label: [`baton.sandbox.network=${networkName}`], status: ["running"] },
+    });
+    for (const box of boxes) await docker.getContainer(box.Id).restart({ t: 0 });
   }
   const reach = Object.fromEntries(forwarders.map((f) => [f.name, f.forwarder.address]));
 
@@ -262,6 +318,30 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
       }
     },
 
+    async reap(keep) {
+      const boxes = await docker.listContainers({
+        all: true,
+        filters: { label: [`baton.sandbox.network=${networkName}`] },
+      });
+      const gone = boxes.filter((box) => !keep.has(box.Id)).map((box) => box.Id);
+      for (const id of gone)
+        await docker
+          .getContainer(id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined);
+      return gone;
+    },
+
+    async detach() {
+      for (const { forwarder } of forwarders) await forwarder.close();
+      if (record)
+        await writeForwarders(record, {
+          network: networkName,
+          ports: Object.fromEntries(forwarders.map((f) => [f.name, f.forwarder.port])),
+          detached: true,
+        });
+    },
+
     async close() {
       // Boxes cannot work without this network and its forwarders: they end with the driver.
       const boxes = await docker.listContainers({
@@ -281,6 +361,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         await revoke(bridge, gateway, forwarder.port);
       }
       await network.remove().catch(() => undefined);
+      if (record) await rm(record, { force: true });
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   type ExecOptions,
   type ExecResult,
   type HostEndpoint,
+  type PersistentDriverOptions,
   resolveBoxEnv,
   type SandboxDriver,
 } from "../driver.js";
@@ -32,8 +33,9 @@ import {
 } from "./namespace-network.js";
 import { isOrphaned, ownerStamp } from "./owner.js";
 import { reachableTree } from "./reachable-tree.js";
+import { serviceKeyOf } from "./service-key.js";
 
-export interface NamespaceDriverOptions {
+export interface NamespaceDriverOptions extends PersistentDriverOptions {
   endpoints: Partial<Record<EndpointName, HostEndpoint>>;
   /** The sandbox image's root filesystem (scripts/build-sandbox-image.mjs: `rootfs`). */
   rootfs: string;
@@ -49,6 +51,8 @@ interface BoxState {
   network: BoxNetwork;
   env: Record<string, string>;
   forwarders: number[];
+  /** Which forwarder port serves which endpoint: a restarted service reopens each on its port. */
+  ports?: Partial<Record<EndpointName, number>>;
   owner: string;
 }
 
@@ -64,7 +68,16 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   const rootfs = await reachableTree(options.rootfs, hostUid, imagesDir, "rootfs");
   const batonDir = await reachableTree(options.batonDir, hostUid, imagesDir, "baton");
   const live = new Map<string, { forwarders: Forwarder[]; running: Set<ResultPromise> }>();
-  // Boxes of a service process that died (kill -9, crash) cannot work without its forwarders: remove them.
+  // A service's boxes live in a folder named after its state folder, out of reach of the orphan reaping below
+  // (which knows only process stamps): the next start on that state folder adopts them.
+  const boxesDir = options.serviceDir
+    ? join(stateDir, `service-${serviceKeyOf(options.serviceDir)}`)
+    : stateDir;
+  if (boxesDir !== stateDir) {
+    await mkdir(boxesDir, { recursive: true, mode: 0o711 });
+    await chmod(boxesDir, 0o711);
+  }
+  // Boxes of a process-bound driver that died (kill -9, crash) cannot work without its forwarders: remove them.
   for (const name of await readdir(stateDir).catch(() => [] as string[])) {
     if (!name.startsWith("baton-sandbox-")) continue;
     const ref = join(stateDir, name);
@@ -135,7 +148,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     home: AGENT_HOME,
 
     async create(spec: BoxSpec): Promise<CreatedBox> {
-      const ref = join(stateDir, spec.name);
+      const ref = join(boxesDir, spec.name);
       await mkdir(join(ref, "home", "checkouts"), { recursive: true });
       await mkdir(join(ref, "tmp"), { recursive: true, mode: 0o1777 });
       let network: BoxNetwork | undefined;
@@ -150,17 +163,20 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
         await chmod(ref, 0o711);
         network = await createBoxNetwork(spec.name);
         const reach: CreatedBox["reach"] = {};
+        const ports: BoxState["ports"] = {};
         for (const [name, endpoint] of Object.entries(options.endpoints) as [EndpointName, HostEndpoint][]) {
           const forwarder = await startForwarder(network.hostAddress, endpoint);
           forwarders.push(forwarder);
           await allow(network.hostInterface, network.hostAddress, forwarder.port);
           reach[name] = forwarder.address;
+          ports[name] = forwarder.port;
         }
         const state: BoxState = {
           network,
           env: resolveBoxEnv(spec, reach),
           forwarders: forwarders.map((f) => f.port),
-          owner: ownerStamp(),
+          ports,
+          owner: options.serviceDir ? `service:${options.serviceDir}` : ownerStamp(),
         };
         await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
         live.set(ref, { forwarders, running: new Set() });
@@ -290,9 +306,53 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       }
     },
 
+    async reap(keep) {
+      const gone: string[] = [];
+      for (const name of await readdir(boxesDir).catch(() => [] as string[])) {
+        const ref = join(boxesDir, name);
+        if (!name.startsWith("baton-sandbox-") || keep.has(ref)) continue;
+        await driver.remove(ref);
+        gone.push(ref);
+      }
+      return gone;
+    },
+
+    async detach() {
+      for (const box of live.values()) {
+        for (const child of box.running) child.kill("SIGKILL");
+        for (const forwarder of box.forwarders) await forwarder.close();
+      }
+      live.clear();
+    },
+
     async close() {
       for (const ref of [...live.keys()]) await driver.remove(ref);
     },
   };
+  if (options.serviceDir) await adoptBoxes();
   return driver;
+
+  /** The previous run's boxes whose network namespace still exists: their forwarders reopen on their ports. */
+  async function adoptBoxes(): Promise<void> {
+    for (const name of await readdir(boxesDir)) {
+      if (!name.startsWith("baton-sandbox-")) continue;
+      const ref = join(boxesDir, name);
+      const state = await readState(ref).catch(() => undefined);
+      if (!state?.ports || !(await boxNetworkExists(state.network.netns))) continue;
+      const forwarders: Forwarder[] = [];
+      try {
+        for (const [endpoint, port] of Object.entries(state.ports) as [EndpointName, number][]) {
+          const target = options.endpoints[endpoint];
+          if (!target) continue;
+          forwarders.push(await startForwarder(state.network.hostAddress, target, port));
+          await allow(state.network.hostInterface, state.network.hostAddress, port);
+        }
+      } catch (error) {
+        for (const forwarder of forwarders) await forwarder.close();
+        await driver.detach();
+        throw error;
+      }
+      live.set(ref, { forwarders, running: new Set() });
+    }
+  }
 }

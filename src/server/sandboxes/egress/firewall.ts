@@ -64,6 +64,8 @@ export async function ensureDockerUserRule(): Promise<void> {
 export async function allow(iface: string, address: string, port: number): Promise<void> {
   await ensureBaseRules();
   const [chain, ...spec] = allowRule(iface, address, port);
+  // A restarted service reopens the ports its boxes already may reach: their rules stay as they are.
+  if (await iptables(["-C", chain!, ...spec])) return;
   if (!(await iptables(["-I", chain!, "1", ...spec])))
     throw new Error(`cannot let ${iface} reach ${address}:${port} (iptables failed)`);
 }

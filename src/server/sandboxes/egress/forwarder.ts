@@ -11,7 +11,11 @@ export interface Forwarder {
   close(): Promise<void>;
 }
 
-export async function startForwarder(listenHost: string, target: HostEndpoint): Promise<Forwarder> {
+/**
+ * `port` 0 picks a free one; a port recorded by the previous run is asked for again, because the boxes it adopts
+ * carry `host:port` in their environment. The target is whatever this run gives (the service's own port may move).
+ */
+export async function startForwarder(listenHost: string, target: HostEndpoint, port = 0): Promise<Forwarder> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((inbound) => {
     const outbound = connect(target.port, target.host);
@@ -25,14 +29,23 @@ export async function startForwarder(listenHost: string, target: HostEndpoint): 
     outbound.once("error", () => inbound.destroy());
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, listenHost, () => resolve());
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        port !== 0 && error.code === "EADDRINUSE"
+          ? new Error(
+              `${listenHost}:${port}, the port the sandboxes of the previous run reach, is taken by another process; stop it and start again`,
+              { cause: error },
+            )
+          : error,
+      ),
+    );
+    server.listen(port, listenHost, () => resolve());
   });
   const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  const bound = typeof address === "object" && address ? address.port : 0;
   return {
-    address: `${listenHost}:${port}`,
-    port,
+    address: `${listenHost}:${bound}`,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
