@@ -38,10 +38,10 @@ async function api(method: string, path: string, token: string, body?: unknown) 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  // biome-ignore lint/suspicious/noExplicitAny: the public API's shapes are checked by its own suites
   return {
     status: response.status,
     headers: response.headers,
+    // biome-ignore lint/suspicious/noExplicitAny: the public API's shapes are checked by its own suites
     body: (text ? JSON.parse(text) : undefined) as any,
   };
 }
@@ -61,8 +61,8 @@ const messagesOf = async (id: string, token: string = TOKENS.owner) =>
 async function answer(taskId: string, kind: string, text: string) {
   return until(async () => {
     const response = await serve.admin(ADMIN_PATHS.taskAnswer.replace(":id", taskId), { kind, text });
-    const body = await response.json();
-    return body.error === "turn_not_waiting" && /not yet waiting/.test(body.reason)
+    const body = (await response.json()) as { error?: string; reason?: string };
+    return body.error === "turn_not_waiting" && /not yet waiting/.test(body.reason ?? "")
       ? undefined
       : { status: response.status, body };
   }, `task ${taskId}'s turn to wait for an answer`);
@@ -218,7 +218,7 @@ describe("baton serve --agent manual", () => {
       text: "a\u0000b",
     });
     expect(nul.status).toBe(400);
-    expect((await nul.json()).reason).toMatch(/NUL \(U\+0000\)/);
+    expect(((await nul.json()) as { reason: string }).reason).toMatch(/NUL \(U\+0000\)/);
     const env = { BATON_ADMIN_TOKEN: serve.adminToken };
     const none = await runBaton(["admin", "task", "answer", "task_x", "--url", adminUrl], { env });
     expect(none.exitCode).toBe(1);
