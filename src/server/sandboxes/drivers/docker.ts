@@ -31,6 +31,7 @@ import {
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { BoundedSink } from "./bounded-output.js";
+import { describeEngineFailure } from "./docker-engine.js";
 import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
 
 export const SANDBOX_LABEL = "baton.sandbox";
@@ -67,7 +68,10 @@ async function reapOrphans(docker: Docker): Promise<void> {
 
 export async function createDockerDriver(options: DockerDriverOptions): Promise<SandboxDriver> {
   const docker = options.docker ?? new Docker();
-  await reapOrphans(docker);
+  // The first call to the engine: a failure to reach it says so and names the fixes.
+  await reapOrphans(docker).catch((error: unknown) => {
+    throw describeEngineFailure(error, process.env.DOCKER_HOST) ?? error;
+  });
   const suffix = randomBytes(3).toString("hex").slice(0, 5);
   const bridge = `${SANDBOX_INTERFACE_PREFIX}${suffix}`;
   const networkName = `baton-sandbox-net-${suffix}`;
