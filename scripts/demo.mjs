@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { whyNoContainer } from "./demo/sandbox-choice.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "dist", "src", "cli", "bin.js");
@@ -76,15 +77,7 @@ async function freeLoopbackPort() {
 
 /** Docker answers and we may manage its networks' firewall (root): the demo then uses a container sandbox. */
 function dockerSandboxes() {
-  if (process.argv.includes("--no-docker")) return "--no-docker was given";
-  if (process.getuid?.() !== 0)
-    return "the Docker driver needs root (it sets firewall rules for its network)";
-  try {
-    execFileSync("docker", ["info"], { stdio: "ignore" });
-    return null;
-  } catch {
-    return "no Docker engine answers (`bash scripts/setup-machine.sh` installs and starts one)";
-  }
+  return whyNoContainer({ root, argv: process.argv, uid: process.getuid?.(), env: process.env });
 }
 
 const STEPS = [

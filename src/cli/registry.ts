@@ -130,6 +130,18 @@ export const COMMANDS: readonly CommandEntry[] = [
         load: () => import("./commands/admin/turn.js"),
       },
       {
+        name: "task",
+        summary: "tasks of the public API",
+        subcommands: [
+          {
+            name: "answer",
+            summary:
+              "manual agent mode (baton serve --agent manual): end a task's waiting turn with --reply, --clarify or --fail",
+            load: () => import("./commands/admin/task-answer.js"),
+          },
+        ],
+      },
+      {
         name: "token",
         summary: "personal access tokens for the public API",
         subcommands: [

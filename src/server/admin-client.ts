@@ -5,6 +5,8 @@ import type { z } from "zod";
 import { ConfigError, ServiceError } from "../errors.js";
 import {
   ADMIN_PATHS,
+  type AnswerTurnBody,
+  AnswerTurnResponseSchema,
   CreateSandboxResponseSchema,
   CreateTokenResponseSchema,
   CreateTurnResponseSchema,
@@ -80,4 +82,16 @@ export async function createAdminToken(
   input: { email: string; name: string; lifetimeDays: 30 | 90 | 365 },
 ): Promise<AdminToken> {
   return CreateTokenResponseSchema.parse(await callAdmin(target, ADMIN_PATHS.tokens, input));
+}
+
+export type AdminTurnAnswer = z.infer<typeof AnswerTurnResponseSchema>;
+
+/** Manual agent mode: ends a task's waiting turn with a reply, a question or a failure (`baton admin task answer`). */
+export async function answerAdminTurn(
+  target: AdminTarget,
+  input: { taskId: string } & AnswerTurnBody,
+): Promise<AdminTurnAnswer> {
+  const path = ADMIN_PATHS.taskAnswer.replace(":id", encodeURIComponent(input.taskId));
+  const body: AnswerTurnBody = { kind: input.kind, text: input.text };
+  return AnswerTurnResponseSchema.parse(await callAdmin(target, path, body));
 }

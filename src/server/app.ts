@@ -28,6 +28,7 @@ import { PROXY_INTERNAL_BASE_PATH } from "../proxy/lease/wire.js";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
 import { createAdminApp } from "./admin/app.js";
 import { createSandboxAdminApp } from "./admin/sandboxes.js";
+import { createTaskAdminApp } from "./admin/tasks.js";
 import { createApiApp } from "./api/app.js";
 import { API_BASE_PATH } from "./api/wire.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
@@ -99,6 +100,7 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
   app.route(ADMIN_BASE_PATH, createSandboxAdminApp(deps));
+  app.route(ADMIN_BASE_PATH, createTaskAdminApp(deps));
   app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
   app.route(API_BASE_PATH, createApiApp(deps));
   app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));

@@ -35,6 +35,8 @@ export const ServeOptionsSchema = z.object({
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
   matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
   dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
+  /** `manual`: turns wait for `baton admin task answer` or a stop; `scripted` (default): the seed's rules. */
+  agent: z.enum(["scripted", "manual"], "must be scripted or manual").optional(),
   agentCommand: filePath.optional(),
   agentTimeout: z
     .number()
@@ -65,6 +67,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   smtpUrl: "--smtp-url",
   matcherUrl: "--matcher-url",
   dashboardUrl: "--dashboard-url",
+  agent: "--agent",
   agentCommand: "--agent-command",
   agentTimeout: "--agent-timeout",
   workDir: "--work-dir",
@@ -78,7 +81,14 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */
 export function parseServeFlags(input: unknown): ServeFlags {
   const parsed = ServeOptionsSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (parsed.data.agent !== undefined && parsed.data.agentCommand !== undefined)
+      throw new UsageError(
+        "--agent and --agent-command each pick the agent: give one (--agent-command runs your program; --agent manual waits for baton admin task answer)",
+        { path: "--agent" },
+      );
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0]!;
   const flag = FLAG_NAMES[issue.path[0] as keyof ServeFlags] ?? String(issue.path[0]);
   throw new UsageError(`${flag} ${issue.message}`, { path: flag });

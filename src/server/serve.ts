@@ -8,6 +8,7 @@ import { parseOrThrow } from "../config/zod-error.js";
 import { InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVICE_LOG_LEVEL } from "../log-level.js";
+import { createManualAgent } from "./agent/manual.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
@@ -34,6 +35,8 @@ export interface ServeOptions {
    * seconds (default 1800), and the folder for sandboxes and the local code host (default: `work` beside --db). */
   agentCommand?: string | undefined;
   agentTimeout?: number | undefined;
+  /** `manual`: every turn waits for an operator's answer (`baton admin task answer`) or a stop. */
+  agent?: "scripted" | "manual" | undefined;
   workDir?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   /** `docker` or `namespace`: POST /admin/v1/sandboxes provisions real boxes; `none` (default): leases only. */
@@ -125,6 +128,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
             }
           : undefined,
         agentEnv: agentEnvironment(env),
+        agent: flags.agent === "manual" ? createManualAgent() : undefined,
         // With a driver, each task's turns run in a box of the sandbox manager (made once the service listens).
         sandboxManager: flags.sandboxDriver !== "none" ? () => sandboxes.current : undefined,
       },

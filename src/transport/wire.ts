@@ -204,6 +204,8 @@ export const ADMIN_PATHS = {
   sandboxExec: `${ADMIN_BASE_PATH}/sandboxes/:id/exec`,
   sandboxEvents: `${ADMIN_BASE_PATH}/sandboxes/:id/events`,
   sandboxSweeps: `${ADMIN_BASE_PATH}/sandbox-sweeps`,
+  /** Manual agent mode (`baton serve --agent manual`): an operator answers a task's waiting turn. */
+  taskAnswer: `${ADMIN_BASE_PATH}/tasks/:id/answer`,
 } as const;
 
 /** `POST /admin/v1/tokens`: a personal access token for a member; the answer is the only time it is shown. */
@@ -221,6 +223,27 @@ export const CreateTokenResponseSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
 });
+/** How an operator ends a waiting turn in manual agent mode: the agent's reply, a question back, or a failure. */
+export const TURN_ANSWER_KINDS = ["reply", "clarify", "fail"] as const;
+export const AnswerTurnBodySchema = z.object({
+  kind: z.enum(TURN_ANSWER_KINDS),
+  /** The reply or question the member reads, or the failure's reason. */
+  text: z.string().trim().min(1).max(100_000),
+});
+export type AnswerTurnBody = z.infer<typeof AnswerTurnBodySchema>;
+export const AnswerTurnResponseSchema = z.object({
+  taskId: z.string(),
+  workspaceId: z.string(),
+  kind: z.enum(TURN_ANSWER_KINDS),
+  /** The task's status once the turn has ended with the answer (replied, failed...). */
+  status: z.string(),
+});
+/** Refusals of `POST /admin/v1/tasks/:id/answer` (409). */
+export const TURN_ANSWER_ERRORS = {
+  agentNotManual: "agent_not_manual", // the service runs another agent: nothing waits for an operator
+  turnNotWaiting: "turn_not_waiting", // the task has no turn waiting for an answer (queued, ended, or not there yet)
+} as const;
+
 export const SetBillingBodySchema = z.object({
   workspaceId: z.string().min(1),
   state: z.enum(["active", "inactive"]),

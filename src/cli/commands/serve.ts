@@ -16,6 +16,7 @@ interface ServeFlags {
   dashboardUrl?: string;
   agentCommand?: string;
   agentTimeout?: number;
+  agent?: "scripted" | "manual";
   workDir?: string;
   secretKeyFile?: string;
   proxyUrl?: string;
@@ -37,6 +38,10 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "model endpoint for capability-request matching (token: BATON_MATCHER_TOKEN)",
     )
     .option("--dashboard-url <url>", "base of dashboard links in e-mail (default: <service url>/dashboard)")
+    .option(
+      "--agent <mode>",
+      "scripted (default): the seed's agent rules answer; manual: each turn waits until stopped or answered with `baton admin task answer`",
+    )
     .option(
       "--agent-command <program>",
       "run turns with this agent program (turn as JSON on stdin, reply as JSON on stdout); default: the scripted agent",

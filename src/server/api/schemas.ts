@@ -22,14 +22,20 @@ const checked = (check: (value: string) => unknown, description: string) =>
     })
     .describe(description);
 
+/** The text-field rule (tasks/text-rules.ts), as the OpenAPI document states it. */
+const TEXT_RULE = "no control characters other than tab, line feed and carriage return, no lone surrogates";
+
 export const PromptSchema = checked(
   (v) => checkPrompt(v, "prompt"),
-  "1 to 100,000 characters after trimming",
+  `1 to 100,000 characters after trimming; ${TEXT_RULE}`,
 );
-export const TextSchema = checked((v) => checkPrompt(v, "text"), "1 to 100,000 characters after trimming");
+export const TextSchema = checked(
+  (v) => checkPrompt(v, "text"),
+  `1 to 100,000 characters after trimming; ${TEXT_RULE}`,
+);
 const TitleField = checked(
   (v) => checkTitle(v, "x"),
-  "up to 200 characters, not empty; default: the prompt's first line cut to 80",
+  `up to 200 characters, not empty; ${TEXT_RULE}, no bidirectional override or isolate controls (U+202A to U+202E, U+2066 to U+2069); default: the prompt's first line cut to 80`,
 );
 const RepoField = checked(checkRepoShape, "owner/name of a repository connected to the workspace");
 

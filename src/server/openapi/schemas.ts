@@ -7,6 +7,8 @@ import { z } from "@hono/zod-openapi";
 import { OverlaySchema } from "../../envfile/overlay.js";
 import {
   ActivationResultSchema,
+  AnswerTurnBodySchema,
+  AnswerTurnResponseSchema,
   CapabilityListResponseSchema,
   CapabilityRequestViewSchema,
   CreateSandboxBodySchema,
@@ -95,6 +97,8 @@ export const Schemas = {
   SandboxTransitionResponse: SandboxTransitionResponseSchema.meta({ id: "SandboxTransitionResponse" }),
   SandboxSweepBody: SandboxSweepBodySchema.meta({ id: "SandboxSweepBody" }),
   SandboxSweepResponse: SandboxSweepResponseSchema.meta({ id: "SandboxSweepResponse" }),
+  AnswerTurnBody: AnswerTurnBodySchema.meta({ id: "AnswerTurnBody" }),
+  AnswerTurnResponse: AnswerTurnResponseSchema.meta({ id: "AnswerTurnResponse" }),
 } as const;
 
 /** `{content: application/json}` of a named schema, for a request body or a response. */

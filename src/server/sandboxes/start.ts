@@ -36,7 +36,7 @@ export async function createSandboxDriver(
     ops: options.ops,
     ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
   };
-  const image = resolveSandboxImage(options.env);
+  const image = resolveSandboxImage(options.env, options.driver);
   let driver: SandboxDriver;
   if (options.driver === "docker") {
     const { createDockerDriver } = await import("./drivers/docker.js");

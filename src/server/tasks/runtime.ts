@@ -29,6 +29,8 @@ export interface TaskRuntimeOptions {
 export class TaskRuntime {
   private readonly executing = new Map<string, AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Each executing turn's run, so a caller can wait for the turn's end to be recorded (whenDone). */
+  private readonly runs = new Map<string, Promise<void>>();
   private accepting = false;
   private stopping = false;
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -69,9 +71,16 @@ export class TaskRuntime {
       const run = this.execute(id, controller).finally(() => {
         this.executing.delete(id);
         this.inFlight.delete(run);
+        this.runs.delete(id);
       });
       this.inFlight.add(run);
+      this.runs.set(id, run);
     }
+  }
+
+  /** Resolves once the turn's execution here has ended and its end is recorded; at once when it is not executing. */
+  whenDone(turnId: string): Promise<void> {
+    return this.runs.get(turnId) ?? Promise.resolve();
   }
 
   abortTurn(turnId: string): void {

@@ -2,8 +2,19 @@
 import { apiError } from "../api/errors.js";
 import { LIMITS } from "../api/wire.js";
 import { isTaskStatus, type TaskStatus } from "./statuses.js";
+import { describeForbiddenCharacter, findForbiddenCharacter, type TextField } from "./text-rules.js";
 
-/** "1 to 100,000 characters after trimming"; the trimmed text is what is kept. */
+/** Refuses a character the field may not hold (text-rules.ts) with the field's 400 code. */
+function refuseForbiddenCharacters(value: string, field: TextField): void {
+  const found = findForbiddenCharacter(value, field);
+  if (found)
+    throw apiError(
+      field === "title" ? "invalid_title" : "invalid_prompt",
+      describeForbiddenCharacter(field, found),
+    );
+}
+
+/** "1 to 100,000 characters after trimming", no forbidden character; the trimmed text is what is kept. */
 export function checkPrompt(value: unknown, field: "prompt" | "text"): string {
   if (typeof value !== "string")
     throw apiError("invalid_prompt", `${field} is required: a string of 1 to 100,000 characters`);
@@ -13,6 +24,7 @@ export function checkPrompt(value: unknown, field: "prompt" | "text"): string {
   const length = countCharacters(trimmed);
   if (length > LIMITS.promptMaxChars)
     throw apiError("invalid_prompt", `${field} is ${length} characters; the limit is 100,000 after trimming`);
+  refuseForbiddenCharacters(value, field);
   return trimmed;
 }
 
@@ -27,6 +39,7 @@ export function checkTitle(value: unknown, prompt: string): string {
   const length = countCharacters(value);
   if (length > LIMITS.titleMaxChars)
     throw apiError("invalid_title", `title is ${length} characters; the limit is 200`);
+  refuseForbiddenCharacters(value, "title");
   return value;
 }
 

@@ -34,6 +34,7 @@ import {
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { BoundedSink } from "./bounded-output.js";
+import { describeEngineFailure } from "./docker-engine.js";
 import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
 import { serviceKeyOf } from "./service-key.js";
 
@@ -96,7 +97,10 @@ async function reapOrphans(docker: Docker): Promise<void> {
 
 export async function createDockerDriver(options: DockerDriverOptions): Promise<SandboxDriver> {
   const docker = options.docker ?? new Docker();
-  await reapOrphans(docker);
+  // The first call to the engine: a failure to reach it says so and names the fixes.
+  await reapOrphans(docker).catch((error: unknown) => {
+    throw describeEngineFailure(error, process.env.DOCKER_HOST) ?? error;
+  });
   const { serviceDir } = options;
   const suffix = serviceDir ? serviceKeyOf(serviceDir) : randomBytes(3).toString("hex").slice(0, 5);
   const networkName = `baton-sandbox-net-${suffix}`;
