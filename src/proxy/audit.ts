@@ -4,7 +4,8 @@
 import type { Logger } from "pino";
 import type { ProxyErrorCode } from "./wire.js";
 
-export type AuditKind = "http" | "connect" | "mitm" | "self";
+/** `connection`: a refusal made for the connection itself (a cap), before any request was read. */
+export type AuditKind = "http" | "connect" | "mitm" | "self" | "connection";
 
 export interface AuditRecord {
   requestId: string;

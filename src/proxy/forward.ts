@@ -116,9 +116,19 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
     }
     const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
     res.writeHead(refusal.status, refusal.headers).end(refusal.body);
-    Object.assign(record, { decision: "error", error: error.code, status: error.status, reason });
+    Object.assign(record, {
+      decision: error.status >= 500 ? "error" : "deny",
+      error: error.code,
+      status: error.status,
+      reason,
+    });
   };
 
+  if (substitution.ambiguous !== null) {
+    req.resume();
+    fail(PROXY_ERRORS.ambiguousCredentials, substitution.ambiguous);
+    return;
+  }
   if (substitution.unusable.length > 0) {
     req.resume();
     fail(
@@ -170,6 +180,13 @@ export function forwardRequest(context: ProxyContext, input: ForwardInput): void
     const tlsTrouble = /certificate|self.signed|unable to verify|CERT_/i.test(
       `${error.code} ${error.message}`,
     );
+    if (error.code === "HPE_HEADER_OVERFLOW") {
+      fail(
+        PROXY_ERRORS.upstreamHeadersTooLarge,
+        "the upstream's answer headers are larger than the proxy reads (16 KiB)",
+      );
+      return;
+    }
     fail(
       PROXY_ERRORS.upstreamUnreachable,
       tlsTrouble

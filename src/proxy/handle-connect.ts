@@ -11,7 +11,7 @@ import { watchLease } from "./lease/watch.js";
 import type { MitmSession } from "./mitm.js";
 import { checkDestination } from "./net/check-destination.js";
 import { DialError, dialChecked } from "./net/dial.js";
-import { readClientHelloSni } from "./net/sni.js";
+import { collectClientHello, MAX_HELLO_BYTES, readClientHelloSni } from "./net/sni.js";
 import { parseAuthority, type Target } from "./policy/index.js";
 import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { rawRefusal, renderRefusal } from "./refusal.js";
@@ -97,19 +97,12 @@ export async function handleConnect(
     return;
   }
   client.write(ESTABLISHED);
-  const firstBytes = (chunk: Buffer) => {
-    record.sni = readClientHelloSni(chunk);
-  };
-  if (head.length > 0) {
-    firstBytes(head);
-    upstream.write(head);
-  } else {
-    client.once("data", firstBytes);
-  }
   upstream.setTimeout(context.config.timeouts.idleMs, () => upstream.destroy());
-  client.pipe(upstream);
+  // The upstream may speak first (SSH, SMTP banners): its bytes flow at once. The client's first bytes wait
+  // until its TLS hello has been read, so a hello naming another host never reaches the upstream.
   upstream.pipe(client);
   let closed = false;
+  let refusal: { error: ProxyError; reason: string } | null = null;
   // The tunnel lives no longer than its lease: looked up again at its expiry and as often as the cache allows.
   const stopWatching = watchLease(
     context.leases,
@@ -125,14 +118,88 @@ export async function handleConnect(
     if (closed) return;
     closed = true;
     stopWatching();
-    client.destroy();
     upstream.destroy();
     record.bytesUp = upstream.bytesWritten;
     record.bytesDown = upstream.bytesRead;
+    if (refusal) {
+      // An alert, so the client's TLS stack says "access denied" rather than a bare reset.
+      client.end(TLS_ACCESS_DENIED);
+      finishRefusal(context, record, { ...refusal, rule: "sni", started });
+      return;
+    }
+    client.destroy();
     record.durationMs = Date.now() - started;
     finishRecord(context, record);
   };
   upstream.on("error", close);
   upstream.on("close", close);
   client.on("close", close);
+
+  const first = await readFirstBytes(client, head);
+  if (closed) return;
+  const hello = collectClientHello(first);
+  if (hello.done && hello.tls) {
+    record.sni = hello.hello ? readClientHelloSni(hello.hello) : null;
+    refusal = misdirectedHello(lease.policy, target, record.sni, hello.hello === null);
+    if (refusal) {
+      close();
+      return;
+    }
+  }
+  if (first.length > 0) upstream.write(first);
+  // A client that sent its last bytes and its end before the hello was complete: pass the end on too.
+  if (client.readableEnded) upstream.end();
+  else client.pipe(upstream);
+}
+
+/** A fatal TLS alert record: access_denied (49). */
+const TLS_ACCESS_DENIED = Buffer.from([21, 3, 3, 0, 2, 2, 49]);
+
+/**
+ * An opaque tunnel (the CONNECT host has no secret here) must not carry a TLS hello that names a host one of the
+ * sandbox's secrets is approved for: the bytes would reach the CONNECT host's address under that name.
+ */
+function misdirectedHello(
+  lease: LeasePolicy,
+  target: Target,
+  sni: string | null,
+  unreadable: boolean,
+): { error: ProxyError; reason: string } | null {
+  if (unreadable && lease.secrets.length > 0) {
+    return {
+      error: PROXY_ERRORS.sniMismatch,
+      reason: `a TLS hello over ${MAX_HELLO_BYTES} bytes, whose server name the proxy cannot read`,
+    };
+  }
+  if (sni === null) return null;
+  const named = parseAuthority(`${sni}:${target.port}`);
+  if (!named.ok || named.value.host.host === target.host.host) return null;
+  if (!needsPlaceholderPath(lease, named.value)) return null;
+  return {
+    error: PROXY_ERRORS.sniMismatch,
+    reason: `the TLS hello names ${named.value.host.host}, a host with secrets, in a tunnel to ${target.host.host}`,
+  };
+}
+
+/** The client's first bytes in the tunnel: enough for a whole TLS hello, or whatever came before it closed. */
+function readFirstBytes(client: Socket, head: Buffer): Promise<Buffer> {
+  let data = head;
+  if (collectClientHello(data).done) return Promise.resolve(data);
+  return new Promise((resolve) => {
+    const finish = () => {
+      client.pause();
+      client.off("data", onData);
+      client.off("end", finish);
+      client.off("close", finish);
+      resolve(data);
+    };
+    const onData = (chunk: Buffer) => {
+      data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
+      if (collectClientHello(data).done) finish();
+    };
+    client.on("data", onData);
+    client.once("end", finish);
+    client.once("close", finish);
+    client.resume();
+  });
 }

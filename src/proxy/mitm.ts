@@ -1,7 +1,7 @@
 // The placeholder path: the proxy answers the CONNECT itself, terminates TLS with a leaf for the CONNECT host
 // signed by its own CA, and passes each inner request on over TLS to the checked address (verifying the
-// upstream's certificate for that host). A placeholder is swapped only when the CONNECT authority, the TLS SNI
-// and the inner Host agree and the request's origin matches an approved destination.
+// upstream's certificate for that host). A request is refused (421 host_mismatch) unless the CONNECT authority,
+// the TLS SNI and the inner Host agree; a placeholder is swapped only where its approved destination matches.
 // The decrypted connection joins the proxy's own HTTP server (`accept`), so its header time-out, keep-alive
 // time-out and drain apply inside tunnels too; the TLS handshake itself must finish within `headersMs`.
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -38,6 +38,24 @@ export function endpointsAgree(target: Target, sni: string | null, hostHeader: s
   if (norm(sni) !== host) return false;
   const inner = parseAuthority(hostHeader, 443);
   return inner.ok && inner.value.host.host === host && inner.value.port === target.port;
+}
+
+/** Why authority, SNI and Host do not name one host (a missing Host is the authority's), or null. */
+export function describeDisagreement(
+  target: Target,
+  sni: string | null,
+  hostHeader: string | undefined,
+): { reason: string; sni: boolean } | null {
+  const authority = `${target.host.host}:${target.port}`;
+  if (sni === null)
+    return { reason: `the TLS hello named no server; it must name ${target.host.host}`, sni: true };
+  if (norm(sni) !== target.host.host) {
+    return { reason: `the TLS hello names ${sni.slice(0, 253)} in a tunnel to ${authority}`, sni: true };
+  }
+  if (!endpointsAgree(target, sni, hostHeader ?? authority)) {
+    return { reason: `the Host header ${hostHeader!.slice(0, 260)} differs from ${authority}`, sni: false };
+  }
+  return null;
 }
 
 export interface Mitm {
@@ -114,6 +132,13 @@ export async function handleTunnelRequest(
   if (hostHeader !== undefined && norm(hostHeader) !== norm(`${target.host.host}:${target.port}`)) {
     if (norm(hostHeader) !== target.host.host || target.port !== 443) record.hostHeader = hostHeader;
   }
+  // A placeholder can be swapped on this path, so the request must be for the host that was checked, under
+  // every name it gives: otherwise the client's Host (or the name its TLS asked for) would reach the checked
+  // address with the secret of another host. A wrong SNI spoils every request of the tunnel: it is closed.
+  const disagreement = describeDisagreement(target, tunnel.sni, hostHeader);
+  if (disagreement) {
+    return refuse(PROXY_ERRORS.hostMismatch, "endpoints", disagreement.reason, disagreement.sni);
+  }
   // Methods and operator rules apply to each request the proxy can see inside the tunnel.
   const verdict = decideAddress(
     { target, method: record.method },
@@ -122,18 +147,15 @@ export async function handleTunnelRequest(
     context.ownAddresses(),
   ).verdict;
   if (!verdict.allowed) return refuse(verdict.error, verdict.rule, verdict.reason);
-  const agree = endpointsAgree(target, tunnel.sni, hostHeader);
   record.rule = verdict.rule;
-  record.reason = agree
-    ? verdict.reason
-    : `${verdict.reason}; authority, SNI and Host disagree, so no placeholder is swapped`;
+  record.reason = verdict.reason;
   forwardRequest(context, {
     req,
     res,
     record,
     started,
     lease: lease.policy,
-    origin: agree ? { scheme: "https", host: target.host.host, port: target.port, path } : null,
+    origin: { scheme: "https", host: target.host.host, port: target.port, path },
     address: tunnel.addresses[0]!,
     port: target.port,
     path,

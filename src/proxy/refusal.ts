@@ -12,6 +12,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
   403: "Forbidden",
   407: "Proxy Authentication Required",
+  421: "Misdirected Request",
   429: "Too Many Requests",
   502: "Bad Gateway",
   503: "Service Unavailable",
@@ -38,6 +39,20 @@ function fixFor(error: ProxyError, host: string): string {
       return "Tell a workspace owner: the secret's stored value must be header text (no control characters or line breaks).";
     case PROXY_ERRORS.answerEncodingUnsupported.code:
       return "The destination ignored Accept-Encoding: identity; the proxy reads gzip, deflate and br only.";
+    case PROXY_ERRORS.upstreamHeadersTooLarge.code:
+      return "The destination answered with more header bytes than the proxy reads (16 KiB); this is not a policy refusal, ask the destination's owner.";
+    case PROXY_ERRORS.smtpDenied.code:
+      return 'Outbound mail ports (25, 465, 587) are closed by default; send mail through an HTTP API, or ask the operator to set "allowSmtp": true in the proxy config (or start baton proxy with --allow-smtp).';
+    case PROXY_ERRORS.connectionLimit.code:
+      return "The proxy is at its limit of open connections (limits.maxConnections in its config); close idle connections and retry, or tell the operator.";
+    case PROXY_ERRORS.leaseConnectionLimit.code:
+      return "This sandbox holds as many connections through the proxy as one lease may (limits.maxConnectionsPerLease); close idle ones (keep-alive pools, open tunnels) and retry.";
+    case PROXY_ERRORS.hostMismatch.code:
+      return `Where a placeholder can be swapped, the CONNECT host, the TLS server name and the Host header must all be ${host}; open a separate CONNECT for any other host.`;
+    case PROXY_ERRORS.sniMismatch.code:
+      return "CONNECT to the host the TLS hello names: the proxy does not tunnel to one host under another's server name.";
+    case PROXY_ERRORS.ambiguousCredentials.code:
+      return "Send one placeholder in one credential header (e.g. Authorization: Bearer <placeholder>); the proxy will not guess which one is meant.";
     case PROXY_ERRORS.leaseCheckFailed.code:
       return "The proxy could not check the lease with baton serve; try again, or tell the operator.";
     default:

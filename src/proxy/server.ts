@@ -1,17 +1,20 @@
 // The forward proxy on Node's own http/net/tls: absolute-form requests and CONNECT on one listening socket.
 // `drain` stops accepting, lets open exchanges and tunnels finish for up to the given time, then ends the rest.
 import { randomBytes } from "node:crypto";
-import { createServer, Agent as HttpAgent, type Server } from "node:http";
+import { createServer, Agent as HttpAgent, type IncomingHttpHeaders, type Server } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { Socket } from "node:net";
 import { createSecureContext } from "node:tls";
+import { leaseOf } from "./authenticate.js";
 import type { ProxyCa, ProxyContext, ProxyDeps } from "./context.js";
 import { handleConnect } from "./handle-connect.js";
 import { handleHttpRequest } from "./handle-http.js";
+import { createConnectionLedger } from "./limits.js";
 import { createMitm, handleTunnelRequest } from "./mitm.js";
 import { compilePolicy } from "./policy/index.js";
+import { finishRefusal, startRecord } from "./record.js";
 import { rawRefusal, renderRefusal } from "./refusal.js";
-import { PROXY_ERRORS } from "./wire.js";
+import { PROXY_ERRORS, type ProxyError } from "./wire.js";
 
 export interface EgressProxy {
   server: Server;
@@ -43,7 +46,10 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   };
   const busy = new Set<Socket>();
   const sockets = new Set<Socket>();
-  const { headersMs } = deps.config.timeouts;
+  const { headersMs, closeGraceMs } = deps.config.timeouts;
+  const ledger = createConnectionLedger<Socket>(deps.config.limits);
+  /** Connections refused at accept: whatever they send later is not served. */
+  const refused = new WeakSet<Socket>();
   const server = createServer({
     keepAliveTimeout: 30_000,
     requestTimeout: 0,
@@ -53,21 +59,67 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   });
   // Decrypted placeholder-path connections are served by this same server (its time-outs and drain apply).
   const mitm = createMitm(context, (tls) => server.emit("connection", tls));
+  const refuseConnection = (socket: Socket, error: ProxyError, reason: string, host = "(none)") => {
+    const record = startRecord(context, "connection", "(connection)", host, null);
+    const refusal = renderRefusal(error, { host, reason, requestId: record.requestId });
+    if (socket.writable) socket.end(rawRefusal(refusal));
+    destroyAfterGrace(socket, closeGraceMs);
+    finishRefusal(context, record, { error, rule: "limits", reason, started: Date.now() });
+  };
   server.on("connection", (socket: Socket) => {
     // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.
     socket.setNoDelay(true);
     sockets.add(socket);
+    // Whoever ended the connection (a 408, a refusal), a client that never reads nor closes its side must not
+    // keep the handle: it is destroyed after a short grace.
+    socket.once("finish", () => destroyAfterGrace(socket, closeGraceMs));
     socket.once("close", () => {
       sockets.delete(socket);
       busy.delete(socket);
+      ledger.release(socket);
     });
+    // A decrypted tunnel is the same TCP connection as its CONNECT, counted then.
+    if (mitm.tunnelOf(socket)) return;
+    if (!ledger.admit(socket)) {
+      refused.add(socket);
+      socket.on("error", () => socket.destroy());
+      refuseConnection(
+        socket,
+        PROXY_ERRORS.connectionLimit,
+        `the proxy holds ${deps.config.limits.maxConnections} connections, its limit`,
+      );
+    }
   });
+  /** The per-lease cap, checked when a request or CONNECT names its lease (the lease is checked later). */
+  const overLeaseLimit = (socket: Socket, headers: IncomingHttpHeaders): string | null => {
+    const lease = leaseOf(headers);
+    if (lease === null || ledger.claim(socket, lease)) return null;
+    return `this lease holds ${ledger.heldBy(lease)} connections through the proxy, the limit per lease`;
+  };
   const crash = (error: unknown) =>
     context.logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
   server.on("request", (req, res) => {
+    if (refused.has(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
     busy.add(req.socket);
     res.once("close", () => busy.delete(req.socket));
     const tunnel = mitm.tunnelOf(req.socket);
+    const overLimit = tunnel ? null : overLeaseLimit(req.socket, req.headers);
+    if (overLimit !== null) {
+      const record = startRecord(context, "http", req.method ?? "GET", hostOf(req.url), null);
+      const error = PROXY_ERRORS.leaseConnectionLimit;
+      const refusal = renderRefusal(error, {
+        host: record.host,
+        reason: overLimit,
+        requestId: record.requestId,
+      });
+      req.resume();
+      res.writeHead(refusal.status, { ...refusal.headers, connection: "close" }).end(refusal.body);
+      finishRefusal(context, record, { error, rule: "limits", reason: overLimit, started: Date.now() });
+      return;
+    }
     const handled = tunnel
       ? handleTunnelRequest(context, tunnel, req, res)
       : handleHttpRequest(context, req, res);
@@ -77,6 +129,10 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
     });
   });
   server.on("connect", (req, socket: Socket, head: Buffer) => {
+    if (refused.has(socket)) {
+      socket.destroy();
+      return;
+    }
     if (mitm.tunnelOf(socket)) {
       // A tunnel inside a tunnel would leave the host this one was checked and audited for.
       const refusal = renderRefusal(PROXY_ERRORS.invalidTarget, {
@@ -85,6 +141,11 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
         requestId: context.newRequestId(),
       });
       socket.end(rawRefusal(refusal));
+      return;
+    }
+    const overLimit = overLeaseLimit(socket, req.headers);
+    if (overLimit !== null) {
+      refuseConnection(socket, PROXY_ERRORS.leaseConnectionLimit, overLimit, hostOf(req.url));
       return;
     }
     busy.add(socket);
@@ -102,6 +163,8 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
           : "400 Bad Request";
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`);
     else socket.destroy();
+    // A client that never reads keeps its receive window shut and never closes: end() alone held the handle.
+    destroyAfterGrace(socket as Socket, closeGraceMs);
   });
 
   return {
@@ -128,6 +191,21 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       return { ended };
     },
   };
+}
+
+/** Destroys the socket once the grace has passed, unless it closed by then. */
+function destroyAfterGrace(socket: Socket, graceMs: number): void {
+  if (socket.destroyed) return;
+  const timer = setTimeout(() => socket.destroy(), graceMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
+/** The host a request or CONNECT names, for the audit line of a refusal made before it is parsed. */
+function hostOf(url: string | undefined): string {
+  const text = (url ?? "").slice(0, 300);
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(text)?.[1] ?? text;
+  return authority.replace(/^.*@/, "").replace(/:\d+$/, "") || "(none)";
 }
 
 /**

@@ -32,6 +32,8 @@ export interface ProxyServiceOptions {
   stateDir: string;
   /** Audit lines to this file (appended, 0600) instead of stderr. */
   auditFile?: string | undefined;
+  /** `--allow-smtp`: opens the mail ports whatever the config file says. */
+  allowSmtp?: boolean | undefined;
   logger: Logger;
 }
 
@@ -59,7 +61,8 @@ export async function startProxyService(options: ProxyServiceOptions): Promise<P
   } catch (error) {
     throw new UsageError("--serve-url must be a URL such as http://127.0.0.1:8080", { cause: error });
   }
-  const config = await loadProxyConfig(options.config);
+  const loaded = await loadProxyConfig(options.config);
+  const config = options.allowSmtp ? { ...loaded, allowSmtp: true } : loaded;
   const ca = await loadOrCreateCa(options.stateDir);
   const auditDestination = options.auditFile
     ? createWriteStream(options.auditFile, { flags: "a", mode: 0o600 })

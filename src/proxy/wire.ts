@@ -29,7 +29,24 @@ export const PROXY_ERRORS = {
   /** An answer from a host with secrets came compressed in a way the proxy cannot read to scrub. */
   answerEncodingUnsupported: { code: "answer_encoding_unsupported", status: 502 },
   stopping: { code: "proxy_stopping", status: 503 },
+  /** The upstream's answer headers are over Node's limit (16 KiB): no answer can be passed on. */
+  upstreamHeadersTooLarge: { code: "upstream_headers_too_large", status: 502 },
+  /** Outbound mail ports (SMTP_PORTS) are closed unless the operator opens them (`allowSmtp`). */
+  smtpDenied: { code: "smtp_denied", status: 403 },
+  /** The proxy holds `limits.maxConnections` client connections already. */
+  connectionLimit: { code: "connection_limit", status: 503 },
+  /** This lease holds `limits.maxConnectionsPerLease` connections already. */
+  leaseConnectionLimit: { code: "lease_connection_limit", status: 429 },
+  /** Placeholder path: the TLS SNI or the inner Host names another host than the CONNECT authority. */
+  hostMismatch: { code: "host_mismatch", status: 421 },
+  /** An opaque tunnel whose TLS hello names a host a secret of this sandbox is approved for. */
+  sniMismatch: { code: "sni_mismatch", status: 403 },
+  /** Two placeholders in one credential header, or two credential headers carrying placeholders. */
+  ambiguousCredentials: { code: "ambiguous_credentials", status: 400 },
 } as const;
+
+/** Outbound mail submission and relay ports, closed by default (spam from a sandbox is the operator's problem). */
+export const SMTP_PORTS: readonly number[] = [25, 465, 587];
 
 export type ProxyError = (typeof PROXY_ERRORS)[keyof typeof PROXY_ERRORS];
 export type ProxyErrorCode = ProxyError["code"];

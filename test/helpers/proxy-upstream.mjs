@@ -7,6 +7,7 @@
 //   /echo-reason        401 whose reason phrase echoes the Authorization header
 //   /events?id=X        200, one event at once, then a second and the end only after /release?id=X
 //   /big?bytes=N        200, N bytes
+//   /big-headers?bytes=N 200 whose headers hold N bytes (past what a Node client reads by default)
 //   /redirect-metadata  302 to the cloud metadata address
 //   /hang               never answers
 //   anything else       200 "hello from <name>"
@@ -65,6 +66,12 @@ function handler(scheme) {
       const bytes = Number(url.searchParams.get("bytes") ?? "65536");
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(bytes) });
       res.end(Buffer.alloc(bytes, 120));
+    } else if (url.pathname === "/big-headers") {
+      const bytes = Number(url.searchParams.get("bytes") ?? "61440");
+      const headers = {};
+      for (let i = 0; i * 1024 < bytes; i++) headers[`x-filler-${i}`] = "f".repeat(1000);
+      res.writeHead(200, { "content-type": "text/plain", ...headers });
+      res.end("big headers\n");
     } else if (url.pathname === "/redirect-metadata") {
       res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" });
       res.end();

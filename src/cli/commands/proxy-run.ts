@@ -16,6 +16,7 @@ export async function runProxy(
     config?: string;
     stateDir?: string;
     auditFile?: string;
+    allowSmtp?: boolean;
     json?: boolean;
   },
   io: CliIo,
@@ -34,6 +35,7 @@ export async function runProxy(
     config: options.config,
     stateDir: options.stateDir ?? defaultProxyStateDir(io.env),
     auditFile: options.auditFile,
+    allowSmtp: options.allowSmtp === true,
     logger,
   });
   const onHup = () => {
@@ -57,12 +59,14 @@ export async function runProxy(
 
 export async function runProxyCheck(
   target: string,
-  options: { config?: string; method?: string; json?: boolean },
+  options: { config?: string; method?: string; allowSmtp?: boolean; json?: boolean },
   io: CliIo,
 ): Promise<CommandResult> {
   const { loadProxyConfig } = await import("../../proxy/load-config.js");
   const { checkProxyPolicy } = await import("../../proxy/check.js");
-  const config = await loadProxyConfig(options.config);
+  const loaded = await loadProxyConfig(options.config);
+  // The same --allow-smtp as `baton proxy`, so an operator can check what the flag opens.
+  const config = options.allowSmtp === true ? { ...loaded, allowSmtp: true } : loaded;
   const result = await checkProxyPolicy(config, target, options.method?.toUpperCase() ?? null);
   if (options.json === true) {
     writeJson(io.stdout, result);

@@ -14,6 +14,10 @@ export function declare(proxy: Command, context: CommandContext): void {
     .option("--config <file>", "operator rules: allow/deny (CIDR, hosts, ports, methods), DNS, time-outs")
     .option("--state-dir <dir>", "where the proxy keeps its CA (default: $XDG_DATA_HOME/baton/proxy)")
     .option("--audit-file <file>", "append audit lines to this file instead of stderr")
+    .option(
+      "--allow-smtp",
+      'open the outbound mail ports 25, 465 and 587 (closed by default; "allowSmtp" in --config)',
+    )
     .option("--json", "print the listening line as JSON")
     .addHelpText(
       "after",

@@ -37,3 +37,46 @@ export function readClientHelloSni(data: Buffer): string | null {
     return null;
   }
 }
+
+/** The most bytes of a ClientHello the proxy reads before the tunnel's first bytes go upstream. */
+export const MAX_HELLO_BYTES = 16 * 1024;
+
+export type HelloState =
+  | { done: false }
+  /** Not TLS (or not a handshake): the tunnel carries something else; nothing to read. */
+  | { done: true; tls: false }
+  /** A whole ClientHello, as one record (reassembled when the client split it across records). */
+  | { done: true; tls: true; hello: Buffer }
+  /** TLS whose hello does not fit in MAX_HELLO_BYTES: its server name cannot be read. */
+  | { done: true; tls: true; hello: null };
+
+/**
+ * Whether the first bytes of a tunnel hold a whole ClientHello yet. A client may split its hello across several
+ * TLS records (each a fragment of the handshake message); they are joined into one so the server name is read
+ * from the whole message, not from a first fragment that does not reach the extensions. Pure.
+ */
+export function collectClientHello(data: Buffer): HelloState {
+  if (data.length === 0) return { done: false };
+  if (data[0] !== 22) return { done: true, tls: false };
+  const fragments: Buffer[] = [];
+  let at = 0;
+  let joined = 0;
+  while (at + 5 <= data.length) {
+    if (data[at] !== 22) return { done: true, tls: true, hello: null };
+    const length = data.readUInt16BE(at + 3);
+    if (at + 5 + length > data.length) break;
+    fragments.push(data.subarray(at + 5, at + 5 + length));
+    joined += length;
+    at += 5 + length;
+    if (joined >= 4) {
+      const message = Buffer.concat(fragments);
+      const needed = 4 + message.readUIntBE(1, 3);
+      if (message.length >= needed) {
+        const header = Buffer.from([22, data[1]!, data[2]!, 0, 0]);
+        header.writeUInt16BE(Math.min(needed, 0xffff), 3);
+        return { done: true, tls: true, hello: Buffer.concat([header, message.subarray(0, needed)]) };
+      }
+    }
+  }
+  return data.length >= MAX_HELLO_BYTES ? { done: true, tls: true, hello: null } : { done: false };
+}

@@ -85,9 +85,24 @@ export const ProxyConfigSchema = z
          * handshake first): a connection that dawdles is closed.
          */
         headersMs: z.number().int().min(100).max(300_000).default(30_000),
+        /**
+         * After the proxy has ended a connection (a 408, a refusal), how long the client has to close its side
+         * before the proxy destroys the socket: a client that never reads must not keep the handle.
+         */
+        closeGraceMs: z.number().int().min(0).max(60_000).default(2_000),
       })
       .strict()
-      .default({ connectMs: 10_000, idleMs: 300_000, headersMs: 30_000 }),
+      .default({ connectMs: 10_000, idleMs: 300_000, headersMs: 30_000, closeGraceMs: 2_000 }),
+    /** Caps on client connections, so no client (and no one lease) can use up the proxy's file handles. */
+    limits: z
+      .object({
+        maxConnections: z.number().int().min(1).max(1_000_000).default(4_096),
+        maxConnectionsPerLease: z.number().int().min(1).max(1_000_000).default(256),
+      })
+      .strict()
+      .default({ maxConnections: 4_096, maxConnectionsPerLease: 256 }),
+    /** Outbound mail ports (25, 465, 587) are refused unless this is true. */
+    allowSmtp: z.boolean().default(false),
     /** How long a lease's policy is cached after `baton serve` answered (seconds). */
     leaseCacheSeconds: z.number().int().min(0).max(300).default(5),
   })

@@ -2,7 +2,7 @@
 // it (every resolved address). Only globally reachable addresses pass by default; operator allow rules may open
 // other special-purpose ranges, never a locked one (loopback, link-local and metadata, this network, the proxy's
 // own addresses) or a locked name. Classify first, act second: these functions never throw.
-import { PROXY_ERRORS, type ProxyError } from "../wire.js";
+import { PROXY_ERRORS, type ProxyError, SMTP_PORTS } from "../wire.js";
 import { type AddressClass, classifyAddress, lockedNameOf } from "./classify-address.js";
 import type { Target } from "./parse-target.js";
 import { type CompiledPolicy, firstMatch, type RuleFacts } from "./rules.js";
@@ -49,6 +49,10 @@ export function decideBeforeResolution(facts: DestinationFacts, policy: Compiled
   const denied = firstMatch(policy.deny, factsOf(facts, address));
   if (denied && (address !== null || denied.cidr === null)) {
     return deny(PROXY_ERRORS.ruleDenied, denied.name, `the operator's rule ${denied.name} denies it`);
+  }
+  // After the operator's own deny rules, so a rule of theirs that names these ports is the one audited.
+  if (!policy.allowSmtp && SMTP_PORTS.includes(facts.target.port)) {
+    return deny(PROXY_ERRORS.smtpDenied, "smtp", `port ${facts.target.port} is an outbound mail port`);
   }
   return null;
 }

@@ -16,6 +16,8 @@ export interface CompiledRule {
 export interface CompiledPolicy {
   allow: CompiledRule[];
   deny: CompiledRule[];
+  /** Whether the mail ports (SMTP_PORTS) are open; closed unless the operator says so. */
+  allowSmtp: boolean;
 }
 
 function toCidr(text: string): Cidr {
@@ -39,10 +41,13 @@ function compileRule(rule: Rule, fallbackName: string): CompiledRule {
   };
 }
 
-export function compilePolicy(config: Pick<ProxyConfig, "allow" | "deny">): CompiledPolicy {
+export function compilePolicy(
+  config: Pick<ProxyConfig, "allow" | "deny"> & Partial<Pick<ProxyConfig, "allowSmtp">>,
+): CompiledPolicy {
   return {
     allow: config.allow.map((r, i) => compileRule(r, `allow[${i}]`)),
     deny: config.deny.map((r, i) => compileRule(r, `deny[${i}]`)),
+    allowSmtp: config.allowSmtp ?? false,
   };
 }
 

@@ -19,6 +19,11 @@ export interface SubstitutionResult {
   unusable: string[];
   /** Encoded header values the proxy changed (Basic credentials), for scrubbing an answer that echoes them. */
   rewrites: Rewrite[];
+  /**
+   * Why the request is ambiguous (two placeholders in one credential header, or two credential headers with
+   * placeholders) where one would be swapped; then nothing is swapped and the proxy refuses the request.
+   */
+  ambiguous: string | null;
 }
 
 /** What Node (and HTTP) accept in a header value. */
@@ -63,6 +68,27 @@ export function substitutePlaceholders(
     unapproved.add(secret.id);
     return null;
   };
+  const ambiguous = findAmbiguity(headers, context, (placeholder) => {
+    const secret = byPlaceholder.get(placeholder);
+    return secret !== undefined && approved(secret);
+  });
+  if (ambiguous !== null) {
+    for (const [, value] of headers) {
+      for (const placeholder of placeholdersIn(value)) {
+        const secret = byPlaceholder.get(placeholder);
+        if (secret) unapproved.add(secret.id);
+      }
+    }
+    return {
+      headers: [...headers],
+      swapped: [],
+      unapproved: [...unapproved],
+      unknown: 0,
+      unusable: [],
+      rewrites: [],
+      ambiguous,
+    };
+  }
   const swapIn = (text: string, swappable: boolean, encoded = false) =>
     text.replace(PLACEHOLDER, (placeholder) => note(placeholder, swappable, encoded) ?? placeholder);
 
@@ -90,5 +116,40 @@ export function substitutePlaceholders(
     unknown,
     unusable: [...unusable],
     rewrites,
+    ambiguous: null,
   };
+}
+
+/** The placeholders in a header value, looking inside Basic's base64 `user:password` too. */
+function placeholdersIn(value: string): string[] {
+  const basic = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
+  const text = basic ? `${value} ${Buffer.from(basic[1]!, "base64").toString("utf8")}` : value;
+  return text.match(PLACEHOLDER) ?? [];
+}
+
+/**
+ * Where a placeholder would be swapped, one credential header may carry one placeholder, and one header of each
+ * credential name may carry any: with two, the upstream gets two secrets and the proxy cannot tell which one the
+ * request meant (nor the audit which one was used). Returns the reason, or null.
+ */
+function findAmbiguity(
+  headers: readonly [string, string][],
+  context: SubstitutionContext,
+  wouldSwap: (placeholder: string) => boolean,
+): string | null {
+  const carriers = new Map<string, { lines: number; swaps: boolean }>();
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    if (lower !== "authorization" && !context.headers.has(lower)) continue;
+    const found = placeholdersIn(value);
+    if (found.length === 0) continue;
+    const swaps = found.some(wouldSwap);
+    if (found.length > 1 && swaps) return `the ${name} header holds ${found.length} placeholders`;
+    const seen = carriers.get(lower) ?? { lines: 0, swaps: false };
+    carriers.set(lower, { lines: seen.lines + 1, swaps: seen.swaps || swaps });
+  }
+  for (const [name, seen] of carriers) {
+    if (seen.lines > 1 && seen.swaps) return `${seen.lines} ${name} headers carry placeholders`;
+  }
+  return null;
 }

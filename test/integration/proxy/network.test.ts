@@ -186,6 +186,19 @@ describe("operator rules", () => {
     expect(result.body).toContain("no-smtp");
   });
 
+  it("the mail ports 465 and 587 are refused by default (403 smtp_denied); the operator's own rule names itself on 25", async () => {
+    for (const port of [465, 587]) {
+      const plain = await world.curl([`http://api.acme.test:${port}/`]);
+      expect(plain.status).toBe(403);
+      expect(header(plain, "baton-proxy-error")).toBe("smtp_denied");
+      expect(plain.body).toContain("allowSmtp");
+      const tunnel = await world.curl([`https://api.acme.test:${port}/`]);
+      expect(tunnel.stderr).toMatch(/403/);
+    }
+    const line = world.audit.filter((a) => a.error === "smtp_denied").at(-1)!;
+    expect(line).toMatchObject({ rule: "smtp", decision: "deny", port: 587, dialled: null });
+  });
+
   it("a deny rule on a method applies to plain http", async () => {
     const result = await world.curl(["-X", "DELETE", "http://api.acme.test/thing"]);
     expect(result.status).toBe(403);
@@ -200,6 +213,20 @@ describe("failures and the lease", () => {
     const result = await world.curl(["http://api.acme.test/hang"]);
     expect(result.status).toBe(504);
     expect(header(result, "baton-proxy-error")).toBe("upstream_timeout");
+  });
+
+  it("an answer with 60 KB of headers is 502 upstream_headers_too_large, not upstream_unreachable", async () => {
+    for (const url of [
+      "http://api.acme.test/big-headers?bytes=61440",
+      "https://api.acme.test/big-headers?bytes=61440",
+    ]) {
+      const result = await world.curl(["--cacert", world.proxyCaFile, url]);
+      expect(result.status).toBe(502);
+      expect(header(result, "baton-proxy-error")).toBe("upstream_headers_too_large");
+      expect(result.body).toContain("16 KiB");
+    }
+    const line = world.audit.filter((a) => a.error === "upstream_headers_too_large").at(-1)!;
+    expect(line).toMatchObject({ decision: "error", status: 502, kind: "mitm" });
   });
 
   it("a closed port is 502 upstream_unreachable", async () => {

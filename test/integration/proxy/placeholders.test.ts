@@ -1,8 +1,12 @@
 // Issue 11 point 5: a placeholder becomes its value only in Authorization (Bearer, Basic) and operator-named
-// headers, only when the CONNECT authority, the TLS SNI and the inner Host agree and equal an approved
-// destination; everywhere else it goes out unchanged and is audited as placeholder_unapproved. A value in a
+// headers, only at an approved destination; everywhere else it goes out unchanged and is audited as
+// placeholder_unapproved. Issue 21 points 14 and 15: where a placeholder can be swapped, a CONNECT authority,
+// TLS SNI and inner Host that disagree are refused (host_mismatch, sni_mismatch), and so are two placeholders
+// where one credential is expected (ambiguous_credentials). A value in a
 // response comes back as its placeholder. The upstream records what it received.
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { connect as tlsConnect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CANARY,
@@ -32,6 +36,22 @@ const lastAt = (path: string) =>
     .filter((l) => l.url === path)
     .at(-1)!;
 const basic = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString("base64");
+
+/** The ClientHello Node's TLS client sends for `servername`, caught by a plain TCP listener. */
+async function captureClientHello(servername: string): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const server = createServer((socket) => {
+      socket.once("data", (data) => {
+        resolve(data);
+        socket.destroy();
+        server.close();
+      });
+    }).listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      tlsConnect({ host: "127.0.0.1", port, servername }).on("error", () => {});
+    });
+  });
+}
 
 describe("at the approved destination (https://api.acme.test, any path)", () => {
   it("a Bearer placeholder arrives as the real value; the audit names the secret id, never the value", async () => {
@@ -128,7 +148,7 @@ describe("anywhere else the placeholder goes out unchanged, audited as placehold
     });
   });
 
-  it("a CONNECT authority that differs from the inner Host: no swap, audited with the Host it carried", async () => {
+  it("a CONNECT authority that differs from the inner Host: 421 host_mismatch, nothing reaches the upstream", async () => {
     const result = await world.curl([
       "--cacert",
       world.proxyCaFile,
@@ -138,14 +158,17 @@ describe("anywhere else the placeholder goes out unchanged, audited as placehold
       `Authorization: Bearer ${PLACEHOLDER}`,
       "https://api.acme.test/mismatch",
     ]);
-    expect(result.status).toBe(200);
-    expect(lastAt("/mismatch").headers.authorization).toBe(`Bearer ${PLACEHOLDER}`);
-    const line = world.audit.filter((a) => a.kind === "mitm" && a.status === 200).at(-1)!;
+    expect(result.status).toBe(421);
+    expect(header(result, "baton-proxy-error")).toBe("host_mismatch");
+    expect(result.body).toContain("the Host header other.acme.test differs from api.acme.test:443");
+    expect(world.received().filter((l) => l.url === "/mismatch")).toEqual([]);
+    const line = world.audit.filter((a) => a.kind === "mitm" && a.error === "host_mismatch").at(-1)!;
     expect(line).toMatchObject({
+      decision: "deny",
+      status: 421,
       hostHeader: "other.acme.test",
-      substitution: { swapped: [], unapproved: [SECRET_ID] },
+      sandbox: "sbx_test",
     });
-    expect(line.reason).toContain("disagree");
   });
 
   it("an SNI that differs from the CONNECT authority: no leaf for it, nothing sent", async () => {
@@ -310,7 +333,7 @@ describe("an answer from the approved host reaches the sandbox with the placehol
 });
 
 describe("the SNI and pipelined requests", () => {
-  it("an SNI that differs from the CONNECT authority, certificate ignored: nothing is swapped", async () => {
+  it("an SNI that differs from the CONNECT authority, certificate ignored: 421 host_mismatch, tunnel closed", async () => {
     const tls = record(
       await startTls(
         await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
@@ -324,16 +347,55 @@ describe("the SNI and pipelined requests", () => {
       tls,
       `GET /sni-ignored HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\n\r\n`,
     );
-    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-    expect(lastAt("/sni-ignored").headers.authorization).toBe(`Bearer ${PLACEHOLDER}`);
-    const line = world.audit.filter((a) => a.kind === "mitm" && a.status === 200).at(-1)!;
-    expect(line).toMatchObject({
-      sni: "other.acme.test",
-      substitution: { swapped: [], unapproved: [SECRET_ID] },
-    });
+    expect(answer).toMatch(/^HTTP\/1\.1 421 /);
+    expect(answer).toMatch(/^baton-proxy-error: host_mismatch/im);
+    expect(answer).toContain("the TLS hello names other.acme.test in a tunnel to api.acme.test:443");
+    await eventually(() => (tls.closed() ? true : undefined));
+    expect(world.received().filter((l) => l.url === "/sni-ignored")).toEqual([]);
+    const line = world.audit.filter((a) => a.kind === "mitm" && a.error === "host_mismatch").at(-1)!;
+    expect(line).toMatchObject({ sni: "other.acme.test", status: 421 });
   });
 
-  it("pipelined requests in one tunnel are each judged on their own Host", async () => {
+  it("a CONNECT to a host without secrets whose TLS hello names one with them is refused (sni_mismatch)", async () => {
+    const before = world.received().length;
+    const tunnel = await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:443", LEASE);
+    const failed = await startTls(tunnel, "api.acme.test", { verify: false }).then(
+      () => "handshake finished",
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/access denied|alert|socket hang up|ECONNRESET/i);
+    const line = await eventually(() =>
+      world.audit.find((a) => a.kind === "connect" && a.error === "sni_mismatch"),
+    );
+    expect(line).toMatchObject({
+      host: "other.acme.test",
+      sni: "api.acme.test",
+      decision: "deny",
+      status: 403,
+    });
+    expect(line.reason).toContain("the TLS hello names api.acme.test");
+    expect(world.refusals.all().some((r) => r.code === "sni_mismatch" && r.host === "other.acme.test")).toBe(
+      true,
+    );
+    expect(world.received().length).toBe(before);
+  });
+
+  it("a ClientHello split across TLS records is read whole: its server name is still refused", async () => {
+    // A client may fragment its hello; the server name sits in the last fragment, where a first-record read
+    // would miss it. The proxy must see it before any byte goes upstream.
+    const tunnel = record(await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:443", LEASE));
+    const hello = await captureClientHello("api.acme.test");
+    const body = hello.subarray(5);
+    const cut = 20;
+    const recordOf = (part: Buffer) =>
+      Buffer.concat([Buffer.from([22, 3, 1, part.length >> 8, part.length & 255]), part]);
+    tunnel.socket.write(Buffer.concat([recordOf(body.subarray(0, cut)), recordOf(body.subarray(cut))]));
+    await eventually(() => (tunnel.closed() ? true : undefined));
+    const lines = world.audit.filter((a) => a.kind === "connect" && a.error === "sni_mismatch");
+    expect(lines.at(-1)).toMatchObject({ sni: "api.acme.test" });
+  });
+
+  it("pipelined requests in one tunnel are each judged on their own Host (a wrong one is refused)", async () => {
     const tls = record(
       await startTls(
         await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
@@ -350,13 +412,87 @@ describe("the SNI and pipelined requests", () => {
       ask("/pipe-1", "api.acme.test") + ask("/pipe-2", "other.acme.test") + ask("/pipe-3", "api.acme.test"),
       3,
     );
-    expect(answers.map((a) => a.slice(0, 15))).toEqual(Array(3).fill("HTTP/1.1 200 OK"));
-    expect(["/pipe-1", "/pipe-2", "/pipe-3"].map((p) => lastAt(p).headers.authorization)).toEqual([
+    expect(answers.map((a) => a.slice(0, 15))).toEqual([
+      "HTTP/1.1 200 OK",
+      "HTTP/1.1 421 Mi",
+      "HTTP/1.1 200 OK",
+    ]);
+    expect(["/pipe-1", "/pipe-3"].map((p) => lastAt(p).headers.authorization)).toEqual([
       `Bearer ${CANARY}`,
-      `Bearer ${PLACEHOLDER}`,
       `Bearer ${CANARY}`,
     ]);
+    expect(world.received().filter((l) => l.url === "/pipe-2")).toEqual([]);
     expect(answers.join("")).not.toContain(CANARY);
+  });
+});
+
+describe("two placeholders where one credential is expected are refused (400 ambiguous_credentials)", () => {
+  const twoAuthorizations = (path: string, second: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: api.acme.test\r\nAuthorization: Bearer ${PLACEHOLDER}\r\nAuthorization: ${second}\r\n\r\n`;
+
+  it.each([
+    ["one Bearer with two placeholders", `Bearer ${PLACEHOLDER} ${PLACEHOLDER}`],
+    [
+      "one Bearer with this sandbox's placeholder and another",
+      `Bearer ${PLACEHOLDER} ${OTHER_WORKSPACE_PLACEHOLDER}`,
+    ],
+    ["Basic whose user and password are placeholders", `Basic ${basic(PLACEHOLDER, PLACEHOLDER)}`],
+  ])("%s", async (_what, value) => {
+    const path = `/ambiguous-${Math.random().toString(36).slice(2)}`;
+    const result = await world.curl([
+      "--cacert",
+      world.proxyCaFile,
+      "-H",
+      `Authorization: ${value}`,
+      `https://api.acme.test${path}`,
+    ]);
+    expect(result.status).toBe(400);
+    expect(header(result, "baton-proxy-error")).toBe("ambiguous_credentials");
+    expect(result.body).toContain("holds 2 placeholders");
+    expect(world.received().filter((l) => l.url === path)).toEqual([]);
+    const line = world.audit.filter((a) => a.error === "ambiguous_credentials").at(-1)!;
+    expect(line).toMatchObject({ decision: "deny", status: 400, substitution: { swapped: [] } });
+  });
+
+  it("two Authorization headers with placeholders, inside the tunnel and on plain http", async () => {
+    const tls = record(
+      await startTls(
+        await openTunnel(world.sandbox.gateway, world.port, "api.acme.test:443", LEASE),
+        "api.acme.test",
+        { ca: await readFile(world.proxyCaFile, "utf8") },
+      ),
+    );
+    const [answer] = await exchange(tls, twoAuthorizations("/two-headers", `Bearer ${PLACEHOLDER}`));
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/^baton-proxy-error: ambiguous_credentials/im);
+    expect(answer).toContain("2 authorization headers carry placeholders");
+    const plain = await world.curl([
+      "-H",
+      `Authorization: Bearer ${PLACEHOLDER}`,
+      "-H",
+      `X-Api-Key: ${PLACEHOLDER} ${PLACEHOLDER}`,
+      "http://plain.acme.test/v1/two-plain",
+    ]);
+    expect(plain.status).toBe(400);
+    expect(header(plain, "baton-proxy-error")).toBe("ambiguous_credentials");
+    expect(world.received().filter((l) => /two-headers|two-plain/.test(l.url))).toEqual([]);
+  });
+
+  it("one placeholder per credential header still goes through", async () => {
+    const result = await world.curl([
+      "--cacert",
+      world.proxyCaFile,
+      "-H",
+      `Authorization: Bearer ${PLACEHOLDER}`,
+      "-H",
+      `X-Api-Key: ${PLACEHOLDER}`,
+      "https://api.acme.test/one-each",
+    ]);
+    expect(result.status).toBe(200);
+    expect(lastAt("/one-each").headers).toMatchObject({
+      authorization: `Bearer ${CANARY}`,
+      "x-api-key": CANARY,
+    });
   });
 });
 

@@ -32,6 +32,36 @@ function decide(authority: string, addresses: string[], method: string | null = 
   return decideBeforeResolution(facts, policy) ?? decideAddresses(facts, addresses, policy, OWN).verdict;
 }
 
+describe("outbound mail ports (issue 21 point 16)", () => {
+  const decideWith = (config: Record<string, unknown>, authority: string) => {
+    const parsed = parseAuthority(authority);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const compiled = compilePolicy(ProxyConfigSchema.parse(config));
+    const facts = { target: parsed.value, method: null };
+    return (
+      decideBeforeResolution(facts, compiled) ?? decideAddresses(facts, ["93.184.1.1"], compiled, OWN).verdict
+    );
+  };
+  it.each([25, 465, 587])("port %i is refused by default with smtp_denied", (port) => {
+    expect(decideWith({}, `mail.example.test:${port}`)).toMatchObject({
+      allowed: false,
+      rule: "smtp",
+      error: { code: "smtp_denied", status: 403 },
+    });
+  });
+  it.each([25, 465, 587])('port %i is open with "allowSmtp": true', (port) => {
+    expect(decideWith({ allowSmtp: true }, `mail.example.test:${port}`)).toMatchObject({
+      allowed: true,
+      rule: "global",
+    });
+  });
+  it("other ports near them stay open", () => {
+    for (const port of [24, 26, 443, 588, 2525]) {
+      expect(decideWith({}, `mail.example.test:${port}`)).toMatchObject({ allowed: true });
+    }
+  });
+});
+
 describe("operator rules", () => {
   it.each([
     ["registry.corp.test:443", ["10.9.9.9"], null, true, "registry"],

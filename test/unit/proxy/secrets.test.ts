@@ -50,6 +50,64 @@ describe("substitutePlaceholders", () => {
   });
 });
 
+describe("two placeholders where one credential is expected (issue 21 point 15)", () => {
+  const other = `baton-secret-sec_${"d4".repeat(16)}`;
+  it.each([
+    ["two in one Bearer", [["Authorization", `Bearer ${secret.placeholder} ${secret.placeholder}`]]],
+    ["this secret and an unknown one", [["Authorization", `Bearer ${secret.placeholder} ${other}`]]],
+    [
+      "Basic user and password",
+      [
+        [
+          "Authorization",
+          `Basic ${Buffer.from(`${secret.placeholder}:${secret.placeholder}`).toString("base64")}`,
+        ],
+      ],
+    ],
+    ["two in a named header", [["X-Token", `${secret.placeholder},${secret.placeholder}`]]],
+    [
+      "two Authorization headers",
+      [
+        ["Authorization", `Bearer ${secret.placeholder}`],
+        ["authorization", `Bearer ${other}`],
+      ],
+    ],
+  ] as [string, [string, string][]][])("%s: nothing swapped, the reason given", (_what, headers) => {
+    const out = substitutePlaceholders(headers, context);
+    expect(out.ambiguous).toMatch(/holds 2 placeholders|2 authorization headers carry placeholders/);
+    expect(out.swapped).toEqual([]);
+    expect(out.headers).toEqual(headers);
+    expect(JSON.stringify(out)).not.toContain(secret.value);
+  });
+
+  it.each([
+    ["where nothing would be swapped (another host)", { ...origin, host: "other.acme.test" }],
+    ["where endpoints disagree", null],
+  ])("is not an ambiguity %s", (_what, at) => {
+    const out = substitutePlaceholders(
+      [["Authorization", `Bearer ${secret.placeholder} ${secret.placeholder}`]],
+      {
+        ...context,
+        origin: at,
+      },
+    );
+    expect(out.ambiguous).toBeNull();
+  });
+
+  it("one placeholder in each of two different credential headers is no ambiguity", () => {
+    const out = substitutePlaceholders(
+      [
+        ["Authorization", `Bearer ${secret.placeholder}`],
+        ["X-Token", secret.placeholder],
+        ["Cookie", `a=${secret.placeholder}; b=${secret.placeholder}`],
+      ],
+      context,
+    );
+    expect(out.ambiguous).toBeNull();
+    expect(out.swapped).toEqual([secret.id]);
+  });
+});
+
 function scrub(chunks: string[], secrets: LeaseSecret[] = [secret]): { text: string; count: number } {
   const scrubber = createScrubber(scrubPairs(secrets));
   const parts = chunks.map((c) => scrubber.push(Buffer.from(c)));

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { describe, expect, it } from "vitest";
 import { leaseFromProxyAuthorization } from "../../../src/proxy/lease/credentials.js";
-import { readClientHelloSni } from "../../../src/proxy/net/sni.js";
+import { collectClientHello, MAX_HELLO_BYTES, readClientHelloSni } from "../../../src/proxy/net/sni.js";
 import { rawRefusal, renderRefusal } from "../../../src/proxy/refusal.js";
 import { PROXY_ERRORS } from "../../../src/proxy/wire.js";
 
@@ -62,5 +62,48 @@ describe("refusals", () => {
   it("407 asks for Basic credentials", () => {
     const refusal = renderRefusal(PROXY_ERRORS.leaseRequired, { host: "x", reason: "none", requestId: "r" });
     expect(refusal.headers["proxy-authenticate"]).toBe('Basic realm="baton-proxy"');
+  });
+});
+
+describe("collectClientHello", () => {
+  const hello = () =>
+    new Promise<Buffer>((resolve) => {
+      const server = createServer((socket) => {
+        socket.once("data", (data) => {
+          resolve(data);
+          socket.destroy();
+          server.close();
+        });
+      }).listen(0, "127.0.0.1", () => {
+        const port = (server.address() as { port: number }).port;
+        tlsConnect({ host: "127.0.0.1", port, servername: "api.acme.test" }).on("error", () => {});
+      });
+    });
+  const recordOf = (part: Buffer) =>
+    Buffer.concat([Buffer.from([22, 3, 1, part.length >> 8, part.length & 255]), part]);
+
+  it("a whole hello, one split across records, and one arriving in pieces all give the server name", async () => {
+    const whole = await hello();
+    const done = collectClientHello(whole);
+    expect(done.done && done.tls && done.hello && readClientHelloSni(done.hello)).toBe("api.acme.test");
+    const body = whole.subarray(5);
+    const split = Buffer.concat([
+      recordOf(body.subarray(0, 10)),
+      recordOf(body.subarray(10, 60)),
+      recordOf(body.subarray(60)),
+    ]);
+    const joined = collectClientHello(split);
+    expect(joined.done && joined.tls && joined.hello && readClientHelloSni(joined.hello)).toBe(
+      "api.acme.test",
+    );
+    expect(collectClientHello(split.subarray(0, split.length - 1))).toEqual({ done: false });
+    expect(collectClientHello(whole.subarray(0, 3))).toEqual({ done: false });
+  });
+
+  it("not TLS is done at once; a hello that never completes within the limit is unreadable", () => {
+    expect(collectClientHello(Buffer.from("GET / HTTP/1.1\r\n"))).toEqual({ done: true, tls: false });
+    expect(collectClientHello(Buffer.alloc(0))).toEqual({ done: false });
+    const endless = Buffer.concat([Buffer.from([22, 3, 1, 0xff, 0xff]), Buffer.alloc(MAX_HELLO_BYTES)]);
+    expect(collectClientHello(endless)).toEqual({ done: true, tls: true, hello: null });
   });
 });
