@@ -10,6 +10,7 @@ import { createLogger } from "../log.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
+import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import { startSandboxManager } from "./sandboxes/start.js";
 import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
@@ -44,6 +45,10 @@ export interface ServeOptions {
   secretKeyFile?: string | undefined;
   /** The egress proxy sandboxes go out through, handed to them as BATON_PROXY_URL. */
   proxyUrl?: string | undefined;
+  /** The folder admin sandbox requests may copy checkouts from; none: checkouts are refused. */
+  checkoutRoot?: string | undefined;
+  /** `first-last` host uids for namespace boxes (default 200000-265535). */
+  sandboxUids?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
@@ -71,6 +76,16 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
+  const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
+  // Checked before anything is made: a root holding the store, its key or the work folder would copy them.
+  const checkoutRoot =
+    flags.checkoutRoot === undefined
+      ? undefined
+      : checkCheckoutRoot(flags.checkoutRoot, [
+          ...(dbPath === ":memory:" ? [] : [dirname(dbPath), dbPath]),
+          ...(secretKeyFile ? [secretKeyFile] : []),
+          workRoot,
+        ]);
   if (flags.secretKeyFile === undefined && secretKeyFile !== undefined) {
     try {
       makeFolders(dirname(dbPath));
@@ -102,7 +117,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       sandboxes,
       adminToken: env.BATON_ADMIN_TOKEN || undefined,
       tasks: {
-        workRoot: resolve(flags.workDir ?? join(dirname(dbPath), "work")),
+        workRoot,
         agentCommand: flags.agentCommand
           ? {
               argv: [resolve(flags.agentCommand)],
@@ -141,6 +156,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         // The box reaches the proxy through a forwarder: `--sandbox-proxy`, or where `--proxy-url` points.
         proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
         ops: { host: opsHost, port },
+        checkoutRoot,
+        uids: flags.sandboxUids,
         db,
         logger,
         env,

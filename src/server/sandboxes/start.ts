@@ -21,6 +21,8 @@ export interface SandboxDriverOptions {
   proxy?: string | undefined;
   ops: HostEndpoint;
   env: NodeJS.ProcessEnv;
+  /** `--sandbox-uids first-last` (namespace driver); default DEFAULT_SANDBOX_UIDS. */
+  uids?: string | undefined;
 }
 
 /**
@@ -48,6 +50,8 @@ export async function createSandboxDriver(
 
 export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   db: Database;
+  /** `--checkout-root`, checked and real (checkCheckoutRoot); none: checkouts are refused. */
+  checkoutRoot?: string | undefined;
   logger: Logger;
   now?: () => Date;
   timers?: boolean;
@@ -61,6 +65,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     defaultImage,
     now: options.now ?? (() => new Date()),
     logger: options.logger,
+    checkoutRoot: options.checkoutRoot,
   });
   await manager.reconcile();
   if (options.timers !== false) manager.startTimers();
