@@ -1,6 +1,8 @@
 // The startup runner: `node <runPath> [--handoff <file>] [--repo <owner/name>]`. Runs the handoff's startup
 // script under bash with a time limit, checks readiness, and writes one bounded, sanitised JSON evidence
 // document to stdout and to evidencePath in every case: success, failure, time-out, SIGINT/SIGTERM, own error.
+
+import { withoutOperatorCredentials } from "../../src/config/operator-credentials.js";
 import { boundEvidence } from "../../src/evidence/bound-evidence.js";
 import {
   DEFAULT_EVIDENCE_LIMIT_BYTES,
@@ -31,6 +33,8 @@ import { writeAll } from "./write-evidence.js";
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
 
 const env = process.env;
+/** What the repository's script and readiness commands see: never an operator's credential from the shell. */
+const scriptEnv = withoutOperatorCredentials(env);
 const startedAt = new Date();
 let knownSanitiser: Sanitiser | undefined;
 /**
@@ -203,7 +207,7 @@ async function run(args: RunnerArgs): Promise<void> {
   supervision = superviseScript({
     script: handoff.startupScriptPath,
     cwd: handoff.checkoutPath,
-    env,
+    env: scriptEnv,
     timeoutMs: handoff.timeoutSeconds * 1000,
     capture,
   });
@@ -216,7 +220,7 @@ async function run(args: RunnerArgs): Promise<void> {
     finish("failed", { script, readiness: readinessNotChecked("the startup script failed") });
   const readiness = await checkReadiness(handoff.readiness, {
     cwd: handoff.checkoutPath,
-    env,
+    env: scriptEnv,
     sanitise: (text) => sanitiser.sanitise(text).text,
     report: (line) => writeAll(2, `baton-runner: ${line}\n`),
   });

@@ -1,9 +1,17 @@
 // Which values a RUN step's output must never show: the sandbox's secret variables (by the environment
 // file's manifest and by name), the operations transport credentials, and secret-named build args. Pure.
+import { OPERATOR_CREDENTIALS } from "../config/operator-credentials.js";
 import type { KnownSecret } from "../evidence/index.js";
 
-/** Variables a RUN step does not inherit: a build would not have them, and they grant service access. */
-export const WITHHELD_VARIABLES = ["BATON_TURN_TOKEN", "BATON_SANDBOX_LEASE", "BATON_ADMIN_TOKEN"] as const;
+/**
+ * Variables a RUN step does not inherit: a build would not have them, and they grant service access (the
+ * transport credentials, and every operator credential an operator's shell may hold).
+ */
+export const WITHHELD_VARIABLES = [
+  "BATON_TURN_TOKEN",
+  "BATON_SANDBOX_LEASE",
+  ...OPERATOR_CREDENTIALS,
+] as const;
 
 const SECRET_NAME =
   /(?:TOKEN|SECRET|PASSW(?:OR)?D|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|CREDENTIAL|_AUTH|LEASE)/i;

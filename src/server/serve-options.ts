@@ -56,6 +56,11 @@ export const ServeOptionsSchema = z.object({
     .string()
     .regex(/^(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port, e.g. 127.0.0.1:8081")
     .optional(),
+  checkoutRoot: filePath.optional(),
+  sandboxUids: z
+    .string()
+    .regex(/^\d{1,10}-\d{1,10}$/, "must be a range of host uids, first-last, e.g. 200000-265535")
+    .optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -76,6 +81,8 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   sandboxDriver: "--sandbox-driver",
   sandboxImage: "--sandbox-image",
   sandboxProxy: "--sandbox-proxy",
+  checkoutRoot: "--checkout-root",
+  sandboxUids: "--sandbox-uids",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */

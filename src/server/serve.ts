@@ -12,6 +12,7 @@ import { createManualAgent } from "./agent/manual.js";
 import { createServerApp } from "./app.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { createNodeServer } from "./http/node-server.js";
+import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import { startSandboxManager } from "./sandboxes/start.js";
 import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
@@ -49,6 +50,10 @@ export interface ServeOptions {
   secretKeyFile?: string | undefined;
   /** The egress proxy sandboxes go out through, handed to them as BATON_PROXY_URL. */
   proxyUrl?: string | undefined;
+  /** The folder admin sandbox requests may copy checkouts from; none: checkouts are refused. */
+  checkoutRoot?: string | undefined;
+  /** `first-last` host uids for namespace boxes (default 200000-265535). */
+  sandboxUids?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
@@ -76,6 +81,16 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
+  const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
+  // Checked before anything is made: a root holding the store, its key or the work folder would copy them.
+  const checkoutRoot =
+    flags.checkoutRoot === undefined
+      ? undefined
+      : checkCheckoutRoot(flags.checkoutRoot, [
+          ...(dbPath === ":memory:" ? [] : [dirname(dbPath), dbPath]),
+          ...(secretKeyFile ? [secretKeyFile] : []),
+          workRoot,
+        ]);
   if (dbPath !== ":memory:")
     try {
       makeFolders(dirname(dbPath));
@@ -109,7 +124,6 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const sandboxes: { current?: SandboxManager } = {};
     // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
     // on it adopts.
-    const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
     const app = createServerApp({
       db,
       logger,
@@ -161,6 +175,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
         ops: { host: opsHost, port },
         serviceDir: workRoot,
+        checkoutRoot,
+        uids: flags.sandboxUids,
         db,
         logger,
         env,

@@ -76,6 +76,8 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     const servePort = proxyOptions ? await freeLoopbackPort() : 0;
     const serveArgs = ["serve", "--port", String(servePort), "--db", join(tmp, "serve.sqlite")];
     serveArgs.push("--seed", join(tmp, "seed.json"), "--json", "--sandbox-driver", "docker");
+    // The service copies only from under its checkout root: the test's own checkout.
+    serveArgs.push("--checkout-root", checkout);
     if (options.image) serveArgs.push("--sandbox-image", options.image);
     let proxyUrl: string | null = null;
     if (proxyOptions) {

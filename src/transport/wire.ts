@@ -293,7 +293,7 @@ export const CreateSandboxBodySchema = z.object({
   sandboxId: z.string().min(1).optional(),
   /** The repository the box is for; its secrets' placeholders join the box's variables. */
   repository: RepositorySlugSchema.optional(),
-  /** A folder on the service's machine copied into the box at ~/checkouts/<owner>/<name> (needs `repository`). */
+  /** A folder under the service's `--checkout-root`, copied into the box at ~/checkouts/<owner>/<name> (needs `repository`). */
   checkout: z.string().startsWith("/", "must be an absolute path on the service's machine").optional(),
   /** `.batonrc.json` of a known repository (read from `checkout` when that is given). */
   batonrc: z.unknown().optional(),

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { createServerApp, type ServerApp } from "../../src/server/app.js";
 import { createNodeServer } from "../../src/server/http/node-server.js";
+import { checkCheckoutRoot } from "../../src/server/sandboxes/checkout-root.js";
 import type { SandboxManager } from "../../src/server/sandboxes/manager.js";
 import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
@@ -60,6 +61,7 @@ describe("the agent flow on the namespace driver", () => {
       logger,
       env: process.env,
       timers: false,
+      checkoutRoot: checkCheckoutRoot(join(FIXTURES, "repos"), []),
     });
     sandboxes.current = manager;
     const made = await manager.provision({

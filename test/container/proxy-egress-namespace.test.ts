@@ -128,6 +128,8 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
         "namespace",
         "--sandbox-proxy",
         new URL(String(proxy.ready.url)).host,
+        "--checkout-root",
+        checkout,
       ],
       env,
     );

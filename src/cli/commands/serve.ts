@@ -23,6 +23,8 @@ interface ServeFlags {
   sandboxDriver?: "docker" | "namespace" | "none";
   sandboxImage?: string;
   sandboxProxy?: string;
+  checkoutRoot?: string;
+  sandboxUids?: string;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -74,6 +76,14 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option(
       "--sandbox-proxy <host:port>",
       "where baton proxy listens; boxes reach it and nothing else outside",
+    )
+    .option(
+      "--checkout-root <dir>",
+      "the folder admin sandbox requests may copy checkouts from (default: none, checkouts refused)",
+    )
+    .option(
+      "--sandbox-uids <first-last>",
+      "host uids for namespace boxes, one per box, used by no account (default 200000-265535)",
     )
     .addHelpText(
       "after",

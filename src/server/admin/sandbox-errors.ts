@@ -9,6 +9,8 @@ export function sandboxHttpError(error: unknown): unknown {
   switch (error.reason) {
     case "batonrc_invalid":
       return new HttpError(400, WIRE_ERRORS.invalidBatonrc, error.message);
+    case "checkout_refused":
+      return new HttpError(400, WIRE_ERRORS.invalidRequest, error.message);
     case "engagement_elsewhere":
       return new HttpError(409, "conflict", error.message);
     default:

@@ -6,6 +6,7 @@
 // the program runs inside the task's box instead of on the service's machine.
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
+import { withoutOperatorCredentials } from "../../config/operator-credentials.js";
 import { createSanitiser } from "../../evidence/index.js";
 import { loadExeca } from "./load-execa.js";
 import { AgentReplySchema, type AgentRunner, type RunTurnInput, type TurnResult } from "./port.js";
@@ -52,7 +53,7 @@ export function createCommandAgent(options: CommandAgentOptions): AgentRunner {
       const execa = await loadExeca();
       const child = execa(options.argv[0]!, options.argv.slice(1), {
         cwd: input.sandbox.workdir,
-        env: { ...options.baseEnv, ...input.sandbox.env },
+        env: withoutOperatorCredentials({ ...options.baseEnv, ...input.sandbox.env }),
         extendEnv: false,
         input: turnPayload(input),
         buffer: false,
@@ -139,7 +140,7 @@ async function runInBox(
   const [program, ...args] = options.argv;
   const result = await box.exec([box.programPath(program!) ?? program!, ...args], {
     stdin: turnPayload(input),
-    env: { ...input.sandbox.env },
+    env: withoutOperatorCredentials(input.sandbox.env),
     timeoutMs: options.timeoutMs,
     signal: input.signal,
   });

@@ -4,7 +4,7 @@
 // provision a box with the checkout, then inside it activate, apply the Dockerfile, run the startup runner with
 // readiness, and disclose. Returns every step's outcome; the CLI prints.
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
@@ -180,6 +180,8 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       defaultImage: driver.defaultImage,
       now: () => new Date(),
       logger,
+      // The one checkout this run was given is the only folder a box may be made from.
+      checkoutRoot: realpathSync(checkout),
     });
     service.sandboxes.current = manager;
     const owner = { workspaceId: "ws_local", engagementId: "env-test" };

@@ -1,6 +1,7 @@
 // The sandbox variables a box starts with (pure): the operations transport's three, the proxy settings, the
 // repository's `sandbox.env` from `.batonrc.json` and its secrets' placeholders. Credentials come last so a
 // `sandbox.env` entry can never replace them.
+import { withoutOperatorCredentials } from "../../config/operator-credentials.js";
 import { formatSecretPlaceholder } from "../../transport/wire.js";
 import type { CreatedBox } from "./driver.js";
 
@@ -18,7 +19,8 @@ export interface BoxEnvironmentInput {
 }
 
 export function buildBoxEnvironment(input: BoxEnvironmentInput): Record<string, string> {
-  const env: Record<string, string> = { ...input.sandboxEnv };
+  // A seed's sandboxEnv could name an operator credential by mistake: no box ever holds one.
+  const env: Record<string, string> = withoutOperatorCredentials(input.sandboxEnv);
   for (const secret of input.secrets) env[secret.name] = formatSecretPlaceholder(secret.id);
   if (input.reach.proxy) {
     // BATON_PROXY_URL (no credentials) is what activation reads to write the proxy and trust settings into

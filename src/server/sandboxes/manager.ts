@@ -1,12 +1,14 @@
 import type { Logger } from "pino";
 import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
 import { readBatonrcFile } from "../../config/batonrc-file.js";
+import { withoutOperatorCredentials } from "../../config/operator-credentials.js";
 import { BatonError } from "../../errors.js";
 import { createSanitiser } from "../../evidence/sanitiser.js";
 import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
+import { resolveCheckout } from "./checkout-root.js";
 import type { CreatedBox, ExecOptions, ExecResult, SandboxDriver } from "./driver.js";
 import { buildBoxEnvironment, credentialEnvironment } from "./environment.js";
 import {
@@ -42,12 +44,17 @@ export const CLEANUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 export class SandboxRefusal extends BatonError {
   override readonly name = "SandboxRefusal";
   constructor(
-    readonly reason: "workspace_not_found" | "engagement_elsewhere" | "sandbox_not_found" | "batonrc_invalid",
+    readonly reason:
+      | "workspace_not_found"
+      | "engagement_elsewhere"
+      | "sandbox_not_found"
+      | "batonrc_invalid"
+      | "checkout_refused",
     message: string,
     readonly problems: BatonrcProblem[] = [],
   ) {
     super(
-      reason === "batonrc_invalid"
+      reason === "batonrc_invalid" || reason === "checkout_refused"
         ? "invalid_input"
         : reason === "engagement_elsewhere"
           ? "conflict"
@@ -119,6 +126,8 @@ export interface SandboxManagerOptions {
   now: () => Date;
   logger: Logger;
   preCloneTimeoutMs?: number;
+  /** `--checkout-root`, already checked (checkCheckoutRoot) and real: checkouts come only from under it. */
+  checkoutRoot?: string | undefined;
 }
 
 export class SandboxManager {
@@ -186,8 +195,30 @@ export class SandboxManager {
     return lint.config;
   }
 
-  async provision(input: ProvisionInput): Promise<ProvisionResult> {
+  /** The input with every checkout replaced by its real path under the checkout root, or a refusal. */
+  private confineCheckouts(input: ProvisionInput): ProvisionInput {
+    const confine = (requested: string): string => {
+      const decision = resolveCheckout(requested, this.options.checkoutRoot);
+      if (!decision.ok) throw new SandboxRefusal("checkout_refused", decision.reason);
+      return decision.path;
+    };
+    return {
+      ...input,
+      ...(input.checkout ? { checkout: confine(input.checkout) } : {}),
+      ...(input.extraCheckouts
+        ? {
+            extraCheckouts: Object.fromEntries(
+              Object.entries(input.extraCheckouts).map(([repository, path]) => [repository, confine(path)]),
+            ),
+          }
+        : {}),
+    };
+  }
+
+  async provision(requested: ProvisionInput): Promise<ProvisionResult> {
     const { db, driver } = this.options;
+    // Before anything reads a checkout (its .batonrc.json included).
+    const input = this.confineCheckouts(requested);
     const batonrc = await this.readBatonrc(input);
     const now = this.options.now();
     const engagement = db
@@ -387,10 +418,11 @@ export class SandboxManager {
     const credentials = this.credentials.get(sandboxId);
     return this.options.driver.exec(row.boxRef, argv, {
       ...options,
-      env: {
+      // An admin's exec request names its own variables: an operator credential among them never enters the box.
+      env: withoutOperatorCredentials({
         ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
         ...options.env,
-      },
+      }),
     });
   }
 

@@ -23,6 +23,8 @@ export interface SandboxDriverOptions {
   env: NodeJS.ProcessEnv;
   /** The service's state folder: boxes outlive the process and the next start on it adopts them. */
   serviceDir?: string | undefined;
+  /** `--sandbox-uids first-last` (namespace driver); default DEFAULT_SANDBOX_UIDS. */
+  uids?: string | undefined;
 }
 
 /**
@@ -55,6 +57,8 @@ export async function createSandboxDriver(
 
 export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   db: Database;
+  /** `--checkout-root`, checked and real (checkCheckoutRoot); none: checkouts are refused. */
+  checkoutRoot?: string | undefined;
   logger: Logger;
   now?: () => Date;
   timers?: boolean;
@@ -68,6 +72,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     defaultImage,
     now: options.now ?? (() => new Date()),
     logger: options.logger,
+    checkoutRoot: options.checkoutRoot,
   });
   await manager.reconcile();
   if (options.timers !== false) manager.startTimers();

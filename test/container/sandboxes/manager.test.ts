@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
 import { createServerApp, type ServerApp } from "../../../src/server/app.js";
+import { checkCheckoutRoot } from "../../../src/server/sandboxes/checkout-root.js";
 import { LIFECYCLE_LIMITS } from "../../../src/server/sandboxes/lifecycle.js";
 import { type SandboxManager, SandboxRefusal } from "../../../src/server/sandboxes/manager.js";
 import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
@@ -72,6 +73,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
       env: process.env,
       now: () => new Date(clock),
       timers: false,
+      checkoutRoot: checkCheckoutRoot(tmp, []),
     });
     app = createServerApp({
       db,

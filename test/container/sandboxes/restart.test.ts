@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
+import { checkCheckoutRoot } from "../../../src/server/sandboxes/checkout-root.js";
 import { LIFECYCLE_LIMITS } from "../../../src/server/sandboxes/lifecycle.js";
 import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
@@ -40,6 +41,7 @@ describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
         env: process.env,
         now: () => new Date(clock),
         timers,
+        checkoutRoot: checkCheckoutRoot(join(FIXTURES, "repos"), []),
       });
     try {
       const first = await start(false);

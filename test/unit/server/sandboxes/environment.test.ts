@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { OPERATOR_CREDENTIALS } from "../../../../src/config/operator-credentials.js";
 import { addressesFor } from "../../../../src/server/sandboxes/drivers/namespace-network.js";
 import { allowRule, baseRules } from "../../../../src/server/sandboxes/egress/firewall.js";
 import { buildBoxEnvironment } from "../../../../src/server/sandboxes/environment.js";
@@ -26,6 +27,20 @@ describe("the box's variables", () => {
     expect(env.API_BASE_URL).toBe("http://localhost:3000");
     expect(env.NPM_TOKEN).toBe(`baton-secret-sec_${"a".repeat(32)}`);
     expect(env.BATON_TURN_TOKEN).toBe("btt_turn");
+  });
+
+  it("never holds an operator credential, even when a seed's sandboxEnv names one", () => {
+    const env = buildBoxEnvironment({
+      ...input,
+      sandboxEnv: {
+        ...input.sandboxEnv,
+        BATON_ADMIN_TOKEN: "operator-admin",
+        BATON_PROXY_TOKEN: "operator-proxy",
+        BATON_MATCHER_TOKEN: "operator-matcher",
+      },
+    });
+    for (const name of OPERATOR_CREDENTIALS) expect(env).not.toHaveProperty(name);
+    expect(JSON.stringify(env)).not.toMatch(/operator-(admin|proxy|matcher)/);
   });
 
   it("sets no proxy variables when the box has no proxy", () => {
