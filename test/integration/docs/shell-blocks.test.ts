@@ -2,8 +2,9 @@
 // a fresh HOME, data and temporary folder, `baton` on PATH through the built dist/, the checkout as working
 // directory, against a service the blocks start themselves. A failure names the file, the block's line and what
 // it printed. Blocks that show without running are ```text (convention: docs/architecture.md).
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { extractBlocks, runShellBlocks } from "../../helpers/doc-blocks.js";
@@ -42,6 +43,35 @@ describe("docs shell blocks", () => {
       .filter((block) => block.lang === "sh" && /\bnpm (ci|install|i|link)\b/.test(block.code))
       .map((block) => `line ${block.line}`);
     expect(installs).toEqual([]);
+  });
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+describe("docs links", () => {
+  it.each(docFiles)("%s links only to files and headings that exist", (file) => {
+    const text = readFileSync(join(PROJECT_ROOT, file), "utf8");
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [path, anchor] = target!.split("#");
+      const linked = path ? join(PROJECT_ROOT, dirname(file), path) : join(PROJECT_ROOT, file);
+      if (!existsSync(linked)) {
+        broken.push(target!);
+        continue;
+      }
+      if (!anchor) continue;
+      const headings = [...readFileSync(linked, "utf8").matchAll(/^#+ (.*)$/gm)].map((m) => anchorOf(m[1]!));
+      if (!headings.includes(anchor)) broken.push(target!);
+    }
+    expect(broken).toEqual([]);
   });
 });
 
@@ -91,7 +121,16 @@ describe.each(docFiles)("%s", (file) => {
       }
       const printed = run.outputs.map((o) => o.output).join("\n");
       for (const canary of CANARIES) expect(printed).not.toContain(canary);
+      expect(checkoutStatus()).toBe(before);
     },
     SESSION_DEADLINE_MS + 60_000,
   );
 });
+
+/** Files git sees as new or changed in the checkout (blocks keep their files under mktemp -d). */
+function checkoutStatus(): string {
+  return execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+    cwd: PROJECT_ROOT,
+    encoding: "utf8",
+  });
+}
