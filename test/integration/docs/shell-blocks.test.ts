@@ -110,8 +110,9 @@ describe("the harness", () => {
 
 describe.each(docFiles)("%s", (file) => {
   it(
-    "runs every ```sh block in order in one bash session",
+    "runs every ```sh block in order in one bash session, writing nothing into the checkout",
     async () => {
+      const before = checkoutStatus();
       const run = await runShellBlocks(readFileSync(join(PROJECT_ROOT, file), "utf8"), SESSION_DEADLINE_MS);
       if (!run.ok) {
         const { line, exitCode, output } = run.failed!;
