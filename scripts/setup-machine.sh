@@ -2,9 +2,9 @@
 # Installs and starts what Baton's tests use when it is missing, and does nothing when it is all there:
 # bash, dash, the SQLite CLI and git; wrk for `npm run bench -- server`; for the sandboxes the Docker engine
 # (Debian's docker.io, dockerd started in the background when no engine answers), bubblewrap, debootstrap (the image
-# build), iproute2, iptables and procps's sysctl (the namespace driver's network), and curl (the proxy suites). Node 22
-# comes from the `node` devDependency, so nothing else is needed for it. test/unit/scripts/setup-machine.test.ts holds
-# this list to the programs the code starts.
+# build), iproute2, iptables and procps's sysctl (the namespace driver's network), curl (the proxy suites), and jq
+# and openssl (the docs' shell blocks, which a test runs). Node 22 comes from the `node` devDependency, so nothing
+# else is needed for it. test/unit/scripts/setup-machine.test.ts holds this list to the programs the code starts.
 set -euo pipefail
 
 # Each check names the program a later step runs, not a neighbour of it: a machine may ship a Docker client
@@ -30,6 +30,8 @@ need iptables iptables
 need setpriv util-linux
 need sysctl procps
 need curl curl
+need jq jq
+need openssl openssl
 
 as_root() {
   if [ "$(id -u)" != 0 ]; then

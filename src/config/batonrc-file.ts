@@ -17,7 +17,7 @@ export function readBatonrcFile(checkout: string): string | null {
       error.code === "unsafe_path"
         ? "must be a regular file in the checkout, not a symbolic link, FIFO or device; replace it with the JSON file itself"
         : error.code === "invalid_input"
-          ? `is larger than ${BATONRC_MAX_BYTES} bytes; keep to the keys the README lists`
+          ? `is larger than ${BATONRC_MAX_BYTES} bytes; keep to the keys docs/testing.md lists`
           : "cannot be read; check its permissions";
     throw new InputError(`${BATONRC_FILE} in ${checkout} ${why}`, { path });
   }

@@ -1,4 +1,4 @@
-// The README's `baton/testing` example, type-checked and run as written, the way a repository's own CI would: tsc
+// The `baton/testing` example of docs/testing.md, type-checked and run as written, the way a repository's own CI would: tsc
 // and its own vitest process in a project whose node_modules holds baton (so `baton/testing` resolves through
 // package.json "exports" to the built dist/ and its declarations, never to src/), with the fixture repository as
 // the checkout (process.cwd()).
@@ -24,12 +24,12 @@ const TSCONFIG = {
   files: ["sandbox.test.ts"],
 };
 
-/** The first ```ts block under the README's "### `baton/testing`" heading. */
+/** The first ```ts block under docs/testing.md's "## `baton/testing`" heading. */
 function readmeExample(): string {
-  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### `baton/testing`"));
+  const readme = readFileSync(join(PROJECT_ROOT, "docs", "testing.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## `baton/testing`"));
   const block = /```ts\n([\s\S]*?)\n```/.exec(section);
-  if (!block?.[1]) throw new Error("README.md has no ```ts block under ### `baton/testing`");
+  if (!block?.[1]) throw new Error("docs/testing.md has no ```ts block under ## `baton/testing`");
   return block[1];
 }
 

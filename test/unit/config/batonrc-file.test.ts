@@ -58,7 +58,7 @@ describe("readBatonrcFile", () => {
     const dir = checkout();
     writeFileSync(join(dir, ".batonrc.json"), " ".repeat(BATONRC_MAX_BYTES + 1));
     expect(refusal(dir).message).toBe(
-      `.batonrc.json in ${dir} is larger than ${BATONRC_MAX_BYTES} bytes; keep to the keys the README lists`,
+      `.batonrc.json in ${dir} is larger than ${BATONRC_MAX_BYTES} bytes; keep to the keys docs/testing.md lists`,
     );
   });
 });

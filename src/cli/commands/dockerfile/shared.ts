@@ -32,7 +32,7 @@ export function declareDockerfileCommand(
     .option("--checkout <dir>", "the checkout root (default: from the saved handoff)")
     .option("--target <stage>", "the build stage to apply (default: the last stage)")
     .option("--build-arg <NAME=value>", "a build argument; repeat for more", collect, [])
-    .option("--json", "print the machine-readable document (see README)")
+    .option("--json", "print the machine-readable document (see docs/agents.md)")
     .action(
       action(async (repository: string, flags: DockerfileFlags): Promise<CommandResult> => {
         const outcome = await runDockerfileCommand({

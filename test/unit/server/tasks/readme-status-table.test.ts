@@ -1,13 +1,13 @@
-// The README's status table is the engine's: every row of STATUS_TRANSITIONS, and nothing else, in the same order.
+// The status table in docs/api.md is the engine's: every row of STATUS_TRANSITIONS, and nothing else, in the same order.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STATUS_TRANSITIONS } from "../../../../src/server/tasks/statuses.js";
 import { PROJECT_ROOT } from "../../../helpers/cli.js";
 
-describe("README status table", () => {
+describe("docs/api.md status table", () => {
   it("lists exactly the transitions the engine allows", () => {
-    const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(PROJECT_ROOT, "docs", "api.md"), "utf8");
     const start = readme.indexOf("### Task statuses and turns");
     const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
     const rows = section
