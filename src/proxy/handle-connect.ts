@@ -19,13 +19,18 @@ import { PROXY_ERRORS, type ProxyError } from "./wire.js";
 
 const ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
 
-/** The placeholder path applies when one of the sandbox's secrets names this https host and port. */
-export function needsPlaceholderPath(lease: LeasePolicy, target: Target): boolean {
+/** Whether one of the sandbox's secrets is approved for this scheme, host and port (any path). */
+export function hasSecretAt(lease: LeasePolicy, scheme: "http" | "https", target: Target): boolean {
   if (target.host.kind !== "name") return false;
   const host = target.host.host;
   return lease.secrets.some((s) =>
-    s.destinations.some((d) => d.scheme === "https" && d.port === target.port && hostMatches(d.host, host)),
+    s.destinations.some((d) => d.scheme === scheme && d.port === target.port && hostMatches(d.host, host)),
   );
+}
+
+/** The placeholder path applies when one of the sandbox's secrets names this https host and port. */
+export function needsPlaceholderPath(lease: LeasePolicy, target: Target): boolean {
+  return hasSecretAt(lease, "https", target);
 }
 
 export async function handleConnect(

@@ -5,8 +5,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
+import { hasSecretAt } from "./handle-connect.js";
 import { checkDestination } from "./net/check-destination.js";
-import { formatTarget, parseAbsoluteTarget } from "./policy/index.js";
+import { type AbsoluteTarget, formatTarget, parseAbsoluteTarget, parseAuthority } from "./policy/index.js";
 import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, PROXY_SELF_PATHS, type ProxyError } from "./wire.js";
@@ -46,7 +47,16 @@ export async function handleHttpRequest(
   const authority = target.port === 80 ? formatTarget(target).replace(/:80$/, "") : formatTarget(target);
   const given = req.headers.host;
   if (given !== undefined && given.toLowerCase() !== authority) record.hostHeader = given;
-  const agree = given === undefined || given.toLowerCase() === authority;
+  const agree = given === undefined || hostHeaderNames(given, target);
+  // The request goes to the target with the target's Host whatever the client's said; but where a placeholder
+  // could be swapped, a Host naming another host is refused rather than quietly corrected (as in a tunnel).
+  if (!agree && hasSecretAt(lease.policy, "http", target)) {
+    return refuse(
+      PROXY_ERRORS.hostMismatch,
+      "endpoints",
+      `the Host header ${given.slice(0, 260)} differs from ${authority}`,
+    );
+  }
   forwardRequest(context, {
     req,
     res,
@@ -66,6 +76,12 @@ export async function handleHttpRequest(
     targetHost: target.host.host,
     finish: (done) => finishRecord(context, done),
   });
+}
+
+/** Whether a Host header names the target's host and port (port 80 when it gives none). */
+function hostHeaderNames(given: string, target: AbsoluteTarget): boolean {
+  const parsed = parseAuthority(given, 80);
+  return parsed.ok && parsed.value.host.host === target.host.host && parsed.value.port === target.port;
 }
 
 /** Origin-form requests are for the proxy itself: its health and its CA certificate (public). */

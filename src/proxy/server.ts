@@ -59,12 +59,23 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   });
   // Decrypted placeholder-path connections are served by this same server (its time-outs and drain apply).
   const mitm = createMitm(context, (tls) => server.emit("connection", tls));
+  // A flood past a cap gets one audit line per second per code, each saying how many went unlined before it:
+  // the refusals themselves must not fill the audit log's disk.
+  const capLines = new Map<string, { at: number; unlined: number }>();
   const refuseConnection = (socket: Socket, error: ProxyError, reason: string, host = "(none)") => {
     const record = startRecord(context, "connection", "(connection)", host, null);
     const refusal = renderRefusal(error, { host, reason, requestId: record.requestId });
     if (socket.writable) socket.end(rawRefusal(refusal));
     destroyAfterGrace(socket, closeGraceMs);
-    finishRefusal(context, record, { error, rule: "limits", reason, started: Date.now() });
+    const now = Date.now();
+    const last = capLines.get(error.code);
+    if (last && now - last.at < 1_000) {
+      last.unlined += 1;
+      return;
+    }
+    capLines.set(error.code, { at: now, unlined: 0 });
+    const unlined = last?.unlined ? `; ${last.unlined} more refused since the last line` : "";
+    finishRefusal(context, record, { error, rule: "limits", reason: `${reason}${unlined}`, started: now });
   };
   server.on("connection", (socket: Socket) => {
     // Headers and body go out as separate writes: with Nagle on, the second waits for the client's delayed ACK.

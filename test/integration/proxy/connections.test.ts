@@ -136,6 +136,8 @@ describe("connections that never read", () => {
       .filter((l) => l.includes('"connection_limit"'))
       .map((l) => (JSON.parse(l) as { audit: Record<string, unknown> }).audit);
     expect(refusals.length).toBeGreaterThan(0);
+    // About 2,000 were refused, at most one line a second: the flood cannot fill the audit log.
+    expect(refusals.length).toBeLessThan(100);
     expect(refusals[0]).toMatchObject({ kind: "connection", decision: "error", status: 503 });
     // The proxy still serves.
     expect(await health()).toBe(200);

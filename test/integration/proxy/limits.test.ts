@@ -66,22 +66,22 @@ describe("connection caps", () => {
   });
 
   it("past the total cap a connection is answered 503 connection_limit at once and closed", async () => {
-    const held = Array.from({ length: 5 }, () => dialProxy(...proxyAt()));
-    // Held connections have sent nothing: the proxy has answered none of them.
-    await eventually(async () => {
-      // A connection admitted while an earlier one was still being let go stays open (and counts); the next
-      // one is refused.
+    // Connections that send nothing are opened until one is refused: the proxy may still be letting go of the
+    // previous test's, so how many it admits first is not fixed, only that it is at most the cap.
+    const held: Recorded[] = [];
+    const answer = await eventually(async () => {
       const extra = dialProxy(...proxyAt());
-      const answer = await eventually(() => (extra.closed() ? extra.text() : undefined), 3_000).catch(
-        () => "",
-      );
-      return answer.startsWith("HTTP/1.1 503") ? answer : undefined;
-    }).then((answer) => {
-      expect(answer).toMatch(/^baton-proxy-error: connection_limit/im);
-      expect(answer).toContain("the proxy holds 5 connections, its limit");
-      expect(answer).toContain("limits.maxConnections");
-    });
-    expect(held.every((c) => c.text() === "")).toBe(true);
+      const text = await eventually(() => (extra.closed() ? extra.text() : undefined), 2_000).catch(() => "");
+      if (text.startsWith("HTTP/1.1 503")) return text;
+      held.push(extra);
+      return undefined;
+    }, 30_000);
+    expect(answer).toMatch(/^baton-proxy-error: connection_limit/im);
+    expect(answer).toContain("the proxy holds 5 connections, its limit");
+    expect(answer).toContain("limits.maxConnections");
+    expect(held.length).toBeLessThanOrEqual(5);
+    // The admitted ones were answered nothing: they are still waiting for their headers time-out.
+    expect(held.every((c) => c.text() === "" && !c.closed())).toBe(true);
     const line = world.audit.filter((a) => a.error === "connection_limit").at(-1)!;
     expect(line).toMatchObject({ kind: "connection", decision: "error", status: 503, rule: "limits" });
     for (const c of held) c.socket.destroy();

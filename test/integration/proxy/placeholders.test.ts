@@ -194,6 +194,27 @@ describe("anywhere else the placeholder goes out unchanged, audited as placehold
     expect(lastAt("/v1/inside").headers.authorization).toBe(`Bearer ${CANARY}`);
   });
 
+  it("plain http to a host with an approved http secret and another Host: 421 host_mismatch; the same host with :80 passes", async () => {
+    const result = await world.curl([
+      "-H",
+      "Host: other.acme.test",
+      "-H",
+      `Authorization: Bearer ${PLACEHOLDER}`,
+      "http://plain.acme.test/v1/lying-host",
+    ]);
+    expect(result.status).toBe(421);
+    expect(header(result, "baton-proxy-error")).toBe("host_mismatch");
+    expect(world.received().filter((l) => l.url === "/v1/lying-host")).toEqual([]);
+    await world.curl([
+      "-H",
+      "Host: PLAIN.acme.test:80",
+      "-H",
+      `Authorization: Bearer ${PLACEHOLDER}`,
+      "http://plain.acme.test/v1/same-host",
+    ]);
+    expect(lastAt("/v1/same-host").headers.authorization).toBe(`Bearer ${CANARY}`);
+  });
+
   it("a placeholder in the URL is reported, never swapped", async () => {
     await world.curl(["--cacert", world.proxyCaFile, `https://api.acme.test/q?token=${PLACEHOLDER}`]);
     expect(lastAt(`/q?token=${PLACEHOLDER}`)).toBeDefined();
