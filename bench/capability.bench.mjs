@@ -55,7 +55,7 @@ async function startServe(name, args, env = {}) {
   const headers = { ...sandboxHeaders(sandbox), "content-type": "application/json" };
   const record = async (target) => {
     const started = performance.now();
-    const response = await fetch(`${url}${CAPABILITY_PATHS.requests}`, {
+    const response = await fetch(`${serve.opsUrl}${CAPABILITY_PATHS.requests}`, {
       method: "POST",
       headers: { ...headers, [HEADERS.idempotencyKey]: randomBytes(12).toString("hex") },
       body: JSON.stringify({

@@ -1,5 +1,5 @@
 // A real `baton serve` for benchmarks: port 0 on loopback, a temporary SQLite file, a seed, `--json`, a random
-// admin token, and sandboxes made through its admin API. Shared by the activation, server and capability benches.
+// admin token, and sandboxes made through its admin API (on the admin listener). Shared by the activation, server and capability benches.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,7 +19,7 @@ export const bin = join(root, "dist", "src", "cli", "bin.js");
  */
 export async function startBenchServe({ seed, args = [], env = {} }) {
   const tmp = mkdtempSync(join(tmpdir(), "baton-bench-serve-"));
-  const adminToken = randomBytes(16).toString("hex");
+  const adminToken = randomBytes(32).toString("hex");
   const child = spawn(
     process.execPath,
     [
@@ -47,12 +47,15 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
     rmSync(tmp, { recursive: true, force: true });
   };
   let url;
+  let opsUrl;
+  let adminUrl;
   try {
     const line = await Promise.race([
       new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
       exited.then((code) => Promise.reject(new Error(`baton serve exited (${code}) before listening`))),
     ]);
-    url = JSON.parse(line).url;
+    // Three listeners: public (url), sandbox (opsUrl: /ops/v1 only), admin (adminUrl).
+    ({ url, opsUrl, adminUrl } = JSON.parse(line));
   } catch (error) {
     await stop();
     throw error;
@@ -60,7 +63,7 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
 
   /** POST /admin/v1/sandboxes; resolves with the service's answer (lease, turnToken, env, ...). */
   const createSandbox = async (body) => {
-    const response = await fetch(`${url}${ADMIN_PATHS.sandboxes}`, {
+    const response = await fetch(`${adminUrl}${ADMIN_PATHS.sandboxes}`, {
       method: "POST",
       headers: { "content-type": "application/json", [HEADERS.adminToken]: adminToken },
       body: JSON.stringify(body),
@@ -69,7 +72,7 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
     if (!response.ok) throw new Error(`creating a sandbox answered ${response.status}`);
     return answer;
   };
-  return { url, pid: child.pid, adminToken, createSandbox, stop };
+  return { url, opsUrl, adminUrl, pid: child.pid, adminToken, createSandbox, stop };
 }
 
 function nodeArgs() {

@@ -87,7 +87,8 @@ const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "se
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-server-"));
 
 try {
-  const { url } = serve;
+  // Activations go to the sandbox listener, /healthz to the public one.
+  const { url, opsUrl } = serve;
   const sandboxes = await Promise.all(
     Array.from({ length: CLIENTS }, (_, i) =>
       serve.createSandbox({ workspaceId: "ws_acme", engagementId: `bench-${i}` }),
@@ -96,7 +97,8 @@ try {
   const credentials = join(tmp, "clients");
   writeFileSync(credentials, sandboxes.map((s) => `${s.turnToken} ${s.lease}\n`).join(""), { mode: 0o600 });
   let phase = 0;
-  const runPhase = (mode, ms) => runWrk(url, mode, ms, credentials, `bench-${phase++}`, serve.pid);
+  const runPhase = (mode, ms) =>
+    runWrk(mode === "healthz" ? url : opsUrl, mode, ms, credentials, `bench-${phase++}`, serve.pid);
 
   // Warm-up (not counted): JIT, SQLite page cache, the first WAL checkpoints.
   await runPhase("activate", WARMUP_MS);

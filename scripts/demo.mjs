@@ -107,20 +107,22 @@ const STEPS = [
   {
     name: "start baton serve on a free loopback port (fixture seed, temporary SQLite file)",
     async run(ctx) {
-      ctx.adminToken = randomBytes(16).toString("hex");
-      ctx.proxyToken = randomBytes(16).toString("hex");
+      ctx.adminToken = randomBytes(32).toString("hex");
+      ctx.proxyToken = randomBytes(32).toString("hex");
       ctx.mail = await startMailCatcher();
       const db = join(ctx.tmp, "serve.sqlite");
       // The egress proxy first (it needs root for its test upstream's network namespace): the service is started
-      // knowing it, so a container sandbox's forwarder reaches it, and the proxy is told the service's port.
-      const port = await freeLoopbackPort();
-      if (process.getuid?.() === 0) await startEgress(ctx, `http://127.0.0.1:${port}`);
+      // knowing it, so a container sandbox's forwarder reaches it, and the proxy is told the service's admin
+      // listener (where it asks about leases).
+      const adminPort = await freeLoopbackPort();
+      if (process.getuid?.() === 0) await startEgress(ctx, `http://127.0.0.1:${adminPort}`);
       const child = spawn(
         process.execPath,
         [
           bin,
           "serve",
-          ...["--port", String(port), "--db", db, "--seed", SEED, "--smtp-url", ctx.mail.url, "--json"],
+          ...["--port", "0", "--admin-listen", `127.0.0.1:${adminPort}`, "--db", db, "--seed", SEED],
+          ...["--smtp-url", ctx.mail.url, "--json"],
           ...(ctx.docker ? ["--sandbox-driver", "docker"] : []),
           ...(ctx.proxyUrl ? ["--proxy-url", ctx.proxyUrl] : []),
         ],
@@ -134,8 +136,9 @@ const STEPS = [
         child.once("exit", (code) => reject(new Error(`baton serve exited early (${code})`)));
         createInterface({ input: child.stdout }).once("line", resolve);
       });
-      ctx.url = JSON.parse(line).url;
+      ({ url: ctx.url, adminUrl: ctx.adminUrl } = JSON.parse(line));
       console.log(`baton serve is listening on ${ctx.url} (database ${db}; e-mail to ${ctx.mail.url})`);
+      console.log(`its admin API listens apart, on ${ctx.adminUrl}`);
     },
   },
   {
@@ -144,8 +147,10 @@ const STEPS = [
       const fixture = join(root, "fixtures", "repos", "acme-api");
       if (ctx.docker) {
         // The service provisions the box: checkout copied in, the sandbox variables set, egress only via it.
-        console.log(`$ POST ${ctx.url}/admin/v1/sandboxes {workspaceId, engagementId, repository, checkout}`);
-        const response = await fetch(`${ctx.url}/admin/v1/sandboxes`, {
+        console.log(
+          `$ POST ${ctx.adminUrl}/admin/v1/sandboxes {workspaceId, engagementId, repository, checkout}`,
+        );
+        const response = await fetch(`${ctx.adminUrl}/admin/v1/sandboxes`, {
           method: "POST",
           headers: { "content-type": "application/json", "baton-admin-token": ctx.adminToken },
           body: JSON.stringify({
@@ -169,7 +174,17 @@ const STEPS = [
       }
       const out = baton(
         { ...ctx, sandboxEnv: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken }, checkout: root },
-        ["admin", "sandbox", "--url", ctx.url, "--workspace", "ws_acme", "--engagement", "demo", "--json"],
+        [
+          "admin",
+          "sandbox",
+          "--url",
+          ctx.adminUrl,
+          "--workspace",
+          "ws_acme",
+          "--engagement",
+          "demo",
+          "--json",
+        ],
         { quiet: true }, // its answer holds the sandbox's turn token and lease
       );
       const sandbox = JSON.parse(out);
@@ -352,7 +367,7 @@ const STEPS = [
           "token",
           "create",
           "--url",
-          ctx.url,
+          ctx.adminUrl,
           "--email",
           "owner@acme.test",
           "--name",

@@ -11,6 +11,7 @@ import {
   CreateTokenResponseSchema,
   CreateTurnResponseSchema,
   HEADERS,
+  NO_SUCH_ROUTE,
 } from "../transport/wire.js";
 
 /** Where the service is and the environment holding BATON_ADMIN_TOKEN. */
@@ -18,6 +19,10 @@ export interface AdminTarget {
   url: string;
   env: NodeJS.ProcessEnv;
 }
+
+/** What to do when `url` has no admin API: the service opens its admin listener only with an admin token. */
+const ENABLE_ADMIN =
+  "start baton serve with BATON_ADMIN_TOKEN set (openssl rand -hex 32) and point --url at its admin listener (adminUrl in `baton serve --json`, or its `admin on` line)";
 
 async function callAdmin(target: AdminTarget, path: string, body: unknown): Promise<unknown> {
   const token = target.env.BATON_ADMIN_TOKEN;
@@ -31,6 +36,12 @@ async function callAdmin(target: AdminTarget, path: string, body: unknown): Prom
       body: JSON.stringify(body),
     });
   } catch (error) {
+    if (connectionRefused(error))
+      throw new ServiceError(
+        "network",
+        `nothing listens at ${target.url}, so there is no admin API there; ${ENABLE_ADMIN}`,
+        { cause: error },
+      );
     throw new ServiceError(
       "network",
       `cannot reach ${target.url}; check --url and that baton serve is running`,
@@ -39,6 +50,11 @@ async function callAdmin(target: AdminTarget, path: string, body: unknown): Prom
   }
   const answer = (await response.json().catch(() => ({}))) as { error?: string; reason?: string };
   if (!response.ok) {
+    // Not a refusal of this request: the address serves no admin API (another listener, or none enabled).
+    if (response.status === 404 && answer.reason === NO_SUCH_ROUTE)
+      throw new ServiceError("not_found", `${target.url} has no admin API enabled; ${ENABLE_ADMIN}`, {
+        status: 404,
+      });
     const code =
       response.status === 401 ? "unauthorised" : response.status === 404 ? "not_found" : "service_error";
     throw new ServiceError(
@@ -48,6 +64,11 @@ async function callAdmin(target: AdminTarget, path: string, body: unknown): Prom
     );
   }
   return answer;
+}
+
+function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === "ECONNREFUSED";
 }
 
 export type AdminSandbox = z.infer<typeof CreateSandboxResponseSchema>;

@@ -1,6 +1,7 @@
-// Assembles the service: the store, the operation worker and waiters, and one hono app composed of one sub-app
-// per surface. `http.fetch` is the whole service as a fetch-style handler; tests call `http.request()` with no
-// socket, and `baton serve` hands `http.fetch` to @hono/node-server (http/node-server.ts).
+// Assembles the service: the store, the operation worker and waiters, and one sub-app per surface mounted on the
+// listener that serves it (composeListeners): public, sandbox (the box forwarders' target) and admin. Each
+// listener is a fetch-style handler that `baton serve` hands to @hono/node-server (http/node-server.ts) on its
+// own address; tests call `listeners.<name>.request()`, or `http.request()` for every surface, with no socket.
 //
 // Adding a surface (the public `/v1` API, `/v1/mcp`, the egress proxy's internal route, sandbox-manager admin):
 //  1. Make `src/server/<surface>/app.ts` exporting `create<Surface>App(deps)`: `const app = createSurface()`
@@ -12,9 +13,9 @@
 //     (named schemas from openapi/schemas.ts plus `errorResponses({...})`).
 //  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse by
 //     throwing an HttpError (http/http-error.ts) that renders `{error, reason, requestId}`.
-//  3. Mount it in composeHttpApp with `app.route(BASE_PATH, create<Surface>App(deps))`, the base path a wire
-//     constant (src/transport/wire.ts or the surface's own wire file), before onError/notFound at the end (the
-//     405 table is built from the routes mounted by then). A route that must stay out of the published
+//  3. Mount it in composeListeners: a Mount `[BASE_PATH, create<Surface>App(deps)]`, the base path a wire
+//     constant (src/transport/wire.ts or the surface's own wire file), added to `all` and to the one listener
+//     that serves it (a box reaches only `sandbox`; operator surfaces go on `admin`). A route that must stay out of the published
 //     document (the egress proxy's internal route) takes `hide: true` in its createRoute.
 //  4. `npm run build && node scripts/generate-openapi.mjs` regenerates openapi/baton-ops.json; commit it (a
 //     test compares). Test the routes with `app.http.request()`; add a socket test only for adapter concerns.
@@ -75,12 +76,19 @@ export interface ServerAppOptions {
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
   proxyUrl?: string | undefined;
+  /** The sandbox listener's URL once it listens: BATON_OPS_URL of sandboxes without a driver. */
+  opsUrl?: (() => string | undefined) | undefined;
   /** Holds the sandbox manager when the service runs a sandbox driver (see ServerDeps.sandboxes). */
   sandboxes?: { current?: SandboxManager | undefined };
 }
 
 export interface ServerApp {
-  /** The composed hono app: `http.fetch` for an adapter, `http.request(path, init)` for tests. */
+  /** What each listener serves: `listeners.sandbox.fetch` for the forwarders' target, and so on. */
+  listeners: ServerListeners;
+  /**
+   * Every surface in one handler, for in-process tests (`http.request(path, init)`) that reach several surfaces
+   * without three sockets. Never served: a listener serves only its own surfaces.
+   */
   http: OpenAPIHono<ServerEnv>;
   /** `http.fetch` for a ready Request. */
   handle: (request: Request) => Promise<Response>;
@@ -91,30 +99,86 @@ export interface ServerApp {
   stop(): Promise<void>;
 }
 
-/** Every surface under its base path, one error shape, one request id. Composing runs no route. */
-export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPIHono<ServerEnv> {
+/**
+ * The three listeners (DESIGN "Handlers and listeners"), each serving only its surfaces and answering 404 for
+ * every other path: a box's forwarder reaches `sandbox` and nothing else, and the operator's surfaces sit on
+ * `admin`, apart from the public API.
+ */
+export interface ServerListeners {
+  /** `--host`/`--port`: the public API, member routes, `/openapi.json`, `/healthz`. */
+  public: OpenAPIHono<ServerEnv>;
+  /**
+   * `--ops-listen`: the operations transport (`/ops/v1`) and the local code host's git route, which boxes clone
+   * from with their lease. The box forwarders' target.
+   */
+  sandbox: OpenAPIHono<ServerEnv>;
+  /** `--admin-listen`: the admin API and the internal routes `baton proxy` calls. */
+  admin: OpenAPIHono<ServerEnv>;
+}
+export type ListenerName = keyof ServerListeners;
+
+// biome-ignore lint/suspicious/noExplicitAny: a surface may carry variables of its own (the caller, the member)
+type Mount = readonly [path: string, app: OpenAPIHono<ServerEnv<any>>];
+
+/** One listener's handler: its mounts, one error shape, one request id, a 404/405 table of its own routes. */
+function composeListener(deps: ServerDeps, mounts: readonly Mount[]): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
   app.use(throttleFailedCredentials(deps));
-  app.route("/", createHealthApp());
-  app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
-  app.route(ADMIN_BASE_PATH, createAdminApp(deps));
-  app.route(ADMIN_BASE_PATH, createSandboxAdminApp(deps));
-  app.route(ADMIN_BASE_PATH, createTaskAdminApp(deps));
-  app.route(MEMBER_BASE_PATH, createMembersApp(deps, rt));
-  app.route(API_BASE_PATH, createApiApp(deps));
-  app.route(PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps));
-  app.route(CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps));
-  let document: Record<string, unknown> | undefined;
-  app.route(
-    "/",
-    createOpenApiApp(() => (document ??= describeApp(app))),
-  );
+  for (const [path, surface] of mounts) app.route(path, surface);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.onError(handleError(deps.logger));
   app.notFound(handleNotFound(allowedMethodsOf(app.routes)));
   return app;
+}
+
+/**
+ * Every surface built once, then mounted on the listener that serves it. `all` holds every route in one handler:
+ * the OpenAPI document describes it, and in-process tests call it to reach any surface without three sockets.
+ * No listener serves `all`. Composing runs no route.
+ */
+export function composeListeners(
+  deps: ServerDeps,
+  rt: CapabilityRuntime,
+): { listeners: ServerListeners; all: OpenAPIHono<ServerEnv> } {
+  let document: Record<string, unknown> | undefined;
+  const health: Mount = ["/", createHealthApp()];
+  const ops: Mount = [OPS_BASE_PATH, createOpsApp(deps, rt)];
+  const admin: Mount = [ADMIN_BASE_PATH, createAdminApp(deps)];
+  const sandboxAdmin: Mount = [ADMIN_BASE_PATH, createSandboxAdminApp(deps)];
+  const taskAdmin: Mount = [ADMIN_BASE_PATH, createTaskAdminApp(deps)];
+  const members: Mount = [MEMBER_BASE_PATH, createMembersApp(deps, rt)];
+  const api: Mount = [API_BASE_PATH, createApiApp(deps)];
+  const proxyInternal: Mount = [PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps)];
+  const codehostGit: Mount = [CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps)];
+  const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
+  // The order of `all` is the published document's order.
+  const all = composeListener(deps, [
+    health,
+    ops,
+    admin,
+    sandboxAdmin,
+    taskAdmin,
+    members,
+    api,
+    proxyInternal,
+    codehostGit,
+    openapi,
+  ]);
+  return {
+    all,
+    listeners: {
+      public: composeListener(deps, [health, members, api, openapi]),
+      sandbox: composeListener(deps, [ops, codehostGit]),
+      admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal]),
+    },
+  };
+}
+
+/** Every surface in one handler (see composeListeners): what the OpenAPI document describes. */
+export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPIHono<ServerEnv> {
+  return composeListeners(deps, rt).all;
 }
 
 export function createServerApp(options: ServerAppOptions): ServerApp {
@@ -141,7 +205,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     logger: options.logger,
     workRoot,
     dashboardBase: () => dashboardBaseFor(options.capability),
-    serviceUrl: () => options.capability?.serviceUrl ?? "http://127.0.0.1",
+    // A task's sandbox without a driver reaches the service at the sandbox listener.
+    serviceUrl: () => options.opsUrl?.() ?? "http://127.0.0.1",
   });
   const deps: ServerDeps = {
     db: options.db,
@@ -155,11 +220,13 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     secretBox: options.secretBox,
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
+    opsUrl: options.opsUrl,
     onStop: (stop) => stopHooks.push(stop),
     sandboxes: options.sandboxes ?? {},
   };
-  const http = composeHttpApp(deps, startCapabilityRuntime(deps));
+  const { listeners, all: http } = composeListeners(deps, startCapabilityRuntime(deps));
   return {
+    listeners,
     http,
     handle: async (request) => http.fetch(request),
     deps,

@@ -26,6 +26,8 @@ export interface ServerDeps {
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
   proxyUrl?: string | undefined;
+  /** The sandbox listener's URL once it listens (BATON_OPS_URL of a sandbox without a driver). */
+  opsUrl?: (() => string | undefined) | undefined;
   /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
   onStop?: (stop: () => Promise<void>) => void;
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since

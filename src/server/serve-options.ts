@@ -22,6 +22,24 @@ const filePath = z
   .min(1, "must be a file path")
   .refine((value) => !value.includes("\0"), "must be a file path (it holds a NUL byte)");
 
+/** `host:port` of a listener of its own (IPv6 in brackets); port 0 picks a free one. */
+const listenAddress = (example: string) =>
+  z
+    .string()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, `must be host:port, e.g. ${example}`)
+    .refine(
+      (value) => Number(value.slice(value.lastIndexOf(":") + 1)) <= 65535,
+      "must have a port 0 to 65535",
+    )
+    .transform((value) => {
+      const colon = value.lastIndexOf(":");
+      return { host: value.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(value.slice(colon + 1)) };
+    });
+
+/** The sandbox and admin listeners' defaults: loopback, a port the system picks. */
+export const DEFAULT_OPS_LISTEN = "127.0.0.1:0";
+export const DEFAULT_ADMIN_LISTEN = "127.0.0.1:0";
+
 export const ServeOptionsSchema = z.object({
   host: z
     .string()
@@ -30,6 +48,8 @@ export const ServeOptionsSchema = z.object({
       "must be an IP address or a host name to listen on, e.g. 127.0.0.1, ::1 or localhost",
     ),
   port: z.number().int().min(0, "must be 0 to 65535").max(65535, "must be 0 to 65535"),
+  opsListen: listenAddress("127.0.0.1:8181").prefault(DEFAULT_OPS_LISTEN),
+  adminListen: listenAddress("127.0.0.1:8182").prefault(DEFAULT_ADMIN_LISTEN),
   db: filePath.optional(),
   seed: filePath.optional(),
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
@@ -67,6 +87,8 @@ export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   host: "--host",
   port: "--port",
+  opsListen: "--ops-listen",
+  adminListen: "--admin-listen",
   db: "--db",
   seed: "--seed",
   smtpUrl: "--smtp-url",

@@ -5,13 +5,15 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { parseOrThrow } from "../config/zod-error.js";
-import { InputError, UsageError } from "../errors.js";
+import { ConfigError, InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVICE_LOG_LEVEL } from "../log-level.js";
 import { createManualAgent } from "./agent/manual.js";
 import { createServerApp } from "./app.js";
+import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
-import { createNodeServer } from "./http/node-server.js";
+import { type BoundListener, bindListener } from "./listen/bind.js";
+import { plainHttpWarnings } from "./listen/exposure.js";
 import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import { startSandboxManager } from "./sandboxes/start.js";
@@ -26,6 +28,10 @@ import { lockStore, StoreInUseError } from "./store/store-lock.js";
 export interface ServeOptions {
   host: string;
   port: number;
+  /** The sandbox listener (`/ops/v1` only; the box forwarders' target), `host:port`; default 127.0.0.1:0. */
+  opsListen?: string | undefined;
+  /** The admin listener (admin API, `baton proxy`'s internal routes), `host:port`; default 127.0.0.1:0. */
+  adminListen?: string | undefined;
   db?: string | undefined;
   seed?: string | undefined;
   /** Capability requests: e-mail relay, model-endpoint matcher, dashboard link base. */
@@ -59,8 +65,14 @@ export interface ServeOptions {
 }
 
 export interface RunningService {
-  /** `http://host:port`, the port the system picked when `--port 0`. */
+  /** The public listener: `http://host:port`, the port the system picked when `--port 0`. */
   url: string;
+  /** The sandbox listener (`--ops-listen`): BATON_OPS_URL of sandboxes without a driver. */
+  opsUrl: string;
+  /** The admin listener (`--admin-listen`); null when neither BATON_ADMIN_TOKEN nor BATON_PROXY_TOKEN is set. */
+  adminUrl: string | null;
+  /** One line per listener that serves plain HTTP to other machines (the CLI prints them on stderr). */
+  warnings: string[];
   /** Stops accepting, answers open long-polls, lets the operation in hand commit, closes the store. */
   stop(): Promise<void>;
 }
@@ -73,6 +85,8 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
 export async function startService(options: ServeOptions): Promise<RunningService> {
   const flags = parseServeFlags(options);
   const { env } = options;
+  const adminToken = operatorToken(env, "BATON_ADMIN_TOKEN");
+  const proxyToken = operatorToken(env, "BATON_PROXY_TOKEN");
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   const dbPath = flags.db ?? defaultDatabasePath(env);
   const cannotOpen = (error: unknown) =>
@@ -129,10 +143,11 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       logger,
       capability,
       secretBox,
-      proxyToken: env.BATON_PROXY_TOKEN || undefined,
+      proxyToken,
       proxyUrl: flags.proxyUrl,
+      opsUrl: () => listeners.sandbox?.url,
       sandboxes,
-      adminToken: env.BATON_ADMIN_TOKEN || undefined,
+      adminToken,
       tasks: {
         workRoot,
         agentCommand: flags.agentCommand
@@ -148,32 +163,34 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
-    const server = createNodeServer(app.http.fetch);
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (error) =>
-        reject(
-          new UsageError(
-            `cannot listen on ${flags.host}:${flags.port}: ${describe(error)}; pick another --host or --port`,
-            { cause: error },
-          ),
-        ),
-      );
-      server.listen(flags.port, flags.host, () => resolve());
-    });
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : flags.port;
-    const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-    const url = `http://${host}:${port}`;
+    const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
+    const closeListeners = () =>
+      Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
+    try {
+      listeners.public = await bindListener(app.listeners.public.fetch, flags, "--host or --port");
+      listeners.sandbox = await bindListener(app.listeners.sandbox.fetch, flags.opsListen, "--ops-listen");
+      // The admin listener exists only when one of its surfaces is enabled.
+      if (adminToken || proxyToken)
+        listeners.admin = await bindListener(app.listeners.admin.fetch, flags.adminListen, "--admin-listen");
+    } catch (error) {
+      await closeListeners();
+      throw error;
+    }
+    const url = listeners.public.url;
+    const opsUrl = listeners.sandbox.url;
+    const adminUrl = listeners.admin?.url ?? null;
     capability.serviceUrl = url;
     if (flags.sandboxDriver !== "none") {
-      // Boxes reach the service through a forwarder to this address (loopback when listening everywhere).
-      const opsHost = flags.host === "0.0.0.0" || flags.host === "::" ? "127.0.0.1" : flags.host;
+      // Boxes reach the sandbox listener through a forwarder (loopback when it listens everywhere).
+      const { hostname, port } = new URL(opsUrl);
+      const bare = hostname.replace(/^\[|\]$/g, "");
+      const opsHost = bare === "0.0.0.0" || bare === "::" ? "127.0.0.1" : bare;
       sandboxes.current = await startSandboxManager({
         driver: flags.sandboxDriver,
         image: flags.sandboxImage,
         // The box reaches the proxy through a forwarder: `--sandbox-proxy`, or where `--proxy-url` points.
         proxy: flags.sandboxProxy ?? (flags.proxyUrl ? new URL(flags.proxyUrl).host : undefined),
-        ops: { host: opsHost, port },
+        ops: { host: opsHost, port: Number(port) },
         serviceDir: workRoot,
         checkoutRoot,
         uids: flags.sandboxUids,
@@ -181,25 +198,33 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         logger,
         env,
       }).catch(async (error: unknown) => {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeListeners();
         throw new UsageError(`--sandbox-driver ${flags.sandboxDriver}: ${describe(error)}`, { cause: error });
       });
       logger.info({ driver: flags.sandboxDriver }, "sandbox manager started");
     }
     app.start();
-    logger.info({ url }, "listening");
+    logger.info({ url, opsUrl, adminUrl }, "listening");
     return {
       url,
+      opsUrl,
+      adminUrl,
+      warnings: plainHttpWarnings([
+        { serves: "the public API", flag: "--host", host: flags.host, url },
+        { serves: "the operations transport", flag: "--ops-listen", host: flags.opsListen.host, url: opsUrl },
+        ...(adminUrl
+          ? [{ serves: "the admin API", flag: "--admin-listen", host: flags.adminListen.host, url: adminUrl }]
+          : []),
+      ]),
       async stop() {
         logger.info("stopping");
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = closeListeners();
         await app.stop();
         // A deploy keeps the boxes: their network and firewall rules stay, and the next start on this state folder
         // reopens their forwarders on the same ports (docs: "Deploys and restarts").
         await sandboxes.current?.detach();
-        server.closeIdleConnections();
         // A client holding a keep-alive connection open must not keep the service up.
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        for (const listener of Object.values(listeners)) listener.closeConnections(2000);
         await closed;
         db.close();
         lock.release();
@@ -228,6 +253,15 @@ async function applySeedFile(db: Database, path: string, box: SecretBox, logger:
 }
 
 const DEFAULT_AGENT_TIMEOUT_S = 1800;
+
+/** An operator token from the environment: unset or empty is none; a weak one stops the start (exit 1). */
+function operatorToken(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const token = env[name] || undefined;
+  const weakness = token === undefined ? undefined : weaknessOf(token);
+  if (weakness)
+    throw new ConfigError(`${name} is too weak to guard the service: ${weakness}; ${MAKE_TOKEN_HINT}`);
+  return token;
+}
 
 /** What an agent program gets from the service's environment: the basics a program needs, never a credential. */
 function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -43,7 +43,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
   const checkout = resolve(options.checkout);
   const repository = options.repository ?? localRepositoryName(basename(checkout));
   const tmp = await mkdtemp(join(tmpdir(), "baton-sandbox-testing-"));
-  const adminToken = randomBytes(24).toString("hex");
+  const adminToken = randomBytes(32).toString("hex");
   const seed =
     options.seed ??
     buildLocalSeed({
@@ -65,16 +65,18 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
   };
   const proxyOptions = options.proxy === false ? null : (options.proxy ?? {});
   try {
-    // The proxy asks the service about leases (BATON_PROXY_TOKEN on both) and the service's boxes reach the
-    // proxy: the service's port is chosen first so each can be told where the other is.
+    // The proxy asks the service's admin listener about leases (BATON_PROXY_TOKEN on both) and the service's
+    // boxes reach the proxy: the admin listener's port is chosen first so each can be told where the other is.
     const env = {
       ...process.env,
       ...options.serviceEnv,
       BATON_ADMIN_TOKEN: adminToken,
-      ...(proxyOptions ? { BATON_PROXY_TOKEN: randomBytes(24).toString("hex") } : {}),
+      ...(proxyOptions ? { BATON_PROXY_TOKEN: randomBytes(32).toString("hex") } : {}),
     };
-    const servePort = proxyOptions ? await freeLoopbackPort() : 0;
-    const serveArgs = ["serve", "--port", String(servePort), "--db", join(tmp, "serve.sqlite")];
+    // The proxy calls the admin listener; the service's boxes reach the proxy.
+    const adminPort = proxyOptions ? await freeLoopbackPort() : 0;
+    const serveArgs = ["serve", "--port", "0", "--db", join(tmp, "serve.sqlite")];
+    serveArgs.push("--admin-listen", `127.0.0.1:${adminPort}`);
     serveArgs.push("--seed", join(tmp, "seed.json"), "--json", "--sandbox-driver", "docker");
     // The service copies only from under its checkout root: the test's own checkout.
     serveArgs.push("--checkout-root", checkout);
@@ -83,7 +85,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     if (proxyOptions) {
       // Its CA goes to the test's folder, not the user's data folder; a --state-dir in args comes later and wins.
       const proxyArgs = ["proxy", "--host", "127.0.0.1", "--port", "0", "--json"];
-      proxyArgs.push("--serve-url", `http://127.0.0.1:${servePort}`, "--state-dir", join(tmp, "proxy-state"));
+      proxyArgs.push("--serve-url", `http://127.0.0.1:${adminPort}`, "--state-dir", join(tmp, "proxy-state"));
       const proxy = await startChild([...proxyArgs, ...(proxyOptions.args ?? [])], env);
       services.push(proxy);
       proxyUrl = String(proxy.ready.url);
@@ -92,7 +94,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     const serve = await startChild(serveArgs, env);
     services.push(serve);
     const serviceUrl = String(serve.ready.url);
-    const provisioned = await fetch(`${serviceUrl}/admin/v1/sandboxes`, {
+    const provisioned = await fetch(`${String(serve.ready.adminUrl)}/admin/v1/sandboxes`, {
       method: "POST",
       headers: { "content-type": "application/json", "baton-admin-token": adminToken },
       body: JSON.stringify({

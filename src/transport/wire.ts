@@ -71,6 +71,9 @@ export const WIRE_ERRORS = {
   invalidBatonrc: "invalid_batonrc", // 400 the checkout's .batonrc.json failed its lint (sandbox manager)
 } as const;
 
+/** The reason of every 404 for a path no route serves here (also a surface that is not enabled). */
+export const NO_SUCH_ROUTE = "no such route";
+
 export const ErrorBodySchema = z.object({
   error: z.string(),
   reason: z.string().optional(),

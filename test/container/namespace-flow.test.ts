@@ -50,7 +50,8 @@ describe("the agent flow on the namespace driver", () => {
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     const sandboxes: { current?: SandboxManager } = {};
     app = createServerApp({ db, logger, sandboxes, secretBox: box });
-    server = createNodeServer(app.http.fetch);
+    // The forwarders' target is the sandbox listener, as in baton serve.
+    server = createNodeServer(app.listeners.sandbox.fetch);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();
     app.start();

@@ -16,7 +16,7 @@ import { FIXTURES } from "../helpers/serve.js";
 import { startTestNetwork, type TestNetwork } from "../integration/proxy/harness.js";
 
 const CANARY = "canary-ns-proxy-91c5e0b3-never-print";
-const ADMIN = randomBytes(24).toString("hex");
+const ADMIN = randomBytes(32).toString("hex");
 const OWNER = { workspaceId: "ws_test", engagementId: `eng-${randomBytes(4).toString("hex")}` };
 
 async function freeLoopbackPort(): Promise<number> {
@@ -92,10 +92,10 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
       ...process.env,
       BATON_LOG_LEVEL: "debug",
       BATON_ADMIN_TOKEN: ADMIN,
-      BATON_PROXY_TOKEN: randomBytes(24).toString("hex"),
+      BATON_PROXY_TOKEN: randomBytes(32).toString("hex"),
     };
-    // The service's port first, so the proxy and the service can each be told where the other is.
-    const servePort = await freeLoopbackPort();
+    // The admin listener's port first, so the proxy and the service can each be told where the other is.
+    const adminPort = await freeLoopbackPort();
     const proxy = await startChild(
       [
         "proxy",
@@ -105,7 +105,7 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
         "0",
         "--json",
         "--serve-url",
-        `http://127.0.0.1:${servePort}`,
+        `http://127.0.0.1:${adminPort}`,
         "--config",
         config,
         "--state-dir",
@@ -118,7 +118,9 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
       [
         "serve",
         "--port",
-        String(servePort),
+        "0",
+        "--admin-listen",
+        `127.0.0.1:${adminPort}`,
         "--db",
         join(network.dir, "serve.sqlite"),
         "--seed",
@@ -134,7 +136,7 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
       env,
     );
     services.push(serve);
-    serviceUrl = String(serve.ready.url);
+    serviceUrl = String(serve.ready.adminUrl);
     const made = await admin("POST", "/sandboxes", { ...OWNER, repository: "acme/api", checkout });
     expect(made.status).toBe(201);
     sandboxId = made.body.sandboxId;

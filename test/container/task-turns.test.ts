@@ -143,7 +143,8 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
         sandboxManager: () => sandboxes.current,
       },
     });
-    server = createNodeServer(app.http.fetch);
+    // The forwarders' target is the sandbox listener, as in baton serve.
+    server = createNodeServer(app.listeners.sandbox.fetch);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();
     sandboxes.current = await startSandboxManager({

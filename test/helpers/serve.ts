@@ -1,6 +1,7 @@
 // A real `baton serve` child process on 127.0.0.1 (port 0) with a real SQLite file, plus sandboxes made through
 // its admin API and temporary HOMEs holding fixture checkouts. Shared by every end-to-end suite.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,11 +23,17 @@ export const ACTIVATION_CANARIES = [
 /** The service logs at debug level, so a canary check covers its logs too. */
 export const LOUD = { BATON_LOG_LEVEL: "debug" };
 
-export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+/** 64 hex characters, as `baton serve` asks of an admin token (32 random bytes' worth); fixed across runs. */
+export const TEST_ADMIN_TOKEN = createHash("sha256").update("baton test admin token").digest("hex");
 
 export interface ServeHandle {
+  /** The public listener (`/v1`, `/healthz`, `/openapi.json`, member routes). */
   url: string;
   port: number;
+  /** The sandbox listener (`/ops/v1` only): BATON_OPS_URL of sandboxes made without a driver. */
+  opsUrl: string;
+  /** The admin listener (admin API, `baton proxy`'s internal routes): what `baton admin --url` takes. */
+  adminUrl: string;
   adminToken: string;
   dbPath: string;
   /** The current child process (a new one after restart). */
@@ -38,13 +45,13 @@ export interface ServeHandle {
   stderr(): string;
   /** Everything every child printed so far (stdout and stderr), for canary checks. */
   output(): string;
-  /** POST to the admin API with the admin token. */
+  /** POST to the admin API (on the admin listener) with the admin token. */
   admin(path: string, body: unknown): Promise<Response>;
   /** SIGTERM and wait for the exit; returns the exit code (or signal name). */
   stop(): Promise<number | string>;
   /** kill -9, as a crash would. */
   kill9(): Promise<number | string>;
-  /** Starts the service again on the same port and database (after stop or kill9); with `seed`, `--seed` too. */
+  /** Starts the service again on the same ports (all three listeners) and database (after stop or kill9); with `seed`, `--seed` too. */
   restart(env?: Record<string, string>, options?: { seed?: string }): Promise<void>;
 }
 /** The name the server suites use for the same handle. */
@@ -77,9 +84,12 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   let child!: ChildProcess;
   let exited!: Promise<number | string>;
   let port = 0;
+  let opsPort = 0;
+  let adminPort = 0;
 
-  const launch = async (env: Record<string, string>, seed: string | undefined): Promise<string> => {
+  const launch = async (env: Record<string, string>, seed: string | undefined): Promise<Listening> => {
     const args = [BATON_BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--db", dbPath];
+    args.push("--ops-listen", `127.0.0.1:${opsPort}`, "--admin-listen", `127.0.0.1:${adminPort}`);
     if (options.json !== false) args.push("--json");
     if (seed) args.push("--seed", seed);
     args.push(...(options.args ?? []));
@@ -105,16 +115,15 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       err += chunk.toString("utf8");
       log += chunk.toString("utf8");
     });
-    return await new Promise<string>((resolve, reject) => {
+    return await new Promise<Listening>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 45_000);
       const check = () => {
-        if (!out.includes("\n")) return;
+        const lines = out.split("\n");
+        // --json: one line; the human form: one line per listener.
+        if (lines.length < 2 || (!lines[0]!.startsWith("{") && lines.length < 4)) return;
         clearTimeout(timer);
         current.stdout!.off("data", check);
-        const line = out.split("\n")[0]!;
-        resolve(
-          line.startsWith("{") ? (JSON.parse(line) as { url: string }).url : line.replace(/^.* on /, ""),
-        );
+        resolve(lines[0]!.startsWith("{") ? (JSON.parse(lines[0]!) as Listening) : parseHumanLines(lines));
       };
       current.stdout!.on("data", check);
       void exited.then((code) => {
@@ -124,11 +133,16 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     });
   };
 
-  const url = await launch(options.env ?? {}, options.seed);
+  const { url, opsUrl, adminUrl } = await launch(options.env ?? {}, options.seed);
+  if (!adminUrl) throw new Error("baton serve opened no admin listener although BATON_ADMIN_TOKEN is set");
   port = Number(new URL(url).port);
+  opsPort = Number(new URL(opsUrl).port);
+  adminPort = Number(new URL(adminUrl).port);
   const handle: ServeHandle = {
     url,
     port,
+    opsUrl,
+    adminUrl,
     adminToken,
     dbPath,
     get child() {
@@ -141,7 +155,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     stderr: () => err,
     output: () => log,
     admin: (path, body) =>
-      fetch(new URL(path, url), {
+      fetch(new URL(path, adminUrl), {
         method: "POST",
         headers: { "content-type": "application/json", [HEADERS.adminToken]: adminToken },
         body: JSON.stringify(body),
@@ -165,6 +179,18 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   return handle;
 }
 
+interface Listening {
+  url: string;
+  opsUrl: string;
+  adminUrl: string | null;
+}
+
+/** The human form's three lines: `... listening on <url>`, `... on <opsUrl>`, `... admin on <adminUrl>`. */
+function parseHumanLines(lines: readonly string[]): Listening {
+  const after = (line: string | undefined) => /\bon (http:\/\/\S+)/.exec(line ?? "")?.[1] ?? null;
+  return { url: after(lines[0])!, opsUrl: after(lines[1])!, adminUrl: after(lines[2]) };
+}
+
 /** Kills any service a failed test left behind. Call from afterEach. */
 export async function killLeftoverServes(): Promise<void> {
   for (const child of running) child.kill("SIGKILL");
@@ -172,7 +198,7 @@ export async function killLeftoverServes(): Promise<void> {
 }
 
 async function admin(serve: ServeHandle, path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(`${serve.url}${path}`, {
+  const response = await fetch(`${serve.adminUrl}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", [HEADERS.adminToken]: serve.adminToken },
     body: JSON.stringify(body),

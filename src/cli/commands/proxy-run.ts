@@ -24,7 +24,9 @@ export async function runProxy(
   const { defaultProxyStateDir, startProxyService } = await import("../../proxy/service.js");
   const { PROXY_TOKEN_ENV } = await import("../../proxy/lease/wire.js");
   if (!options.serveUrl)
-    throw new UsageError("--serve-url is required: the baton serve that issues the leases");
+    throw new UsageError(
+      "--serve-url is required: the admin listener of the baton serve that issues the leases (its adminUrl)",
+    );
   const logger = createLogger(io.env, "baton-proxy", SERVICE_LOG_LEVEL);
   const stopRequested = onceSignalled();
   const service = await startProxyService({

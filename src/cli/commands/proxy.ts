@@ -10,7 +10,10 @@ export function declare(proxy: Command, context: CommandContext): void {
   proxy
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumberIn(0, 65535), 0)
-    .option("--serve-url <url>", "the baton serve the proxy asks about leases and secrets")
+    .option(
+      "--serve-url <url>",
+      "the admin listener of the baton serve the proxy asks about leases and secrets (its adminUrl)",
+    )
     .option("--config <file>", "operator rules: allow/deny (CIDR, hosts, ports, methods), DNS, time-outs")
     .option("--state-dir <dir>", "where the proxy keeps its CA (default: $XDG_DATA_HOME/baton/proxy)")
     .option("--audit-file <file>", "append audit lines to this file instead of stderr")

@@ -8,6 +8,8 @@ import { writeLine } from "../io.js";
 interface ServeFlags {
   host: string;
   port: number;
+  opsListen?: string;
+  adminListen?: string;
   db?: string;
   seed?: string;
   json?: boolean;
@@ -29,11 +31,19 @@ interface ServeFlags {
 
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on; 0 picks a free one", wholeNumberIn(0, 65535), 0)
+    .option("--host <host>", "address of the public API", "127.0.0.1")
+    .option("--port <port>", "port of the public API; 0 picks a free one", wholeNumberIn(0, 65535), 0)
+    .option(
+      "--ops-listen <host:port>",
+      "the sandbox listener: only /ops/v1, the box forwarders' target (default 127.0.0.1:0)",
+    )
+    .option(
+      "--admin-listen <host:port>",
+      "the admin listener: the admin API and baton proxy's routes (default 127.0.0.1:0)",
+    )
     .option("--db <file>", "SQLite file (default: $XDG_DATA_HOME/baton/serve.sqlite)")
     .option("--seed <file.json>", "load workspaces, repositories, environments and secrets before listening")
-    .option("--json", "print the listening address as JSON")
+    .option("--json", "print the listeners' addresses as JSON: url (public), opsUrl, adminUrl")
     .option("--smtp-url <url>", "SMTP relay for capability-request e-mail, e.g. smtp://127.0.0.1:25")
     .option(
       "--matcher-url <url>",
@@ -87,7 +97,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     )
     .addHelpText(
       "after",
-      "\nThe admin API is enabled when BATON_ADMIN_TOKEN is set; the egress proxy's internal routes when\nBATON_PROXY_TOKEN is set. Stop with SIGTERM or Ctrl-C.",
+      "\nThe admin listener serves the admin API when BATON_ADMIN_TOKEN is set and the egress proxy's internal routes\nwhen BATON_PROXY_TOKEN is set (each at least 32 random bytes: openssl rand -hex 32); with neither it is not\nopened. `baton admin --url` and `baton proxy --serve-url` take its address. Stop with SIGTERM or Ctrl-C.",
     )
     .action(
       action(async ({ json, ...flags }: ServeFlags) => {
@@ -96,8 +106,19 @@ export function declare(command: Command, { io, action }: CommandContext): void 
         try {
           const { startService } = await import("../../server/serve.js");
           const service = await startService({ ...flags, env: io.env });
-          if (json) writeLine(io.stdout, JSON.stringify({ url: service.url }));
-          else writeLine(io.stdout, `baton serve: listening on ${service.url}`);
+          const { url, opsUrl, adminUrl } = service;
+          for (const warning of service.warnings) writeLine(io.stderr, `baton serve: ${warning}`);
+          if (json) writeLine(io.stdout, JSON.stringify({ url, opsUrl, adminUrl }));
+          else {
+            writeLine(io.stdout, `baton serve: listening on ${url}`);
+            writeLine(io.stdout, `baton serve: sandboxes (/ops/v1) on ${opsUrl}`);
+            writeLine(
+              io.stdout,
+              adminUrl
+                ? `baton serve: admin on ${adminUrl}`
+                : "baton serve: no admin listener (start with BATON_ADMIN_TOKEN or BATON_PROXY_TOKEN to open one)",
+            );
+          }
           await signals.stopped;
           await service.stop();
           return undefined;

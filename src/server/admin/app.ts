@@ -3,7 +3,7 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { InputError } from "../../errors.js";
-import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
+import { HEADERS, NO_SUCH_ROUTE, WIRE_ERRORS } from "../../transport/wire.js";
 import { ADMIN_ACTOR, AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { createPersonalToken } from "../auth/personal-tokens-store.js";
 import { credentialMatches } from "../auth/tokens.js";
@@ -49,7 +49,7 @@ const SMALL_BODY = 16 * KiB;
 /** The admin token check every admin route runs first (404 when the service has no admin token). */
 export function adminAuth(deps: ServerDeps) {
   return createMiddleware<ServerEnv>(async (c, next) => {
-    if (deps.adminToken === undefined) throw notFound("no such route");
+    if (deps.adminToken === undefined) throw notFound(NO_SUCH_ROUTE);
     const presented = c.req.header(HEADERS.adminToken);
     if (!presented || !credentialMatches(presented, deps.adminToken))
       throw invalidToken("the admin token is missing or wrong");
@@ -137,7 +137,8 @@ export function createAdminApp(deps: ServerDeps) {
       const issued = issueSandbox(deps.db, request, deps.now());
       if (typeof issued === "string") throw FAILURES[issued];
       const env = {
-        BATON_OPS_URL: new URL(c.req.url).origin,
+        // The sandbox listener (a box reaches nothing else); in-process, without one, the caller's origin.
+        BATON_OPS_URL: deps.opsUrl?.() ?? new URL(c.req.url).origin,
         BATON_TURN_TOKEN: issued.turnToken,
         BATON_SANDBOX_LEASE: issued.lease,
         ...(deps.proxyUrl ? { BATON_PROXY_URL: deps.proxyUrl } : {}),

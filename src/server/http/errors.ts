@@ -4,7 +4,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Logger } from "pino";
-import { WIRE_ERRORS } from "../../transport/wire.js";
+import { NO_SUCH_ROUTE, WIRE_ERRORS } from "../../transport/wire.js";
 import { HttpError, invalidRequest, notFound } from "./http-error.js";
 import type { ServerEnv } from "./surface.js";
 
@@ -43,7 +43,7 @@ export function handleNotFound(methodsOf: (path: string) => readonly string[]): 
   return (c) => {
     const requestId = c.get("requestId");
     const allowed = methodsOf(c.req.path);
-    if (allowed.length === 0) return notFound("no such route").toResponse(requestId);
+    if (allowed.length === 0) return notFound(NO_SUCH_ROUTE).toResponse(requestId);
     return new HttpError(
       405,
       WIRE_ERRORS.methodNotAllowed,

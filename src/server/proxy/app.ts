@@ -9,6 +9,7 @@ import {
   PROXY_TOKEN_HEADER,
   ReportRefusalsBodySchema,
 } from "../../proxy/lease/wire.js";
+import { NO_SUCH_ROUTE } from "../../transport/wire.js";
 import { credentialMatches } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { invalidToken, notFound } from "../http/http-error.js";
@@ -27,7 +28,7 @@ const ERRORS = errorResponses({
 export function createProxyInternalApp(deps: ServerDeps) {
   const app = createSurface();
   const proxyOnly = createMiddleware<ServerEnv>(async (c, next) => {
-    if (deps.proxyToken === undefined) throw notFound("no such route");
+    if (deps.proxyToken === undefined) throw notFound(NO_SUCH_ROUTE);
     const presented = c.req.header(PROXY_TOKEN_HEADER);
     if (!presented || !credentialMatches(presented, deps.proxyToken))
       throw invalidToken("the proxy token is missing or wrong");

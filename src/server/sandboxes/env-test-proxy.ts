@@ -35,7 +35,7 @@ export async function bindProxyListener(): Promise<ProxyListener> {
 
 /** BATON_PROXY_TOKEN for one run: the proxy and the service share it, nothing else ever sees it. */
 export function newProxyToken(): string {
-  return randomBytes(24).toString("hex");
+  return randomBytes(32).toString("hex");
 }
 
 export interface ThrowawayProxy {

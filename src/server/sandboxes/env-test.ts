@@ -122,22 +122,37 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   if (!lint.ok) return finish();
 
   const logger = createLogger(options.env, "baton-env-test");
-  // The service listens first (the driver's forwarders point at its port); requests wait until it is made.
-  let serve!: (fetch: (request: Request) => Response | Promise<Response>) => void;
-  const serviceFetch = new Promise<(request: Request) => Response | Promise<Response>>((ready) => {
+  // The service's listeners come first (the driver's forwarders point at the sandbox one, the proxy calls the
+  // admin one); requests wait until the service is made. Nothing needs its public listener.
+  type Fetch = (request: Request) => Response | Promise<Response>;
+  let serve!: (listeners: { sandbox: { fetch: Fetch }; admin: { fetch: Fetch } }) => void;
+  const serviceListeners = new Promise<Parameters<typeof serve>[0]>((ready) => {
     serve = ready;
   });
-  const server = createNodeServer(async (request) => (await serviceFetch)(request));
+  const server = createNodeServer(async (request) => (await serviceListeners).sandbox.fetch(request));
+  const adminServer = createNodeServer(async (request) => (await serviceListeners).admin.fetch(request));
+  const closeServers = () =>
+    Promise.all(
+      [server, adminServer].map(
+        (listening) => new Promise<void>((closed) => listening.close(() => closed())),
+      ),
+    );
+  const portOf = (listening: typeof server) => {
+    const address = listening.address();
+    return typeof address === "object" && address ? address.port : 0;
+  };
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  const port = portOf(server);
   // The throwaway proxy's port is bound now, so the driver can forward to it while the proxy starts.
   let proxyListener: ProxyListener | undefined;
   const proxyToken = options.proxy === false ? undefined : newProxyToken();
   try {
-    if (proxyToken) proxyListener = await bindProxyListener();
+    if (proxyToken) {
+      await new Promise<void>((ready) => adminServer.listen(0, "127.0.0.1", ready));
+      proxyListener = await bindProxyListener();
+    }
   } catch (error) {
-    await new Promise<void>((closed) => server.close(() => closed()));
+    await closeServers();
     throw error;
   }
   result.egress.address = proxyListener?.address ?? null;
@@ -160,7 +175,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   const proxies: Promise<ThrowawayProxy | undefined> = proxyListener
     ? startThrowawayProxy({
         listener: proxyListener,
-        serveUrl: `http://127.0.0.1:${port}`,
+        serveUrl: `http://127.0.0.1:${portOf(adminServer)}`,
         token: proxyToken!,
         logger,
       })
@@ -173,7 +188,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   try {
     if (!service || !driver || madeProxy.status === "rejected")
       throw firstRejection([madeDriver, madeService, madeProxy]);
-    serve(service.app.http.fetch);
+    serve(service.app.listeners);
     manager = new SandboxManager({
       db: service.db,
       driver: driver.driver,
@@ -245,11 +260,12 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
   } finally {
     // Everything ends together: the service's work, the box and its network, the proxy, the listener.
     server.closeAllConnections();
+    adminServer.closeAllConnections();
     await Promise.allSettled([
       service?.app.stop(),
       manager ? manager.close() : driver?.driver.close(),
       proxy?.stop(),
-      new Promise<void>((closed) => server.close(() => closed())),
+      closeServers(),
     ]);
     service?.db.close();
   }
@@ -301,7 +317,7 @@ async function startThrowawayService(input: {
   const app = createServerApp({
     db,
     logger: input.logger,
-    adminToken: randomBytes(24).toString("hex"),
+    adminToken: randomBytes(32).toString("hex"),
     sandboxes,
     secretBox,
     proxyToken: input.proxyToken,

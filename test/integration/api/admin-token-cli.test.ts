@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const create = (args: string[], env: Record<string, string> = { BATON_ADMIN_TOKEN: TEST_ADMIN_TOKEN }) =>
-  runBaton(["admin", "token", "create", "--url", serve.url, ...args], { env });
+  runBaton(["admin", "token", "create", "--url", serve.adminUrl, ...args], { env });
 
 describe("baton admin token create", () => {
   it("prints the new token alone on stdout, once; it acts as the member", async () => {

@@ -67,7 +67,7 @@ describe("refused targets and reasons", () => {
         reason: "npm install fails",
       };
       for (let i = 0; i < args.length; i += 2) body[args[i]!.slice(2)] = args[i + 1]!;
-      const response = await fetch(`${world.serve.url}${paths.requests}`, {
+      const response = await fetch(`${world.serve.opsUrl}${paths.requests}`, {
         method: "POST",
         headers: {
           authorization: `Bearer ${world.sandbox.env.BATON_TURN_TOKEN}`,

@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 async function post(key: string, target: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${world.serve.url}${paths.requests}`, {
+  const response = await fetch(`${world.serve.opsUrl}${paths.requests}`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${world.sandbox.env.BATON_TURN_TOKEN}`,

@@ -106,7 +106,7 @@ describe("semantic matcher: 3-second budget, merge only at >= 0.90", () => {
 
     // The service itself, without CLI start-up: the same slow matcher, one HTTP call.
     const started = Date.now();
-    const response = await fetch(`${world.serve.url}${paths.requests}`, {
+    const response = await fetch(`${world.serve.opsUrl}${paths.requests}`, {
       method: "POST",
       headers: {
         authorization: `Bearer ${world.sandbox.env.BATON_TURN_TOKEN}`,

@@ -3,6 +3,7 @@
 // shell (its own network namespace) goes out through the proxy with nothing set by hand, the refusals reach
 // `baton op get` and the disclosure, and SIGTERM drains an open tunnel.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -12,7 +13,8 @@ import { createSandbox, type ServeHandle, startServe } from "../../helpers/serve
 import { eventually, startTestNetwork, type TestNetwork } from "./harness.js";
 
 const CANARY = "canary-serve-proxy-3e9a1c5b-never-print";
-const PROXY_TOKEN = "test-proxy-token-0123456789abcdef";
+// 64 hex characters: baton serve refuses a proxy token weaker than 32 random bytes.
+const PROXY_TOKEN = createHash("sha256").update("baton serve-and-proxy test proxy token").digest("hex");
 
 let network: TestNetwork;
 let serve: ServeHandle;
@@ -65,7 +67,7 @@ beforeAll(async () => {
       "--host",
       network.sandbox.gateway,
       "--serve-url",
-      serve.url,
+      serve.adminUrl,
       "--config",
       config,
       "--state-dir",

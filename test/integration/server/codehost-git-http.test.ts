@@ -37,7 +37,8 @@ const git = (args: string[], env: Record<string, string>, cwd = work) =>
 
 beforeAll(async () => {
   harness = await createHarness();
-  server = createNodeServer(harness.app.http.fetch);
+  // Boxes clone through the sandbox listener, the only one their forwarder reaches.
+  server = createNodeServer(harness.app.listeners.sandbox.fetch);
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const address = server.address();
   reach = `127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

@@ -56,7 +56,8 @@ function upload(
   framing: "content-length" | "chunked",
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, serve.url), {
+    // Only the operations transport takes these bodies: it is on the sandbox listener.
+    const req = request(new URL(path, serve.opsUrl), {
       method: "POST",
       headers: {
         "content-type": "application/json",

@@ -144,7 +144,7 @@ describe("restarting baton serve with --seed", () => {
       [HEADERS.authorization]: `Bearer ${sandbox.env.BATON_TURN_TOKEN}`,
       [HEADERS.sandboxLease]: sandbox.env.BATON_SANDBOX_LEASE!,
     };
-    const started = await fetch(`${serve.url}${PATHS.operations}`, {
+    const started = await fetch(`${serve.opsUrl}${PATHS.operations}`, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json", [HEADERS.idempotencyKey]: "reseed-1" },
       body: JSON.stringify({ kind: "env.activate", repository: "acme/api" }),

@@ -53,14 +53,14 @@ async function sandbox(s: ServeProcess, engagementId: string): Promise<Creds> {
   return (await response.json()) as Creds;
 }
 async function start(s: ServeProcess, creds: Creds, repository: string, key: string): Promise<Response> {
-  return fetch(new URL(PATHS.operations, s.url), {
+  return fetch(new URL(PATHS.operations, s.opsUrl), {
     method: "POST",
     headers: headers(creds, key),
     body: JSON.stringify({ kind: "env.activate", repository }),
   });
 }
 async function get(s: ServeProcess, creds: Creds, id: string, waitMs = 0): Promise<Operation> {
-  const response = await fetch(new URL(`${PATHS.operation(id)}?waitMs=${waitMs}`, s.url), {
+  const response = await fetch(new URL(`${PATHS.operation(id)}?waitMs=${waitMs}`, s.opsUrl), {
     headers: headers(creds),
   });
   expect(response.status).toBe(200);
@@ -85,12 +85,14 @@ async function waitForState(s: ServeProcess, creds: Creds, id: string, states: s
 }
 
 describe("baton serve process", () => {
-  it("prints exactly one listening line, and SIGTERM stops it with exit 0", async () => {
+  it("prints one line per listener, and SIGTERM stops it with exit 0", async () => {
     const human = await serve({ json: false });
-    expect(human.stdout()).toMatch(/^baton serve: listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(human.stdout()).toMatch(
+      /^baton serve: listening on http:\/\/127\.0\.0\.1:\d+\nbaton serve: sandboxes \(\/ops\/v1\) on http:\/\/127\.0\.0\.1:\d+\nbaton serve: admin on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
     expect(await (await fetch(new URL("/healthz", human.url))).json()).toEqual({ ok: true });
     expect(await human.stop()).toBe(0);
-    expect(human.stdout().split("\n").filter(Boolean)).toHaveLength(1);
+    expect(human.stdout().split("\n").filter(Boolean)).toHaveLength(3);
     // node:sqlite's ExperimentalWarning is silenced; without BATON_LOG_LEVEL stderr holds only the info-level
     // JSON lines of the audit log (issue 21 item 8), here just the start and the stop.
     const logged = human
@@ -102,7 +104,8 @@ describe("baton serve process", () => {
     expect(logged.every((line) => line.level === 30)).toBe(true);
 
     const json = await serve();
-    expect(JSON.parse(json.stdout())).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    const address = expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(JSON.parse(json.stdout())).toEqual({ url: address, opsUrl: address, adminUrl: address });
     expect(await json.stop()).toBe(0);
   });
 
@@ -235,7 +238,7 @@ describe("baton serve process", () => {
     // From `running`, the next change is the commit 800 ms later: the long-poll below is still waiting at 100 ms.
     await waitForState(s, creds, op.id, ["running"]);
     const controller = new AbortController();
-    const abandoned = fetch(new URL(`${PATHS.operation(op.id)}?waitMs=20000`, s.url), {
+    const abandoned = fetch(new URL(`${PATHS.operation(op.id)}?waitMs=20000`, s.opsUrl), {
       headers: headers(creds),
       signal: controller.signal,
     });
@@ -249,7 +252,7 @@ describe("baton serve process", () => {
     const s = await serve();
     const creds = await sandbox(s, "eng-1");
     const body = JSON.stringify({ kind: "env.activate", repository: "acme/api" });
-    const { port } = new URL(s.url);
+    const { port } = new URL(s.opsUrl);
     // Send the whole request, then drop the connection before reading any answer.
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), "127.0.0.1", () => {
@@ -278,7 +281,7 @@ describe("baton serve process", () => {
     const s = await serve();
     const env = { BATON_ADMIN_TOKEN: TEST_ADMIN_TOKEN };
     const run = await runBaton(
-      ["admin", "sandbox", "--url", s.url, "--workspace", "ws_acme", "--engagement", "eng-9"],
+      ["admin", "sandbox", "--url", s.adminUrl, "--workspace", "ws_acme", "--engagement", "eng-9"],
       { env },
     );
     expect(run.exitCode).toBe(0);
@@ -290,18 +293,19 @@ describe("baton serve process", () => {
       `${run.stdout.trim()}; printf '%s\\n%s\\n%s' "$BATON_OPS_URL" "$BATON_TURN_TOKEN" "$BATON_SANDBOX_LEASE"`,
     ]);
     const [opsUrl, turnToken, lease] = shell.stdout.split("\n") as [string, string, string];
-    expect(opsUrl).toBe(s.url);
+    // Without a driver a sandbox reaches the service at its sandbox listener.
+    expect(opsUrl).toBe(s.opsUrl);
     const op = (await (await start(s, { turnToken, lease }, "acme/api", "k")).json()) as Operation;
     expect(op.state).toBe("succeeded");
 
-    const turn = await runBaton(["admin", "turn", "--url", s.url, "--engagement", "eng-9", "--json"], {
+    const turn = await runBaton(["admin", "turn", "--url", s.adminUrl, "--engagement", "eng-9", "--json"], {
       env,
     });
     expect(turn.exitCode).toBe(0);
     const { turnToken: next } = JSON.parse(turn.stdout) as { turnToken: string };
     expect((await get(s, { turnToken: next, lease }, op.id)).id).toBe(op.id);
 
-    const refused = await runBaton(["admin", "turn", "--url", s.url, "--engagement", "eng-9"], {
+    const refused = await runBaton(["admin", "turn", "--url", s.adminUrl, "--engagement", "eng-9"], {
       env: { BATON_ADMIN_TOKEN: "wrong" },
     });
     expect(refused.exitCode).toBe(1);
@@ -319,7 +323,7 @@ describe("baton serve process", () => {
       const op = (await (await start(s, creds, repo, `k-${repo}`)).json()) as Operation;
       const done = await waitForState(s, creds, op.id, ["succeeded", "failed"]);
       bodies.push(JSON.stringify(done));
-      await keep(await fetch(new URL(PATHS.operationOverlay(op.id), s.url), { headers: headers(creds) }));
+      await keep(await fetch(new URL(PATHS.operationOverlay(op.id), s.opsUrl), { headers: headers(creds) }));
     }
     // Errors, including a seed whose invalid field sits next to a canary value.
     await keep(await start(s, creds, "acme/web", "k-acme/api"));
@@ -341,7 +345,7 @@ describe("baton serve process", () => {
       }),
     );
     await keep(
-      await fetch(new URL(PATHS.operations, s.url), {
+      await fetch(new URL(PATHS.operations, s.opsUrl), {
         method: "POST",
         headers: headers(creds, "k-bad"),
         body: `{"repository": "${CANARIES[1]}"}`,

@@ -17,7 +17,10 @@ interface Flags {
 
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
-    .requiredOption("--url <url>", "the service address, e.g. http://127.0.0.1:8080")
+    .requiredOption(
+      "--url <url>",
+      "the admin listener of baton serve (its adminUrl), e.g. http://127.0.0.1:8182",
+    )
     .requiredOption("--workspace <id>", "workspace id")
     .requiredOption("--engagement <id>", "engagement id (created when new; an existing one is a revival)")
     .option(

@@ -19,7 +19,7 @@ function parseLifetime(value: string): 30 | 90 | 365 {
 
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
-    .requiredOption("--url <url>", "the service address")
+    .requiredOption("--url <url>", "the admin listener of baton serve (its adminUrl)")
     .requiredOption("--email <email>", "the member's e-mail")
     .requiredOption("--name <name>", "a name to recognise the token by, e.g. laptop or ci")
     .option("--lifetime <days>", "30, 90 or 365", parseLifetime, 90 as const)

@@ -8,7 +8,7 @@ import { quote } from "./quote.js";
 
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
-    .requiredOption("--url <url>", "the service address")
+    .requiredOption("--url <url>", "the admin listener of baton serve (its adminUrl)")
     .requiredOption("--engagement <id>", "engagement id")
     .option(
       "--ttl <seconds>",
