@@ -94,7 +94,7 @@ export interface ServerApp {
 export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
-  app.use(throttleFailedCredentials(deps));
+  app.use(throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() }));
   app.route("/", createHealthApp());
   app.route(OPS_BASE_PATH, createOpsApp(deps, rt));
   app.route(ADMIN_BASE_PATH, createAdminApp(deps));
