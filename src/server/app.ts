@@ -121,10 +121,14 @@ export type ListenerName = keyof ServerListeners;
 type Mount = readonly [path: string, app: OpenAPIHono<ServerEnv<any>>];
 
 /** One listener's handler: its mounts, one error shape, one request id, a 404/405 table of its own routes. */
-function composeListener(deps: ServerDeps, mounts: readonly Mount[]): OpenAPIHono<ServerEnv> {
+function composeListener(
+  deps: ServerDeps,
+  mounts: readonly Mount[],
+  throttle: ReturnType<typeof throttleFailedCredentials>,
+): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
-  app.use(throttleFailedCredentials(deps));
+  app.use(throttle);
   for (const [path, surface] of mounts) app.route(path, surface);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
@@ -153,25 +157,20 @@ export function composeListeners(
   const proxyInternal: Mount = [PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps)];
   const codehostGit: Mount = [CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
+  // One throttle for the whole service: failures on any listener count against their source everywhere.
+  const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
   // The order of `all` is the published document's order.
-  const all = composeListener(deps, [
-    health,
-    ops,
-    admin,
-    sandboxAdmin,
-    taskAdmin,
-    members,
-    api,
-    proxyInternal,
-    codehostGit,
-    openapi,
-  ]);
+  const all = composeListener(
+    deps,
+    [health, ops, admin, sandboxAdmin, taskAdmin, members, api, proxyInternal, codehostGit, openapi],
+    throttle,
+  );
   return {
     all,
     listeners: {
-      public: composeListener(deps, [health, members, api, openapi]),
-      sandbox: composeListener(deps, [ops, codehostGit]),
-      admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal]),
+      public: composeListener(deps, [health, members, api, openapi], throttle),
+      sandbox: composeListener(deps, [ops, codehostGit], throttle),
+      admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
     },
   };
 }

@@ -18,7 +18,14 @@ export interface Forwarder {
 export async function startForwarder(listenHost: string, target: HostEndpoint, port = 0): Promise<Forwarder> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((inbound) => {
-    const outbound = connect(target.port, target.host);
+    // Each box gets its own source address at the service, so a box that floods wrong credentials is
+    // throttled alone (src/throttle), not every box and the operator's loopback together.
+    const localAddress = loopbackSourceFor(inbound.remoteAddress, target.host);
+    const outbound = connect({
+      port: target.port,
+      host: target.host,
+      ...(localAddress ? { localAddress } : {}),
+    });
     for (const socket of [inbound, outbound]) {
       sockets.add(socket);
       socket.once("close", () => sockets.delete(socket));
@@ -52,4 +59,18 @@ export async function startForwarder(listenHost: string, target: HostEndpoint, p
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The loopback address the connection of a box at `peer` comes from: 127 followed by the peer's last three IPv4
+ * octets (boxes sit on private /16s or smaller, so boxes differ there). Null when the target is not IPv4
+ * loopback (only loopback has every 127/8 address local) or the peer is not IPv4.
+ */
+export function loopbackSourceFor(peer: string | undefined, targetHost: string): string | null {
+  if (!/^127\./.test(targetHost) || !peer) return null;
+  const octets = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(peer);
+  if (!octets) return null;
+  const source = `127.${octets[2]}.${octets[3]}.${octets[4]}`;
+  // Never the address the operator's own tools use on this host.
+  return source === "127.0.0.1" ? null : source;
 }
