@@ -43,7 +43,13 @@ export async function createSandboxDriver(
     driver = await createDockerDriver({ endpoints });
   } else {
     const { createNamespaceDriver } = await import("./drivers/namespace.js");
-    driver = await createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
+    const { parseUidRange } = await import("./drivers/box-uids.js");
+    driver = await createNamespaceDriver({
+      endpoints,
+      rootfs: image.rootfs,
+      batonDir: image.batonDir,
+      ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
+    });
   }
   return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };
 }
