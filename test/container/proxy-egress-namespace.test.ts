@@ -120,7 +120,8 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
         "--port",
         String(servePort),
         "--db",
-        join(network.dir, "serve.sqlite"),
+        // Apart from the checkout: a checkout root inside the data folder is refused.
+        join(network.dir, "serve", "serve.sqlite"),
         "--seed",
         seed,
         "--json",
