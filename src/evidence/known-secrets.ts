@@ -1,14 +1,16 @@
 // Which values a sanitiser must know: the overlay's secret assignments (named in environment.sh's header and
 // valued in the environment the agent sourced), the sandbox's own transport credentials, and variables the
 // agent's shell exported whose names and values say they are secrets. Pure.
+import { OPERATOR_CREDENTIALS } from "../config/operator-credentials.js";
 import { looksGeneratedValue } from "./entropy.js";
 import type { KnownSecret } from "./sanitiser.js";
 
 const SECRET_VARIABLE_LINE = /^# baton-variable: \S+ \S+ (\S+) secret$/;
+/** The sandbox's transport credentials, and the operator's (which a script should never see, but if it does). */
 export const TRANSPORT_CREDENTIAL_NAMES = [
   "BATON_TURN_TOKEN",
   "BATON_SANDBOX_LEASE",
-  "BATON_ADMIN_TOKEN",
+  ...OPERATOR_CREDENTIALS,
 ] as const;
 
 /** Assigned names of the secret variables listed in an environment file's header comment block. */

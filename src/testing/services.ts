@@ -46,9 +46,15 @@ export async function startChild(
       resolve(first);
     });
   });
+  let ready: Record<string, unknown>;
+  try {
+    ready = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    throw new Error(`baton ${args[0]} printed no JSON listening line first: ${line.slice(0, 200)}`);
+  }
   return {
     child,
-    ready: JSON.parse(line) as Record<string, unknown>,
+    ready,
     stderr: () => err,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

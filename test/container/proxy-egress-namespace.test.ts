@@ -122,7 +122,8 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
         "--admin-listen",
         `127.0.0.1:${adminPort}`,
         "--db",
-        join(network.dir, "serve.sqlite"),
+        // Apart from the checkout: a checkout root inside the data folder is refused.
+        join(network.dir, "serve", "serve.sqlite"),
         "--seed",
         seed,
         "--json",

@@ -56,3 +56,16 @@ export function credentialEnvironment(
 ): Record<string, string> {
   return buildBoxEnvironment({ reach, turnToken, lease, sandboxEnv: {}, secrets: [] });
 }
+
+/**
+ * `env` without every variable that carries the turn token or the lease (they themselves, and the proxy URLs
+ * holding the lease as password): what a driver may keep in a host file. The box gets the rest at each command.
+ */
+export function withoutBoxCredentials(env: Readonly<Record<string, string>>): Record<string, string> {
+  const secrets = [env.BATON_TURN_TOKEN, env.BATON_SANDBOX_LEASE]
+    .filter((value): value is string => value !== undefined && value.length > 0)
+    .flatMap((value) => [value, encodeURIComponent(value)]);
+  return Object.fromEntries(
+    Object.entries(env).filter(([, value]) => !secrets.some((secret) => value.includes(secret))),
+  );
+}

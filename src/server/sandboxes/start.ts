@@ -45,11 +45,13 @@ export async function createSandboxDriver(
     driver = await createDockerDriver({ endpoints, serviceDir: options.serviceDir });
   } else {
     const { createNamespaceDriver } = await import("./drivers/namespace.js");
+    const { parseUidRange } = await import("./drivers/box-uids.js");
     driver = await createNamespaceDriver({
       endpoints,
       rootfs: image.rootfs,
       batonDir: image.batonDir,
       serviceDir: options.serviceDir,
+      ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
     });
   }
   return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };

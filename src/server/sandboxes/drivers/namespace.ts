@@ -1,6 +1,7 @@
 // The namespace driver, for machines without Docker: each box is a folder (its home and /tmp) and a network
 // namespace; each command runs in bubblewrap on the sandbox image's own root filesystem (read-only) as an
-// unprivileged host user mapped to the agent (uid 1000) in a new user, PID, IPC and UTS namespace. Boxes reach
+// unprivileged host user of its own (a uid of `--sandbox-uids` no account uses, one per box) mapped to the agent
+// (uid 1000) in a new user, PID, IPC and UTS namespace. Boxes reach
 // the proxy and the operations transport only through forwarders on their veth's host side.
 // Unlike a container, a box keeps no process between commands: each command ends with everything it started.
 import { chmod, chown, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -24,7 +25,15 @@ import {
 } from "../driver.js";
 import { allow, revoke } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
+import { withoutBoxCredentials } from "../environment.js";
 import { MAX_EXEC_OUTPUT_BYTES } from "./bounded-output.js";
+import {
+  checkUidRange,
+  createUidAllocator,
+  DEFAULT_SANDBOX_UIDS,
+  parseUidRange,
+  type UidRange,
+} from "./box-uids.js";
 import {
   type BoxNetwork,
   boxNetworkExists,
@@ -43,10 +52,16 @@ export interface NamespaceDriverOptions extends PersistentDriverOptions {
   batonDir: string;
   /** Where box folders live; default a `baton-sandbox-ns` folder in the temporary folder. */
   stateDir?: string;
-  /** The unprivileged host user commands run as (files in the box's home belong to it). */
-  hostUid?: number;
+  /** Host uids, one per box, that no account uses (`--sandbox-uids`; default DEFAULT_SANDBOX_UIDS). */
+  uids?: UidRange;
+  /** The account files checked against `uids` (default the machine's /etc/passwd and /etc/group). */
+  accountFiles?: { passwd: string; group: string };
 }
 
+/**
+ * What a box's folder records for the next driver (orphan removal, adoption). Never the turn token or the lease:
+ * `env` is the box's variables without them, which each command gets from the sandbox manager instead.
+ */
 interface BoxState {
   network: BoxNetwork;
   env: Record<string, string>;
@@ -54,20 +69,35 @@ interface BoxState {
   /** Which forwarder port serves which endpoint: a restarted service reopens each on its port. */
   ports?: Partial<Record<EndpointName, number>>;
   owner: string;
+  /** The box's own host uid (older boxes have none: they ran as AGENT_UID). */
+  uid?: number;
 }
 
 const BOX_FILE = "box.json";
 
 export async function createNamespaceDriver(options: NamespaceDriverOptions): Promise<SandboxDriver> {
   const stateDir = options.stateDir ?? join(tmpdir(), "baton-sandbox-ns");
-  const hostUid = options.hostUid ?? AGENT_UID;
+  const uids = options.uids ?? parseUidRange(DEFAULT_SANDBOX_UIDS);
+  checkUidRange(
+    uids,
+    options.accountFiles ?? {
+      passwd: await readFile("/etc/passwd", "utf8"),
+      group: await readFile("/etc/group", "utf8").catch(() => ""),
+    },
+  );
+  // Any uid of the range reaches what any other does: none owns a file or has a group.
+  const hostUid = uids.first;
   // Searchable but not listable: the unprivileged box user must pass through to its own folder only.
   await mkdir(stateDir, { recursive: true, mode: 0o711 });
   await chmod(stateDir, 0o711);
   const imagesDir = join(stateDir, "images");
   const rootfs = await reachableTree(options.rootfs, hostUid, imagesDir, "rootfs");
   const batonDir = await reachableTree(options.batonDir, hostUid, imagesDir, "baton");
-  const live = new Map<string, { forwarders: Forwarder[]; running: Set<ResultPromise> }>();
+  const live = new Map<
+    string,
+    { forwarders: Forwarder[]; running: Set<ResultPromise>; env: Record<string, string> }
+  >();
+  const inUse: number[] = [];
   // A service's boxes live in a folder named after its state folder, out of reach of the orphan reaping below
   // (which knows only process stamps): the next start on that state folder adopts them.
   const boxesDir = options.serviceDir
@@ -76,6 +106,13 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   if (boxesDir !== stateDir) {
     await mkdir(boxesDir, { recursive: true, mode: 0o711 });
     await chmod(boxesDir, 0o711);
+    // The boxes this start adopts keep their uids: none may be handed to a new box.
+    for (const name of await readdir(boxesDir).catch(() => [] as string[])) {
+      const state = await readFile(join(boxesDir, name, BOX_FILE), "utf8")
+        .then((text) => JSON.parse(text) as BoxState)
+        .catch(() => undefined);
+      if (state?.uid !== undefined) inUse.push(state.uid);
+    }
   }
   // Boxes of a process-bound driver that died (kill -9, crash) cannot work without its forwarders: remove them.
   for (const name of await readdir(stateDir).catch(() => [] as string[])) {
@@ -84,13 +121,18 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     const state = await readFile(join(ref, BOX_FILE), "utf8")
       .then((text) => JSON.parse(text) as BoxState)
       .catch(() => undefined);
-    if (!state || !isOrphaned(state.owner)) continue;
+    if (state && !isOrphaned(state.owner)) {
+      if (state.uid !== undefined) inUse.push(state.uid);
+      continue;
+    }
+    if (!state) continue;
     for (const port of state.forwarders)
       await revoke(state.network.hostInterface, state.network.hostAddress, port);
     await removeBoxNetwork(state.network);
     await rm(ref, { recursive: true, force: true });
   }
 
+  const boxUids = createUidAllocator(uids, inUse);
   const readState = async (ref: string): Promise<BoxState> =>
     JSON.parse(await readFile(join(ref, BOX_FILE), "utf8")) as BoxState;
 
@@ -149,8 +191,9 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
 
     async create(spec: BoxSpec): Promise<CreatedBox> {
       const ref = join(boxesDir, spec.name);
+      const uid = boxUids.allocate();
       await mkdir(join(ref, "home", "checkouts"), { recursive: true });
-      await mkdir(join(ref, "tmp"), { recursive: true, mode: 0o1777 });
+      await mkdir(join(ref, "tmp"), { recursive: true });
       let network: BoxNetwork | undefined;
       const forwarders: Forwarder[] = [];
       try {
@@ -158,7 +201,10 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           const target = hostPathOf(ref, checkoutPathInBox(checkout.repository));
           await cp(checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
         }
-        await execa("chown", ["-R", `${hostUid}:${hostUid}`, join(ref, "home"), join(ref, "tmp")]);
+        await execa("chown", ["-R", `${uid}:${uid}`, join(ref, "home"), join(ref, "tmp")]);
+        // The box's own: no other box's uid may enter them on the host.
+        await chmod(join(ref, "home"), 0o700);
+        await chmod(join(ref, "tmp"), 0o700);
         await chown(ref, 0, 0);
         await chmod(ref, 0o711);
         network = await createBoxNetwork(spec.name);
@@ -171,15 +217,17 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           reach[name] = forwarder.address;
           ports[name] = forwarder.port;
         }
+        const env = resolveBoxEnv(spec, reach);
         const state: BoxState = {
           network,
-          env: resolveBoxEnv(spec, reach),
+          env: withoutBoxCredentials(env),
           forwarders: forwarders.map((f) => f.port),
           ports,
           owner: options.serviceDir ? `service:${options.serviceDir}` : ownerStamp(),
+          uid,
         };
         await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
-        live.set(ref, { forwarders, running: new Set() });
+        live.set(ref, { forwarders, running: new Set(), env });
         return { ref, reach };
       } catch (error) {
         for (const forwarder of forwarders) await forwarder.close();
@@ -189,6 +237,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           await removeBoxNetwork(network);
         }
         await rm(ref, { recursive: true, force: true });
+        boxUids.release(uid);
         throw error;
       }
     },
@@ -204,8 +253,8 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           "exec",
           state.network.netns,
           "setpriv",
-          `--reuid=${hostUid}`,
-          `--regid=${hostUid}`,
+          `--reuid=${state.uid ?? AGENT_UID}`,
+          `--regid=${state.uid ?? AGENT_UID}`,
           "--clear-groups",
           "--inh-caps=-all",
           "bwrap",
@@ -222,7 +271,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
             LANG: "C.UTF-8",
             BASH_ENV: "/etc/baton/shell-environment.sh",
             ENV: "/etc/baton/shell-environment.sh",
-            ...state.env,
+            ...box.env,
             ...execOptions.env,
           },
           extendEnv: false,
@@ -295,6 +344,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       }
       live.delete(ref);
       await rm(ref, { recursive: true, force: true });
+      if (state?.uid !== undefined) boxUids.release(state.uid);
     },
 
     async exists(ref) {
@@ -352,7 +402,8 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
         await driver.detach();
         throw error;
       }
-      live.set(ref, { forwarders, running: new Set() });
+      // The box's variables without credentials (box.json never holds them); a turn passes its own.
+      live.set(ref, { forwarders, running: new Set(), env: state.env });
     }
   }
 }
