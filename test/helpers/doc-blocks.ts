@@ -2,7 +2,7 @@
 // real bash session (fresh HOME, data and temporary folders, `baton` on PATH through the built dist/, the checkout
 // as working directory); the first one that fails ends the session. The convention is in docs/architecture.md.
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { PROJECT_ROOT } from "./cli.js";
@@ -77,6 +77,9 @@ function batonWrapper(): string {
 export async function runShellBlocks(markdown: string, deadlineMs: number): Promise<ShellRun> {
   const blocks = extractBlocks(markdown).filter((block) => block.lang === "sh");
   const root = await mkdtemp(join(tmpdir(), "baton-docs-"));
+  // A newcomer's TMPDIR is /tmp, which every user may pass through; mkdtemp's 0700 is not. Namespace boxes run as
+  // a uid of their own with their folders under TMPDIR, so a private root would refuse them their own home.
+  await chmod(root, 0o711);
   try {
     const dirs = {
       blocks: join(root, "blocks"),
