@@ -145,6 +145,12 @@ describe("a namespace sandbox whose only way out is baton proxy", () => {
   }, 180_000);
 
   afterAll(async () => {
+    // A stopped service leaves its boxes for the next start to adopt: this one's box is removed first.
+    if (sandboxId)
+      await admin(
+        "DELETE",
+        `/sandboxes/${sandboxId}?workspaceId=${OWNER.workspaceId}&engagementId=${OWNER.engagementId}`,
+      ).catch(() => {});
     for (const service of services.reverse()) await service.stop();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   });

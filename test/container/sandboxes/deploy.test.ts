@@ -9,8 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
-import { serviceKeyOf } from "../../../src/server/sandboxes/drivers/service-key.js";
-import { revokeInterface, SANDBOX_INTERFACE_PREFIX } from "../../../src/server/sandboxes/egress/firewall.js";
+import type { DriverName } from "../../../src/server/sandboxes/driver.js";
+import { createDockerDriver } from "../../../src/server/sandboxes/drivers/docker.js";
+import { createNamespaceDriver } from "../../../src/server/sandboxes/drivers/namespace.js";
+import { resolveSandboxImage } from "../../../src/server/sandboxes/image.js";
 import { ADMIN_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { DRIVERS } from "../../helpers/sandbox-drivers.js";
@@ -25,6 +27,7 @@ import {
 const dirs: string[] = [];
 afterEach(async () => {
   await killLeftoverServes();
+  for (const service of services.splice(0)) await removeServiceBoxes(service);
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
@@ -68,22 +71,23 @@ const execIn = async (
 
 const WS = "ws_acme";
 
-/** What a graceful stop leaves on purpose (the boxes' network and rules): removed once the test is done. */
-async function removeLeftovers(serve: ServeHandle, driver: string, sandboxIds: readonly string[], ws = WS) {
-  for (const id of sandboxIds) {
-    const view = await showSandbox(serve, id);
-    await adminFetch(
-      serve,
-      `${ADMIN_PATHS.sandbox.replace(":id", id)}?workspaceId=${ws}&engagementId=${view.engagementId}`,
-      { method: "DELETE" },
-    );
-  }
-  await serve.stop();
-  if (driver === "docker") {
-    const key = serviceKeyOf(join(serve.dbPath, "..", "work"));
-    execFileSync("docker", ["network", "rm", `baton-sandbox-net-${key}`], { stdio: "ignore" });
-    await revokeInterface(`${SANDBOX_INTERFACE_PREFIX}${key}`);
-  }
+/**
+ * What a graceful stop leaves on purpose (the boxes, their network and rules), removed once the test is done, also
+ * when it failed half-way: a driver started on the service's state folder adopts them and removes them.
+ */
+const services: { driver: DriverName; serviceDir: string }[] = [];
+async function removeServiceBoxes({ driver, serviceDir }: { driver: DriverName; serviceDir: string }) {
+  const image = resolveSandboxImage();
+  const adopted =
+    driver === "docker"
+      ? await createDockerDriver({ endpoints: {}, serviceDir })
+      : await createNamespaceDriver({
+          endpoints: {},
+          rootfs: image.rootfs,
+          batonDir: image.batonDir,
+          serviceDir,
+        });
+  await adopted.close();
 }
 
 describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
@@ -92,6 +96,7 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
   }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "baton-deploy-"));
     dirs.push(dir);
+    services.push({ driver, serviceDir: join(dir, "work") });
     const serve = await startServe({ dir, seed: ACTIVATION_SEED, args: ["--sandbox-driver", driver] });
     const made = (await (
       await serve.admin(ADMIN_PATHS.sandboxes, { workspaceId: WS, engagementId: `deploy-${driver}` })
@@ -149,7 +154,6 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
       expect({ how, exitCode: activated.exitCode }).toEqual({ how, exitCode: 0 });
       expect(JSON.parse(activated.stdout)).toMatchObject({ state: "succeeded" });
     }
-    await removeLeftovers(serve, driver, [sandbox.sandboxId]);
   });
 
   it("resumes a turn that was running when the service was killed, in the same box with its files", {
@@ -157,6 +161,7 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
   }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "baton-deploy-turn-"));
     dirs.push(dir);
+    services.push({ driver, serviceDir: join(dir, "work") });
     const token = "btn_deploy-turn-member-000000000000";
     await writeFile(
       join(dir, "seed.json"),
@@ -237,6 +242,5 @@ printf '{"kind":"response","body":"attempt %s found: %s"}\\n' "$n" "$(cat ~/wip.
     });
     // One box all along: the resumed turn ran in the box the killed service made.
     expect((await boxOfTask()).map((s) => s.sandboxId)).toEqual([sandbox.sandboxId]);
-    await removeLeftovers(serve, driver, [sandbox.sandboxId], "ws_deploy");
   });
 });

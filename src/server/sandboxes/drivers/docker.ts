@@ -28,7 +28,6 @@ import {
   allow,
   ensureBaseRules,
   ensureDockerUserRule,
-  revoke,
   revokeInterface,
   SANDBOX_INTERFACE_PREFIX,
 } from "../egress/firewall.js";
@@ -360,10 +359,9 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
             .catch(() => undefined),
         ),
       );
-      for (const { forwarder, gateway } of forwarders) {
-        await forwarder.close();
-        await revoke(bridge, gateway, forwarder.port);
-      }
+      for (const { forwarder } of forwarders) await forwarder.close();
+      // Every rule of the bridge, also those of ports an earlier run of the same state folder opened.
+      await revokeInterface(bridge);
       await network.remove().catch(() => undefined);
       if (record) await rm(record, { force: true });
     },

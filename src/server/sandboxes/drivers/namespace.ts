@@ -357,8 +357,12 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     },
 
     async reap(keep) {
+      // A process-bound driver shares its folder with every other one on the machine: it reaps only its own.
+      const names = options.serviceDir
+        ? await readdir(boxesDir).catch(() => [] as string[])
+        : [...live.keys()].map((ref) => basename(ref));
       const gone: string[] = [];
-      for (const name of await readdir(boxesDir).catch(() => [] as string[])) {
+      for (const name of names) {
         const ref = join(boxesDir, name);
         if (!name.startsWith("baton-sandbox-") || keep.has(ref)) continue;
         await driver.remove(ref);
