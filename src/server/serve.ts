@@ -106,6 +106,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       dashboardUrl: flags.dashboardUrl,
     };
     const sandboxes: { current?: SandboxManager } = {};
+    // Bound below, once the app exists; the app reads the sandbox listener's URL only when a request arrives.
+    const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
     const app = createServerApp({
       db,
       logger,
@@ -130,7 +132,6 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
-    const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
     try {
