@@ -636,7 +636,10 @@ async function removeBoxes(ctx) {
     for (const box of (await answer.json()).sandboxes ?? []) {
       if (box.state === "deleted") continue;
       const owner = new URLSearchParams({ workspaceId: box.workspaceId, engagementId: box.engagementId });
-      await fetch(`${ctx.adminUrl}/admin/v1/sandboxes/${box.sandboxId}?${owner}`, { method: "DELETE", headers });
+      await fetch(`${ctx.adminUrl}/admin/v1/sandboxes/${box.sandboxId}?${owner}`, {
+        method: "DELETE",
+        headers,
+      });
     }
   } catch {}
 }
