@@ -27,6 +27,9 @@ const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 5);
 const WARMUP_MS = Number(process.env.BATON_BENCH_WARMUP_MS ?? 4000);
 const THREADS = Number(process.env.BATON_BENCH_WRK_THREADS ?? 2);
 const SCRIPT = join(root, "bench", "server-load.lua");
+/** Item 23's guard: activations per second stay at or above this share of /healthz per second, and this rate. */
+const GUARD_RATIO = 0.18;
+const GUARD_RATE = 500;
 const TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 /** CPU seconds a process has used: its own, and (`children`) that of the children it has waited for. */
@@ -163,6 +166,15 @@ try {
     label: "baton --version per s",
     value: 1000 / versionMs,
   });
+  // Issue 21 item 23: the goals (500/s, then 0.25x of /healthz) became a guard against falling back. Judged on
+  // the median of the per-round ratios: each round's two phases ran back to back on the same machine state.
+  const ratio = med(activations.map((a, i) => a.rate / healths[i].rate));
+  const holds = ratio >= GUARD_RATIO && activationMedian >= GUARD_RATE;
+  console.log(
+    `guard: activations >= ${GUARD_RATIO}x /healthz in the same run and >= ${GUARD_RATE}/s: ${
+      holds ? "holds" : "DOES NOT HOLD"
+    } (${ratio.toFixed(2)}x, median of ${ROUNDS} rounds; service CPU ratio ${cpuRatio.toFixed(2)}; ${fmt(activationMedian)}/s)`,
+  );
 } finally {
   await serve.stop();
   rmSync(tmp, { recursive: true, force: true });

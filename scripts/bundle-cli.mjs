@@ -26,6 +26,14 @@ import ts from "typescript";
  */
 const BUNDLED = new Set(["zod", "p-retry", "execa"]);
 
+/**
+ * Server-side modules a command runs in-process and then exits (src path → bundle name), bundled whole with the
+ * packages they use. `baton env test` starts a throwaway `baton serve`, `baton proxy` and a sandbox driver: loaded
+ * as tsc's output that was about 600 ms of CPU in Node's ES module loader (resolving, reading package.json files,
+ * lexing CommonJS exports), about 150 ms as one bundle. The long-running services stay tsc's output.
+ */
+const SERVICE_BUNDLES = { "server/sandboxes/env-test.ts": "env-test-service" };
+
 export async function bundleCli(root) {
   const src = join(root, "src");
   const outdir = join(root, "dist", "src");
@@ -89,6 +97,10 @@ export async function bundleCli(root) {
           return BUNDLED.has(name) ? undefined : { path: spec, external: true };
         }
         const target = join(args.resolveDir, spec).replace(/\.js$/, ".ts");
+        // `baton env test`'s service side is one bundle of its own (see SERVICE_BUNDLES).
+        const service = SERVICE_BUNDLES[relative(src, target)];
+        if (args.kind === "dynamic-import" && service)
+          return { path: `./${service}.cjs`, namespace: "baton-bundle" };
         // The long-running services (`baton serve`, `baton proxy`) stay tsc's output, loaded with import().
         for (const service of ["server", "proxy"]) {
           if (target.startsWith(`${join(src, service)}/`)) {
@@ -142,6 +154,17 @@ export async function bundleCli(root) {
       outdir,
       plugins: [layout, pureSchemas],
     }),
+    // The service side of a short-lived command, with every package it loads: one file read through require()
+    // instead of some 900 ES modules and CommonJS packages resolved one by one.
+    build({
+      ...commonJs,
+      entryPoints: Object.fromEntries(
+        Object.entries(SERVICE_BUNDLES).map(([source, name]) => [`bundle/${name}`, join(src, source)]),
+      ),
+      outdir,
+      // Native add-ons (optional ones: ssh2's crypto binding, cpu-features) stay runtime require()s that may fail.
+      external: ["*.node", "cpu-features"],
+    }),
     build({
       ...commonJs,
       stdin: { contents: 'export * from "commander";', resolveDir: root, sourcefile: "commander.entry.js" },
@@ -149,8 +172,12 @@ export async function bundleCli(root) {
       plugins: [layout],
     }),
   ]);
+  // The service bundles are not on a sandbox command's path (the server's modules import zod whole).
+  const serviceOutputs = new Set(Object.values(SERVICE_BUNDLES).map((name) => `bundle/${name}.cjs`));
   const bundled = results.flatMap((r) =>
-    Object.values(r.metafile.outputs).flatMap((output) => Object.keys(output.inputs)),
+    Object.entries(r.metafile.outputs)
+      .filter(([output]) => ![...serviceOutputs].some((name) => output.endsWith(name)))
+      .flatMap(([, output]) => Object.keys(output.inputs)),
   );
   // `import { z } from "zod"` pulls every locale into a bundle; modules on the CLI's path use `import * as z`.
   const locales = new Set(bundled.filter((input) => input.includes("zod/v4/locales/")));

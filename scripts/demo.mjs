@@ -626,7 +626,26 @@ async function runEgressStep(ctx) {
     );
 }
 
+/** A stopped service keeps its boxes for the next start (a deploy keeps them); the demo's end removes them. */
+async function removeBoxes(ctx) {
+  if (!ctx.adminUrl || !ctx.serve || ctx.serve.exitCode !== null || ctx.serve.signalCode !== null) return;
+  const headers = { "baton-admin-token": ctx.adminToken };
+  try {
+    const answer = await fetch(`${ctx.adminUrl}/admin/v1/sandboxes`, { headers });
+    if (!answer.ok) return;
+    for (const box of (await answer.json()).sandboxes ?? []) {
+      if (box.state === "deleted") continue;
+      const owner = new URLSearchParams({ workspaceId: box.workspaceId, engagementId: box.engagementId });
+      await fetch(`${ctx.adminUrl}/admin/v1/sandboxes/${box.sandboxId}?${owner}`, {
+        method: "DELETE",
+        headers,
+      });
+    }
+  } catch {}
+}
+
 async function stop(ctx) {
+  await removeBoxes(ctx);
   for (const child of [ctx.proxy, ctx.upstream]) {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));

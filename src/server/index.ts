@@ -1,5 +1,13 @@
 // The reference orchestrator's public face.
-export { composeHttpApp, createServerApp, type ServerApp, type ServerAppOptions } from "./app.js";
+export {
+  composeHttpApp,
+  composeListeners,
+  createServerApp,
+  type ListenerName,
+  type ServerApp,
+  type ServerAppOptions,
+  type ServerListeners,
+} from "./app.js";
 export type { ServerDeps } from "./deps.js";
 export { HttpError } from "./http/http-error.js";
 export { createNodeServer, MAX_HEADER_BYTES } from "./http/node-server.js";

@@ -95,6 +95,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     });
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
+  // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
+  // on it adopts.
   const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
   // Checked before anything is made: a root holding the store, its key or the work folder would copy them.
   const checkoutRoot =
@@ -136,8 +138,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       dashboardUrl: flags.dashboardUrl,
     };
     const sandboxes: { current?: SandboxManager } = {};
-    // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
-    // on it adopts.
+    // Bound below, once the app exists; the app reads the sandbox listener's URL only when a request arrives.
+    const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
     const app = createServerApp({
       db,
       logger,
@@ -163,7 +165,6 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
-    const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
     try {

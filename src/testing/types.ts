@@ -74,6 +74,7 @@ export interface BatonSandbox {
   repository: string;
   /** The checkout inside the box. */
   checkoutPath: string;
+  /** The `baton serve` public listener (`/v1`); its admin and sandbox listeners are on other ports. */
   serviceUrl: string;
   /** The `baton proxy` URL on this machine; null with `proxy: false`. */
   proxyUrl: string | null;

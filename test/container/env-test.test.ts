@@ -5,6 +5,7 @@
 // By default the box's one way out is a throwaway baton proxy: the startup script meets HTTP(S)_PROXY and the
 // proxy's refusals (in the evidence and the disclosure); with --no-proxy it meets no proxy variables at all.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -233,4 +234,46 @@ it.each([
     `.batonrc.json in ${dir} must be a regular file in the checkout, not a symbolic link, FIFO or device; replace it with the JSON file itself`,
   );
   expect(run.stdout + run.stderr).not.toContain("root:");
+});
+
+// Every command the box runs costs the engine a process in it and the run a round trip: the box gets its checkout
+// before it starts (no `mkdir` in it first), and the runner's path comes from activation's answer (no `cat` of the
+// handoff). The engine's own event stream says which commands ran in the run's box: four, the agent's steps.
+it("runs only the agent's four steps as commands in the Docker box", async () => {
+  const repository = `perf/exec-${randomBytes(4).toString("hex")}`; // names this run's box among concurrent ones
+  const since = Math.floor(Date.now() / 1000) - 1;
+  const run = await runBaton(["env", "test", checkout(), "--repository", repository, "--driver", "docker"]);
+  expect(run.exitCode).toBe(0);
+  const until = Math.ceil(Date.now() / 1000) + 1;
+  const events = execFileSync(
+    "docker",
+    [
+      "events",
+      "--since",
+      String(since),
+      "--until",
+      String(until),
+      "--filter",
+      "type=container",
+      "--filter",
+      "event=exec_create",
+      "--filter",
+      "label=baton.engagement=env-test",
+      "--format",
+      "{{.Actor.ID}} {{.Action}}",
+    ],
+    { encoding: "utf8" },
+  )
+    .trim()
+    .split("\n");
+  const ours = events.find((line) => line.includes(repository))?.split(" ")[0];
+  const commands = events
+    .filter((line) => line.startsWith(`${ours} `))
+    .map((line) => line.replace(/^\S+ exec_create: timeout --kill-after=2 [\d.]+ /, ""));
+  expect(commands).toEqual([
+    `baton env activate ${repository} --json`,
+    `baton dockerfile apply ${repository} --json`,
+    expect.stringMatching(/^bash -c exec node "\$1" --repo "\$2" baton-env-test \S+\/baton-runner\.cjs /),
+    `baton disclose ${repository} --json`,
+  ]);
 });

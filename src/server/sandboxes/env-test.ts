@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
+import * as z from "zod";
+import { RunnerInstallSchema } from "../../activation/complete.js";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../../config/batonrc.js";
 import { readBatonrcFile } from "../../config/batonrc-file.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../envtest/seed.js";
@@ -214,17 +216,18 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       return { ran, ok: ran.exitCode === 0, detail: ran.exitCode === 0 ? undefined : lastLine(ran.stderr) };
     };
 
-    const activated = await step("activate", () => baton(["env", "activate", repository]));
+    let activation = "";
+    const activated = await step("activate", async () => {
+      const ran = await baton(["env", "activate", repository]);
+      activation = ran.ran.stdout;
+      return ran;
+    });
     if (!activated.ok) return finish();
     const dockerfile = await step("dockerfile", () => baton(["dockerfile", "apply", repository]));
     if (!dockerfile.ok) return finish();
     const startup = await step("startup", async () => {
-      const handoffPath = `${manager!.home}/.baton/handoffs/${repository.replace("/", "__")}.json`;
-      const handoff = await inBox(["cat", handoffPath]);
-      const runPath = (
-        (JSON.parse(handoff.stdout) as { managedStartup?: { runPath?: string | null } }).managedStartup
-          ?.runPath ?? "~/.baton/runner/baton-runner.cjs"
-      ).replace(/^~\//, `${manager!.home}/`);
+      // Activation's --json names where it installed the runner: no command in the box reads the handoff again.
+      const runPath = installedRunnerPath(activation) ?? `${manager!.home}/.baton/runner/baton-runner.cjs`;
       // A new bash reads ~/.baton/environment.sh by itself: the runner runs in the activated environment.
       const ran = await inBox([
         "bash",
@@ -324,6 +327,22 @@ async function startThrowawayService(input: {
   });
   app.start();
   return { db, app, sandboxes };
+}
+
+/** Schema of the part of `baton env activate --json` that says where the startup runner was installed. */
+const ActivationLocalSchema = z.object({
+  local: z.object({ runner: RunnerInstallSchema.nullable() }).nullable(),
+});
+
+function installedRunnerPath(activationJson: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(activationJson);
+  } catch {
+    return null;
+  }
+  const runner = ActivationLocalSchema.safeParse(parsed).data?.local?.runner;
+  return runner?.installed ? runner.path : null;
 }
 
 function firstRejection(settled: readonly PromiseSettledResult<unknown>[]): unknown {

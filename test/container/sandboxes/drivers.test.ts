@@ -52,14 +52,18 @@ describe.each(DRIVERS)("the %s driver", (driverName) => {
 
   it("runs commands as the agent with the checkout copied in and the sandbox variables set", async () => {
     const result = await run(
-      'id -un; echo "$SANDBOX_FLAVOUR"; cat ~/checkouts/acme/api/scripts/start.sh | head -1; touch ~/checkouts/acme/api/new-file && echo writable',
+      'id -un; echo "$SANDBOX_FLAVOUR"; cat ~/checkouts/acme/api/scripts/start.sh | head -1; touch ~/checkouts/acme/api/new-file && echo writable; stat -c "%U %a %n" ~/checkouts ~/checkouts/acme ~/checkouts/acme/api',
     );
     expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+    // The folders above the checkout are the agent's too (another checkout can go beside it).
     expect(result.stdout.split("\n")).toEqual([
       "agent",
       "plain value with 'quotes'",
       "#!/bin/sh",
       "writable",
+      "agent 755 /home/agent/checkouts",
+      "agent 755 /home/agent/checkouts/acme",
+      expect.stringMatching(/^agent 7[0-7][0-7] \/home\/agent\/checkouts\/acme\/api$/),
       "",
     ]);
   });

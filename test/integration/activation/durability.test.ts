@@ -106,7 +106,7 @@ describe("activation durability", () => {
         seed: ACTIVATION_SEED,
         env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "8000" },
       });
-      proxy = await startDropProxy(serve.port);
+      proxy = await startDropProxy(Number(new URL(serve.opsUrl).port)); // the sandbox listener
       home = await makeSandboxHome({ "acme/api": "acme-api", "acme/web": "acme-web" });
       const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_kill" });
       const env = { ...home.env(sandbox), BATON_OPS_URL: proxy.url };
@@ -171,7 +171,7 @@ describe("activation durability", () => {
         seed: ACTIVATION_SEED,
         env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "5000" },
       });
-      proxy = await startDropProxy(serve.port);
+      proxy = await startDropProxy(Number(new URL(serve.opsUrl).port)); // the sandbox listener
       home = await makeSandboxHome({ "acme/api": "acme-api" });
       const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_sigint" });
       const env = { ...home.env(sandbox), BATON_OPS_URL: proxy.url };
@@ -240,7 +240,7 @@ describe("activation durability", () => {
     "a POST whose answer is lost is retried with the same key and creates one operation",
     async () => {
       serve = await startServe({ seed: ACTIVATION_SEED, env: LOUD });
-      proxy = await startDropProxy(serve.port);
+      proxy = await startDropProxy(Number(new URL(serve.opsUrl).port)); // the sandbox listener
       home = await makeSandboxHome({ "acme/api": "acme-api", "acme/web": "acme-web" });
       const sandbox = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng_drop" });
       const env = { ...home.env(sandbox), BATON_OPS_URL: proxy.url };

@@ -37,6 +37,9 @@ const CASES: [flag: string, value: string, says: string][] = [
   ["--sandbox-driver", "podman", "--sandbox-driver must be docker, namespace or none"],
   ["--sandbox-image", "not an image", "--sandbox-image must be an image name"],
   ["--sandbox-proxy", "http://127.0.0.1:8081", "--sandbox-proxy must be host:port"],
+  ["--ops-listen", "8181", "--ops-listen must be host:port, e.g. 127.0.0.1:8181"],
+  ["--ops-listen", "127.0.0.1:70000", "--ops-listen must have a port 0 to 65535"],
+  ["--admin-listen", "http://127.0.0.1:8182", "--admin-listen must be host:port, e.g. 127.0.0.1:8182"],
 ];
 
 describe("baton serve flags", () => {

@@ -3,7 +3,7 @@
 // the network's gateway, and the host firewall rejects everything else. Docker Engine API through dockerode.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Docker from "dockerode";
@@ -33,6 +33,7 @@ import {
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { BoundedSink } from "./bounded-output.js";
+import { directoryTar } from "./directory-tar.js";
 import { describeEngineFailure } from "./docker-engine.js";
 import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
 import { serviceKeyOf } from "./service-key.js";
@@ -246,28 +247,32 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         },
       });
       try {
-        await container.start();
-        for (const checkout of spec.checkouts ?? []) {
-          const target = checkoutPathInBox(checkout.repository);
-          const made = await exec(container.id, ["mkdir", "-p", target], { timeoutMs: 10_000 });
-          if (made.exitCode !== 0) throw new Error(`cannot make ${target} in the box: ${made.stderr.trim()}`);
+        // Copied in before the box starts: the folders above each checkout come as an archive of their own
+        // (owned by the agent), so no command has to run in the box first to make them.
+        const checkouts = (spec.checkouts ?? []).map((checkout) => ({
+          ...checkout,
+          target: checkoutPathInBox(checkout.repository),
+        }));
+        if (checkouts.length > 0)
+          await container.putArchive(
+            directoryTar(
+              checkouts.map((checkout) => posix.relative(AGENT_HOME, checkout.target)),
+              AGENT_UID,
+              AGENT_GID,
+            ),
+            { path: AGENT_HOME },
+          );
+        for (const { hostPath, target } of checkouts) {
           const tar = execa(
             "tar",
-            [
-              "-c",
-              `--owner=${AGENT_UID}`,
-              `--group=${AGENT_GID}`,
-              "--numeric-owner",
-              "-C",
-              checkout.hostPath,
-              ".",
-            ],
+            ["-c", `--owner=${AGENT_UID}`, `--group=${AGENT_GID}`, "--numeric-owner", "-C", hostPath, "."],
             { stdout: "pipe", encoding: "buffer" },
           );
           const body = new PassThrough();
           tar.stdout.pipe(body);
           await Promise.all([container.putArchive(body, { path: target }), tar]);
         }
+        await container.start();
       } catch (error) {
         await container.remove({ force: true }).catch(() => undefined);
         throw error;

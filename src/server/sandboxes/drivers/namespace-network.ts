@@ -3,6 +3,7 @@
 // side's address only, where the firewall lets it reach its forwarders and nothing else. IPv6 is off on both
 // ends so no link-local path exists.
 import { randomBytes, randomInt } from "node:crypto";
+import { writeFile } from "node:fs/promises";
 import { execa } from "execa";
 import { SANDBOX_INTERFACE_PREFIX } from "../egress/firewall.js";
 
@@ -21,8 +22,9 @@ export function addressesFor(index: number): { host: string; box: string } {
   return { host: `100.72.${third}.${fourth + 1}`, box: `100.72.${third}.${fourth + 2}` };
 }
 
-async function ip(args: string[]): Promise<void> {
-  await execa("ip", args);
+/** Runs `ip` commands as one process (`ip -batch`, which stops at the first that fails), in `netns` if given. */
+async function ipBatch(lines: readonly string[], netns?: string): Promise<void> {
+  await execa("ip", [...(netns ? ["-n", netns] : []), "-batch", "-"], { input: `${lines.join("\n")}\n` });
 }
 
 async function usedAddresses(): Promise<Set<string>> {
@@ -30,6 +32,10 @@ async function usedAddresses(): Promise<Set<string>> {
   return new Set([...stdout.matchAll(/inet (\d+\.\d+\.\d+\.\d+)/g)].map((m) => m[1]!));
 }
 
+/**
+ * Six processes instead of one per step (twelve): a box's start-up waits on each. IPv6 goes off on the host side
+ * before the link comes up (through /proc, no process), and inside before its links come up.
+ */
 export async function createBoxNetwork(netns: string): Promise<BoxNetwork> {
   const used = await usedAddresses();
   let addresses = addressesFor(randomInt(16384));
@@ -38,19 +44,25 @@ export async function createBoxNetwork(netns: string): Promise<BoxNetwork> {
   const suffix = randomBytes(3).toString("hex").slice(0, 5);
   const hostInterface = `${SANDBOX_INTERFACE_PREFIX}${suffix}`;
   const peer = `baton-sbp-${suffix}`;
-  await ip(["netns", "add", netns]);
+  await ipBatch([`netns add ${netns}`]);
   try {
-    await ip(["link", "add", hostInterface, "type", "veth", "peer", "name", peer]);
-    await execa("sysctl", ["-q", "-w", `net.ipv6.conf.${hostInterface}.disable_ipv6=1`]);
-    await ip(["link", "set", peer, "netns", netns]);
-    await ip(["addr", "add", `${addresses.host}/30`, "dev", hostInterface]);
-    await ip(["link", "set", hostInterface, "up"]);
-    const inside = (args: string[]) => ip(["-n", netns, ...args]);
+    await ipBatch([`link add ${hostInterface} type veth peer name ${peer}`]);
+    await writeFile(`/proc/sys/net/ipv6/conf/${hostInterface}/disable_ipv6`, "1");
+    await ipBatch([
+      `link set ${peer} netns ${netns}`,
+      `addr add ${addresses.host}/30 dev ${hostInterface}`,
+      `link set ${hostInterface} up`,
+    ]);
     await execa("ip", ["netns", "exec", netns, "sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1"]);
-    await inside(["link", "set", peer, "name", "eth0"]);
-    await inside(["addr", "add", `${addresses.box}/30`, "dev", "eth0"]);
-    await inside(["link", "set", "eth0", "up"]);
-    await inside(["link", "set", "lo", "up"]);
+    await ipBatch(
+      [
+        `link set ${peer} name eth0`,
+        `addr add ${addresses.box}/30 dev eth0`,
+        "link set eth0 up",
+        "link set lo up",
+      ],
+      netns,
+    );
   } catch (error) {
     await removeBoxNetwork({ netns, hostInterface, hostAddress: addresses.host, boxAddress: addresses.box });
     throw error;
