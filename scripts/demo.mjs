@@ -123,7 +123,10 @@ const STEPS = [
           "serve",
           ...["--port", "0", "--admin-listen", `127.0.0.1:${adminPort}`, "--db", db, "--seed", SEED],
           ...["--smtp-url", ctx.mail.url, "--json"],
-          ...(ctx.docker ? ["--sandbox-driver", "docker"] : []),
+          // The admin API copies checkouts only from under --checkout-root: here, the fixture repositories.
+          ...(ctx.docker
+            ? ["--sandbox-driver", "docker", "--checkout-root", join(root, "fixtures", "repos")]
+            : []),
           ...(ctx.proxyUrl ? ["--proxy-url", ctx.proxyUrl] : []),
         ],
         {

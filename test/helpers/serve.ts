@@ -192,6 +192,17 @@ function parseHumanLines(lines: readonly string[]): Listening {
 }
 
 /** Kills any service a failed test left behind. Call from afterEach. */
+/** The listener that serves `path`: the admin API and the proxy's internal routes on the admin listener, the
+ * operations transport on the sandbox listener, everything else on the public one. */
+export function listenerUrlFor(
+  serve: Pick<ServeHandle, "url" | "opsUrl" | "adminUrl">,
+  path: string,
+): string {
+  if (path.startsWith("/admin/") || path.startsWith("/internal/")) return `${serve.adminUrl}${path}`;
+  if (path.startsWith("/ops/") || path.startsWith("/codehost/")) return `${serve.opsUrl}${path}`;
+  return `${serve.url}${path}`;
+}
+
 export async function killLeftoverServes(): Promise<void> {
   for (const child of running) child.kill("SIGKILL");
   running.clear();

@@ -39,7 +39,10 @@ describe.each(DRIVERS)("inside a box of the %s driver", (driver) => {
   let answers: string[];
 
   beforeAll(async () => {
-    serve = await startServe({ seed: ACTIVATION_SEED, args: ["--sandbox-driver", driver] });
+    serve = await startServe({
+      seed: ACTIVATION_SEED,
+      args: ["--sandbox-driver", driver, "--checkout-root", `${FIXTURES}/repos`],
+    });
     const owner = { workspaceId: "ws_acme", engagementId: `ops-listener-${driver}` };
     const made = await serve.admin(ADMIN_PATHS.sandboxes, {
       ...owner,

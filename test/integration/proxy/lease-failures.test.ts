@@ -21,7 +21,7 @@ import {
   startServe,
 } from "../../helpers/serve.js";
 
-const PROXY_TOKEN = "test-proxy-token-0123456789abcdef";
+const PROXY_TOKEN = "9e3f5a1c7b2d4e6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f";
 const FLOOD = 300;
 const LIMIT = DEFAULT_THROTTLE_LIMITS.maxFailures;
 /** A destination the proxy always denies (loopback): reaching that refusal means the lease was accepted. */
@@ -44,7 +44,7 @@ beforeAll(async () => {
       "--host",
       "127.0.0.1",
       "--serve-url",
-      serve.url,
+      serve.adminUrl,
       "--state-dir",
       join(dir, "state"),
       "--json",

@@ -13,10 +13,16 @@ import { API_PATHS } from "../../../src/server/api/wire.js";
 import { ADMIN_ACTOR, AUDIT_EVENTS, SERVICE_ACTOR } from "../../../src/server/audit/events.js";
 import { ADMIN_PATHS, HEADERS, PATHS } from "../../../src/transport/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createSandbox, killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
+import {
+  createSandbox,
+  killLeftoverServes,
+  listenerUrlFor,
+  type ServeHandle,
+  startServe,
+} from "../../helpers/serve.js";
 import { API_SEED, CANARIES, TOKENS } from "../api/harness.js";
 
-const PROXY_TOKEN = "canary-proxy-token-4b7d2e19-never-print";
+const PROXY_TOKEN = "4b7d2e19c0a85f3e6d21b9047ae8c5d3f61e02a97b4c8d53e1f0a6b29c7d84e5";
 const WRITTEN_SECRET = "canary-written-secret-8c3a5f70-never-print";
 const ROTATED_SECRET = "canary-rotated-secret-1d9e6b42-never-print";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -48,7 +54,7 @@ const call = (
   path: string,
   init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> },
 ) =>
-  fetch(new URL(path, serve.url), {
+  fetch(listenerUrlFor(serve, path), {
     method: init.method ?? "GET",
     headers: {
       ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),

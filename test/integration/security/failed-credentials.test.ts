@@ -10,10 +10,16 @@ import { AUDIT_EVENTS } from "../../../src/server/audit/events.js";
 import { DEFAULT_THROTTLE_LIMITS } from "../../../src/throttle/failed-credentials.js";
 import { ADMIN_PATHS, HEADERS, PATHS, WIRE_ERRORS } from "../../../src/transport/wire.js";
 import { type AddressedAnswer, requestFrom } from "../../helpers/from-address.js";
-import { createSandbox, killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
+import {
+  createSandbox,
+  killLeftoverServes,
+  listenerUrlFor,
+  type ServeHandle,
+  startServe,
+} from "../../helpers/serve.js";
 import { API_SEED, TOKENS } from "../api/harness.js";
 
-const PROXY_TOKEN = "test-proxy-token-0123456789abcdef";
+const PROXY_TOKEN = "9e3f5a1c7b2d4e6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a6c8e0b1d3f";
 const FLOOD = 300;
 const LIMIT = DEFAULT_THROTTLE_LIMITS.maxFailures;
 
@@ -29,7 +35,7 @@ afterAll(async () => {
 
 async function flood(from: string, path: string, init: { method?: string; headers: Record<string, string> }) {
   const answers: AddressedAnswer[] = [];
-  for (let i = 0; i < FLOOD; i++) answers.push(await requestFrom(from, `${serve.url}${path}`, init));
+  for (let i = 0; i < FLOOD; i++) answers.push(await requestFrom(from, listenerUrlFor(serve, path), init));
   return answers;
 }
 
@@ -70,12 +76,12 @@ describe("failed credentials are throttled per source address", () => {
     const body = JSON.stringify({ email: "owner@acme.test", name: "laptop", lifetimeDays: 30 });
     const rightToken = { method: "POST", headers: { [HEADERS.adminToken]: serve.adminToken }, body };
     // The right token from the flooding address is refused too: a success cannot wash the flood away.
-    expect((await requestFrom("127.0.0.3", `${serve.url}${ADMIN_PATHS.tokens}`, rightToken)).status).toBe(
-      429,
-    );
-    expect((await requestFrom("127.0.0.2", `${serve.url}${ADMIN_PATHS.tokens}`, rightToken)).status).toBe(
-      201,
-    );
+    expect(
+      (await requestFrom("127.0.0.3", listenerUrlFor(serve, ADMIN_PATHS.tokens), rightToken)).status,
+    ).toBe(429);
+    expect(
+      (await requestFrom("127.0.0.2", listenerUrlFor(serve, ADMIN_PATHS.tokens), rightToken)).status,
+    ).toBe(201);
 
     // The whole flood is two lines: the first failure, and the start of the block with its count.
     const lines = linesAbout("127.0.0.3");
@@ -91,7 +97,7 @@ describe("failed credentials are throttled per source address", () => {
       headers: { authorization: "Bearer btn_not-a-real-token-000000000000" },
     });
     expectThrottled(answers);
-    const me = await requestFrom("127.0.0.2", `${serve.url}${API_PATHS.me}`, {
+    const me = await requestFrom("127.0.0.2", listenerUrlFor(serve, API_PATHS.me), {
       headers: { authorization: `Bearer ${TOKENS.owner}` },
     });
     expect(me.status).toBe(200);
@@ -103,7 +109,7 @@ describe("failed credentials are throttled per source address", () => {
       headers: { authorization: "Bearer wrong-turn-token", [HEADERS.sandboxLease]: "wrong-lease" },
     });
     expectThrottled(answers);
-    const own = await requestFrom("127.0.0.2", `${serve.url}${PATHS.operation("op_none")}`, {
+    const own = await requestFrom("127.0.0.2", listenerUrlFor(serve, PATHS.operation("op_none")), {
       headers: {
         authorization: `Bearer ${sandbox.env.BATON_TURN_TOKEN}`,
         [HEADERS.sandboxLease]: sandbox.env.BATON_SANDBOX_LEASE!,
@@ -122,7 +128,7 @@ describe("failed credentials are throttled per source address", () => {
   });
 
   it("X-Forwarded-For does not move a request to another source", async () => {
-    const spoofed = await requestFrom("127.0.0.3", `${serve.url}${API_PATHS.me}`, {
+    const spoofed = await requestFrom("127.0.0.3", listenerUrlFor(serve, API_PATHS.me), {
       headers: { authorization: `Bearer ${TOKENS.owner}`, "x-forwarded-for": "198.51.100.7" },
     });
     expect(spoofed.status).toBe(429);
