@@ -37,9 +37,15 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
     ],
     {
       env: { ...process.env, ...env, BATON_ADMIN_TOKEN: adminToken, BATON_LOG_LEVEL: "" },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  // The service logs at info by default (its audit log): that cost is measured, but only warnings and errors
+  // reach the bench's output, so the figures stay readable.
+  createInterface({ input: child.stderr }).on("line", (text) => {
+    const level = /^\{"level":(\d+)/.exec(text)?.[1];
+    if (level === undefined || Number(level) >= 40) process.stderr.write(`${text}\n`);
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
