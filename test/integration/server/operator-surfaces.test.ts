@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BATON_BIN, runBaton } from "../../helpers/cli.js";
-import { killLeftoverServes, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
+import { killLeftoverServes, type ServeHandle, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -82,15 +82,19 @@ describe("operator tokens are refused at start when weaker than 32 random bytes"
   });
 });
 
+/** Everything on stderr but the audit log's JSON lines (info by default) is a warning. */
+function warningsOf(serve: ServeHandle): string[] {
+  return serve
+    .stderr()
+    .split("\n")
+    .filter((line) => line && !line.startsWith("{"));
+}
+
 describe("plain HTTP off loopback", () => {
   it("--host 0.0.0.0 prints one warning line naming what is exposed and how to put TLS in front", async () => {
     const open = await startServe({ args: ["--host", "0.0.0.0"] });
     try {
-      // Everything on stderr but the audit log's JSON lines (info by default) is a warning.
-      const warnings = open
-        .stderr()
-        .split("\n")
-        .filter((line) => line && !line.startsWith("{"));
+      const warnings = warningsOf(open);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(
         /^baton serve: warning: --host 0\.0\.0\.0 serves the public API over plain HTTP at http:\/\/0\.0\.0\.0:\d+ to other machines: .*put a TLS reverse proxy in front/,
@@ -106,11 +110,7 @@ describe("plain HTTP off loopback", () => {
   it("an admin listener off loopback gets its own line", async () => {
     const open = await startServe({ args: ["--admin-listen", "0.0.0.0:0"] });
     try {
-      // Everything on stderr but the audit log's JSON lines (info by default) is a warning.
-      const warnings = open
-        .stderr()
-        .split("\n")
-        .filter((line) => line && !line.startsWith("{"));
+      const warnings = warningsOf(open);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^baton serve: warning: --admin-listen 0\.0\.0\.0 serves the admin API/);
     } finally {
