@@ -8,6 +8,7 @@ import { chmod, chown, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative } from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { ConfigError } from "../../../errors.js";
 import {
   AGENT_GID,
   AGENT_HOME,
@@ -42,6 +43,7 @@ import {
 } from "./namespace-network.js";
 import { isOrphaned, ownerStamp } from "./owner.js";
 import { reachableTree } from "./reachable-tree.js";
+import { findUnsearchableFolder } from "./searchable-path.js";
 import { serviceKeyOf } from "./service-key.js";
 
 export interface NamespaceDriverOptions extends PersistentDriverOptions {
@@ -87,6 +89,11 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   );
   // Any uid of the range reaches what any other does: none owns a file or has a group.
   const hostUid = uids.first;
+  const closed = await findUnsearchableFolder(dirname(stateDir));
+  if (closed)
+    throw new ConfigError(
+      `namespace boxes run as host users of their own and cannot pass through ${closed} (no search permission for other users) to reach ${stateDir}; set TMPDIR to a folder every user may pass through, such as /tmp, or run chmod o+x ${closed}`,
+    );
   // Searchable but not listable: the unprivileged box user must pass through to its own folder only.
   await mkdir(stateDir, { recursive: true, mode: 0o711 });
   await chmod(stateDir, 0o711);
