@@ -13,7 +13,8 @@ export const OPENAPI_INFO = {
   info: {
     title: "baton serve: operations transport, admin API and member routes",
     version: "1.0.0",
-    description: "The service's HTTP API. See README, section 'baton serve (reference orchestrator)'.",
+    description:
+      "The service's HTTP API. The public API is in docs/api.md; the operations transport in docs/agents.md; the listeners and the admin API in docs/operators.md.",
   },
 };
 
