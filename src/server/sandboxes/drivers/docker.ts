@@ -2,6 +2,7 @@
 // inter-container traffic off; boxes reach the proxy and the operations transport only through forwarders on
 // the network's gateway, and the host firewall rejects everything else. Docker Engine API through dockerode.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { PassThrough } from "node:stream";
@@ -76,7 +77,11 @@ const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCo
 async function reapOrphans(docker: Docker): Promise<void> {
   const networks = await docker.listNetworks({ filters: { label: [SANDBOX_LABEL] } });
   for (const network of networks) {
-    if (!isOrphaned(network.Labels?.[OWNER_LABEL])) continue;
+    // A process-bound network whose process died, or a service's network whose state folder is gone (the service
+    // that could adopt its boxes no longer exists): both are left-overs nothing will use again.
+    const service = network.Labels?.[SERVICE_LABEL];
+    const orphaned = service !== undefined ? !existsSync(service) : isOrphaned(network.Labels?.[OWNER_LABEL]);
+    if (!orphaned) continue;
     const boxes = await docker.listContainers({
       all: true,
       filters: { label: [`baton.sandbox.network=${network.Name}`] },
@@ -102,6 +107,8 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     throw describeEngineFailure(error, process.env.DOCKER_HOST) ?? error;
   });
   const { serviceDir } = options;
+  // The state folder names the service: a network whose folder is gone is reaped by the next driver to start.
+  if (serviceDir) await mkdir(serviceDir, { recursive: true });
   const suffix = serviceDir ? serviceKeyOf(serviceDir) : randomBytes(3).toString("hex").slice(0, 5);
   const networkName = `baton-sandbox-net-${suffix}`;
   const record = serviceDir ? join(serviceDir, FORWARDERS_FILE) : undefined;

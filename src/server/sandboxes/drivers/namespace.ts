@@ -4,6 +4,7 @@
 // (uid 1000) in a new user, PID, IPC and UTS namespace. Boxes reach
 // the proxy and the operations transport only through forwarders on their veth's host side.
 // Unlike a container, a box keeps no process between commands: each command ends with everything it started.
+import { existsSync } from "node:fs";
 import { chmod, chown, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative } from "node:path";
@@ -76,6 +77,9 @@ interface BoxState {
 }
 
 const BOX_FILE = "box.json";
+/** A service's boxes live in `service-<key of its state folder>/`, owned by `service:<its state folder>`. */
+const SERVICE_FOLDER_PREFIX = "service-";
+const SERVICE_OWNER = "service:";
 
 export async function createNamespaceDriver(options: NamespaceDriverOptions): Promise<SandboxDriver> {
   const stateDir = options.stateDir ?? join(tmpdir(), "baton-sandbox-ns");
@@ -108,35 +112,54 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   // A service's boxes live in a folder named after its state folder, out of reach of the orphan reaping below
   // (which knows only process stamps): the next start on that state folder adopts them.
   const boxesDir = options.serviceDir
-    ? join(stateDir, `service-${serviceKeyOf(options.serviceDir)}`)
+    ? join(stateDir, `${SERVICE_FOLDER_PREFIX}${serviceKeyOf(options.serviceDir)}`)
     : stateDir;
   if (boxesDir !== stateDir) {
+    // The state folder names the service: boxes whose folder is gone are reaped by the next driver to start.
+    if (options.serviceDir) await mkdir(options.serviceDir, { recursive: true });
     await mkdir(boxesDir, { recursive: true, mode: 0o711 });
     await chmod(boxesDir, 0o711);
-    // The boxes this start adopts keep their uids: none may be handed to a new box.
-    for (const name of await readdir(boxesDir).catch(() => [] as string[])) {
-      const state = await readFile(join(boxesDir, name, BOX_FILE), "utf8")
-        .then((text) => JSON.parse(text) as BoxState)
-        .catch(() => undefined);
-      if (state?.uid !== undefined) inUse.push(state.uid);
-    }
   }
-  // Boxes of a process-bound driver that died (kill -9, crash) cannot work without its forwarders: remove them.
-  for (const name of await readdir(stateDir).catch(() => [] as string[])) {
-    if (!name.startsWith("baton-sandbox-")) continue;
-    const ref = join(stateDir, name);
-    const state = await readFile(join(ref, BOX_FILE), "utf8")
+  const readBoxState = (ref: string): Promise<BoxState | undefined> =>
+    readFile(join(ref, BOX_FILE), "utf8")
       .then((text) => JSON.parse(text) as BoxState)
       .catch(() => undefined);
-    if (state && !isOrphaned(state.owner)) {
-      if (state.uid !== undefined) inUse.push(state.uid);
-      continue;
-    }
-    if (!state) continue;
+  const removeLeftBox = async (ref: string, state: BoxState): Promise<void> => {
     for (const port of state.forwarders)
       await revoke(state.network.hostInterface, state.network.hostAddress, port);
     await removeBoxNetwork(state.network);
     await rm(ref, { recursive: true, force: true });
+  };
+  for (const name of await readdir(stateDir).catch(() => [] as string[])) {
+    if (name.startsWith(SERVICE_FOLDER_PREFIX)) {
+      // Every service's boxes keep their uids (this service's, which it adopts, and other services' on this
+      // machine); a service whose state folder is gone can never adopt its boxes: they are removed.
+      const folder = join(stateDir, name);
+      let gone = false;
+      for (const box of await readdir(folder).catch(() => [] as string[])) {
+        if (!box.startsWith("baton-sandbox-")) continue;
+        const state = await readBoxState(join(folder, box));
+        if (!state) continue;
+        const service = state.owner.startsWith(SERVICE_OWNER)
+          ? state.owner.slice(SERVICE_OWNER.length)
+          : undefined;
+        if (service !== undefined && !existsSync(service)) {
+          gone = true;
+          await removeLeftBox(join(folder, box), state);
+        } else if (state.uid !== undefined) inUse.push(state.uid);
+      }
+      if (gone && folder !== boxesDir) await rm(folder, { recursive: true, force: true });
+      continue;
+    }
+    if (!name.startsWith("baton-sandbox-")) continue;
+    // Boxes of a process-bound driver that died (kill -9, crash) cannot work without its forwarders: remove them.
+    const ref = join(stateDir, name);
+    const state = await readBoxState(ref);
+    if (state && !isOrphaned(state.owner)) {
+      if (state.uid !== undefined) inUse.push(state.uid);
+      continue;
+    }
+    if (state) await removeLeftBox(ref, state);
   }
 
   const boxUids = createUidAllocator(uids, inUse);
@@ -230,7 +253,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
           env: withoutBoxCredentials(env),
           forwarders: forwarders.map((f) => f.port),
           ports,
-          owner: options.serviceDir ? `service:${options.serviceDir}` : ownerStamp(),
+          owner: options.serviceDir ? `${SERVICE_OWNER}${options.serviceDir}` : ownerStamp(),
           uid,
         };
         await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
