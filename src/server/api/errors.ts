@@ -2,20 +2,12 @@
 // that says what to fix, the extra body fields some codes carry (limit, taskId, messageId, billingUrl...), and
 // its headers (Retry-After on every 429).
 import { HEADERS } from "../../transport/wire.js";
+import type { DomainError, DomainErrorDetails } from "../domain/errors.js";
 import { HttpError } from "../http/http-error.js";
 import { API_ERRORS, API_HEADERS, type ApiErrorCode, LIMITS } from "./wire.js";
 
-export interface ApiErrorDetails {
-  limit?: number;
-  plan?: string;
-  running?: number;
-  queued?: number;
-  refusal?: string;
-  billingUrl?: string;
-  settingsUrl?: string;
-  taskId?: string;
-  messageId?: string;
-}
+/** The fields some codes carry: the domain's (domain/errors.ts), answered as they are. */
+export type ApiErrorDetails = DomainErrorDetails;
 
 export class ApiError extends HttpError {
   constructor(
@@ -55,3 +47,7 @@ export class ApiError extends HttpError {
 
 export const apiError = (code: ApiErrorCode, reason: string, details?: ApiErrorDetails): ApiError =>
   new ApiError(code, reason, details);
+
+/** The public API's answer to a domain refusal: the same code, reason and fields, with the code's status. */
+export const apiErrorOf = (error: DomainError): ApiError =>
+  new ApiError(error.code, error.reason, error.details);

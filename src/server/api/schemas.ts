@@ -3,6 +3,7 @@
 // (tasks/validate.ts), so a refusal names the code of the reference's error table.
 import { z } from "zod";
 import { WIRE_ERRORS } from "../../transport/wire.js";
+import { DomainError } from "../domain/errors.js";
 import { PAUSE_REASONS, TASK_SOURCES, TASK_STATUSES } from "../tasks/statuses.js";
 import { checkIdempotencyKey, checkPrompt, checkRepoShape, checkTitle } from "../tasks/validate.js";
 import { ApiError } from "./errors.js";
@@ -16,7 +17,7 @@ const checked = (check: (value: string) => unknown, description: string) =>
       try {
         check(value);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError || error instanceof DomainError)) throw error;
         ctx.addIssue({ code: "custom", message: error.reason, params: { apiCode: error.code } });
       }
     })

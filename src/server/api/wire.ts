@@ -1,6 +1,8 @@
 // The public API's wire constants (reference sections 4, 7 and 8): paths, header names, error codes and limits.
 // Routes, the engine and the tests import these; no other file spells them.
 
+import type { DomainErrorCode } from "../domain/errors.js";
+
 export const API_BASE_PATH = "/v1";
 
 export const API_PATHS = {
@@ -65,26 +67,7 @@ export const API_ERRORS = {
   bad_request: 429,
   internal: 500,
   unavailable: 503,
-} as const;
+} as const satisfies Record<DomainErrorCode, number>;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-export const LIMITS = {
-  /** Tasks from the client, MCP or API starting, running or queued, per user per workspace. */
-  runningTasksPerUser: 5,
-  /** Retry-After of a 429 that waits for a task to end (too_many_running, queue_full): when that is, is unknown. */
-  busyRetryAfterSeconds: 60,
-  /** Requests per token per endpoint per minute. */
-  getPerMinute: 600,
-  postOrDeletePerMinute: 120,
-  promptMaxChars: 100_000,
-  titleMaxChars: 200,
-  titleDefaultChars: 80,
-  taskPage: { min: 1, max: 100, default: 50 },
-  messagePage: { min: 1, max: 200, default: 100 },
-  ticketQueryMaxChars: 200,
-  ticketsPerSource: 10,
-} as const;
-
-/** Token lifetimes a person can pick (reference section 2, "Access token"). */
-export const TOKEN_LIFETIME_DAYS = [30, 90, 365] as const;
-export type TokenLifetimeDays = (typeof TOKEN_LIFETIME_DAYS)[number];
+export { LIMITS, TOKEN_LIFETIME_DAYS, type TokenLifetimeDays } from "../domain/limits.js";

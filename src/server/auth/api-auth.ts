@@ -1,7 +1,7 @@
 // Who is calling the public API: a personal access token (401 `invalid_token` when missing, malformed, unknown,
 // expired or revoked, all alike) and, per workspace route, the membership read on every request (404
 // `not_found` when the caller is not a member, never 403).
-import { apiError } from "../api/errors.js";
+import { domainError } from "../domain/errors.js";
 import type { Database } from "../store/sqlite.js";
 import { readBearerToken } from "./personal-token.js";
 import { type AuthenticatedToken, lookUpPersonalToken } from "./personal-tokens-store.js";
@@ -20,14 +20,14 @@ export function authenticateApiToken(
   nowMs: number,
 ): AuthenticatedToken {
   const token = readBearerToken(authorization);
-  if (!token) throw apiError("invalid_token", authorization ? REASONS.unknown : REASONS.missing);
+  if (!token) throw domainError("invalid_token", authorization ? REASONS.unknown : REASONS.missing);
   const looked = lookUpPersonalToken(db, token, nowMs);
-  if (looked.state !== "active") throw apiError("invalid_token", REASONS[looked.state]);
+  if (looked.state !== "active") throw domainError("invalid_token", REASONS[looked.state]);
   return looked.found;
 }
 
 export function requireMembership(db: Database, user: User, workspaceId: string): Membership {
   const membership = membershipOf(db, user, workspaceId);
-  if (!membership) throw apiError("not_found", "no such workspace; GET /v1/me lists yours");
+  if (!membership) throw domainError("not_found", "no such workspace; GET /v1/me lists yours");
   return membership;
 }

@@ -1,7 +1,7 @@
 // Personal access tokens `btn_<secret>` as plain data: making one from random bytes, reading one from an
 // Authorization header, and deciding whether a stored token still acts. No store, clock or randomness here.
 import { createHash } from "node:crypto";
-import { TOKEN_LIFETIME_DAYS, type TokenLifetimeDays } from "../api/wire.js";
+import { TOKEN_LIFETIME_DAYS, type TokenLifetimeDays } from "../domain/limits.js";
 
 export const PERSONAL_TOKEN_PREFIX = "btn_";
 /** 32 random bytes base64url (43 characters); seeded tokens may be any 16 to 200 of the same characters. */

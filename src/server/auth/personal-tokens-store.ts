@@ -2,7 +2,7 @@
 // characters are kept), looked up on every request, revoked at once.
 import { randomBytes } from "node:crypto";
 import { InputError } from "../../errors.js";
-import type { TokenLifetimeDays } from "../api/wire.js";
+import type { TokenLifetimeDays } from "../domain/limits.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import {

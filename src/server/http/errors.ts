@@ -5,6 +5,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Logger } from "pino";
 import { NO_SUCH_ROUTE, WIRE_ERRORS } from "../../transport/wire.js";
+import { apiErrorOf } from "../api/errors.js";
+import { DomainError } from "../domain/errors.js";
 import { HttpError, invalidRequest, notFound } from "./http-error.js";
 import type { ServerEnv } from "./surface.js";
 
@@ -31,6 +33,8 @@ export function handleError(logger: Logger): ErrorHandler<ServerEnv> {
   return (error, c) => {
     const requestId = c.get("requestId");
     if (error instanceof HttpError) return error.toResponse(requestId);
+    // The domain's refusals are the public API's to answer (the only surface whose routes call the domain).
+    if (error instanceof DomainError) return apiErrorOf(error).toResponse(requestId);
     if (error instanceof HTTPException) return fromHonoException(error, c).toResponse(requestId);
     // Log the error's name and message only: a stack or cause could quote a row holding a secret.
     logger.error({ requestId, err: `${error.name}: ${error.message}` }, "request failed");

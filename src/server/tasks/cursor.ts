@@ -2,7 +2,7 @@
 // page never repeats or skips a task whose activity did not change while the client paged. The id (random) is
 // looked up in the list's own workspace, so a cursor from another workspace's list is refused, and the cursor
 // carries no store position: nothing in it counts other workspaces' tasks.
-import { apiError } from "../api/errors.js";
+import { domainError } from "../domain/errors.js";
 
 export interface TaskCursor {
   activityMs: number;
@@ -15,7 +15,7 @@ export const encodeTaskCursor = (cursor: TaskCursor): string =>
   Buffer.from(`t2.${cursor.activityMs}.${cursor.taskId}`, "utf8").toString("base64url");
 
 export const malformedCursor = () =>
-  apiError("invalid_cursor", "cursor is malformed; pass the nextCursor of the previous page as it was");
+  domainError("invalid_cursor", "cursor is malformed; pass the nextCursor of the previous page as it was");
 
 export function decodeTaskCursor(value: string | null | undefined): TaskCursor | null {
   if (value === null || value === undefined) return null;

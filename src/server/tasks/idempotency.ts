@@ -3,7 +3,7 @@
 // one transaction and its answer stored once the hand-over succeeded, so a retry after a crash between the two
 // finds the saved work and finishes it instead of doing it again.
 import { createHash } from "node:crypto";
-import { apiError } from "../api/errors.js";
+import { domainError } from "../domain/errors.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 
@@ -60,7 +60,7 @@ export function replayable(
 ): IdempotencyRecord | undefined {
   const record = findRecord(db, userId, key);
   if (record && record.requestHash !== requestHash)
-    throw apiError(
+    throw domainError(
       "idempotency_conflict",
       "this Idempotency-Key was already used with a different request; use a new key for new content",
     );

@@ -1,7 +1,7 @@
 // The reading routes: one task, the task list (most recently active first, keyset cursor) and a conversation
 // (oldest first, `after` an entry of this task).
-import { apiError } from "../api/errors.js";
-import { LIMITS } from "../api/wire.js";
+import { domainError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
 import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
 import { decodeTaskCursor, encodeTaskCursor } from "./cursor.js";
@@ -30,7 +30,10 @@ export function listTasks(
       )?.seq
     : undefined;
   if (cursor && cursorSeq === undefined)
-    throw apiError("invalid_cursor", "cursor is not from this workspace's task list; start again without it");
+    throw domainError(
+      "invalid_cursor",
+      "cursor is not from this workspace's task list; start again without it",
+    );
   const after = cursor ? "AND (t.last_activity_ms < ? OR (t.last_activity_ms = ? AND t.seq < ?))" : "";
   const sql = `${TASK_SELECT} WHERE t.workspace_id = ? ${status ? "AND t.status = ?" : ""} ${after}
     ORDER BY t.last_activity_ms DESC, t.seq DESC LIMIT ?`;
@@ -65,7 +68,7 @@ export function listMessages(
       taskId,
     ) as { seq: number } | undefined;
     if (!entry)
-      throw apiError(
+      throw domainError(
         "invalid_cursor",
         "after is not an entry of this task; pass the id of the last entry you read",
       );

@@ -1,8 +1,9 @@
 // POST /v1/workspaces/{id}/tasks/{taskId}/messages: a follow-up from any member on a task started from the API,
 // client or MCP. Never refused for the running-task limit: it joins or opens a turn, and a full queue is said in
 // the conversation (reference section 4, "POST .../messages").
-import { apiError } from "../api/errors.js";
+
 import type { User } from "../auth/users.js";
+import { domainError } from "../domain/errors.js";
 import type { TaskContext } from "./context.js";
 import { hashRequest, replayable } from "./idempotency.js";
 import { bodyObject, saveAndHandOver, saveUserMessage } from "./start-task.js";
@@ -11,14 +12,14 @@ import { checkIdempotencyKey, checkPrompt } from "./validate.js";
 
 export function requireTask(ctx: TaskContext, workspaceId: string, taskId: string): TaskRow {
   const task = getTaskInWorkspace(ctx.db, workspaceId, taskId);
-  if (!task) throw apiError("not_found", "no such task in this workspace");
+  if (!task) throw domainError("not_found", "no such task in this workspace");
   return task;
 }
 
 export function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: string): TaskRow {
   const task = requireTask(ctx, workspaceId, taskId);
   if (task.source !== "api")
-    throw apiError(
+    throw domainError(
       "not_an_api_task",
       `this task started from ${task.source === "tracker" ? "the tracker" : "a code-host issue"}; its conversation stays on the issue`,
     );

@@ -1,9 +1,10 @@
 // POST /v1/workspaces/{id}/tasks: validate, replay or refuse by idempotency key, check the limits, save the task
 // and its first message with the key's record, then hand it to the engine (reference section 4, "POST .../tasks").
-import { apiError } from "../api/errors.js";
-import { LIMITS } from "../api/wire.js";
+
 import { newId } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
+import { domainError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
@@ -51,7 +52,10 @@ export async function startTask(
       const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
       if (earlier) return earlier;
       if (repo && !isConnected(ctx, input.workspaceId, repo))
-        throw apiError("invalid_repo", `${repo} is not connected to this workspace; connect it or omit repo`);
+        throw domainError(
+          "invalid_repo",
+          `${repo} is not connected to this workspace; connect it or omit repo`,
+        );
       refuseIfLimited(ctx, input.workspaceId, input.user);
       const now = ctx.now();
       const taskId = newId("task");
@@ -154,7 +158,7 @@ export async function saveAndHandOver<T>(
   });
   if (outcome.kind === "saved")
     throw Object.assign(
-      apiError(
+      domainError(
         "unavailable",
         "the request is saved but could not be handed to the agent yet; retry with the same Idempotency-Key",
         unavailableFields(outcome.saved),
@@ -209,13 +213,13 @@ export function refusalError(
   const base = `${ctx.dashboardBase()}/workspaces/${encodeURIComponent(workspaceId)}`;
   switch (refusal) {
     case "too_many_running":
-      return apiError(
+      return domainError(
         "too_many_running",
         `you already have ${facts.open} tasks from the API, client or MCP starting, running or queued here; wait for one to finish or stop one`,
         { limit: LIMITS.runningTasksPerUser, running: facts.open },
       );
     case "codehost_not_connected":
-      return apiError(
+      return domainError(
         "codehost_not_connected",
         "the workspace is not connected to the code host; an owner connects it in settings",
         {
@@ -223,13 +227,13 @@ export function refusalError(
         },
       );
     case "tracker_not_connected":
-      return apiError(
+      return domainError(
         "tracker_not_connected",
         "the workspace is not connected to the tracker; an owner connects it in settings",
         { settingsUrl: `${base}/settings` },
       );
     case "billing_inactive":
-      return apiError(
+      return domainError(
         "billing_inactive",
         "billing is inactive for this workspace; an owner reactivates it in billing",
         {
@@ -238,7 +242,7 @@ export function refusalError(
         },
       );
     case "queue_full":
-      return apiError(
+      return domainError(
         "queue_full",
         `the workspace queue is full (plan ${facts.plan.name}: ${facts.slots.running} running, ${facts.slots.queued} of ${facts.plan.queueSize} queued); retry when a task finishes`,
         { plan: facts.plan.name, running: facts.slots.running, queued: facts.slots.queued },

@@ -1,7 +1,8 @@
 // POST /v1/workspaces/{id}/tasks/{taskId}/stop: any member stops the queued or running turn of any task of the
 // workspace; a task with neither answers 409 `not_running` (reference section 3, fact 4).
-import { apiError } from "../api/errors.js";
+
 import type { User } from "../auth/users.js";
+import { domainError } from "../domain/errors.js";
 import type { TaskContext } from "./context.js";
 import { stopTask } from "./engine.js";
 import { requireTask } from "./send-message.js";
@@ -15,7 +16,7 @@ export async function stopTaskTurn(
   requireTask(ctx, workspaceId, taskId);
   const result = await ctx.commit(() => stopTask(ctx.db, taskId, user.name, ctx.now()));
   if (!result.stopped)
-    throw apiError("not_running", "the task has no running or queued turn; send a follow-up to start one");
+    throw domainError("not_running", "the task has no running or queued turn; send a follow-up to start one");
   if (result.wasRunning) ctx.abortTurn(result.turnId);
   else ctx.taskStopped?.(taskId);
   ctx.runTurns(result.started);

@@ -1,6 +1,6 @@
-// The public API's input rules (reference sections 4, 7 and 8) as pure checks that throw the matching ApiError.
-import { apiError } from "../api/errors.js";
-import { LIMITS } from "../api/wire.js";
+// The public API's input rules (reference sections 4, 7 and 8) as pure checks that throw the matching DomainError (the API answers each with its status).
+import { domainError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
 import { isTaskStatus, type TaskStatus } from "./statuses.js";
 import { describeForbiddenCharacter, findForbiddenCharacter, type TextField } from "./text-rules.js";
 
@@ -8,7 +8,7 @@ import { describeForbiddenCharacter, findForbiddenCharacter, type TextField } fr
 function refuseForbiddenCharacters(value: string, field: TextField): void {
   const found = findForbiddenCharacter(value, field);
   if (found)
-    throw apiError(
+    throw domainError(
       field === "title" ? "invalid_title" : "invalid_prompt",
       describeForbiddenCharacter(field, found),
     );
@@ -17,13 +17,16 @@ function refuseForbiddenCharacters(value: string, field: TextField): void {
 /** "1 to 100,000 characters after trimming", no forbidden character; the trimmed text is what is kept. */
 export function checkPrompt(value: unknown, field: "prompt" | "text"): string {
   if (typeof value !== "string")
-    throw apiError("invalid_prompt", `${field} is required: a string of 1 to 100,000 characters`);
+    throw domainError("invalid_prompt", `${field} is required: a string of 1 to 100,000 characters`);
   const trimmed = value.trim();
   if (trimmed.length === 0)
-    throw apiError("invalid_prompt", `${field} is empty; send 1 to 100,000 characters`);
+    throw domainError("invalid_prompt", `${field} is empty; send 1 to 100,000 characters`);
   const length = countCharacters(trimmed);
   if (length > LIMITS.promptMaxChars)
-    throw apiError("invalid_prompt", `${field} is ${length} characters; the limit is 100,000 after trimming`);
+    throw domainError(
+      "invalid_prompt",
+      `${field} is ${length} characters; the limit is 100,000 after trimming`,
+    );
   refuseForbiddenCharacters(value, field);
   return trimmed;
 }
@@ -33,12 +36,12 @@ export function checkTitle(value: unknown, prompt: string): string {
   if (value === undefined || value === null)
     return [...(prompt.split("\n")[0] ?? "").trim()].slice(0, LIMITS.titleDefaultChars).join("");
   if (typeof value !== "string")
-    throw apiError("invalid_title", "title must be a string of 1 to 200 characters, or null");
+    throw domainError("invalid_title", "title must be a string of 1 to 200 characters, or null");
   if (value.trim().length === 0)
-    throw apiError("invalid_title", "title is empty; omit it to use the prompt's first line");
+    throw domainError("invalid_title", "title is empty; omit it to use the prompt's first line");
   const length = countCharacters(value);
   if (length > LIMITS.titleMaxChars)
-    throw apiError("invalid_title", `title is ${length} characters; the limit is 200`);
+    throw domainError("invalid_title", `title is ${length} characters; the limit is 200`);
   refuseForbiddenCharacters(value, "title");
   return value;
 }
@@ -65,7 +68,7 @@ const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 export function checkRepoShape(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== "string" || !REPO.test(value))
-    throw apiError(
+    throw domainError(
       "invalid_repo",
       "repo must be owner/name of a repository connected to the workspace, or null",
     );
@@ -76,7 +79,7 @@ export function checkRepoShape(value: unknown): string | null {
 export function checkIdempotencyKey(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (!/^[\x21-\x7e]{1,128}$/.test(value))
-    throw apiError(
+    throw domainError(
       "invalid_idempotency_key",
       "Idempotency-Key must be 1 to 128 printable ASCII characters (0x21 to 0x7E), no spaces",
     );
@@ -86,7 +89,7 @@ export function checkIdempotencyKey(value: string | null | undefined): string | 
 export function checkStatusFilter(value: string | null | undefined): TaskStatus | null {
   if (value === null || value === undefined) return null;
   if (!isTaskStatus(value))
-    throw apiError(
+    throw domainError(
       "invalid_status",
       `no task status is named ${JSON.stringify(value.slice(0, 40))}; use one of the README's status table`,
     );
@@ -100,6 +103,6 @@ export function checkLimit(
   if (value === null || value === undefined) return range.default;
   const n = /^[0-9]{1,4}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < range.min || n > range.max)
-    throw apiError("invalid_limit", `limit must be a whole number from ${range.min} to ${range.max}`);
+    throw domainError("invalid_limit", `limit must be a whole number from ${range.min} to ${range.max}`);
   return n;
 }

@@ -3,9 +3,9 @@
 // touched (the port's claim comes after the task is saved). The task runs like any other (plan slots, the queue)
 // but its conversation belongs to the issue, so the conversation routes answer `not_an_api_task`.
 import { z } from "zod";
-import { apiError } from "../api/errors.js";
 import { newId } from "../auth/tokens.js";
 import type { Membership, User } from "../auth/users.js";
+import { domainError } from "../domain/errors.js";
 import type { TaskContext } from "../tasks/context.js";
 import { checkStart } from "../tasks/decide.js";
 import { newEntryId } from "../tasks/engine.js";
@@ -56,12 +56,12 @@ export async function delegateTicket(
   const found = await findIssue(ctx, ports, workspaceId, user, body);
   const { issue } = found;
   if (issue.isPullRequest)
-    throw apiError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);
+    throw domainError("ticket_is_pull_request", `${issue.identifier} is a pull request; delegate an issue`);
   if (issue.state === "closed")
-    throw apiError("ticket_closed", `${issue.identifier} is closed; reopen it first`);
+    throw domainError("ticket_closed", `${issue.identifier} is closed; reopen it first`);
   if (issue.inProgress) throw inProgress(issue.identifier);
   if (issue.assignee !== null && issue.assignee !== found.as)
-    throw apiError(
+    throw domainError(
       "ticket_assigned_elsewhere",
       `${issue.identifier} is assigned to someone else; unassign it first`,
     );
@@ -133,7 +133,7 @@ export async function delegateTicket(
 }
 
 const inProgress = (identifier: string) =>
-  apiError("ticket_in_progress", `${identifier} is already being worked on`);
+  domainError("ticket_in_progress", `${identifier} is already being worked on`);
 
 async function findIssue(
   ctx: TaskContext,
@@ -149,7 +149,7 @@ async function findIssue(
     if (!facts.trackerConnected) throw refuse("tracker_not_connected");
     const link = trackerLinkOf(ctx.db, workspaceId, user.email);
     if (!link.identity || !link.bound)
-      throw apiError(
+      throw domainError(
         "tracker_identity_unlinked",
         link.identity
           ? "your tracker identity is not bound to this workspace's tracker; link it again in your settings"
@@ -157,7 +157,7 @@ async function findIssue(
       );
     const identity = link.identity;
     const issue = await ports.tracker.findIssue({ workspaceId, identity, idOrIdentifier: body.id });
-    if (!issue) throw apiError("not_found", `no tracker issue ${body.id} in this workspace`);
+    if (!issue) throw domainError("not_found", `no tracker issue ${body.id} in this workspace`);
     return {
       source: "tracker",
       issue: { ...issue, isPullRequest: false, repo: null },
@@ -167,15 +167,15 @@ async function findIssue(
   }
   const login = user.codehostLogin;
   if (!login)
-    throw apiError(
+    throw domainError(
       "codehost_account_missing",
       "link a code-host account first; the issue is delegated as you",
     );
   if (!facts.codehostConnected) throw refuse("codehost_not_connected");
   if (!enabledReposOf(ctx.db, workspaceId).has(body.repo))
-    throw apiError("invalid_repo", `${body.repo} is not enabled in this workspace`);
+    throw domainError("invalid_repo", `${body.repo} is not enabled in this workspace`);
   const issue = await ports.codehost.findIssue({ workspaceId, repo: body.repo, number: body.number });
-  if (!issue) throw apiError("not_found", `no issue ${body.repo}#${body.number}`);
+  if (!issue) throw domainError("not_found", `no issue ${body.repo}#${body.number}`);
   return {
     source: "codehost",
     issue: { ...issue, identifier: codehostIdentifier(issue) },

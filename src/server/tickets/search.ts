@@ -1,10 +1,11 @@
 // GET /v1/workspaces/{id}/tickets: open issues the caller could delegate, found through the tracker and code-host
 // ports (read as the caller), with the tracker and code-host status. A port that fails leaves its issues out, so
 // the other source still shows; the failure is logged.
-import { apiError } from "../api/errors.js";
-import { LIMITS } from "../api/wire.js";
+
 import type { Membership, User } from "../auth/users.js";
 import type { CodehostIssue } from "../codehost/port.js";
+import { domainError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
 import type { TaskContext } from "../tasks/context.js";
 import { workspaceFacts } from "../tasks/task-store.js";
 import { countCharacters } from "../tasks/validate.js";
@@ -40,7 +41,7 @@ export async function searchTickets(
   query: { q?: string | null; repo?: string | null },
 ): Promise<TicketSearchResponse> {
   if (query.q && countCharacters(query.q) > LIMITS.ticketQueryMaxChars)
-    throw apiError("invalid_request", "q is over 200 characters; shorten the search");
+    throw domainError("invalid_request", "q is over 200 characters; shorten the search");
   const q = query.q?.trim() || null;
   const workspaceId = membership.workspaceId;
   const facts = workspaceFacts(ctx.db, workspaceId)!;

@@ -2,7 +2,7 @@
 // issues the tracker and code-host ports found and the caller: the caller's own first, then the team's unassigned
 // ones; tracker issues before code-host issues; at most 10 from each; never issues assigned to someone else,
 // closed, already being worked on, or pull requests. The ports search with the query; this decides what shows.
-import { LIMITS } from "../api/wire.js";
+import { LIMITS } from "../domain/limits.js";
 
 export interface IssueRow {
   id: string;

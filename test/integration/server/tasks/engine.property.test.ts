@@ -6,7 +6,7 @@
 // or refused in its conversation and nothing accepted was lost.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../../src/server/api/errors.js";
+import { DomainError } from "../../../../src/server/domain/errors.js";
 import { findUserByEmail } from "../../../../src/server/auth/users.js";
 import {
   applySeed,
@@ -206,7 +206,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
       }[]
     ).map((r) => r.id);
   const expectRefusal = (error: unknown, codes: string[]) => {
-    if (!(error instanceof ApiError) || !codes.includes(error.code)) throw error;
+    if (!(error instanceof DomainError) || !codes.includes(error.code)) throw error;
   };
 
   for (const step of actions) {
@@ -234,7 +234,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
             "idempotency_conflict",
             "unavailable",
           ]);
-          if (error instanceof ApiError && error.code === "unavailable") {
+          if (error instanceof DomainError && error.code === "unavailable") {
             accepted.push({ taskId: error.details.taskId!, messageId: error.details.messageId! });
             if (step.key) tasksByKey.set(`${step.user}/${step.key}`, error.details.taskId!);
           }
@@ -257,7 +257,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
           accepted.push({ taskId, messageId: answer.messageId });
         } catch (error) {
           expectRefusal(error, ["idempotency_conflict", "unavailable"]);
-          if (error instanceof ApiError && error.code === "unavailable")
+          if (error instanceof DomainError && error.code === "unavailable")
             accepted.push({ taskId, messageId: error.details.messageId! });
         }
         failHandOver = false;
