@@ -6,8 +6,8 @@
 // or refused in its conversation and nothing accepted was lost.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DomainError } from "../../../../src/server/domain/errors.js";
 import { findUserByEmail } from "../../../../src/server/auth/users.js";
+import { DomainError } from "../../../../src/server/domain/errors.js";
 import {
   applySeed,
   ephemeralSecretBox,
