@@ -3,7 +3,8 @@
 # bash, dash, the SQLite CLI and git; wrk for `npm run bench -- server`; for the sandboxes the Docker engine
 # (Debian's docker.io, dockerd started in the background when no engine answers), bubblewrap, debootstrap (the image
 # build), iproute2, iptables and procps's sysctl (the namespace driver's network), curl (the proxy suites), and jq
-# and openssl (the docs' shell blocks, which a test runs). Node 22 comes from the `node` devDependency, so nothing
+# and openssl (the docs' shell blocks, which a test runs), Chromium (the browser tests drive Debian's build through
+# playwright-core) and tmux (the client's token prompt is tested in a real terminal). Node 22 comes from the `node` devDependency, so nothing
 # else is needed for it. test/unit/scripts/setup-machine.test.ts holds this list to the programs the code starts.
 set -euo pipefail
 
@@ -32,6 +33,8 @@ need sysctl procps
 need curl curl
 need jq jq
 need openssl openssl
+need chromium chromium
+need tmux tmux
 
 as_root() {
   if [ "$(id -u)" != 0 ]; then
