@@ -1,22 +1,10 @@
 // Classifies an HTTP answer from the operations service into the BatonError set. Pure: no I/O. Each message says
 // what went wrong and what to do next, never a credential.
 import { type BatonError, EnvironmentOperationError, ServiceError } from "../errors.js";
+import type { HttpFailure } from "../net/retry.js";
 import { ErrorBodySchema, WIRE_ERRORS } from "./wire.js";
 
-export interface HttpFailure {
-  status: number;
-  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
-  body: unknown;
-  /** What the client was doing, e.g. `starting the activation of acme/api`. */
-  doing: string;
-  /** What a 404 means for this request, e.g. `no operation op_1 for this sandbox`; a generic text otherwise. */
-  notFound?: string | undefined;
-}
-
-/** Whether a status is worth another attempt with the same idempotency key. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
+export { type HttpFailure, isRetryableStatus, parseRetryAfter } from "../net/retry.js";
 
 const CASE_HINT = "Names and ids are case-sensitive: check the spelling.";
 
@@ -104,17 +92,4 @@ function credentialFix(serviceReason: string | undefined): string {
     "the orchestrator gave this sandbox. An expired lease needs a new sandbox lease (a new turn does not renew " +
     "it); an expired turn token needs a new turn."
   );
-}
-
-/**
- * `Retry-After` as milliseconds: delta-seconds or an HTTP date. Undefined when absent or unreadable;
- * never negative.
- */
-export function parseRetryAfter(header: string | undefined, nowMs: number): number | undefined {
-  if (header === undefined) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
 }

@@ -15,5 +15,5 @@ export {
   type HttpClientOptions,
   type JsonRequest,
   type RetryPolicy,
-} from "./http.js";
+} from "../net/http-client.js";
 export { describeBaseUrl, type OpsSettings, requireOpsSettings } from "./settings.js";

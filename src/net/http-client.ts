@@ -11,8 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
 import { type BatonError, ServiceError } from "../errors.js";
 import { type Log, SILENT_LOG } from "../log-level.js";
-import { type HttpFailure, isRetryableStatus, parseRetryAfter } from "./errors.js";
-import { HEADERS } from "./wire.js";
+import { type HttpFailure, isRetryableStatus, parseRetryAfter, RETRY_AFTER_HEADER } from "./retry.js";
 
 export interface RetryPolicy {
   /** Further attempts after the first; the reference's client tries up to three times in all. */
@@ -193,7 +192,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (status >= 200 && status < 300) return { status, body };
       const failure = options.classify({ status, body, doing: req.doing, notFound: req.notFound });
       if (!isRetryableStatus(status)) throw new AttemptFailure(failure, false, undefined);
-      const raw = answer.headers[HEADERS.retryAfter];
+      const raw = answer.headers[RETRY_AFTER_HEADER];
       const retryAfterMs = parseRetryAfter(Array.isArray(raw) ? raw[0] : raw, Date.now());
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
         // Waiting longer than the ceiling would stall the agent; say when to come back instead.
