@@ -46,16 +46,20 @@ export function markAttachment(name: string, content: string): string {
   ].join("\n");
 }
 
+/** Refuses files that hold more than 80 KB together; the reference says refused, not truncated. */
+export function checkAttachmentTotal(totalBytes: number): void {
+  if (totalBytes > ATTACHMENT_LIMIT_BYTES)
+    throw new InputError(
+      `the attached files hold ${totalBytes} bytes together, over the limit of ${ATTACHMENT_LIMIT_BYTES} bytes (80 KB); attach fewer or smaller files (nothing was sent)`,
+    );
+}
+
 /**
  * The text to send: `text` followed by every file, marked. Refuses (nothing is sent) when a file is not text,
  * the files together pass 80 KB, or the whole passes the API's 100,000 characters.
  */
 export function attachFiles(text: string, files: readonly AttachmentFile[]): string {
-  const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
-  if (total > ATTACHMENT_LIMIT_BYTES)
-    throw new InputError(
-      `the attached files hold ${total} bytes together, over the limit of ${ATTACHMENT_LIMIT_BYTES} bytes (80 KB); attach fewer or smaller files (nothing was sent)`,
-    );
+  checkAttachmentTotal(files.reduce((sum, file) => sum + file.bytes.length, 0));
   const parts = [text, ...files.map((file) => markAttachment(file.name, decodeTextFile(file)))];
   const combined = parts.join("\n\n");
   const length = [...combined.trim()].length;
