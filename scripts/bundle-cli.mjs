@@ -34,6 +34,17 @@ const BUNDLED = new Set(["zod", "p-retry", "execa"]);
  */
 const SERVICE_BUNDLES = { "server/sandboxes/env-test.ts": "env-test-service" };
 
+/**
+ * Service modules the client commands share as wire constants (paths, headers, limits, statuses): plain data
+ * with no imports of their own, bundled into the commands that read them rather than loaded from the server's
+ * tree, so one file spells the API's paths and the client loads no server code.
+ */
+const SHARED_WITH_CLIENT = new Set([
+  "server/api/wire.ts",
+  "server/domain/limits.ts",
+  "server/tasks/statuses.ts",
+]);
+
 export async function bundleCli(root) {
   const src = join(root, "src");
   const outdir = join(root, "dist", "src");
@@ -101,6 +112,7 @@ export async function bundleCli(root) {
         const service = SERVICE_BUNDLES[relative(src, target)];
         if (args.kind === "dynamic-import" && service)
           return { path: `./${service}.cjs`, namespace: "baton-bundle" };
+        if (SHARED_WITH_CLIENT.has(relative(src, target))) return undefined;
         // The long-running services (`baton serve`, `baton proxy`) stay tsc's output, loaded with import().
         for (const service of ["server", "proxy"]) {
           if (target.startsWith(`${join(src, service)}/`)) {

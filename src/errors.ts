@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   "unsafe_path", // a write or read would cross a symbolic link, a foreign-owned folder or an allowed root
   "not_configured", // a required setting (URL, token, lease) is missing
   "unauthorised", // the service refused the token or lease
+  "not_logged_in", // the client commands have no saved sign-in, or it has lapsed: run `baton login`
   "not_found", // the service or disk has no such thing
   "conflict", // the service refused because of a conflicting earlier request
   "network", // the service could not be reached
@@ -14,6 +15,7 @@ export const ERROR_CODES = [
   "rollout_disabled", // the workspace has no repository-environments rollout (or any HTTP 403 refusal)
   "step_failed", // a Dockerfile step or startup script failed
   "still_working", // the client stopped waiting while the work goes on
+  "task_failed", // the followed task failed, was cancelled, or is paused on access or billing
   "policy_denied", // `baton proxy check`: the egress policy denies the destination (already printed)
   "internal", // a bug: the message says what happened
 ] as const;

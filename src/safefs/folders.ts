@@ -81,6 +81,23 @@ export function ensureRoot(root: string): void {
   if ((stat.mode & 0o777) !== 0o700) chmodSync(root, 0o700);
 }
 
+/**
+ * For a root that is not directly under HOME (the client's ~/.config/baton): makes the missing folders above it
+ * (0700, as the XDG spec asks of a new ~/.config), leaving existing ones as they are. ensureRoot then makes and
+ * checks the root itself.
+ */
+export function ensureRootParents(root: string): void {
+  try {
+    mkdirSync(dirname(root), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BatonError("internal", `could not create ${dirname(root)} (${code ?? "unknown error"})`, {
+      path: dirname(root),
+      cause: error,
+    });
+  }
+}
+
 /** Makes `dir` and every missing folder above it up to `root` (0700), checking each existing one. */
 export function ensureFolderUnder(root: string, dir: string): void {
   const folders = foldersBetween(root, dir);

@@ -5,6 +5,7 @@ export {
   assertRealFolder,
   ensureFolderUnder,
   ensureRoot,
+  ensureRootParents,
   foldersBetween,
   inspectFolderUnder,
 } from "./folders.js";

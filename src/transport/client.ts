@@ -5,8 +5,13 @@ import { formatIssuePath } from "../config/zod-error.js";
 import { type Overlay, OverlaySchema } from "../envfile/overlay.js";
 import { ServiceError } from "../errors.js";
 import type { Log } from "../log-level.js";
+import {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type RetryPolicy,
+} from "../net/http-client.js";
 import { mapHttpFailure } from "./errors.js";
-import { createHttpClient, type HttpClient, type HttpClientOptions, type RetryPolicy } from "../net/http-client.js";
 import { describeBaseUrl, type OpsSettings } from "./settings.js";
 import {
   HEADERS,
