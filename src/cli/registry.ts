@@ -28,6 +28,13 @@ export function isGroup(entry: CommandEntry): entry is GroupEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  // Until the client branch's registry (client commands and rule 1) is merged: start and reply only.
+  {
+    name: "start",
+    summary: 'start a task and follow it (also: baton "<prompt>")',
+    load: () => import("./commands/start.js"),
+  },
+  { name: "reply", summary: "follow up on a task, then follow it", load: () => import("./commands/reply.js") },
   {
     name: "env",
     summary: "activate repositories and manage the generated environment files",

@@ -43,10 +43,13 @@ export async function resolveSshHost(alias: string, env: NodeJS.ProcessEnv): Pro
   }
 }
 
-/** The code-host repositories of the checkout at `cwd` in the order to try; empty outside a checkout. */
-export async function findCandidateRepositories(cwd: string, env: NodeJS.ProcessEnv): Promise<Candidate[]> {
+/** The code-host repositories of the checkout at `cwd` in the order to try; undefined outside a checkout. */
+export async function findCandidateRepositories(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Candidate[] | undefined> {
   const remotes = await readRemotes(cwd, env);
-  if (!remotes || remotes.length === 0) return [];
+  if (!remotes) return undefined;
   const hosts = codehostHosts(env);
   const resolved = new Map<string, string>();
   for (const remote of remotes) {
