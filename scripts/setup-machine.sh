@@ -35,6 +35,7 @@ need jq jq
 need openssl openssl
 need chromium chromium
 need tmux tmux
+need ssh openssh-client
 
 as_root() {
   if [ "$(id -u)" != 0 ]; then
