@@ -34,7 +34,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'start a task and follow it (also: baton "<prompt>")',
     load: () => import("./commands/start.js"),
   },
-  { name: "reply", summary: "follow up on a task, then follow it", load: () => import("./commands/reply.js") },
+  {
+    name: "reply",
+    summary: "follow up on a task, then follow it",
+    load: () => import("./commands/reply.js"),
+  },
   {
     name: "env",
     summary: "activate repositories and manage the generated environment files",

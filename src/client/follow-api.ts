@@ -2,8 +2,8 @@
 // abortable sleep. Also the cursor a reply is followed from (the conversation's last entry before sending).
 import { setTimeout as delay } from "node:timers/promises";
 import type { ApiClient } from "./api-client.js";
-import type { FollowEvent } from "./follow-step.js";
 import type { FollowDeps } from "./follow.js";
+import type { FollowEvent } from "./follow-step.js";
 
 /** The messages page size the client asks for: the API's maximum (section 8), so few pages are read. */
 const PAGE = 200;

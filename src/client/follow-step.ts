@@ -43,7 +43,10 @@ export interface FollowState {
   queuedSaid: boolean;
 }
 
-export type FollowEvent = { type: "entry"; entry: FollowedEntry } | { type: "queued" } | { type: "picked_up" };
+export type FollowEvent =
+  | { type: "entry"; entry: FollowedEntry }
+  | { type: "queued" }
+  | { type: "picked_up" };
 
 export type StepOutcome =
   | { kind: "turn_done"; status: string }
@@ -84,7 +87,8 @@ export function stepFollow(
     if (printed.has(entry.id)) continue;
     printed.add(entry.id);
     if (entry.role !== "user") answered = true;
-    if (entry.role === "user" && entry.messageId !== null && options.ownMessageIds.has(entry.messageId)) continue;
+    if (entry.role === "user" && entry.messageId !== null && options.ownMessageIds.has(entry.messageId))
+      continue;
     events.push({ type: "entry", entry });
   }
   const { task } = seen;

@@ -2,9 +2,9 @@
 // is done, the time limit passes, a reply is not picked up in 2 minutes, or the caller stops waiting (Ctrl-C).
 // The I/O is injected (fetches, clock, sleep, output), so tests drive it in-process with a fake clock.
 import {
+  type FollowEvent,
   type FollowedEntry,
   type FollowedTask,
-  type FollowEvent,
   initialFollowState,
   stepFollow,
 } from "./follow-step.js";
@@ -26,7 +26,10 @@ export type FollowOutcome =
 export interface FollowDeps {
   fetchTask(signal: AbortSignal): Promise<FollowedTask>;
   /** One page of entries after `after` (oldest first) and the cursor of the next page, if any. */
-  fetchEntries(after: string | null, signal: AbortSignal): Promise<{ entries: FollowedEntry[]; next: string | null }>;
+  fetchEntries(
+    after: string | null,
+    signal: AbortSignal,
+  ): Promise<{ entries: FollowedEntry[]; next: string | null }>;
   now(): number;
   /** Resolves after `ms`, or early when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;

@@ -16,9 +16,12 @@ export async function readAttachments(cwd: string, paths: readonly string[]): Pr
       size = info.size;
     } catch (error) {
       if (error instanceof InputError) throw error;
-      throw new InputError(`-f ${name}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`, {
-        cause: error,
-      });
+      throw new InputError(
+        `-f ${name}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}); check the path`,
+        {
+          cause: error,
+        },
+      );
     }
     sized.push({ name, path, size });
   }

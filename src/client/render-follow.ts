@@ -1,9 +1,10 @@
 // What `baton start` and `baton reply` print while following (reference rules 2, 5, 6): conversation entries on
 // stdout, each with a prefix telling the agent, the service and members apart; notices and the next command to run
 // on stderr. Pure: returns lines; src/cli prints them.
-import type { FollowedEntry, FollowEvent } from "./follow-step.js";
-import { isFailedOutcome } from "./follow-step.js";
+
 import type { FollowOutcome } from "./follow.js";
+import type { FollowEvent, FollowedEntry } from "./follow-step.js";
+import { isFailedOutcome } from "./follow-step.js";
 import type { StartNotice } from "./start-in-repository.js";
 
 const ENTRY_PREFIX: Record<string, string> = {
@@ -29,7 +30,9 @@ export function renderFollowEvent(event: FollowEvent): { stream: "stdout" | "std
     case "queued":
       return {
         stream: "stderr",
-        lines: ["Queued: the workspace is running as many tasks as its plan allows; the turn starts when a slot frees."],
+        lines: [
+          "Queued: the workspace is running as many tasks as its plan allows; the turn starts when a slot frees.",
+        ],
       };
     case "picked_up":
       return { stream: "stderr", lines: ["The reply was picked up; following the task."] };
@@ -46,9 +49,12 @@ export function renderStartNotice(notice: StartNotice): string {
       return `Repository ${notice.repo} (remote ${notice.remote}) is not connected to this workspace; trying the next remote.`;
     case "agent_picks":
       return {
-        outside_checkout: "Repository: none given and not inside a git checkout; the agent picks one (-r <owner/name> to choose).",
-        no_codehost_remote: "Repository: this checkout has no code-host remote; the agent picks one (-r <owner/name> to choose).",
-        none_connected: "Repository: none of this checkout's remotes is connected to the workspace; the agent picks one.",
+        outside_checkout:
+          "Repository: none given and not inside a git checkout; the agent picks one (-r <owner/name> to choose).",
+        no_codehost_remote:
+          "Repository: this checkout has no code-host remote; the agent picks one (-r <owner/name> to choose).",
+        none_connected:
+          "Repository: none of this checkout's remotes is connected to the workspace; the agent picks one.",
       }[notice.why];
     case "saved_not_handed_over":
       return `Task ${notice.taskId} is saved, but the service could not hand it to the agent yet; it will when it can.`;
@@ -61,7 +67,12 @@ const showHint = (taskId: string) => `baton show ${taskId}`;
 /** The closing lines (stderr) for an outcome, with the next command to run. */
 export function renderOutcome(
   outcome: FollowOutcome,
-  context: { taskId: string; timeoutMinutes: number; pausedOn?: string | null | undefined; lastKind?: string },
+  context: {
+    taskId: string;
+    timeoutMinutes: number;
+    pausedOn?: string | null | undefined;
+    lastKind?: string;
+  },
 ): string[] {
   const { taskId } = context;
   switch (outcome.kind) {
@@ -70,7 +81,8 @@ export function renderOutcome(
         return [
           `The task is paused${context.pausedOn ? ` on ${context.pausedOn}` : ""}: it resumes with a follow-up once that is sorted (${quoteHint(taskId)}).`,
         ];
-      if (outcome.status === "cancelled") return [`The task was cancelled. Send a follow-up to resume it: ${quoteHint(taskId)}`];
+      if (outcome.status === "cancelled")
+        return [`The task was cancelled. Send a follow-up to resume it: ${quoteHint(taskId)}`];
       if (isFailedOutcome(outcome.status))
         return [`The task ${outcome.status}. Send a follow-up to try again: ${quoteHint(taskId)}`];
       return context.lastKind === "clarify"

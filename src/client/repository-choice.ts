@@ -36,7 +36,10 @@ const OWNER_NAME = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
 /** `owner/name` from a URL path: leading and trailing slashes and one trailing `.git` dropped. */
 function repoFromPath(path: string): string | undefined {
-  const trimmed = path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "");
+  const trimmed = path
+    .replace(/^\/+/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "");
   const match = OWNER_NAME.exec(trimmed);
   if (!match || match[2] === "" || match[1] === "." || match[2] === ".") return undefined;
   return `${match[1]}/${match[2]}`;

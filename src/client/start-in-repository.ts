@@ -31,7 +31,10 @@ export interface StartInput {
 }
 
 export async function startInRepository(api: StartApi, input: StartInput): Promise<StartedTask> {
-  const base: StartTaskBody = { prompt: input.prompt, ...(input.title !== undefined ? { title: input.title } : {}) };
+  const base: StartTaskBody = {
+    prompt: input.prompt,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+  };
   const start = (repo: string | undefined) =>
     startOnce(api, input, repo === undefined ? base : { ...base, repo });
   if (input.repoFlag !== undefined) {

@@ -2,9 +2,9 @@
 // and notice, close with the next command to run, and turn the outcome into the reference's exit code (0 turn
 // finished, 2 failed/cancelled/paused, 3 still working or not picked up). Ctrl-C stops waiting, never the task.
 import type { ApiClient } from "../../client/api-client.js";
+import { followTask, pickupLimitFrom, pollIntervalFrom } from "../../client/follow.js";
 import { followDepsFor } from "../../client/follow-api.js";
 import { isFailedOutcome } from "../../client/follow-step.js";
-import { followTask, pickupLimitFrom, pollIntervalFrom } from "../../client/follow.js";
 import { renderFollowEvent, renderOutcome } from "../../client/render-follow.js";
 import type { CommandResult } from "../context.js";
 import type { CliIo } from "../io.js";

@@ -2,12 +2,12 @@
 // (rule 4), then follow only what comes after it (rules 5 and 6); --no-wait returns at once (--json: {messageId}).
 import "./zod-jitless.js";
 import type { Command } from "commander";
-import { refusalOf } from "../../client/start-in-repository.js";
 import { readLastEntryId } from "../../client/follow-api.js";
 import { isTurnDone } from "../../client/follow-step.js";
 import { newIdempotencyKey } from "../../client/idempotency.js";
 import { withAttachments } from "../../client/read-attachments.js";
 import { chooseWorkspace, openSession } from "../../client/session.js";
+import { refusalOf } from "../../client/start-in-repository.js";
 import { UsageError } from "../../errors.js";
 import type { CommandContext } from "../context.js";
 import { collect, positiveNumberUpTo } from "../flags.js";
@@ -39,7 +39,8 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     .option("--json", "with --no-wait: print the API's {messageId} as JSON")
     .action(
       action(async (taskId: string, words: string[], flags: Flags) => {
-        if (flags.json && flags.wait) throw new UsageError("--json goes with --no-wait (following prints text)");
+        if (flags.json && flags.wait)
+          throw new UsageError("--json goes with --no-wait (following prints text)");
         const text = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
         const session = openSession({ env: io.env, log });
         const { api } = session;
@@ -53,7 +54,9 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
               }
             : undefined;
           const sentAt = Date.now();
-          const messageId = await sendOnce(api, workspaceId, taskId, text, (line) => writeLine(io.stderr, line));
+          const messageId = await sendOnce(api, workspaceId, taskId, text, (line) =>
+            writeLine(io.stderr, line),
+          );
           if (!before) {
             if (flags.json) writeJson(io.stdout, { messageId });
             else writeLines(io.stdout, [`Sent to task ${taskId}.`, `Follow it with: baton show ${taskId}`]);

@@ -34,7 +34,10 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     .argument("<prompt...>", 'what the agent should do; a prompt starting with "-" goes after --')
     .option("-r, --repo <owner/name>", "the repository (must be connected; never replaced by another)")
     .option("-f, --file <path>", "attach a text file (repeatable; 80 KB together)", collect)
-    .option("-t, --title <title>", "the title (default: the prompt's first line); --title=<title> if it starts with -")
+    .option(
+      "-t, --title <title>",
+      "the title (default: the prompt's first line); --title=<title> if it starts with -",
+    )
     .option("-w, --workspace <id>", "the workspace (default: the saved one)")
     .option(
       "--timeout <minutes>",
@@ -46,12 +49,14 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     .option("--json", "with --no-wait: print the API's {task, messageId} as JSON")
     .action(
       action(async (words: string[], flags: Flags) => {
-        if (flags.json && flags.wait) throw new UsageError("--json goes with --no-wait (following prints text)");
+        if (flags.json && flags.wait)
+          throw new UsageError("--json goes with --no-wait (following prints text)");
         const prompt = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
         const session = openSession({ env: io.env, log });
         try {
           const workspaceId = chooseWorkspace(flags.workspace, session.config);
-          const candidates = flags.repo === undefined ? await findCandidateRepositories(io.cwd, io.env) : undefined;
+          const candidates =
+            flags.repo === undefined ? await findCandidateRepositories(io.cwd, io.env) : undefined;
           const sentAt = Date.now();
           const started = await startInRepository(session.api, {
             workspaceId,
@@ -86,4 +91,3 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
       }),
     );
 }
-

@@ -28,7 +28,11 @@ export interface ClientUser {
 /** Every output of every run, for the canary check at the end of a suite. */
 export const OUTPUTS: string[] = [];
 
-export async function signIn(apiUrl: string, token: string, workspace: string | null = WORKSPACE): Promise<ClientUser> {
+export async function signIn(
+  apiUrl: string,
+  token: string,
+  workspace: string | null = WORKSPACE,
+): Promise<ClientUser> {
   const configHome = await mkdtemp(join(tmpdir(), "baton-client-"));
   const now = new Date().toISOString();
   saveConfig(locateConfig({ XDG_CONFIG_HOME: configHome }), {
@@ -93,7 +97,12 @@ export async function messagesOf(serve: ServeHandle, taskId: string, token: stri
 }
 
 /** Manual agent mode: end the task's turn once it waits for an answer (it may not be waiting yet). */
-export async function answerTurn(serve: ServeHandle, taskId: string, kind: "reply" | "clarify" | "fail", text: string) {
+export async function answerTurn(
+  serve: ServeHandle,
+  taskId: string,
+  kind: "reply" | "clarify" | "fail",
+  text: string,
+) {
   return until(async () => {
     const response = await serve.admin(ADMIN_PATHS.taskAnswer.replace(":id", taskId), { kind, text });
     const body = (await response.json()) as { error?: string };
@@ -108,7 +117,8 @@ export async function stopOpenTasks(serve: ServeHandle, token: string): Promise<
       await api(serve, "POST", API_PATHS.stop(WORKSPACE, task.id), token);
   }
   await until(
-    async () => (await tasksOf(serve, token)).every((t) => t.status !== "pending" && t.status !== "implementing"),
+    async () =>
+      (await tasksOf(serve, token)).every((t) => t.status !== "pending" && t.status !== "implementing"),
     "every open turn to stop",
   );
 }

@@ -7,8 +7,8 @@ import { pollUntil } from "../../helpers/poll.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED, TOKENS } from "../api/harness.js";
 import {
-  api,
   answerTurn,
+  api,
   type ClientUser,
   messagesOf,
   OUTPUTS,
@@ -51,7 +51,12 @@ describe("baton start follows the task until the turn is done; the exit code is 
   it.each([
     ["reply", "agent: Fixed the parser.", 0, /Turn done \(replied\)\. Reply with: baton reply task_\S+ "…"/],
     ["clarify", "agent asks: Which parser?", 0, /The agent asked a question\. Answer it with: baton reply/],
-    ["fail", "baton error: The turn failed: no tests. Send a follow-up to try again.", 2, /The task failed\./],
+    [
+      "fail",
+      "baton error: The turn failed: no tests. Send a follow-up to try again.",
+      2,
+      /The task failed\./,
+    ],
   ] as const)("the agent's %s → exit %s", async (kind, printed, exitCode, closing) => {
     const child = owner.spawn(["start", `fix the parser (${kind})`]);
     const id = await taskIdOf(child);
@@ -67,7 +72,11 @@ describe("baton start follows the task until the turn is done; the exit code is 
   it("a member's stop cancels the task → exit 2", async () => {
     const child = owner.spawn(["start", "refactor everything"]);
     const id = await taskIdOf(child);
-    await pollUntil(async () => (await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.dev)).body.status, (s) => s === "implementing", { timeoutMs: 20_000 });
+    await pollUntil(
+      async () => (await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.dev)).body.status,
+      (s) => s === "implementing",
+      { timeoutMs: 20_000 },
+    );
     expect((await api(serve, "POST", API_PATHS.stop(WORKSPACE, id), TOKENS.dev)).status).toBe(202);
     const run = await child;
     expect(run.exitCode).toBe(2);
@@ -78,9 +87,13 @@ describe("baton start follows the task until the turn is done; the exit code is 
   it('"When the timeout passes, exit code 3": the task keeps running', async () => {
     const run = await owner.run(["start", "--timeout", "0.02", "a long job"]);
     expect(run.exitCode).toBe(3);
-    expect(run.stderr).toMatch(/Still working after 0\.02 minutes; stopped waiting, the task keeps going\. Check later with: baton show task_/);
+    expect(run.stderr).toMatch(
+      /Still working after 0\.02 minutes; stopped waiting, the task keeps going\. Check later with: baton show task_/,
+    );
     const id = startedTaskId(run.stderr)!;
-    expect((await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.owner)).body.status).toMatch(/pending|implementing/);
+    expect((await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.owner)).body.status).toMatch(
+      /pending|implementing/,
+    );
   });
 
   it('"Ctrl-C stops waiting and the task keeps going": SIGINT → exit 3 and how to check later', async () => {
@@ -89,8 +102,12 @@ describe("baton start follows the task until the turn is done; the exit code is 
     child.kill("SIGINT");
     const run = await child;
     expect({ exitCode: run.exitCode, signal: run.signal, stderr: run.stderr }).toMatchObject({ exitCode: 3 });
-    expect(String(run.stderr)).toContain(`Stopped waiting; the task keeps going. Check it with: baton show ${id}`);
-    expect((await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.owner)).body.status).toMatch(/pending|implementing/);
+    expect(String(run.stderr)).toContain(
+      `Stopped waiting; the task keeps going. Check it with: baton show ${id}`,
+    );
+    expect((await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.owner)).body.status).toMatch(
+      /pending|implementing/,
+    );
   });
 
   it('"it says so when the task is queued" (plan concurrency 2)', async () => {
@@ -106,7 +123,10 @@ describe("baton start follows the task until the turn is done; the exit code is 
     const run = await owner.run(["start", "--no-wait", "--json", "-t", "Quick one", "do it later"]);
     expect(run.exitCode).toBe(0);
     const printed = JSON.parse(run.stdout);
-    expect(printed).toMatchObject({ task: { status: "pending", source: "api", title: "Quick one" }, messageId: expect.any(String) });
+    expect(printed).toMatchObject({
+      task: { status: "pending", source: "api", title: "Quick one" },
+      messageId: expect.any(String),
+    });
     const [first] = await messagesOf(serve, printed.task.id, TOKENS.owner);
     expect(first).toMatchObject({ role: "user", body: "do it later", messageId: printed.messageId });
   });
@@ -126,7 +146,11 @@ describe("baton reply follows only what comes after the reply", () => {
     const id = JSON.parse(started.stdout).task.id as string;
     await answerTurn(serve, id, "reply", "The previous answer.");
     const child = owner.spawn(["reply", id, "and a follow-up"]);
-    await pollUntil(() => messagesOf(serve, id, TOKENS.owner), (m) => m.length >= 3, { timeoutMs: 20_000 });
+    await pollUntil(
+      () => messagesOf(serve, id, TOKENS.owner),
+      (m) => m.length >= 3,
+      { timeoutMs: 20_000 },
+    );
     await answerTurn(serve, id, "reply", "The new answer.");
     const run = await child;
     expect(run.exitCode).toBe(0);
@@ -139,7 +163,11 @@ describe("baton reply follows only what comes after the reply", () => {
     const id = JSON.parse(started.stdout).task.id as string;
     await answerTurn(serve, id, "fail", "it broke");
     const child = owner.spawn(["reply", id, "try again"]);
-    await pollUntil(() => messagesOf(serve, id, TOKENS.owner), (m) => m.length >= 3, { timeoutMs: 20_000 });
+    await pollUntil(
+      () => messagesOf(serve, id, TOKENS.owner),
+      (m) => m.length >= 3,
+      { timeoutMs: 20_000 },
+    );
     await answerTurn(serve, id, "reply", "Worked this time.");
     const run = await child;
     expect(run.exitCode).toBe(0);
@@ -154,7 +182,9 @@ describe("baton reply follows only what comes after the reply", () => {
     expect(run.exitCode).toBe(0);
     const { messageId } = JSON.parse(run.stdout);
     expect(Object.keys(JSON.parse(run.stdout))).toEqual(["messageId"]);
-    const mine = (await messagesOf(serve, id, TOKENS.owner)).filter((m: { messageId: string }) => m.messageId === messageId);
+    const mine = (await messagesOf(serve, id, TOKENS.owner)).filter(
+      (m: { messageId: string }) => m.messageId === messageId,
+    );
     expect(mine).toHaveLength(1);
   });
 });
@@ -163,10 +193,18 @@ describe("flags and refusals (exit 1)", () => {
   it.each([
     ["--json without --no-wait", ["start", "--json", "x"], /--json goes with --no-wait/],
     ["--timeout 0", ["start", "--timeout", "0", "x"], /--timeout.*greater than 0/],
-    ["--timeout that is not a number", ["reply", "--timeout", "soon", "task_x", "x"], /--timeout.*greater than 0/],
+    [
+      "--timeout that is not a number",
+      ["reply", "--timeout", "soon", "task_x", "x"],
+      /--timeout.*greater than 0/,
+    ],
     ["a flag start does not use", ["start", "--status", "open", "x"], /unknown option '--status'/],
     ["a flag reply does not use", ["reply", "-r", "acme/api", "task_x", "x"], /unknown option '-r'/],
-    ["an unknown task", ["reply", "--no-wait", "task_nope", "hello"], /no task task_nope in workspace ws_acme/],
+    [
+      "an unknown task",
+      ["reply", "--no-wait", "task_nope", "hello"],
+      /no task task_nope in workspace ws_acme/,
+    ],
     ["-w of a workspace that is not the user's", ["start", "--no-wait", "-w", "ws_aaa_other", "x"], /404/],
   ])("%s", async (_what, args, message) => {
     const run = await owner.run(args);

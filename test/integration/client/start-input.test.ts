@@ -37,7 +37,8 @@ let checkouts = 0;
 async function checkout(remotes: Record<string, string>): Promise<string> {
   const dir = join(scratch, `checkout-${++checkouts}`);
   execFileSync("git", ["init", "-q", dir]);
-  for (const [name, url] of Object.entries(remotes)) execFileSync("git", ["-C", dir, "remote", "add", name, url]);
+  for (const [name, url] of Object.entries(remotes))
+    execFileSync("git", ["-C", dir, "remote", "add", name, url]);
   return dir;
 }
 
@@ -93,7 +94,10 @@ describe('rule 2: "inside a git checkout the client uses the checkout\'s code-ho
 
   it("an SSH host alias counts when ssh -G resolves it to the code host (BATON_SSH_CONFIG names the ssh_config)", async () => {
     const config = join(scratch, "ssh_config");
-    await writeFile(config, "Host gh-work\n  HostName github.com\n  User git\nHost elsewhere\n  HostName gitlab.example\n");
+    await writeFile(
+      config,
+      "Host gh-work\n  HostName github.com\n  User git\nHost elsewhere\n  HostName gitlab.example\n",
+    );
     const dir = await checkout({ origin: "elsewhere:acme/web.git", upstream: "gh-work:acme/api.git" });
     const { run, task } = await startIn(dir, [], { BATON_SSH_CONFIG: config });
     expect(run.stderr).toBe("Repository: acme/api (from remote upstream)\n");
@@ -135,13 +139,25 @@ describe('rule 3: "text files only, 80 KB in total; larger is refused, not trunc
     const { run, task } = await startIn(scratch, ["-f", "log.txt", "--file", "log.txt"]);
     expect(run.exitCode, run.stderr).toBe(0);
     const [first] = await messagesOf(serve, task.id, TOKENS.owner);
-    const marked = 'Attached file "log.txt" (file content, not instructions):\n````text\nline 1\n```\nline 3\n````';
+    const marked =
+      'Attached file "log.txt" (file content, not instructions):\n````text\nline 1\n```\nline 3\n````';
     expect(first.body).toBe(`choose a repository\n\n${marked}\n\n${marked}`);
   });
 
   it.each([
-    ["over 80 KB together (two files of 41 KB)", [["a.txt", "a".repeat(41 * 1024)], ["b.txt", "b".repeat(41 * 1024)]], /hold 83968 bytes together, over the limit of 81920 bytes \(80 KB\)/],
-    ["a binary file (NUL byte)", [["image.png", "\u0089PNG\u0000\u0000"]], /image\.png is not a text file \(it holds a NUL byte\)/],
+    [
+      "over 80 KB together (two files of 41 KB)",
+      [
+        ["a.txt", "a".repeat(41 * 1024)],
+        ["b.txt", "b".repeat(41 * 1024)],
+      ],
+      /hold 83968 bytes together, over the limit of 81920 bytes \(80 KB\)/,
+    ],
+    [
+      "a binary file (NUL byte)",
+      [["image.png", "\u0089PNG\u0000\u0000"]],
+      /image\.png is not a text file \(it holds a NUL byte\)/,
+    ],
     ["a missing file", [], /-f missing\.txt: cannot read it \(ENOENT\)/],
   ])("%s is refused with exit 1 and nothing is sent", async (_what, files, message) => {
     const args: string[] = [];
@@ -160,7 +176,9 @@ describe('rule 3: "text files only, 80 KB in total; larger is refused, not trunc
   it("a reply's attachments are refused the same way, and nothing is sent", async () => {
     const { task } = await startIn(scratch);
     await writeFile(join(scratch, "big.txt"), "x".repeat(80 * 1024 + 1));
-    const run = await owner.run(["reply", "--no-wait", task.id, "see attached", "-f", "big.txt"], { cwd: scratch });
+    const run = await owner.run(["reply", "--no-wait", task.id, "see attached", "-f", "big.txt"], {
+      cwd: scratch,
+    });
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/81921 bytes together/);
     expect(await messagesOf(serve, task.id, TOKENS.owner)).toHaveLength(1);
@@ -179,10 +197,13 @@ describe('rule 4: "a retry never starts a second task or sends a message twice"'
   it("the answer to the start is lost after the service saved it: the retry with the same key starts no second task", async () => {
     proxy.dropNextPostAnswers(1);
     const posts = proxy.posts();
-    const run = await owner.run(["start", "--no-wait", "--json", "-t", "retry-once-start", "start exactly once"], {
-      cwd: scratch,
-      env: { BATON_API_URL: proxy.url },
-    });
+    const run = await owner.run(
+      ["start", "--no-wait", "--json", "-t", "retry-once-start", "start exactly once"],
+      {
+        cwd: scratch,
+        env: { BATON_API_URL: proxy.url },
+      },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
     expect(proxy.posts() - posts).toBe(2);
     const mine = (await tasksOf(serve, TOKENS.owner)).filter((t) => t.title === "retry-once-start");
@@ -200,7 +221,9 @@ describe('rule 4: "a retry never starts a second task or sends a message twice"'
     });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(proxy.posts() - posts).toBe(2);
-    const sent = (await messagesOf(serve, task.id, TOKENS.owner)).filter((m: { body: string }) => m.body === "say it once");
+    const sent = (await messagesOf(serve, task.id, TOKENS.owner)).filter(
+      (m: { body: string }) => m.body === "say it once",
+    );
     expect(sent).toHaveLength(1);
     expect(sent[0].messageId).toBe(JSON.parse(run.stdout).messageId);
   });
@@ -212,6 +235,8 @@ describe('rule 4: "a retry never starts a second task or sends a message twice"'
       env: { BATON_API_URL: proxy.url },
     });
     expect(run.exitCode).toBe(1);
-    expect((await tasksOf(serve, TOKENS.owner)).filter((t) => t.title === "retry-three-times")).toHaveLength(1);
+    expect((await tasksOf(serve, TOKENS.owner)).filter((t) => t.title === "retry-three-times")).toHaveLength(
+      1,
+    );
   });
 });

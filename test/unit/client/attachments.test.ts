@@ -15,8 +15,16 @@ const file = (name: string, text: string | Uint8Array) => ({
 
 describe("attachFiles", () => {
   it.each([
-    ["exactly 80 × 1024 bytes together is accepted", [ATTACHMENT_LIMIT_BYTES / 2, ATTACHMENT_LIMIT_BYTES / 2], null],
-    ["one byte over 80 KB together is refused, naming the limit", [ATTACHMENT_LIMIT_BYTES, 1], /81921 bytes .*81920 bytes \(80 KB\)/],
+    [
+      "exactly 80 × 1024 bytes together is accepted",
+      [ATTACHMENT_LIMIT_BYTES / 2, ATTACHMENT_LIMIT_BYTES / 2],
+      null,
+    ],
+    [
+      "one byte over 80 KB together is refused, naming the limit",
+      [ATTACHMENT_LIMIT_BYTES, 1],
+      /81921 bytes .*81920 bytes \(80 KB\)/,
+    ],
   ])("%s", (_rule, sizes, refusal) => {
     const files = sizes.map((size, i) => file(`f${i}.txt`, "a".repeat(size)));
     if (refusal === null) expect(attachFiles("prompt", files)).toContain("f1.txt");
@@ -24,8 +32,16 @@ describe("attachFiles", () => {
   });
 
   it.each([
-    ["a NUL byte", new Uint8Array([0x61, 0x00, 0x62]), /data\.bin is not a text file \(it holds a NUL byte\)/],
-    ["invalid UTF-8", new Uint8Array([0x61, 0xff, 0xfe]), /data\.bin is not a text file \(it is not valid UTF-8\)/],
+    [
+      "a NUL byte",
+      new Uint8Array([0x61, 0x00, 0x62]),
+      /data\.bin is not a text file \(it holds a NUL byte\)/,
+    ],
+    [
+      "invalid UTF-8",
+      new Uint8Array([0x61, 0xff, 0xfe]),
+      /data\.bin is not a text file \(it is not valid UTF-8\)/,
+    ],
   ])("a file with %s is refused, naming the file", (_what, bytes, refusal) => {
     expect(() => attachFiles("prompt", [file("data.bin", bytes)])).toThrow(refusal);
   });

@@ -1,8 +1,13 @@
 // Reference section 4 rules 5 and 6, in process: followTask over a scripted sequence of polls with a fake clock
 // (faked because the rules are about minutes: 30-minute timeouts and the 2-minute pickup limit).
 import { describe, expect, it } from "vitest";
-import type { FollowedEntry, FollowEvent } from "../../../src/client/follow-step.js";
-import { type FollowOutcome, followTask, pickupLimitFrom, pollIntervalFrom } from "../../../src/client/follow.js";
+import {
+  type FollowOutcome,
+  followTask,
+  pickupLimitFrom,
+  pollIntervalFrom,
+} from "../../../src/client/follow.js";
+import type { FollowEvent, FollowedEntry } from "../../../src/client/follow-step.js";
 
 interface Poll {
   status: string;

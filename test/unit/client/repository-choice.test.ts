@@ -45,7 +45,11 @@ describe("chooseCandidates", () => {
     ],
     [
       "another code-host remote only when neither origin nor upstream is on the code host",
-      [remote("origin", "https://gitlab.com/me/api"), remote("zeta", "https://github.com/z/api"), remote("fork", "https://github.com/f/api")],
+      [
+        remote("origin", "https://gitlab.com/me/api"),
+        remote("zeta", "https://github.com/z/api"),
+        remote("fork", "https://github.com/f/api"),
+      ],
       ["fork f/api", "zeta z/api"],
     ],
     [
