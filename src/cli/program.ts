@@ -22,10 +22,11 @@ export async function buildProgram(argv: readonly string[], context: CommandCont
   while (level.length > 0) {
     const made = new Map(
       // Every level says "unknown command" for `help`, as the root does (commander adds it per command).
-      level.map((entry) => [
-        entry.name,
-        parent.command(entry.name).description(entry.summary).helpCommand(false),
-      ]),
+      level.map((entry) => {
+        const command = parent.command(entry.name).description(entry.summary).helpCommand(false);
+        if (parent === program) command.helpGroup(helpGroupOf(entry));
+        return [entry.name, command];
+      }),
     );
     // Command groups take no flags, so the next word that is not a flag names the subcommand.
     while (index < argv.length && argv[index]!.startsWith("-")) index++;
@@ -38,6 +39,8 @@ export async function buildProgram(argv: readonly string[], context: CommandCont
     }
     const command = made.get(name)!;
     if (!isGroup(entry)) {
+      // A client command names itself in its usage errors: "baton whoami: unknown option '--status'".
+      if (entry.shape) command.configureOutput(namedErrors(command, entry.name));
       (await entry.load()).declare(command, context);
       break;
     }
@@ -48,9 +51,24 @@ export async function buildProgram(argv: readonly string[], context: CommandCont
   return { program, argv: unknown ? argv.filter((arg) => !HELP_FLAGS.has(arg)) : [...argv] };
 }
 
+function namedErrors(command: Command, name: string) {
+  return {
+    ...command.configureOutput(),
+    outputError: (text: string, write: (text: string) => void) =>
+      write(`baton ${name}: ${text.replace(/^error: /, "")}`),
+  };
+}
+
+/** `baton --help` lists a person's commands first, then the sandbox and operator ones. */
+function helpGroupOf(entry: CommandEntry): string {
+  return !isGroup(entry) && entry.shape
+    ? 'Tasks (start with: baton "<prompt>"):'
+    : "Sandbox and operator commands:";
+}
+
 function createRoot({ io }: CommandContext): Command {
   const program = new Command("baton")
-    .description("Sandbox-side runtime for coding agents")
+    .description("Delegate tasks to coding agents and follow them; the runtime inside their sandboxes")
     .version(readVersion(), "-v, --version", "print the version")
     .helpOption("-h, --help", "show help for a command")
     .showSuggestionAfterError(true)

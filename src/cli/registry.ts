@@ -9,10 +9,24 @@ export interface CommandModule {
   declare(command: Command, context: CommandContext): void;
 }
 
+/**
+ * A client command's shape, for reference rule 1 (src/cli/invocation.ts): its positionals and the flags that take
+ * a value. Only client commands have one; the sandbox and operator commands are parsed as written.
+ */
+export interface CommandShape {
+  positionals: readonly { name: string; kind: "id" | "text"; optional?: boolean }[];
+  valueFlags: readonly string[];
+  /** Its flags that take no value (help flags are known to every command). */
+  switches: readonly string[];
+  /** One line for a mistyped command's error. */
+  usage: string;
+}
+
 export interface LeafEntry {
   name: string;
   summary: string;
   load(): Promise<CommandModule>;
+  shape?: CommandShape;
 }
 
 export interface GroupEntry {
@@ -27,18 +41,104 @@ export function isGroup(entry: CommandEntry): entry is GroupEntry {
   return "subcommands" in entry;
 }
 
-export const COMMANDS: readonly CommandEntry[] = [
-  // Until the client branch's registry (client commands and rule 1) is merged: start and reply only.
+const WORKSPACE_FLAGS = ["-w", "--workspace"] as const;
+const TASK_ID = { name: "task-id", kind: "id" } as const;
+
+/** A person's or a script's commands (reference section 4, "Command-line client"), listed first in help. */
+export const CLIENT_COMMANDS: readonly LeafEntry[] = [
   {
     name: "start",
     summary: 'start a task and follow it (also: baton "<prompt>")',
     load: () => import("./commands/start.js"),
+    shape: {
+      positionals: [{ name: "prompt", kind: "text" }],
+      valueFlags: ["-r", "--repo", "-f", "--file", "-t", "--title", ...WORKSPACE_FLAGS, "--timeout"],
+      switches: ["--no-wait", "--json"],
+      usage: 'baton start [options] "<prompt>"',
+    },
   },
   {
     name: "reply",
     summary: "follow up on a task, then follow it",
     load: () => import("./commands/reply.js"),
+    shape: {
+      positionals: [TASK_ID, { name: "text", kind: "text" }],
+      valueFlags: ["-f", "--file", ...WORKSPACE_FLAGS, "--timeout"],
+      switches: ["--no-wait", "--json"],
+      usage: 'baton reply [options] <task-id> "<text>"',
+    },
   },
+  {
+    name: "show",
+    summary: "print a task and its conversation (tasks started from the client, MCP or API)",
+    load: () => import("./commands/show.js"),
+    shape: {
+      positionals: [TASK_ID],
+      valueFlags: WORKSPACE_FLAGS,
+      switches: ["--json"],
+      usage: "baton show [-w <workspace-id>] [--json] <task-id>",
+    },
+  },
+  {
+    name: "tasks",
+    summary: "list the most recently active tasks",
+    load: () => import("./commands/tasks.js"),
+    shape: {
+      positionals: [],
+      valueFlags: [...WORKSPACE_FLAGS, "--status", "-n", "--limit"],
+      switches: ["--json"],
+      usage: "baton tasks [-w <workspace-id>] [--status <status>] [-n <n>] [--json]",
+    },
+  },
+  {
+    name: "stop",
+    summary: "stop a task's running turn",
+    load: () => import("./commands/stop.js"),
+    shape: {
+      positionals: [TASK_ID],
+      valueFlags: WORKSPACE_FLAGS,
+      switches: [],
+      usage: "baton stop [-w <workspace-id>] <task-id>",
+    },
+  },
+  {
+    name: "whoami",
+    summary: "print the signed-in user and their workspaces",
+    load: () => import("./commands/whoami.js"),
+    shape: { positionals: [], valueFlags: [], switches: ["--json"], usage: "baton whoami [--json]" },
+  },
+  {
+    name: "workspace",
+    summary: "list your workspaces and the default, or set the default",
+    load: () => import("./commands/workspace.js"),
+    shape: {
+      positionals: [{ name: "id", kind: "id", optional: true }],
+      valueFlags: [],
+      switches: [],
+      usage: "baton workspace [<workspace-id>]",
+    },
+  },
+  {
+    name: "login",
+    summary: "sign in (browser, or a personal access token with --token or on stdin)",
+    load: () => import("./commands/login.js"),
+    shape: {
+      positionals: [],
+      valueFlags: [...WORKSPACE_FLAGS, "--api-url"],
+      switches: ["--no-browser", "--token"],
+      usage: "baton login [-w <workspace-id>] [--no-browser] [--token] [--api-url <url>]",
+    },
+  },
+  {
+    name: "logout",
+    summary: "sign out: revoke the token or end the sign-in, and delete the config file",
+    load: () => import("./commands/logout.js"),
+    shape: { positionals: [], valueFlags: [], switches: [], usage: "baton logout" },
+  },
+];
+
+/** The sandbox-side and operator commands, listed after the client's in help. */
+export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
   {
     name: "env",
     summary: "activate repositories and manage the generated environment files",
@@ -167,3 +267,5 @@ export const COMMANDS: readonly CommandEntry[] = [
     ],
   },
 ];
+
+export const COMMANDS: readonly CommandEntry[] = [...CLIENT_COMMANDS, ...SANDBOX_COMMANDS];
