@@ -140,6 +140,27 @@ describe("baton start follows the task until the turn is done; the exit code is 
   });
 });
 
+describe('baton "<prompt>" is baton start (rule 1)', () => {
+  it.each([
+    ["a bare prompt", ["--no-wait", "--json", "fix the login page"], "fix the login page"],
+    [
+      "a prompt starting with a command word but not its shape",
+      ["--no-wait", "--json", "show me the failing tests"],
+      "show me the failing tests",
+    ],
+    [
+      "a prompt starting with - after --",
+      ["--no-wait", "--json", "--", "-v prints nothing"],
+      "-v prints nothing",
+    ],
+  ])("%s starts a task", async (_what, args, prompt) => {
+    const run = await owner.run(args);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [first] = await messagesOf(serve, JSON.parse(run.stdout).task.id, TOKENS.owner);
+    expect(first.body).toBe(prompt);
+  });
+});
+
 describe("baton reply follows only what comes after the reply", () => {
   it("a reply to a replied task: the previous turn's answer is not reported; the new one is, then exit 0", async () => {
     const started = await owner.run(["start", "--no-wait", "--json", "first question"]);
