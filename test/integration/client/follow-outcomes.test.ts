@@ -43,6 +43,7 @@ describe('rule 6: "a reply to a completed, failed or cancelled task that is not 
   let stub: Server;
   let url: string;
   let entriesServed = 0;
+  const startKeys: string[] = [];
   beforeAll(async () => {
     // The stand-in: the task stays `completed` with its previous answer; the reply is accepted and never picked up.
     const task = {
@@ -69,7 +70,21 @@ describe('rule 6: "a reply to a completed, failed or cancelled task that is not 
       const path = new URL(req.url ?? "/", "http://x").pathname;
       const after = new URL(req.url ?? "/", "http://x").searchParams.get("after");
       res.setHeader("content-type", "application/json");
-      if (req.method === "POST" && path.endsWith("/messages")) {
+      if (req.method === "POST" && path.endsWith("/tasks")) {
+        // Saved but never handed over: 503 unavailable naming the saved task, every time.
+        startKeys.push(String(req.headers["idempotency-key"]));
+        res.setHeader("retry-after", "0");
+        res
+          .writeHead(503)
+          .end(
+            JSON.stringify({
+              error: "unavailable",
+              reason: "not handed over",
+              taskId: "task_done",
+              messageId: "m-start",
+            }),
+          );
+      } else if (req.method === "POST" && path.endsWith("/messages")) {
         res.writeHead(202).end(JSON.stringify({ messageId: "m-reply" }));
       } else if (path.endsWith("/messages")) {
         entriesServed++;
@@ -110,5 +125,16 @@ describe('rule 6: "a reply to a completed, failed or cancelled task that is not 
       /The reply was not picked up within 2 minutes \(the task is completed\); it stays saved\. Check later with: baton show task_done/,
     );
     expect(entriesServed).toBeGreaterThan(2);
+  });
+
+  it("a start answered 503 unavailable three times: the same key each try, then the saved task is read, not started again", async () => {
+    const run = await owner.run(["start", "--no-wait", "--json", "-w", "ws_acme", "saved but stuck"], {
+      env: { BATON_API_URL: url },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(startKeys).toHaveLength(3);
+    expect(new Set(startKeys).size).toBe(1);
+    expect(run.stderr).toMatch(/Task task_done is saved, but the service could not hand it to the agent yet/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ task: { id: "task_done" }, messageId: "m-start" });
   });
 });

@@ -233,6 +233,15 @@ describe("flags and refusals (exit 1)", () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it("at debug log level the token still appears in no output (canary)", async () => {
+    const run = await owner.run(["start", "--no-wait", "--json", "log everything"], {
+      env: { BATON_LOG_LEVEL: "debug" },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/"msg":"request"/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(TOKENS.owner);
+  });
+
   it("not signed in: exit 1 naming baton login", async () => {
     const run = await owner.run(["start", "x"], { env: { XDG_CONFIG_HOME: "/nonexistent-baton-config" } });
     expect(run.exitCode).toBe(1);
