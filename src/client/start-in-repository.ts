@@ -2,8 +2,7 @@
 // the checkout's code-host repositories in order (a not-connected one is said and the next tried), else without
 // one (the agent picks). One idempotency key for the whole invocation: a 400 `invalid_repo` saves nothing on the
 // service (src/server/tasks/start-task.ts refuses before saving), so the key is still free for the next try.
-import { isBatonError } from "../errors.js";
-import type { ApiRefusalDetails } from "./api-errors.js";
+import { refusalOf } from "./refusal.js";
 import type { Candidate } from "./repository-choice.js";
 import type { StartedTask, StartTaskBody } from "./schemas.js";
 
@@ -78,10 +77,4 @@ async function startOnce(api: StartApi, input: StartInput, body: StartTaskBody):
     input.notify({ type: "saved_not_handed_over", taskId: refusal.taskId });
     return { task: await api.getTask(input.workspaceId, refusal.taskId), messageId: refusal.messageId };
   }
-}
-
-/** The refusal facts the API client attached to its error (src/client/api-errors.ts), if any. */
-export function refusalOf(error: unknown): ApiRefusalDetails | undefined {
-  if (!isBatonError(error) || error.details === undefined) return undefined;
-  return error.details as unknown as ApiRefusalDetails;
 }

@@ -74,16 +74,14 @@ describe('rule 6: "a reply to a completed, failed or cancelled task that is not 
         // Saved but never handed over: 503 unavailable naming the saved task, every time.
         startKeys.push(String(req.headers["idempotency-key"]));
         res.setHeader("retry-after", "0");
-        res
-          .writeHead(503)
-          .end(
-            JSON.stringify({
-              error: "unavailable",
-              reason: "not handed over",
-              taskId: "task_done",
-              messageId: "m-start",
-            }),
-          );
+        res.writeHead(503).end(
+          JSON.stringify({
+            error: "unavailable",
+            reason: "not handed over",
+            taskId: "task_done",
+            messageId: "m-start",
+          }),
+        );
       } else if (req.method === "POST" && path.endsWith("/messages")) {
         res.writeHead(202).end(JSON.stringify({ messageId: "m-reply" }));
       } else if (path.endsWith("/messages")) {

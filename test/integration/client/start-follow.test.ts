@@ -196,6 +196,27 @@ describe("baton reply follows only what comes after the reply", () => {
     expect(String(run.stdout)).not.toContain("it broke");
   });
 
+  it('a reply while a turn runs "waits and runs as the next turn": both answers print, following ends with the reply\'s turn', async () => {
+    const started = await owner.run(["start", "--no-wait", "--json", "a running turn"]);
+    const id = JSON.parse(started.stdout).task.id as string;
+    const child = owner.spawn(["reply", id, "also this"]);
+    await pollUntil(
+      () => messagesOf(serve, id, TOKENS.owner),
+      (m) => m.length >= 2,
+      { timeoutMs: 20_000 },
+    );
+    await answerTurn(serve, id, "reply", "First turn done.");
+    await pollUntil(
+      async () => (await api(serve, "GET", API_PATHS.task(WORKSPACE, id), TOKENS.owner)).body.status,
+      (status) => status === "implementing",
+      { timeoutMs: 20_000 },
+    );
+    await answerTurn(serve, id, "reply", "Second turn done.");
+    const run = await child;
+    expect(run.exitCode).toBe(0);
+    expect(String(run.stdout)).toBe("agent: First turn done.\nagent: Second turn done.\n");
+  });
+
   it("--no-wait --json prints {messageId}; the message is in the conversation once", async () => {
     const started = await owner.run(["start", "--no-wait", "--json", "something"]);
     const id = JSON.parse(started.stdout).task.id as string;
