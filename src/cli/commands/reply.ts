@@ -2,6 +2,7 @@
 // (rule 4), then follow only what comes after it (rules 5 and 6); --no-wait returns at once (--json: {messageId}).
 import "./zod-jitless.js";
 import type { Command } from "commander";
+import type { ApiClient } from "../../client/api-client.js";
 import { readLastEntryId } from "../../client/follow-api.js";
 import { isTurnDone } from "../../client/follow-step.js";
 import { newIdempotencyKey } from "../../client/idempotency.js";
@@ -86,7 +87,7 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
  * last try: the message is kept and goes to the agent when the service can hand it over, so it is followed.
  */
 async function sendOnce(
-  api: ReturnType<typeof openSession>["api"],
+  api: ApiClient,
   workspaceId: string,
   taskId: string,
   text: string,
