@@ -1,6 +1,14 @@
 // The client's config file on a real disk (reference rule 8): readable only by the user, written atomically
 // through safefs, never through a symbolic link, a corrupt file an error naming it and `baton login`.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
