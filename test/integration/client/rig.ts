@@ -17,7 +17,7 @@ export interface ClientRig {
   run(
     home: string,
     args: readonly string[],
-    options?: { input?: string; env?: Record<string, string> },
+    options?: { input?: string; env?: Record<string, string>; timeoutMs?: number },
   ): Promise<BatonRun>;
   /** A new personal access token of a seeded member (its own, to revoke freely). */
   newToken(email: string): Promise<string>;
@@ -45,6 +45,7 @@ export async function startClientRig(): Promise<ClientRig> {
     async run(home, args, options = {}) {
       const result = await runBaton(args, {
         ...(options.input === undefined ? { stdin: "ignore" } : { input: options.input }),
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
         env: {
           BATON_API_URL: serve.url,
           XDG_CONFIG_HOME: join(home, "config"),
