@@ -227,6 +227,43 @@ describe("exit codes and flags (reference section 4)", () => {
   });
 });
 
+describe("rule 1 through the binary", () => {
+  it.each([
+    ["stop and several words", ["stop", "the", "flaky", "test"]],
+    ["a prompt after --", ["--", "-v is broken"]],
+    ["several words that are no command", ["fix", "the", "flaky", "test"]],
+  ])("%s goes to start, not to the command word (%j)", async (_what, args) => {
+    const run = await rig.run(await rig.newHome(), args);
+    // start is the follow slice's; whatever it says, the prompt did not reach stop, the version or commander.
+    expect(run.stderr).not.toMatch(/too many arguments|unknown command|404/);
+    expect(run.stdout).not.toBe("0.2.0\n");
+  });
+
+  it("--help lists the client commands first, then the sandbox and operator ones", async () => {
+    const run = await rig.run(owner, ["--help"]);
+    expect(run.exitCode).toBe(0);
+    const at = (name: string) => run.stdout.search(new RegExp(`^  ${name}\\b`, "m"));
+    for (const client of [
+      "start",
+      "reply",
+      "show",
+      "tasks",
+      "stop",
+      "whoami",
+      "workspace",
+      "login",
+      "logout",
+    ]) {
+      expect(at(client)).toBeGreaterThan(0);
+      expect(at(client)).toBeLessThan(at("env"));
+    }
+  });
+
+  it("-v prints the version", async () => {
+    expect(await rig.run(owner, ["-v"])).toMatchObject({ exitCode: 0, stdout: "0.2.0\n" });
+  });
+});
+
 describe("canary: no token is ever printed or left in any file but config.json", () => {
   it("every output of this suite, and every file under the homes but config.json", async () => {
     const files = await rig.homeFiles();
