@@ -143,7 +143,7 @@ async function obtainToken(
     throw new UsageError(
       mode === "token-typed"
         ? "no token was typed; nothing was saved"
-        : "stdin was empty: pipe in a personal access token (printf '%s' \"$TOKEN\" | baton login), or pass --no-browser to sign in with a browser",
+        : "stdin was empty: pipe in a personal access token (printf '%s' \"$TOKEN\" | baton login), or pass --no-browser to sign in with a browser; nothing was saved",
     );
   }
   if (/\s/.test(token))

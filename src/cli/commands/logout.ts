@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { createApiClient } from "../../client/api-client.js";
 import { resolveApiUrl } from "../../client/api-url.js";
 import { deleteConfig, locateConfig, readSavedConfig } from "../../client/config.js";
+import type { SavedConfig } from "../../client/config-schema.js";
 import { isBatonError } from "../../errors.js";
 import type { CommandContext } from "../context.js";
 import { writeLine } from "../io.js";
@@ -15,7 +16,18 @@ export function declare(command: Command, context: CommandContext): void {
     context.action(async () => {
       const { io } = context;
       const location = locateConfig(io.env);
-      const saved = readSavedConfig(location);
+      let saved: SavedConfig | null;
+      try {
+        saved = readSavedConfig(location);
+      } catch (error) {
+        // An unreadable file still goes: whatever token it held may still work, so say so.
+        deleteConfig(location);
+        writeLine(
+          io.stderr,
+          `warning: ${isBatonError(error) ? error.message : String(error)}. It is deleted; a token it held may still work until it expires: revoke it on the access-tokens page.`,
+        );
+        return undefined;
+      }
       if (saved === null) {
         writeLine(io.stdout, "Not signed in; nothing to do.");
         return undefined;
