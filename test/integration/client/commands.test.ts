@@ -38,13 +38,29 @@ async function startTask(prompt: string, key: string): Promise<string> {
 beforeAll(async () => {
   rig = await startClientRig();
   owner = await rig.newHome();
-  expect((await rig.login(owner, TOKENS.owner, ["-w", "ws_acme"])).exitCode).toBe(0);
+  const login = await rig.login(owner, TOKENS.owner, ["-w", "ws_acme"]);
+  expect(login.exitCode, login.stderr).toBe(0);
   taskId = await startTask("fix the login page\nit shows a blank screen", "client-commands-1");
-  const answered = await runBaton(
-    ["admin", "task", "answer", taskId, "--url", rig.serve.adminUrl, "--reply", "Fixed: the page renders."],
-    { env: { BATON_ADMIN_TOKEN: rig.serve.adminToken } },
+  // The manual agent's turn can be answered once the engine has handed it over: poll until it takes the answer.
+  const answered = await pollUntil(
+    () =>
+      runBaton(
+        [
+          "admin",
+          "task",
+          "answer",
+          taskId,
+          "--url",
+          rig.serve.adminUrl,
+          "--reply",
+          "Fixed: the page renders.",
+        ],
+        { env: { BATON_ADMIN_TOKEN: rig.serve.adminToken } },
+      ),
+    (run) => run.exitCode === 0,
+    { timeoutMs: 30_000, intervalMs: 200 },
   );
-  expect(answered.exitCode).toBe(0);
+  expect(answered.exitCode, answered.stderr).toBe(0);
 }, 90_000);
 
 afterAll(async () => {
