@@ -280,6 +280,14 @@ describe("rule 1 through the binary", () => {
   });
 });
 
+describe("debug logs", () => {
+  it("BATON_LOG_LEVEL=debug logs each request, never the token (checked by the canary below)", async () => {
+    const run = await rig.run(owner, ["tasks"], { env: { BATON_LOG_LEVEL: "debug" } });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain("/v1/workspaces/ws_acme/tasks");
+  });
+});
+
 describe("canary: no token is ever printed or left in any file but config.json", () => {
   it("every output of this suite, and every file under the homes but config.json", async () => {
     const files = await rig.homeFiles();
