@@ -5,28 +5,21 @@ import type { Command } from "commander";
 import { createApiClient } from "../../client/api-client.js";
 import { parseApiUrlFlag, resolveApiUrl } from "../../client/api-url.js";
 import { locateConfig, readSavedConfig, saveConfig } from "../../client/config.js";
-import type { TokenKind } from "../../client/config-schema.js";
-import { BROWSER_SIGN_IN_TIMEOUT_MS, loadBrowserSignIn } from "../../client/load-browser-sign-in.js";
-import { chooseDefaultWorkspace, chooseLoginMode, type LoginMode } from "../../client/login-rules.js";
+import { chooseDefaultWorkspace, chooseLoginMode } from "../../client/login-rules.js";
 import type { Me, Workspace } from "../../client/schemas.js";
-import { isBatonError, ServiceError, UsageError } from "../../errors.js";
+import { UsageError } from "../../errors.js";
 import { addWorkspaceFlag } from "../client-command.js";
 import { askForWorkspace } from "../client-prompts.js";
 import type { CommandContext } from "../context.js";
 import { writeLine, writeLines } from "../io.js";
-import { isTerminal, readPipedInput, readSecretFromTerminal } from "../terminal.js";
+import { checkToken, obtainToken } from "../login-token.js";
+import { isTerminal } from "../terminal.js";
 
 interface LoginOptions {
   workspace?: string;
   browser: boolean;
   token?: boolean;
   apiUrl?: string;
-}
-
-interface Obtained {
-  token: string;
-  kind: TokenKind;
-  expiresAt: string | null;
 }
 
 export function declare(command: Command, context: CommandContext): void {
@@ -110,60 +103,6 @@ function savedAddress(location: ReturnType<typeof locateConfig>): { saved?: stri
     return saved ? { saved: saved.apiUrl } : {};
   } catch {
     return {};
-  }
-}
-
-async function obtainToken(
-  context: CommandContext,
-  mode: LoginMode,
-  apiUrl: string,
-  openBrowser: boolean,
-): Promise<Obtained> {
-  const { io } = context;
-  if (mode === "browser") {
-    const signIn = await loadBrowserSignIn();
-    const result = await signIn({
-      apiUrl,
-      openBrowser,
-      timeoutMs: BROWSER_SIGN_IN_TIMEOUT_MS,
-      showUrl: (url) =>
-        writeLines(io.stderr, [
-          "To sign in, open this address in a browser on this computer (within 5 minutes):",
-          `  ${url}`,
-        ]),
-    });
-    return { token: result.accessToken, kind: "signin", expiresAt: result.expiresAt };
-  }
-  const raw =
-    mode === "token-typed"
-      ? await readSecretFromTerminal(io, "Personal access token (typing is hidden): ")
-      : await readPipedInput(io);
-  const token = raw.trim().split(/\r?\n/)[0]?.trim() ?? "";
-  if (token === "") {
-    throw new UsageError(
-      mode === "token-typed"
-        ? "no token was typed; nothing was saved"
-        : "stdin was empty: pipe in a personal access token (printf '%s' \"$TOKEN\" | baton login), or pass --no-browser to sign in with a browser; nothing was saved",
-    );
-  }
-  if (/\s/.test(token))
-    throw new UsageError("an access token has no spaces: pipe in just the token; nothing was saved");
-  return { token, kind: "personal", expiresAt: null };
-}
-
-async function checkToken(read: () => Promise<Me>, kind: TokenKind): Promise<Me> {
-  try {
-    return await read();
-  } catch (error) {
-    if (isBatonError(error) && error.code === "unauthorised") {
-      const what = kind === "personal" ? "this access token" : "the token of this sign-in";
-      throw new ServiceError(
-        "unauthorised",
-        `the service refused ${what} (401 invalid_token): check it was copied whole and has not expired or been revoked, or make a new one on the access-tokens page; nothing was saved`,
-        { cause: error },
-      );
-    }
-    throw error;
   }
 }
 

@@ -38,13 +38,29 @@ async function startTask(prompt: string, key: string): Promise<string> {
 beforeAll(async () => {
   rig = await startClientRig();
   owner = await rig.newHome();
-  expect((await rig.login(owner, TOKENS.owner, ["-w", "ws_acme"])).exitCode).toBe(0);
+  const login = await rig.login(owner, TOKENS.owner, ["-w", "ws_acme"]);
+  expect(login.exitCode, login.stderr).toBe(0);
   taskId = await startTask("fix the login page\nit shows a blank screen", "client-commands-1");
-  const answered = await runBaton(
-    ["admin", "task", "answer", taskId, "--url", rig.serve.adminUrl, "--reply", "Fixed: the page renders."],
-    { env: { BATON_ADMIN_TOKEN: rig.serve.adminToken } },
+  // The manual agent's turn can be answered once the engine has handed it over: poll until it takes the answer.
+  const answered = await pollUntil(
+    () =>
+      runBaton(
+        [
+          "admin",
+          "task",
+          "answer",
+          taskId,
+          "--url",
+          rig.serve.adminUrl,
+          "--reply",
+          "Fixed: the page renders.",
+        ],
+        { env: { BATON_ADMIN_TOKEN: rig.serve.adminToken } },
+      ),
+    (run) => run.exitCode === 0,
+    { timeoutMs: 30_000, intervalMs: 200 },
   );
-  expect(answered.exitCode).toBe(0);
+  expect(answered.exitCode, answered.stderr).toBe(0);
 }, 90_000);
 
 afterAll(async () => {
@@ -261,6 +277,14 @@ describe("rule 1 through the binary", () => {
 
   it("-v prints the version", async () => {
     expect(await rig.run(owner, ["-v"])).toMatchObject({ exitCode: 0, stdout: "0.2.0\n" });
+  });
+});
+
+describe("debug logs", () => {
+  it("BATON_LOG_LEVEL=debug logs each request, never the token (checked by the canary below)", async () => {
+    const run = await rig.run(owner, ["tasks"], { env: { BATON_LOG_LEVEL: "debug" } });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain("/v1/workspaces/ws_acme/tasks");
   });
 });
 

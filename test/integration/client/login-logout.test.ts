@@ -1,6 +1,7 @@
 // `baton login` by piped token (reference rule 7), `baton logout` (rule 9) and the sign-in's lifetime (rule 8),
 // through the real binary against a real `baton serve`. Logout revokes, so every token here is made fresh.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { TOKENS } from "../api/harness.js";
@@ -202,10 +203,12 @@ describe("a sign-in lasts 90 days, or until 30 days unused (rule 8)", () => {
 });
 
 describe("canary", () => {
-  it("no token in any output, nor in any file but config.json", async () => {
+  it("no token in any output, nor in any file but config.json (the service's store included)", async () => {
     const others = (await rig.homeFiles()).filter((f) => !f.endsWith("/baton/config.json"));
-    const texts = [...rig.outputs, ...others.map((f) => readFileSync(f, "utf8"))];
+    const serveDir = dirname(rig.serve.dbPath);
+    const store = readdirSync(serveDir).map((name) => readFileSync(join(serveDir, name), "latin1"));
+    expect(store.length).toBeGreaterThan(0);
+    const texts = [...rig.outputs, ...others.map((f) => readFileSync(f, "utf8")), ...store];
     for (const token of Object.values(TOKENS)) for (const text of texts) expect(text).not.toContain(token);
-    expect(readdirSync(rig.serve.dbPath.replace(/\/[^/]+$/, "")).length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 // API refusals become BatonErrors whose message carries the service's `reason` and whose code decides the exit.
 import { describe, expect, it } from "vitest";
-import { mapApiFailure } from "../../../src/client/api-errors.js";
 import { exitCodeFor } from "../../../src/cli/exit-codes.js";
+import { mapApiFailure } from "../../../src/client/api-errors.js";
 
 describe("API refusals", () => {
   it.each([

@@ -48,10 +48,22 @@ describe("BATON_API_URL: http only on loopback (127.0.0.0/8, ::1, localhost), el
 
 describe("which address is used", () => {
   it.each([
-    ["the flag first", { flag: "https://flag.test", env: { BATON_API_URL: "https://env.test" }, saved: "https://saved.test" }, "https://flag.test"],
-    ["then BATON_API_URL", { env: { BATON_API_URL: "https://env.test" }, saved: "https://saved.test" }, "https://env.test"],
+    [
+      "the flag first",
+      { flag: "https://flag.test", env: { BATON_API_URL: "https://env.test" }, saved: "https://saved.test" },
+      "https://flag.test",
+    ],
+    [
+      "then BATON_API_URL",
+      { env: { BATON_API_URL: "https://env.test" }, saved: "https://saved.test" },
+      "https://env.test",
+    ],
     ["then the saved one", { env: {}, saved: "https://saved.test" }, "https://saved.test"],
-    ["an empty BATON_API_URL is unset", { env: { BATON_API_URL: "" }, saved: "https://saved.test" }, "https://saved.test"],
+    [
+      "an empty BATON_API_URL is unset",
+      { env: { BATON_API_URL: "" }, saved: "https://saved.test" },
+      "https://saved.test",
+    ],
     ["then the default", { env: {} }, DEFAULT_API_URL],
   ])("%s", (_what, input, url) => {
     expect(resolveApiUrl(input)).toBe(url);

@@ -8,7 +8,12 @@ const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
 const at = (ms: number) => new Date(ms).toISOString();
 
-function config(kind: SavedConfig["kind"], signedInDaysAgo: number, lastUsedDaysAgo: number, now: number): SavedConfig {
+function config(
+  kind: SavedConfig["kind"],
+  signedInDaysAgo: number,
+  lastUsedDaysAgo: number,
+  now: number,
+): SavedConfig {
   return {
     apiUrl: "https://baton.acme.test",
     token: "t",
