@@ -1,4 +1,5 @@
 // Human output of the client commands: short, stable lines (pure). `--json` prints the API's own shapes instead.
+import { ENTRY_LABELS } from "../client/render-follow.js";
 import type { Message, Task, Workspace } from "../client/schemas.js";
 
 /** `* ws_acme  Acme  (member)` with `*` on the default; the ids padded so the names line up. */
@@ -53,20 +54,12 @@ export function renderTask(task: Task): string[] {
   ];
 }
 
-const ENTRY_LABEL: Record<string, string> = {
-  "user/message": "member",
-  "agent/response": "agent",
-  "agent/clarify": "agent asks",
-  "platform/response": "baton",
-  "platform/error": "baton error",
-};
-
 /** Each entry as `[time] label:` and its body indented two spaces, so no body line passes for a new entry. */
 export function renderConversation(messages: readonly Message[]): string[] {
   if (messages.length === 0) return ["(no messages yet)"];
   return messages.flatMap((m) => [
     "",
-    `[${m.createdAt}] ${ENTRY_LABEL[`${m.role}/${m.kind}`] ?? `${m.role} ${m.kind}`}:`,
+    `[${m.createdAt}] ${ENTRY_LABELS[`${m.role}/${m.kind}`] ?? `${m.role} ${m.kind}`}:`,
     ...m.body.split(/\r?\n/).map((line) => (line === "" ? "" : `  ${line}`)),
   ]);
 }

@@ -7,7 +7,8 @@ import type { FollowEvent, FollowedEntry } from "./follow-step.js";
 import { isFailedOutcome } from "./follow-step.js";
 import type { StartNotice } from "./start-in-repository.js";
 
-const ENTRY_PREFIX: Record<string, string> = {
+/** The one vocabulary for conversation entries, by `role/kind`: following and `baton show` both use it. */
+export const ENTRY_LABELS: Readonly<Record<string, string>> = {
   "agent/response": "agent",
   "agent/clarify": "agent asks",
   "platform/response": "baton",
@@ -17,7 +18,7 @@ const ENTRY_PREFIX: Record<string, string> = {
 
 /** One entry: `<prefix>: <first line>`, later lines indented two spaces so no line can pass for a new entry. */
 export function renderEntry(entry: FollowedEntry): string[] {
-  const prefix = ENTRY_PREFIX[`${entry.role}/${entry.kind}`] ?? `${entry.role} ${entry.kind}`;
+  const prefix = ENTRY_LABELS[`${entry.role}/${entry.kind}`] ?? `${entry.role} ${entry.kind}`;
   const [first = "", ...rest] = entry.body.split(/\r?\n/);
   return [`${prefix}: ${first}`, ...rest.map((line) => (line === "" ? "" : `  ${line}`))];
 }
