@@ -6,14 +6,14 @@
 // handoff, applies the repository's Dockerfile, runs the startup runner, files a capability request (its e-mail
 // goes to a loopback SMTP server started here), runs the check the repository's AGENTS.md requires and prints
 // the pull-request disclosure with that check's real result; then, as a person would, it creates a personal
-// access token, starts a task through the public API, follows it to the scripted agent's reply, sends a
-// follow-up, stops a running turn and prints the conversation; then it stops everything, also on failure or
-// Ctrl-C.
+// access token, signs the client in with it (piped, as a script would), starts a task with `baton start` and
+// follows it to the scripted agent's reply, replies, stops a running turn with `baton stop` and prints the
+// conversation with `baton show`; then it stops everything, also on failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -387,68 +387,75 @@ const STEPS = [
     },
   },
   {
-    name: "start a task through the public API and follow it to the scripted agent's reply",
-    async run(ctx) {
-      const started = await api(ctx, "POST", "/v1/workspaces/ws_acme/tasks", {
-        body: { prompt: "Summarise the README of acme/api", repo: REPOSITORY },
-        key: "demo-start-1",
-      });
-      ctx.taskId = started.task.id;
-      console.log(
-        `task ${ctx.taskId}: status ${started.task.status}, source ${started.task.source}, messageId ${started.messageId}`,
-      );
-      await follow(ctx, ["replied"]);
+    name: "sign in the client with that token, piped in (as a script would); the token is never printed",
+    run(ctx) {
+      ctx.clientEnv = {
+        ...process.env,
+        // The service listens on plain-http loopback: reached only through this override (docs/client.md).
+        BATON_API_URL: ctx.url,
+        XDG_CONFIG_HOME: join(ctx.tmp, "client-config"),
+      };
+      console.log("$ printf '%s' \"$TOKEN\" | baton login -w ws_acme");
+      client(ctx, ["login", "-w", "ws_acme"], { input: ctx.apiToken });
+      client(ctx, ["whoami"]);
     },
   },
   {
-    name: "send a follow-up; it runs as the next turn",
-    async run(ctx) {
-      const sent = await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`, {
-        body: { text: "Which scripts does package.json have?" },
-        key: "demo-follow-up-1",
-      });
-      console.log(`message ${sent.messageId} accepted`);
-      await follow(ctx, ["replied"]);
+    name: "start a task with baton start and follow it to the scripted agent's reply",
+    run(ctx) {
+      const out = client(ctx, ["start", "-r", REPOSITORY, "Summarise the README of acme/api"]);
+      ctx.taskId = /baton reply (\S+)/.exec(out.all)?.[1];
+      if (!ctx.taskId) throw new Error("baton start did not name its task");
     },
   },
   {
-    name: "stop a running turn",
+    name: "send a follow-up with baton reply; it runs as the next turn",
+    run(ctx) {
+      client(ctx, ["reply", ctx.taskId, "Which scripts does package.json have?"]);
+    },
+  },
+  {
+    name: "stop a running turn with baton stop",
     async run(ctx) {
-      await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`, {
-        body: { text: "Now run the database migration" },
-        key: "demo-follow-up-2",
-      });
+      client(ctx, ["reply", "--no-wait", ctx.taskId, "Now run the database migration"]);
       await follow(ctx, ["implementing"]);
-      const stopped = await api(ctx, "POST", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/stop`);
-      console.log(`stop: ${JSON.stringify(stopped)}`);
+      client(ctx, ["stop", ctx.taskId]);
       await follow(ctx, ["cancelled"]);
     },
   },
   {
-    name: "print the conversation",
-    async run(ctx) {
-      const { messages } = await api(ctx, "GET", `/v1/workspaces/ws_acme/tasks/${ctx.taskId}/messages`);
-      for (const m of messages) console.log(`[${m.role}/${m.kind}] ${m.body}`);
+    name: "print the task and its conversation with baton show",
+    run(ctx) {
+      client(ctx, ["show", ctx.taskId]);
+      client(ctx, ["tasks"]);
     },
   },
 ];
 
-/** One public-API request with the demo's token; throws on a refusal, naming the code and reason. */
-async function api(ctx, method, path, { body, key } = {}) {
-  const response = await fetch(`${ctx.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ctx.apiToken}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(key === undefined ? {} : { "idempotency-key": key }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  console.log(`${method} ${path} -> ${response.status}`);
-  if (!response.ok)
-    throw new Error(`${method} ${path}: ${response.status} ${answer.error}: ${answer.reason}`);
-  return answer;
+/**
+ * Runs a client command as a person would, with the demo's config folder and the loopback override; prints
+ * what it printed. Throws unless it exits 0.
+ */
+function client(ctx, args, { input } = {}) {
+  if (input === undefined) console.log(`$ baton ${args.map(shellWord).join(" ")}`);
+  // stdout and stderr into one file, so its lines keep the order the client wrote them in.
+  const outputFile = join(ctx.tmp, "client-output.txt");
+  const fd = openSync(outputFile, "w");
+  let run;
+  try {
+    run = spawnSync(process.execPath, [bin, ...args], {
+      env: ctx.clientEnv,
+      cwd: ctx.tmp,
+      input: input ?? "",
+      stdio: ["pipe", fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const all = readFileSync(outputFile, "utf8");
+  process.stdout.write(all);
+  if (run.status !== 0) throw new Error(`baton ${args[0]} exited ${run.status}`);
+  return { all };
 }
 
 /** Polls the task (as the client does, but every 200 ms) until its status is one of `statuses`. */

@@ -33,10 +33,11 @@ describe("npm run demo", () => {
         "run the check acme/api's AGENTS.md requires",
         "pull-request disclosure",
         "personal access token",
-        "start a task through the public API",
-        "send a follow-up",
-        "stop a running turn",
-        "print the conversation",
+        "sign in the client with that token, piped in",
+        "start a task with baton start",
+        "send a follow-up with baton reply",
+        "stop a running turn with baton stop",
+        "print the task and its conversation with baton show",
         "done",
       ]) {
         expect(run.stdout).toContain(heading);
@@ -64,14 +65,15 @@ describe("npm run demo", () => {
       // Egress through the real baton proxy (root here and in CI): the placeholder swapped at its approved host only.
       expect(run.stdout).toContain("payments.acme.test received the real value (not shown)");
       expect(run.stdout).toContain("baton-proxy-error: destination_denied");
+      // The client's own output: signed in by a piped token, `baton start` followed to the reply, a reply, a stop.
+      expect(run.stdout).toContain("Default workspace: ws_acme (Acme).");
       expect(run.stdout).toMatch(
-        /status: replied[\s\S]*status: replied[\s\S]*status: implementing[\s\S]*status: cancelled/,
+        /\$ baton start -r acme\/api 'Summarise the README of acme\/api'\nRepository: acme\/api\nStarted task (task_\w+); following it[^\n]*\nagent: Done: Summarise the README of acme\/api[^\n]*\nTurn done \(replied\)\. Reply with: baton reply \1/,
       );
-      expect(run.stdout).toContain("[user/message] Summarise the README of acme/api");
-      expect(run.stdout).toContain("[agent/response] package.json has two scripts: start and test.");
-      expect(run.stdout).toContain(
-        "[platform/response] Stopped by Olive Owner. Send a follow-up to continue.",
-      );
+      expect(run.stdout).toContain("agent: package.json has two scripts: start and test.");
+      expect(run.stdout).toMatch(/status: implementing[\s\S]*\$ baton stop [\s\S]*status: cancelled/);
+      expect(run.stdout).toMatch(/\] member:\n {2}Summarise the README of acme\/api/);
+      expect(run.stdout).toMatch(/\] baton:\n {2}Stopped by Olive Owner\. Send a follow-up to continue\./);
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(
