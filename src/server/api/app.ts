@@ -6,6 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { revokePersonalToken } from "../auth/personal-tokens-store.js";
+import { endSignIn } from "../oauth/sign-ins.js";
 import { membershipsOf } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { jsonBody, KiB } from "../http/json-body.js";
@@ -170,7 +171,9 @@ export function createApiApp(deps: ServerDeps) {
     }),
     (c) => {
       const caller = c.get("caller");
-      revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
+      // A sign-in's token ends the whole sign-in (reference: "revoked together with the rest of that sign-in").
+      if (caller.kind === "sign-in") endSignIn(deps.db, caller.tokenId, deps.now().getTime());
+      else revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenRevoked, {
         requestId: c.get("requestId"),
         actor: caller.user.email,
