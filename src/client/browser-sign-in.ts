@@ -50,21 +50,30 @@ function oauthClient(origin: string): HttpClient {
     baseUrl: origin,
     policy: { retries: 2 },
     classify: ({ status, body, doing }) => {
-      const parsed = z.object({ error: z.string(), error_description: z.string().optional() }).safeParse(body);
-      const why = parsed.success ? `${parsed.data.error}: ${parsed.data.error_description ?? ""}` : `HTTP ${status}`;
+      const parsed = z
+        .object({ error: z.string(), error_description: z.string().optional() })
+        .safeParse(body);
+      const why = parsed.success
+        ? `${parsed.data.error}: ${parsed.data.error_description ?? ""}`
+        : `HTTP ${status}`;
       return signInError(`${doing} failed (${why.trim()}); run \`baton login\` again`);
     },
     unreachable: (doing, code, cause) =>
-      new BatonError("network", `${doing}: cannot reach the service (${code ?? "no answer"}); check --api-url`, {
-        cause,
-      }),
+      new BatonError(
+        "network",
+        `${doing}: cannot reach the service (${code ?? "no answer"}); check --api-url`,
+        {
+          cause,
+        },
+      ),
   });
 }
 
 /** The path and query of an endpoint the metadata names; it must be on the issuer's origin. */
 function pathOn(origin: string, endpoint: string): string {
   const url = new URL(endpoint);
-  if (url.origin !== origin) throw signInError(`the service's metadata names ${url.origin}, not ${origin}; check --api-url`);
+  if (url.origin !== origin)
+    throw signInError(`the service's metadata names ${url.origin}, not ${origin}; check --api-url`);
   return url.pathname + url.search;
 }
 
@@ -87,7 +96,13 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
   let listener: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
   try {
     const meta = MetadataSchema.safeParse(
-      (await http.request({ method: "GET", path: "/.well-known/oauth-authorization-server", doing: "reading the sign-in settings" })).body,
+      (
+        await http.request({
+          method: "GET",
+          path: "/.well-known/oauth-authorization-server",
+          doing: "reading the sign-in settings",
+        })
+      ).body,
     );
     if (!meta.success || meta.data.issuer.replace(/\/+$/, "") !== apiUrl)
       throw signInError(`${apiUrl} does not offer browser sign-in; use \`baton login --token\` instead`);
@@ -104,7 +119,10 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
       const seen = classifyCallback(url, { state: secrets.state, issuer });
       if (seen.kind === "ignore") return "ignored";
       if (seen.kind === "code") settle({ code: seen.code });
-      else if (seen.kind === "denied") settle({ error: signInError("the sign-in was denied in the browser; run `baton login` to try again") });
+      else if (seen.kind === "denied")
+        settle({
+          error: signInError("the sign-in was denied in the browser; run `baton login` to try again"),
+        });
       else settle({ error: signInError(`${seen.why}; run \`baton login\` again`) });
       return seen.kind === "code" ? "approved" : seen.kind === "denied" ? "denied" : "failed";
     });
@@ -125,7 +143,8 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
         })
       ).body,
     );
-    if (!registered.success) throw signInError("the service's registration answer was malformed; run `baton login` again");
+    if (!registered.success)
+      throw signInError("the service's registration answer was malformed; run `baton login` again");
     const resource = `${apiUrl}/v1`;
     const url = buildAuthorizationUrl({
       authorizationEndpoint: meta.data.authorization_endpoint,
@@ -168,7 +187,9 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
     return {
       accessToken: token.data.access_token,
       expiresAt:
-        token.data.expires_in === undefined ? null : new Date(now() + token.data.expires_in * 1000).toISOString(),
+        token.data.expires_in === undefined
+          ? null
+          : new Date(now() + token.data.expires_in * 1000).toISOString(),
     };
   } finally {
     await listener?.close();
@@ -184,13 +205,12 @@ async function waitFor<T>(
   const started = now();
   let timer: NodeJS.Timeout | undefined;
   const minutes = Math.round(timeoutMs / 60_000);
+  const waited = minutes >= 1 ? `${minutes} minutes` : `${Math.round(timeoutMs / 1000)} s`;
   const limit = new Promise<never>((_resolve, reject) => {
     const check = () => {
       if (signal?.aborted) return reject(signInError("the sign-in was interrupted; run `baton login` again"));
       if (now() - started >= timeoutMs)
-        return reject(
-          signInError(`no approval arrived within ${minutes || timeoutMs / 1000 + " s"}${minutes ? " minutes" : ""}; run \`baton login\` again`),
-        );
+        return reject(signInError(`no approval arrived within ${waited}; run \`baton login\` again`));
       timer = setTimeout(check, Math.min(CHECK_EVERY_MS, timeoutMs));
     };
     check();

@@ -8,7 +8,8 @@ export interface SignInSecrets {
 }
 
 export function makeSignInSecrets(verifierBytes: Uint8Array, stateBytes: Uint8Array): SignInSecrets {
-  if (verifierBytes.length < 32 || stateBytes.length < 16) throw new Error("PKCE needs 32 and 16 random bytes");
+  if (verifierBytes.length < 32 || stateBytes.length < 16)
+    throw new Error("PKCE needs 32 and 16 random bytes");
   const verifier = Buffer.from(verifierBytes).toString("base64url");
   return {
     verifier,
@@ -52,12 +53,17 @@ export type CallbackOutcome =
 export function classifyCallback(url: URL, expected: { state: string; issuer: string }): CallbackOutcome {
   if (url.pathname !== "/callback") return { kind: "ignore", why: "not the callback path" };
   const q = url.searchParams;
-  if (q.get("state") !== expected.state) return { kind: "ignore", why: "the state does not match this sign-in" };
+  if (q.get("state") !== expected.state)
+    return { kind: "ignore", why: "the state does not match this sign-in" };
   if (q.get("iss") !== expected.issuer)
     return { kind: "fail", why: "the answer came from another authorization server (iss does not match)" };
   const error = q.get("error");
   if (error === "access_denied") return { kind: "denied", description: q.get("error_description") ?? "" };
-  if (error) return { kind: "fail", why: `the service refused the sign-in: ${error} ${q.get("error_description") ?? ""}`.trim() };
+  if (error)
+    return {
+      kind: "fail",
+      why: `the service refused the sign-in: ${error} ${q.get("error_description") ?? ""}`.trim(),
+    };
   const code = q.get("code");
   return code ? { kind: "code", code } : { kind: "fail", why: "the answer carried no authorization code" };
 }

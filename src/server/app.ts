@@ -44,14 +44,14 @@ import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
 import { createMembersApp } from "./members/app.js";
+import { createOAuthApp } from "./oauth/app.js";
+import { createApprovalApp } from "./oauth/approval-app.js";
+import { type AuthorizationServer, createAuthorizationServer } from "./oauth/provider.js";
 import { createOpenApiApp } from "./openapi/app.js";
 import { describeApp } from "./openapi/document.js";
 import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
-import { createApprovalApp } from "./oauth/approval-app.js";
-import { createOAuthApp } from "./oauth/app.js";
-import { type AuthorizationServer, createAuthorizationServer } from "./oauth/provider.js";
 import { createOpsApp } from "./ops/app.js";
 import { createSignInApp } from "./pages/sign-in-app.js";
 import { createProxyInternalApp } from "./proxy/app.js";
@@ -175,7 +175,21 @@ export function composeListeners(
   // The order of `all` is the published document's order.
   const all = composeListener(
     deps,
-    [health, ops, admin, sandboxAdmin, taskAdmin, members, api, oauth, approval, signIn, proxyInternal, codehostGit, openapi],
+    [
+      health,
+      ops,
+      admin,
+      sandboxAdmin,
+      taskAdmin,
+      members,
+      api,
+      oauth,
+      approval,
+      signIn,
+      proxyInternal,
+      codehostGit,
+      openapi,
+    ],
     throttle,
   );
   return {

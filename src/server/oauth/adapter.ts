@@ -84,7 +84,10 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
     }
 
     async destroy(id: string): Promise<void> {
-      statement(db, "DELETE FROM oauth_models WHERE model = ? AND id_hash = ?").run(this.model, hashCredential(id));
+      statement(db, "DELETE FROM oauth_models WHERE model = ? AND id_hash = ?").run(
+        this.model,
+        hashCredential(id),
+      );
       if (this.model === "AccessToken") forgetAccessToken(db, id);
     }
 

@@ -13,6 +13,8 @@ import { API_SCOPE, OAUTH_PATHS, RESOURCES, WELL_KNOWN } from "./wire.js";
 /** The provider's routes; anything else under /oauth is ours or a 404. */
 const PROVIDER_PATHS = [
   OAUTH_PATHS.authorization,
+  // Where the approval page sends the browser back: the provider resumes the authorization there.
+  `${OAUTH_PATHS.authorization}/:uid`,
   OAUTH_PATHS.token,
   OAUTH_PATHS.registration,
   OAUTH_PATHS.revocation,

@@ -7,7 +7,8 @@ type OidcModule = typeof import("oidc-provider");
 
 export function quietly<T>(logger: Logger, run: () => T): T {
   const { info, warn } = console;
-  const toLog = (...args: unknown[]) => logger.debug({ notice: args.map(String).join(" ") }, "oidc-provider notice");
+  const toLog = (...args: unknown[]) =>
+    logger.debug({ notice: args.map(String).join(" ") }, "oidc-provider notice");
   console.info = toLog;
   console.warn = toLog;
   try {

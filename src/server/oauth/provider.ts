@@ -31,7 +31,8 @@ export const issuerOf = (deps: ServerDeps): string =>
 
 /** Which resource an indicator names, or undefined (the provider then answers `invalid_target`). */
 export function resourceKindOf(issuer: string, indicator: string): ResourceKind | undefined {
-  for (const [kind, path] of Object.entries(RESOURCES)) if (indicator === `${issuer}${path}`) return kind as ResourceKind;
+  for (const [kind, path] of Object.entries(RESOURCES))
+    if (indicator === `${issuer}${path}`) return kind as ResourceKind;
   return undefined;
 }
 
@@ -106,7 +107,10 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
@@ -162,9 +166,10 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
 
 /** The registered client_name (stored with the client's registration), for the Connected apps list. */
 function clientNameOf(deps: ServerDeps, clientId: string): string {
-  const row = statement(deps.db, "SELECT payload FROM oauth_models WHERE model = 'Client' AND id_hash = ?").get(
-    hashCredential(clientId),
-  ) as { payload: string } | undefined;
+  const row = statement(
+    deps.db,
+    "SELECT payload FROM oauth_models WHERE model = 'Client' AND id_hash = ?",
+  ).get(hashCredential(clientId)) as { payload: string } | undefined;
   const name = row ? (JSON.parse(row.payload) as { client_name?: unknown }).client_name : undefined;
   return typeof name === "string" && name ? name : "an app without a name";
 }

@@ -4,12 +4,7 @@ import { hashCredential } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
-import {
-  LAST_USE_GRANULARITY_MS,
-  type ResourceKind,
-  SIGN_IN_IDLE_MS,
-  SIGN_IN_LIFETIME_MS,
-} from "./wire.js";
+import { LAST_USE_GRANULARITY_MS, type ResourceKind, SIGN_IN_IDLE_MS, SIGN_IN_LIFETIME_MS } from "./wire.js";
 
 export interface IssuedAccessToken {
   token: string;
@@ -103,7 +98,10 @@ export function lookUpSignInToken(
   );
   if (state !== "active") return { state };
   if (nowMs - row.last_used_at_ms >= LAST_USE_GRANULARITY_MS)
-    statement(db, "UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?").run(nowMs, row.grant_id);
+    statement(db, "UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?").run(
+      nowMs,
+      row.grant_id,
+    );
   return {
     state,
     grantId: row.grant_id,

@@ -1,6 +1,7 @@
 // THROWAWAY COPY until the tokens-page helper's layout merges (same signature): the page frame every page uses.
-import type { HtmlEscapedString } from "hono/utils/html";
+
 import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
 import type { User } from "../auth/users.js";
 
 export function renderPage(options: {

@@ -3,6 +3,10 @@ import { html } from "hono/html";
 import type { User } from "../auth/users.js";
 import { renderPage } from "./layout.js";
 
-export function renderMessagePage(options: { title: string; message: string; user?: User | undefined }): string {
+export function renderMessagePage(options: {
+  title: string;
+  message: string;
+  user?: User | undefined;
+}): string {
   return renderPage({ title: options.title, body: html`<p>${options.message}</p>`, user: options.user });
 }

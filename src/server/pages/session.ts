@@ -102,7 +102,8 @@ export function verifyCsrf(): MiddlewareHandler<PagesEnv> {
       return c.html(
         renderMessagePage({
           title: "This form has expired",
-          message: "The form was missing its security token or it did not match your session. Reload the page and try again.",
+          message:
+            "The form was missing its security token or it did not match your session. Reload the page and try again.",
         }),
         403,
       );

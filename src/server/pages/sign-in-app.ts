@@ -9,8 +9,8 @@ import { issuerOf } from "../oauth/provider.js";
 import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
 import { isLoopbackUrl, startWebSession } from "./session.js";
-import { createSignInMailer, renderSignInEmail } from "./sign-in-mail.js";
 import { issueSignInLink, LINK_LIFETIME_MS, redeemSignInLink, safeNextPath } from "./sign-in-links.js";
+import { createSignInMailer, renderSignInEmail } from "./sign-in-mail.js";
 import { PAGE_PATHS } from "./wire.js";
 
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
@@ -47,7 +47,10 @@ export function createSignInApp(deps: ServerDeps) {
     const email = typeof form.email === "string" ? form.email.trim() : "";
     if (!EMAIL.test(email))
       return c.html(
-        renderMessagePage({ title: "Check the address", message: "Enter an e-mail address such as you@example.com." }),
+        renderMessagePage({
+          title: "Check the address",
+          message: "Enter an e-mail address such as you@example.com.",
+        }),
         400,
       );
     const next = safeNextPath(typeof form.next === "string" ? form.next : undefined);

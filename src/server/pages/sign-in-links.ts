@@ -16,7 +16,7 @@ export const LINK_WINDOW_MS = 15 * 60_000;
  */
 export function safeNextPath(next: string | undefined | null): string {
   const fallback = PAGE_PATHS.tokens;
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
   if (/[\u0000-\u001f\\]/.test(next)) return fallback;
   const base = "http://baton.invalid";
   const parsed = URL.canParse(next, base) ? new URL(next, base) : undefined;
@@ -50,7 +50,9 @@ export function redeemSignInLink(db: Database, token: string, nowMs: number): Re
   const row = statement(
     db,
     "SELECT user_id, next_path, expires_at_ms, used_at_ms FROM sign_in_links WHERE token_hash = ?",
-  ).get(hash) as { user_id: string; next_path: string; expires_at_ms: number; used_at_ms: number | null } | undefined;
+  ).get(hash) as
+    | { user_id: string; next_path: string; expires_at_ms: number; used_at_ms: number | null }
+    | undefined;
   if (!row) return { state: "unknown" };
   if (row.used_at_ms !== null) return { state: "used" };
   if (row.expires_at_ms <= nowMs) return { state: "expired" };

@@ -1,15 +1,19 @@
 // Sends sign-in links over the service's SMTP relay (`--smtp-url`, the same nodemailer path as capability
 // e-mail). Not through the outbox: its rows keep each message's body, and a sign-in link is a credential that
 // must not be left in the store. A failed send is logged without the link; the user asks for another.
-import type { ServerDeps } from "../deps.js";
+
 import { createSmtpSender, type MailSender } from "../capability/mailer.js";
+import type { ServerDeps } from "../deps.js";
 
 export interface SignInMailer {
   configured: boolean;
   send(message: { to: string; subject: string; text: string }): void;
 }
 
-export function renderSignInEmail(input: { link: string; minutes: number }): { subject: string; text: string } {
+export function renderSignInEmail(input: { link: string; minutes: number }): {
+  subject: string;
+  text: string;
+} {
   return {
     subject: "Your Baton sign-in link",
     text: [
@@ -39,7 +43,10 @@ export function createSignInMailer(deps: ServerDeps): SignInMailer {
         .then((s) => s.send(message))
         .catch((error: unknown) => {
           const e = error as { code?: string; responseCode?: number };
-          deps.logger.warn({ code: e.code, responseCode: e.responseCode }, "sign-in e-mail could not be sent");
+          deps.logger.warn(
+            { code: e.code, responseCode: e.responseCode },
+            "sign-in e-mail could not be sent",
+          );
         });
     },
   };
