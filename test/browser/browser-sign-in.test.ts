@@ -4,6 +4,9 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithBrowser } from "../../src/client/browser-sign-in.js";
+import { findUserByEmail } from "../../src/server/auth/users.js";
+import type { ServerDeps } from "../../src/server/deps.js";
+import { disconnectApp, listConnectedApps } from "../../src/server/oauth/connected-apps.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { pollUntil } from "../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../helpers/serve.js";
@@ -117,9 +120,34 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     expect((await after.json()) as { error: string; reason: string }).toMatchObject({
       error: "invalid_token",
     });
+    // `baton serve --json` keeps stdout to its one JSON line: the library's notices go to the debug log.
+    expect(serve.stdout().trim().split("\n")).toHaveLength(1);
     // Canary: the token is in no log line and nowhere in the SQLite file.
     expect(serve.output()).not.toContain(accessToken);
     expect(readFileSync(serve.dbPath).includes(Buffer.from(accessToken))).toBe(false);
+    await context.close();
+  }, 60_000);
+
+  it("Disconnect (the tokens page's disconnectApp) ends the sign-in: its next call gets 401 invalid_token", async () => {
+    const context = await newContext(browser);
+    const { result } = await approvedSignIn(context, "Approve");
+    const { accessToken } = await result;
+    expect((await me(accessToken)).status).toBe(200);
+    // The tokens page runs inside the service; here the test opens the same SQLite file (WAL) to call it.
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(serve.dbPath);
+    try {
+      const deps = { db, now: () => new Date() } as unknown as ServerDeps;
+      const owner = findUserByEmail(db, OWNER)!;
+      const [app] = listConnectedApps(deps, owner.id);
+      expect(app?.clientName).toMatch(/^Baton CLI on /);
+      expect(disconnectApp(deps, owner.id, app!.grantId)).toBe(true);
+    } finally {
+      db.close();
+    }
+    const after = await me(accessToken);
+    expect(after.status).toBe(401);
+    expect(await after.json()).toMatchObject({ error: "invalid_token" });
     await context.close();
   }, 60_000);
 

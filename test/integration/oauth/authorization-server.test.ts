@@ -162,6 +162,26 @@ describe("the authorization server", () => {
     },
   );
 
+  it("a token bound to another resource (RFC 8707: <url>/v1/mcp) is refused by the API; an unknown resource is invalid_target", async () => {
+    const mcp = await world.signInFor(`${world.url}/v1/mcp`);
+    expect(mcp.status).toBe(200);
+    expect((await me(String(mcp.body.access_token))).status).toBe(401);
+    const api = await world.signInFor(`${world.url}/v1`);
+    expect((await me(String(api.body.access_token))).status).toBe(200);
+    const elsewhere = await world.browse(
+      `${world.url}/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: ((await (await register(NATIVE)).json()) as { client_id: string }).client_id,
+        redirect_uri: "http://127.0.0.1:5555/callback",
+        resource: "https://elsewhere.test/api",
+        code_challenge: "a".repeat(43),
+        code_challenge_method: "S256",
+        state: "s",
+      })}`,
+    );
+    expect(new URL(elsewhere.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+  });
+
   it("the session cookie never authenticates the API", async () => {
     const answer = await fetch(`${world.url}/v1/me`, { headers: { cookie: world.sessionFor(OWNER) } });
     expect(answer.status).toBe(401);

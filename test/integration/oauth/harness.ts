@@ -2,6 +2,7 @@
 // a real SQLite file seeded with fixtures/seeds/api.json, a loopback SMTP server, and a clock a test can move.
 // `browse` is a minimal browser for the OAuth redirects (a cookie jar, manual redirects); Chromium is used in
 // test/browser, where the pages themselves are under test.
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
@@ -9,6 +10,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signInWithBrowser } from "../../../src/client/browser-sign-in.js";
+import { listenOnLoopback } from "../../../src/client/loopback-callback.js";
+import { buildAuthorizationUrl, makeSignInSecrets } from "../../../src/client/pkce.js";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
 import {
   applySeed,
@@ -45,6 +48,8 @@ export interface OAuthWorld {
   ): Promise<Response>;
   /** The whole browser sign-in for `email`: the client in process, approval by the fetch browser. */
   signIn(email?: string): Promise<string>;
+  /** The same flow by hand, for a resource the client never asks for (RFC 8707); returns the token answer. */
+  signInFor(resource: string, email?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -150,6 +155,52 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
         },
       });
       return accessToken;
+    },
+    async signInFor(resource, email = OWNER) {
+      const client = (await (
+        await fetch(`${url}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            client_name: "by hand",
+            application_type: "native",
+            token_endpoint_auth_method: "none",
+            redirect_uris: ["http://127.0.0.1/callback"],
+          }),
+        })
+      ).json()) as { client_id: string };
+      const secrets = makeSignInSecrets(randomBytes(32), randomBytes(16));
+      let code = "";
+      const listener = await listenOnLoopback((at) => {
+        code = at.searchParams.get("code") ?? "";
+        return "approved";
+      });
+      try {
+        const start = buildAuthorizationUrl({
+          authorizationEndpoint: `${url}/oauth/authorize`,
+          clientId: client.client_id,
+          redirectUri: listener.redirectUri,
+          resource,
+          scope: "baton",
+          secrets,
+        });
+        await approve(start, email, "approve");
+        const answer = await fetch(`${url}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code,
+            redirect_uri: listener.redirectUri,
+            client_id: client.client_id,
+            code_verifier: secrets.verifier,
+            resource,
+          }),
+        });
+        return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+      } finally {
+        await listener.close();
+      }
     },
     async close() {
       server.closeAllConnections();
