@@ -26,7 +26,7 @@ export function createSignInApp(deps: ServerDeps) {
     });
 
   app.get(PAGE_PATHS.signIn, (c) => {
-    if (!mailer.configured) return c.html(notConfigured(), 503);
+    if (!mailer.configured()) return c.html(notConfigured(), 503);
     const next = safeNextPath(c.req.query("next"));
     return c.html(
       renderPage({
@@ -42,7 +42,7 @@ export function createSignInApp(deps: ServerDeps) {
   });
 
   app.post(PAGE_PATHS.signIn, async (c) => {
-    if (!mailer.configured) return c.html(notConfigured(), 503);
+    if (!mailer.configured()) return c.html(notConfigured(), 503);
     const form = await c.req.parseBody();
     const email = typeof form.email === "string" ? form.email.trim() : "";
     if (!EMAIL.test(email))

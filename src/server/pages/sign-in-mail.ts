@@ -6,7 +6,7 @@ import { createSmtpSender, type MailSender } from "../capability/mailer.js";
 import type { ServerDeps } from "../deps.js";
 
 export interface SignInMailer {
-  configured: boolean;
+  configured(): boolean;
   send(message: { to: string; subject: string; text: string }): void;
 }
 
@@ -27,18 +27,21 @@ export function renderSignInEmail(input: { link: string; minutes: number }): {
   };
 }
 
+/** Reads the settings on first use only: composing the service's routes runs none of them. */
 export function createSignInMailer(deps: ServerDeps): SignInMailer {
-  const smtpUrl = deps.capability?.smtpUrl;
   let sender: Promise<MailSender> | undefined;
-  if (smtpUrl)
-    deps.onStop?.(async () => {
-      (await sender?.catch(() => undefined))?.close();
-    });
   return {
-    configured: Boolean(smtpUrl),
+    configured: () => Boolean(deps.capability?.smtpUrl),
     send(message) {
+      const smtpUrl = deps.capability?.smtpUrl;
       if (!smtpUrl) return;
-      sender ??= createSmtpSender(smtpUrl, deps.capability?.smtpFrom ?? "Baton <baton@localhost>");
+      if (!sender) {
+        const made = createSmtpSender(smtpUrl, deps.capability?.smtpFrom ?? "Baton <baton@localhost>");
+        sender = made;
+        deps.onStop?.(async () => {
+          (await made.catch(() => undefined))?.close();
+        });
+      }
       void sender
         .then((s) => s.send(message))
         .catch((error: unknown) => {
