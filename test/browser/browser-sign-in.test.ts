@@ -14,6 +14,8 @@ import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.js";
 
 const OWNER = "owner@acme.test";
 const FIVE_MINUTES = 5 * 60_000;
+/** Every e-mailed link's token: credentials that must appear in no log line. */
+const linkTokens: string[] = [];
 
 describe("browser sign-in (RFC 8252) through the approval page", () => {
   let browser: Browser;
@@ -48,6 +50,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
       mails.at(-1)!.decoded,
     )?.[0];
     expect(link).toBeDefined();
+    linkTokens.push(new URL(link!).searchParams.get("token")!);
     await page.goto(link!);
     await page.click("button[type=submit]");
   }
@@ -124,6 +127,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     expect(serve.stdout().trim().split("\n")).toHaveLength(1);
     // Canary: the token is in no log line and nowhere in the SQLite file.
     expect(serve.output()).not.toContain(accessToken);
+    for (const token of linkTokens) expect(serve.output()).not.toContain(token);
     expect(readFileSync(serve.dbPath).includes(Buffer.from(accessToken))).toBe(false);
     await context.close();
   }, 60_000);

@@ -49,6 +49,9 @@ export function createApprovalApp(deps: ServerDeps, server: () => Promise<Author
       ? new URL(String(details.params.redirect_uri)).host
       : "unknown";
     const user = c.get("webUser");
+    // No other site may frame the approval page and trick a click on Approve.
+    c.header("x-frame-options", "DENY");
+    c.header("content-security-policy", "frame-ancestors 'none'");
     return c.html(
       renderPage({
         title: "Approve sign-in",

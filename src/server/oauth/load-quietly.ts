@@ -5,17 +5,25 @@ import type { Logger } from "pino";
 
 type OidcModule = typeof import("oidc-provider");
 
-export function quietly<T>(logger: Logger, run: () => T): T {
+/** Sends console.info / console.warn to the debug log until the returned function is called. */
+function consoleToLog(logger: Logger): () => void {
   const { info, warn } = console;
   const toLog = (...args: unknown[]) =>
     logger.debug({ notice: args.map(String).join(" ") }, "oidc-provider notice");
   console.info = toLog;
   console.warn = toLog;
+  return () => {
+    console.info = info;
+    console.warn = warn;
+  };
+}
+
+export function quietly<T>(logger: Logger, run: () => T): T {
+  const restore = consoleToLog(logger);
   try {
     return run();
   } finally {
-    console.info = info;
-    console.warn = warn;
+    restore();
   }
 }
 
@@ -23,16 +31,11 @@ let loaded: Promise<OidcModule> | undefined;
 
 export function importProvider(logger: Logger): Promise<OidcModule> {
   loaded ??= (async () => {
-    const { info, warn } = console;
-    const toLog = (...args: unknown[]) =>
-      logger.debug({ notice: args.map(String).join(" ") }, "oidc-provider notice");
-    console.info = toLog;
-    console.warn = toLog;
+    const restore = consoleToLog(logger);
     try {
       return await import("oidc-provider");
     } finally {
-      console.info = info;
-      console.warn = warn;
+      restore();
     }
   })();
   return loaded;
