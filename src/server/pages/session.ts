@@ -19,7 +19,8 @@ export const SESSION_IDLE_MS = 12 * HOUR_MS;
 export const SESSION_MAX_MS = 7 * 24 * HOUR_MS;
 const TOUCH_GRANULARITY_MS = 60_000;
 
-const csrfTokenFor = (sessionId: string): string =>
+/** The CSRF token of a session (derived from its id, never stored). */
+export const csrfTokenFor = (sessionId: string): string =>
   createHash("sha256").update(`baton csrf\0${sessionId}`).digest("base64url");
 
 /** The Set-Cookie value for a session id (pure): HttpOnly, SameSite=Lax, Path=/, Secure unless on loopback. */

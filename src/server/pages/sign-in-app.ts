@@ -1,22 +1,30 @@
 // Sign-in by e-mailed one-time link: the form, the "check your e-mail" answer (the same for every address, so the
 // page never tells whether an account exists), and the link's landing page, whose button (a POST, so that mail
 // scanners fetching the link do not use it up) starts the web session.
+import { getCookie } from "hono/cookie";
 import { html } from "hono/html";
-import { findUserByEmail } from "../auth/users.js";
+import { findUserByEmail, type User } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { createSurface } from "../http/surface.js";
 import { issuerOf } from "../oauth/provider.js";
 import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
-import { isLoopbackUrl, startWebSession } from "./session.js";
+import {
+  endWebSession,
+  isLoopbackUrl,
+  requireWebSession,
+  sessionCookie,
+  startWebSession,
+  verifyCsrf,
+} from "./session.js";
 import { issueSignInLink, LINK_LIFETIME_MS, redeemSignInLink, safeNextPath } from "./sign-in-links.js";
 import { createSignInMailer, renderSignInEmail } from "./sign-in-mail.js";
-import { PAGE_PATHS } from "./wire.js";
+import { PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
 export function createSignInApp(deps: ServerDeps) {
-  const app = createSurface();
+  const app = createSurface<{ webUser: User; csrfToken: string }>();
   const mailer = createSignInMailer(deps);
   const notConfigured = () =>
     renderMessagePage({
@@ -97,6 +105,14 @@ export function createSignInApp(deps: ServerDeps) {
     const session = startWebSession(deps, redeemed.userId, !isLoopbackUrl(c.req.url));
     c.header("Set-Cookie", session.setCookie);
     return c.redirect(redeemed.next, 303);
+  });
+
+  // Sign-out ends the session in the store (the cookie alone would outlive a browser's "clear").
+  app.post(PAGE_PATHS.signOut, requireWebSession(deps), verifyCsrf(), (c) => {
+    const id = getCookie(c, SESSION_COOKIE);
+    if (id) endWebSession(deps, id);
+    c.header("Set-Cookie", sessionCookie("", !isLoopbackUrl(c.req.url), 0));
+    return c.redirect(PAGE_PATHS.signIn, 303);
   });
 
   return app;

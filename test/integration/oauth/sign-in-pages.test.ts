@@ -2,6 +2,7 @@
 // single use, 15 minutes, safe `next`, throttled), the session cookie's attributes, CSRF on the approval form,
 // and the rule that a bearer token never authenticates a page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csrfTokenFor } from "../../../src/server/pages/session.js";
 import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
@@ -98,6 +99,35 @@ describe("sign-in by e-mailed link and the web session", () => {
     const answer = await world.browse(`${world.url}/oauth/interaction/abc`, { cookie });
     world.clock.offsetMs = 0;
     expect(answer.status).toBe(303);
+  });
+
+  it("sign-out (with the CSRF token) ends the session in the store and clears the cookie", async () => {
+    const cookie = world.sessionFor(OWNER);
+    const csrf = createHash("sha256")
+      .update(`baton csrf\0${cookie.split("=")[1]}`)
+      .digest("base64url");
+    const out = await world.browse(`${world.url}${PAGE_PATHS.signOut}`, {
+      cookie,
+      form: { [CSRF_FIELD]: csrf },
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/^baton_session=; .*Max-Age=0/);
+    const after = await world.browse(`${world.url}/oauth/interaction/abc`, { cookie });
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toContain(PAGE_PATHS.signIn);
+  });
+
+  it("the session cookie never authenticates the token endpoint", async () => {
+    const answer = await world.browse(`${world.url}/oauth/token`, {
+      cookie: world.sessionFor(OWNER),
+      form: {
+        grant_type: "authorization_code",
+        code: "x".repeat(43),
+        redirect_uri: "http://127.0.0.1/callback",
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/^invalid_(request|client|grant)$/);
   });
 
   it.each([
