@@ -51,6 +51,8 @@ export interface JsonRequest {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** A form-encoded body instead of JSON: the OAuth token endpoint takes nothing else (RFC 6749 section 4.1.3). */
+  form?: Record<string, string>;
   /** What the client is doing, for error messages: `starting the activation of acme/api`. */
   doing: string;
   /** What a 404 means here, e.g. `no operation op_1 for this sandbox`. */
@@ -103,7 +105,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
   const prefix = base.pathname.replace(/\/+$/, "");
 
-  const attemptOnce = (req: JsonRequest, payload: string | undefined) =>
+  const attemptOnce = (req: JsonRequest, payload: string | undefined, contentType: string) =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
       agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 });
       const headers: Record<string, string> = {
@@ -112,7 +114,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         ...req.headers,
       };
       if (payload !== undefined) {
-        headers["content-type"] = "application/json";
+        headers["content-type"] = contentType;
         headers["content-length"] = String(Buffer.byteLength(payload));
       }
       const outgoing = http.request(
@@ -166,14 +168,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     });
 
   const request = async (req: JsonRequest): Promise<JsonResponse> => {
-    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const payload = req.form
+      ? new URLSearchParams(req.form).toString()
+      : req.body === undefined
+        ? undefined
+        : JSON.stringify(req.body);
+    const contentType = req.form ? "application/x-www-form-urlencoded" : "application/json";
     let attempt = 0;
     const once = async (): Promise<JsonResponse> => {
       attempt++;
       const started = performance.now();
       let answer: Awaited<ReturnType<typeof attemptOnce>>;
       try {
-        answer = await attemptOnce(req, payload);
+        answer = await attemptOnce(req, payload, contentType);
       } catch (error) {
         if (req.signal?.aborted) throw req.signal.reason;
         const code = errorCode(error);

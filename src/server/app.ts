@@ -44,12 +44,16 @@ import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
 import { createMembersApp } from "./members/app.js";
+import { createOAuthApp } from "./oauth/app.js";
+import { createApprovalApp } from "./oauth/approval-app.js";
+import { type AuthorizationServer, createAuthorizationServer } from "./oauth/provider.js";
 import { createOpenApiApp } from "./openapi/app.js";
 import { describeApp } from "./openapi/document.js";
 import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createSignInApp } from "./pages/sign-in-app.js";
 import { createProxyInternalApp } from "./proxy/app.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
@@ -156,19 +160,42 @@ export function composeListeners(
   const api: Mount = [API_BASE_PATH, createApiApp(deps)];
   const proxyInternal: Mount = [PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps)];
   const codehostGit: Mount = [CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps)];
+  // The authorization server is made on first use (its issuer is the URL the service listens on).
+  let authorizationServer: Promise<AuthorizationServer> | undefined;
+  const authServer = () => {
+    authorizationServer ??= createAuthorizationServer(deps);
+    return authorizationServer;
+  };
+  const oauth: Mount = ["/", createOAuthApp(deps, authServer)];
+  const approval: Mount = ["/", createApprovalApp(deps, authServer)];
+  const signIn: Mount = ["/", createSignInApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
   // The order of `all` is the published document's order.
   const all = composeListener(
     deps,
-    [health, ops, admin, sandboxAdmin, taskAdmin, members, api, proxyInternal, codehostGit, openapi],
+    [
+      health,
+      ops,
+      admin,
+      sandboxAdmin,
+      taskAdmin,
+      members,
+      api,
+      oauth,
+      approval,
+      signIn,
+      proxyInternal,
+      codehostGit,
+      openapi,
+    ],
     throttle,
   );
   return {
     all,
     listeners: {
-      public: composeListener(deps, [health, members, api, openapi], throttle),
+      public: composeListener(deps, [health, members, api, oauth, approval, signIn, openapi], throttle),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
       admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
     },

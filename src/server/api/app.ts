@@ -10,6 +10,7 @@ import { membershipsOf } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
+import { endSignIn } from "../oauth/sign-ins.js";
 import { pathParam } from "../openapi/schemas.js";
 import { listMessages, listTasks } from "../tasks/read-tasks.js";
 import { requireTask, sendMessage } from "../tasks/send-message.js";
@@ -170,7 +171,9 @@ export function createApiApp(deps: ServerDeps) {
     }),
     (c) => {
       const caller = c.get("caller");
-      revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
+      // A sign-in's token ends the whole sign-in (reference: "revoked together with the rest of that sign-in").
+      if (caller.kind === "sign-in") endSignIn(deps.db, caller.tokenId, deps.now().getTime());
+      else revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenRevoked, {
         requestId: c.get("requestId"),
         actor: caller.user.email,

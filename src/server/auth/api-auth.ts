@@ -1,18 +1,35 @@
-// Who is calling the public API: a personal access token (401 `invalid_token` when missing, malformed, unknown,
-// expired or revoked, all alike) and, per workspace route, the membership read on every request (404
-// `not_found` when the caller is not a member, never 403).
+// Who is calling the public API: a personal access token or an access token from a browser sign-in (401
+// `invalid_token` when missing, malformed, unknown, expired or revoked, with a reason saying what to do) and, per
+// workspace route, the membership read on every request (404 `not_found` when the caller is not a member, never
+// 403). Both kinds are one indexed read by hash; a sign-in's token never reaches the provider here.
 import { domainError } from "../domain/errors.js";
+import { lookUpSignInToken } from "../oauth/sign-ins.js";
 import type { Database } from "../store/sqlite.js";
-import { readBearerToken } from "./personal-token.js";
+import { PERSONAL_TOKEN_PREFIX, readBearerToken } from "./personal-token.js";
 import { type AuthenticatedToken, lookUpPersonalToken } from "./personal-tokens-store.js";
 import { type Membership, membershipOf, type User } from "./users.js";
 
 const REASONS = {
-  missing: "send a personal access token as Authorization: Bearer btn_…",
-  unknown: "the token is unknown or malformed; create a new one",
+  missing: "send a personal access token as Authorization: Bearer btn_… or sign in with `baton login`",
+  unknown: "the token is unknown or malformed; create a new one or run `baton login`",
   expired: "the token has expired; create a new one",
   revoked: "the token was revoked; create a new one",
 } as const;
+
+const SIGN_IN_REASONS = {
+  unknown: REASONS.unknown,
+  expired: "the browser sign-in has passed its 90 days; run `baton login` to sign in again",
+  idle: "the browser sign-in went unused for 30 days; run `baton login` to sign in again",
+  ended: "the browser sign-in was ended (disconnected or logged out); run `baton login` to sign in again",
+} as const;
+
+/** An access token of the authorization server: opaque, 256 bits base64url (oidc-provider's format). */
+const SIGN_IN_TOKEN = /^[A-Za-z0-9_-]{40,100}$/;
+
+function readSignInToken(header: string | null): string | null {
+  const token = /^Bearer ([^\s]+)$/i.exec(header?.trim() ?? "")?.[1];
+  return token && !token.startsWith(PERSONAL_TOKEN_PREFIX) && SIGN_IN_TOKEN.test(token) ? token : null;
+}
 
 export function authenticateApiToken(
   db: Database,
@@ -20,7 +37,13 @@ export function authenticateApiToken(
   nowMs: number,
 ): AuthenticatedToken {
   const token = readBearerToken(authorization);
-  if (!token) throw domainError("invalid_token", authorization ? REASONS.unknown : REASONS.missing);
+  if (!token) {
+    const signIn = readSignInToken(authorization);
+    if (!signIn) throw domainError("invalid_token", authorization ? REASONS.unknown : REASONS.missing);
+    const looked = lookUpSignInToken(db, signIn, "api", nowMs);
+    if (looked.state !== "active") throw domainError("invalid_token", SIGN_IN_REASONS[looked.state]);
+    return { kind: "sign-in", tokenId: looked.grantId, user: looked.user };
+  }
   const looked = lookUpPersonalToken(db, token, nowMs);
   if (looked.state !== "active") throw domainError("invalid_token", REASONS[looked.state]);
   return looked.found;

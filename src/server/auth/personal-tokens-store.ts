@@ -54,8 +54,11 @@ export function createPersonalToken(
 }
 
 export interface AuthenticatedToken {
+  /** The personal token's id, or the sign-in's grant id: the rate limit's key and what revocation ends. */
   tokenId: string;
   user: User;
+  /** A personal access token, or an access token from a browser sign-in (the authorization server's). */
+  kind: "personal" | "sign-in";
 }
 
 /** The token's user when the token is active, else why not (never which tokens exist). */
@@ -87,6 +90,7 @@ export function lookUpPersonalToken(
   return {
     state,
     found: {
+      kind: "personal",
       tokenId: row.id,
       user: { id: row.user_id, email: row.email, name: row.name, codehostLogin: row.codehost_login },
     },

@@ -12,6 +12,7 @@ import { usersTokensPlans } from "./0060-users-tokens-plans.js";
 import { tasksSchema } from "./0061-tasks.js";
 import { ticketsAndAgent } from "./0062-tickets-agent.js";
 import { oneTaskPerTicket } from "./0063-one-task-per-ticket.js";
+import { oauthSignIn } from "./0070-oauth-sign-in.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ticketsAndAgent,
   sandboxBoxesSchema,
   oneTaskPerTicket,
+  oauthSignIn,
 ];

@@ -1,0 +1,100 @@
+// oidc-provider's storage adapter over the store's `oauth_models` table. Every id is stored as its sha256, never
+// raw, and the raw id (`jti`) is stripped from the stored payload and put back on read: a copy of the database
+// holds no usable access token, code, refresh token, session or interaction id. Issued access tokens are also
+// indexed for the API (sign-ins.ts), so an API request never needs a provider round trip.
+import type { Adapter, AdapterPayload } from "oidc-provider";
+import { hashCredential } from "../auth/tokens.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import { forgetAccessToken } from "./sign-ins.js";
+
+export interface AdapterHooks {
+  /** Called after an AccessToken is stored, with its raw id (the token) and payload. */
+  onAccessToken(token: string, payload: AdapterPayload): void;
+}
+
+type Row = { payload: string; expires_at_ms: number | null; consumed_at_ms: number | null };
+
+export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (model: string) => Adapter {
+  const read = (row: Row | undefined, id: string): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    // The provider checks expiry itself too; rows past it are as good as gone.
+    if (row.expires_at_ms !== null && row.expires_at_ms <= Date.now()) return undefined;
+    const { jti: stripped, ...payload } = JSON.parse(row.payload) as AdapterPayload;
+    return {
+      ...payload,
+      // Only models whose payload carried a jti get it back, and only when read by id.
+      ...(stripped !== undefined && id ? { jti: id } : {}),
+      ...(row.consumed_at_ms !== null ? { consumed: Math.floor(row.consumed_at_ms / 1000) } : {}),
+    };
+  };
+
+  return class StoreAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const { jti: _raw, ...kept } = payload;
+      const stored = { ...kept, ...(payload.jti !== undefined ? { jti: null } : {}) };
+      const grantId = this.model === "Grant" ? id : (payload.grantId ?? null);
+      statement(
+        db,
+        `INSERT INTO oauth_models (model, id_hash, payload, grant_id, uid, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+           uid = excluded.uid, expires_at_ms = excluded.expires_at_ms`,
+      ).run(
+        this.model,
+        hashCredential(id),
+        JSON.stringify(stored),
+        grantId,
+        payload.uid ?? null,
+        expiresIn ? Date.now() + expiresIn * 1000 : null,
+      );
+      if (this.model === "AccessToken") hooks.onAccessToken(id, payload);
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const row = statement(
+        db,
+        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?",
+      ).get(this.model, hashCredential(id)) as Row | undefined;
+      return read(row, id);
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      // Only sessions are looked up by uid; the uid is not a bearer credential, the session id (cookie) is, and a
+      // session's payload never held it raw. The provider re-reads the session by id after this.
+      const row = statement(
+        db,
+        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?",
+      ).get(this.model, uid) as Row | undefined;
+      return read(row, "");
+    }
+
+    async findByUserCode(): Promise<undefined> {
+      // The device flow is off: there are no user codes.
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      statement(db, "UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?").run(
+        Date.now(),
+        this.model,
+        hashCredential(id),
+      );
+    }
+
+    async destroy(id: string): Promise<void> {
+      statement(db, "DELETE FROM oauth_models WHERE model = ? AND id_hash = ?").run(
+        this.model,
+        hashCredential(id),
+      );
+      if (this.model === "AccessToken") forgetAccessToken(db, id);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      statement(db, "DELETE FROM oauth_models WHERE model = ? AND grant_id = ?").run(this.model, grantId);
+      if (this.model === "AccessToken")
+        statement(db, "DELETE FROM oauth_access_tokens WHERE grant_id = ?").run(grantId);
+    }
+  };
+}

@@ -1,0 +1,36 @@
+// The authorization server's wire constants: its paths on the public listener, the one scope it grants, the
+// resources it issues tokens for, and how long a sign-in lasts (reference section 2 "Access token" and 8).
+export const OAUTH_BASE_PATH = "/oauth";
+
+export const OAUTH_PATHS = {
+  authorization: `${OAUTH_BASE_PATH}/authorize`,
+  token: `${OAUTH_BASE_PATH}/token`,
+  registration: `${OAUTH_BASE_PATH}/register`,
+  revocation: `${OAUTH_BASE_PATH}/revoke`,
+  jwks: `${OAUTH_BASE_PATH}/jwks`,
+  /** Pushed authorization requests (RFC 9126) are switched off; this path is named so it never falls to hono. */
+  pushedAuthorization: `${OAUTH_BASE_PATH}/par`,
+  /** Our own approval page: oidc-provider's interaction URL. */
+  interaction: `${OAUTH_BASE_PATH}/interaction`,
+} as const;
+
+export const WELL_KNOWN = {
+  /** RFC 8414, served by the provider. */
+  authorizationServer: "/.well-known/oauth-authorization-server",
+  openidConfiguration: "/.well-known/openid-configuration",
+  /** RFC 9728, ours. */
+  protectedResource: "/.well-known/oauth-protected-resource",
+} as const;
+
+/** The one scope a Baton token carries: act as the user through the public API (or, later, MCP). */
+export const API_SCOPE = "baton";
+
+/** Resources a token may be bound to (RFC 8707), as paths under the service URL. */
+export const RESOURCES = { api: "/v1", mcp: "/v1/mcp" } as const;
+export type ResourceKind = keyof typeof RESOURCES;
+
+const DAY_MS = 86_400_000;
+export const SIGN_IN_LIFETIME_MS = 90 * DAY_MS;
+export const SIGN_IN_IDLE_MS = 30 * DAY_MS;
+/** Last use is written at most this often per sign-in: the API's hot path stays a read. */
+export const LAST_USE_GRANULARITY_MS = 60_000;

@@ -1,0 +1,214 @@
+// The service in process on a real loopback socket (the authorization server needs Node's request and response),
+// a real SQLite file seeded with fixtures/seeds/api.json, a loopback SMTP server, and a clock a test can move.
+// `browse` is a minimal browser for the OAuth redirects (a cookie jar, manual redirects); Chromium is used in
+// test/browser, where the pages themselves are under test.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { signInWithBrowser } from "../../../src/client/browser-sign-in.js";
+import { listenOnLoopback } from "../../../src/client/loopback-callback.js";
+import { buildAuthorizationUrl, makeSignInSecrets } from "../../../src/client/pkce.js";
+import { findUserByEmail } from "../../../src/server/auth/users.js";
+import {
+  applySeed,
+  createNodeServer,
+  createServerApp,
+  ephemeralSecretBox,
+  openDatabase,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
+import { startWebSession } from "../../../src/server/pages/session.js";
+import type { Database } from "../../../src/server/store/sqlite.js";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
+
+export const OWNER = "owner@acme.test";
+export const STRANGER = "stranger@other.test";
+
+export interface OAuthWorld {
+  url: string;
+  app: ServerApp;
+  db: Database;
+  dbPath: string;
+  smtp: TestSmtpServer;
+  clock: { offsetMs: number };
+  /** Every log line the service wrote (debug level). */
+  logs: string[];
+  /** A web session cookie pair for `email`, as the e-mailed link would start. */
+  sessionFor(email: string): string;
+  /** A browser that follows redirects itself, keeping cookies; returns each response. */
+  browse(
+    url: string,
+    init?: { cookie?: string; method?: string; form?: Record<string, string> },
+  ): Promise<Response>;
+  /** The whole browser sign-in for `email`: the client in process, approval by the fetch browser. */
+  signIn(email?: string): Promise<string>;
+  /** The same flow by hand, for a resource the client never asks for (RFC 8707); returns the token answer. */
+  signInFor(resource: string, email?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise<OAuthWorld> {
+  const dir = await mkdtemp(join(tmpdir(), "oauth-"));
+  const dbPath = join(dir, "serve.sqlite");
+  const db = await openDatabase(dbPath);
+  const secretBox = ephemeralSecretBox();
+  const seed = JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "seeds", "api.json"), "utf8"));
+  applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
+  const smtp = await startSmtpServer();
+  const clock = { offsetMs: 0 };
+  const logs: string[] = [];
+  const capture = new (await import("node:stream")).Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const pino = (await import("pino")).default;
+  const capability = { serviceUrl: "", ...(options.smtp === false ? {} : { smtpUrl: smtp.url }) };
+  const app = createServerApp({
+    db,
+    logger: pino({ level: "debug" }, capture),
+    secretBox,
+    now: () => new Date(Date.now() + clock.offsetMs),
+    capability,
+    tasks: { workRoot: join(dir, "work") },
+  });
+  const server: Server = createNodeServer(app.listeners.public.fetch);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  capability.serviceUrl = url;
+  app.start();
+
+  const sessionFor = (email: string) =>
+    startWebSession(app.deps, findUserByEmail(db, email)!.id, false).cookie;
+  const browse: OAuthWorld["browse"] = (target, init = {}) =>
+    fetch(target, {
+      method: init.method ?? (init.form ? "POST" : "GET"),
+      redirect: "manual",
+      headers: {
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...(init.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    });
+
+  /** Follows the authorization through the approval page as a signed-in user would, with cookies. */
+  async function approve(start: string, email: string, decision: "approve" | "deny"): Promise<void> {
+    const jar = new Map<string, string>();
+    const session = sessionFor(email);
+    const cookie = () => [session, ...[...jar].map(([k, v]) => `${k}=${v}`)].join("; ");
+    let next = start;
+    let method = "GET";
+    let form: Record<string, string> | undefined;
+    for (let hop = 0; hop < 10; hop++) {
+      const answer = await browse(next, { cookie: cookie(), method, ...(form ? { form } : {}) });
+      for (const set of answer.headers.getSetCookie()) {
+        const [pair] = set.split(";");
+        const [k, ...v] = pair!.split("=");
+        jar.set(k!, v.join("="));
+      }
+      const location = answer.headers.get("location");
+      if (location) {
+        const to = new URL(location, next);
+        if (to.port !== new URL(url).port) {
+          await fetch(to); // the client's loopback listener
+          return;
+        }
+        next = to.toString();
+        method = "GET";
+        form = undefined;
+        continue;
+      }
+      const page = await answer.text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+      if (!csrf) throw new Error(`no approval form at ${next} (${answer.status}): ${page.slice(0, 300)}`);
+      method = "POST";
+      form = { csrf, decision };
+    }
+    throw new Error("too many redirects");
+  }
+
+  return {
+    url,
+    app,
+    db,
+    dbPath,
+    smtp,
+    clock,
+    logs,
+    sessionFor,
+    browse,
+    async signIn(email = OWNER) {
+      const { accessToken } = await signInWithBrowser({
+        apiUrl: url,
+        openBrowser: true,
+        showUrl: () => {},
+        timeoutMs: 60_000,
+        openUrl: async (target) => {
+          void approve(target, email, "approve");
+        },
+      });
+      return accessToken;
+    },
+    async signInFor(resource, email = OWNER) {
+      const client = (await (
+        await fetch(`${url}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            client_name: "by hand",
+            application_type: "native",
+            token_endpoint_auth_method: "none",
+            redirect_uris: ["http://127.0.0.1/callback"],
+          }),
+        })
+      ).json()) as { client_id: string };
+      const secrets = makeSignInSecrets(randomBytes(32), randomBytes(16));
+      let code = "";
+      const listener = await listenOnLoopback((at) => {
+        code = at.searchParams.get("code") ?? "";
+        return "approved";
+      });
+      try {
+        const start = buildAuthorizationUrl({
+          authorizationEndpoint: `${url}/oauth/authorize`,
+          clientId: client.client_id,
+          redirectUri: listener.redirectUri,
+          resource,
+          scope: "baton",
+          secrets,
+        });
+        await approve(start, email, "approve");
+        const answer = await fetch(`${url}/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code,
+            redirect_uri: listener.redirectUri,
+            client_id: client.client_id,
+            code_verifier: secrets.verifier,
+            resource,
+          }),
+        });
+        return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+      } finally {
+        await listener.close();
+      }
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.stop();
+      db.close();
+      await smtp.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// The sign-in pages and the web session over a real socket: the e-mailed one-time link (no account discovery,
+// single use, 15 minutes, safe `next`, throttled), the session cookie's attributes, CSRF on the approval form,
+// and the rule that a bearer token never authenticates a page.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csrfTokenFor } from "../../../src/server/pages/session.js";
+import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
+import { pollUntil } from "../../helpers/poll.js";
+import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
+
+const UNKNOWN = "nobody@nowhere.test";
+
+describe("sign-in by e-mailed link and the web session", () => {
+  let world: OAuthWorld;
+  let noSmtp: OAuthWorld;
+  beforeAll(async () => {
+    [world, noSmtp] = await Promise.all([startOAuthWorld(), startOAuthWorld({ smtp: false })]);
+  });
+  afterAll(async () => {
+    await Promise.all([world?.close(), noSmtp?.close()]);
+  });
+
+  const ask = (email: string, next = "/oauth/interaction/abc") =>
+    world.browse(`${world.url}${PAGE_PATHS.signIn}`, { form: { email, next } });
+  async function linkFor(count: number): Promise<string> {
+    const mails = await pollUntil(
+      () => world.smtp.received,
+      (m) => m.length >= count,
+      { timeoutMs: 10_000 },
+    );
+    expect(mails.length).toBe(count);
+    return /https?:\/\/\S+token=([A-Za-z0-9_-]+)/.exec(mails[count - 1]!.decoded)![1]!;
+  }
+  const redeem = (token: string) => world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { form: { token } });
+
+  it("an unknown address gets the same page as a known one and no e-mail (no account discovery)", async () => {
+    const unknown = await ask(UNKNOWN);
+    const known = await ask(OWNER);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.text()).toBe(await known.text());
+    await linkFor(1);
+    expect(world.smtp.received.map((m) => m.to)).toEqual([[OWNER]]);
+  });
+
+  it("the link starts a session (HttpOnly, SameSite=Lax, Path=/, no Secure on loopback) and goes to next; it works once", async () => {
+    const token = await linkFor(1);
+    const first = await redeem(token);
+    expect(first.status).toBe(303);
+    expect(first.headers.get("location")).toBe("/oauth/interaction/abc");
+    const cookie = first.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^baton_session=[A-Za-z0-9_-]{43};/);
+    for (const attribute of ["HttpOnly", "SameSite=Lax", "Path=/"]) expect(cookie).toContain(attribute);
+    expect(cookie).not.toContain("Secure");
+    const again = await redeem(token);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("already used");
+  });
+
+  it("a link expires after 15 minutes; an unknown one says to request a new link", async () => {
+    await ask(OWNER, "/dashboard/tokens");
+    const token = await linkFor(2);
+    world.clock.offsetMs = 15 * 60_000 + 1;
+    const late = await redeem(token);
+    world.clock.offsetMs = 0;
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain("has expired");
+    const unknown = await redeem("x".repeat(43));
+    expect(await unknown.text()).toContain("Request a new link");
+  });
+
+  it("sends at most 3 links per address in 15 minutes; the page stays the same", async () => {
+    const before = world.smtp.received.length;
+    await ask(OWNER);
+    const over = await ask(OWNER);
+    expect(over.status).toBe(200);
+    await linkFor(before + 1);
+    expect(world.logs.join("\n")).toContain("too many asked for");
+  });
+
+  it("without --smtp-url the sign-in page says e-mail sign-in is not configured and what to set", async () => {
+    const answer = await noSmtp.browse(`${noSmtp.url}${PAGE_PATHS.signIn}`);
+    expect(answer.status).toBe(503);
+    expect(await answer.text()).toContain("--smtp-url");
+  });
+
+  it("a page without a session redirects to sign-in with next; a bearer token never authenticates a page", async () => {
+    const bearer: Record<string, string> = { authorization: "Bearer btn_owner-acme-0000000000000000" };
+    for (const headers of [{}, bearer]) {
+      const answer = await fetch(`${world.url}/oauth/interaction/abc?x=1`, { redirect: "manual", headers });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toBe(
+        `${PAGE_PATHS.signIn}?next=%2Foauth%2Finteraction%2Fabc%3Fx%3D1`,
+      );
+    }
+  });
+
+  it("a session ends after 12 hours without a page view", async () => {
+    const cookie = world.sessionFor(OWNER);
+    world.clock.offsetMs = 12 * 3_600_000;
+    const answer = await world.browse(`${world.url}/oauth/interaction/abc`, { cookie });
+    world.clock.offsetMs = 0;
+    expect(answer.status).toBe(303);
+  });
+
+  it("sign-out (with the CSRF token) ends the session in the store and clears the cookie", async () => {
+    const cookie = world.sessionFor(OWNER);
+    const csrf = csrfTokenFor(cookie.split("=")[1]!);
+    const out = await world.browse(`${world.url}${PAGE_PATHS.signOut}`, {
+      cookie,
+      form: { [CSRF_FIELD]: csrf },
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/^baton_session=; .*Max-Age=0/);
+    const after = await world.browse(`${world.url}/oauth/interaction/abc`, { cookie });
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toContain(PAGE_PATHS.signIn);
+  });
+
+  it("the session cookie never authenticates the token endpoint", async () => {
+    const answer = await world.browse(`${world.url}/oauth/token`, {
+      cookie: world.sessionFor(OWNER),
+      form: {
+        grant_type: "authorization_code",
+        code: "x".repeat(43),
+        redirect_uri: "http://127.0.0.1/callback",
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/^invalid_(request|client|grant)$/);
+  });
+
+  it.each([
+    ["missing", {}],
+    ["wrong", { [CSRF_FIELD]: "not-the-token" }],
+  ])("a POST form whose CSRF token is %s gets 403 and a page saying to reload", async (_what, form) => {
+    const answer = await world.browse(`${world.url}/oauth/interaction/abc`, {
+      cookie: world.sessionFor(OWNER),
+      form: { decision: "approve", ...form },
+    });
+    expect(answer.status).toBe(403);
+    expect(await answer.text()).toContain("Reload the page");
+  });
+});

@@ -1,0 +1,92 @@
+// The pure rules of sign-in: where a sign-in may redirect, how the client reads its loopback callback, which
+// registrations are native loopback clients, the session cookie's attributes, and a sign-in's lifetime.
+import { describe, expect, it } from "vitest";
+import { classifyCallback } from "../../../src/client/pkce.js";
+import { refuseUnlessNativeLoopback } from "../../../src/server/oauth/provider.js";
+import { classifySignIn } from "../../../src/server/oauth/sign-ins.js";
+import { isLoopbackUrl, sessionCookie } from "../../../src/server/pages/session.js";
+import { safeNextPath } from "../../../src/server/pages/sign-in-links.js";
+
+const DAY = 86_400_000;
+
+describe("safeNextPath: only same-origin relative paths", () => {
+  it.each([
+    ["/oauth/interaction/abc", "/oauth/interaction/abc"],
+    ["/dashboard/tokens?x=1", "/dashboard/tokens?x=1"],
+    ["//evil.test/x", "/dashboard/tokens"],
+    ["/\\evil.test", "/dashboard/tokens"],
+    ["https://evil.test/", "/dashboard/tokens"],
+    ["javascript:alert(1)", "/dashboard/tokens"],
+    ["", "/dashboard/tokens"],
+    [undefined, "/dashboard/tokens"],
+    ["/a\nb", "/dashboard/tokens"],
+  ])("%j goes to %j", (next, expected) => {
+    expect(safeNextPath(next)).toBe(expected);
+  });
+});
+
+describe("classifyCallback: the client's loopback answer (RFC 9207 iss, state)", () => {
+  const expected = { state: "st", issuer: "https://baton.test" };
+  const at = (query: string, path = "/callback") =>
+    classifyCallback(new URL(`http://127.0.0.1:1${path}?${query}`), expected);
+  it.each([
+    ["code=c&state=st&iss=https%3A%2F%2Fbaton.test", "code"],
+    ["error=access_denied&state=st&iss=https%3A%2F%2Fbaton.test", "denied"],
+    ["code=c&state=other&iss=https%3A%2F%2Fbaton.test", "ignore"],
+    ["code=c&state=st&iss=https%3A%2F%2Fevil.test", "fail"],
+    ["code=c&state=st", "fail"],
+    ["error=server_error&state=st&iss=https%3A%2F%2Fbaton.test", "fail"],
+  ])("%s is %s", (query, kind) => {
+    expect(at(query).kind).toBe(kind);
+  });
+  it("another path is ignored", () => {
+    expect(at("code=c&state=st", "/favicon.ico").kind).toBe("ignore");
+  });
+});
+
+describe("refuseUnlessNativeLoopback: RFC 8252 native public clients only", () => {
+  const ok = { application_type: "native", token_endpoint_auth_method: "none" };
+  it.each([
+    [["http://127.0.0.1/callback"], undefined],
+    [["http://[::1]:8080/cb"], undefined],
+    [["http://localhost/cb"], undefined],
+    [["http://example.test/cb"], /loopback/],
+    [["https://127.0.0.1/cb"], /loopback/],
+    [["com.example.app:/cb"], /loopback/],
+  ])("%j → %s", (uris, refusal) => {
+    const answer = refuseUnlessNativeLoopback({ ...ok, redirect_uris: uris });
+    if (refusal) expect(answer).toMatch(refusal);
+    else expect(answer).toBeUndefined();
+  });
+});
+
+describe("the session cookie", () => {
+  it("is HttpOnly, SameSite=Lax, Path=/, and Secure unless the service is on loopback", () => {
+    expect(sessionCookie("id", false, 60)).toBe(
+      "baton_session=id; Path=/; HttpOnly; SameSite=Lax; Max-Age=60",
+    );
+    expect(sessionCookie("id", true, 60)).toContain("; Secure");
+  });
+  it.each([
+    ["http://127.0.0.1:8080/x", true],
+    ["http://localhost/x", true],
+    ["http://[::1]/x", true],
+    ["https://baton.example.com/x", false],
+    ["http://10.0.0.5/x", false],
+  ])("%s is loopback: %s", (url, loopback) => {
+    expect(isLoopbackUrl(url)).toBe(loopback);
+  });
+});
+
+describe("classifySignIn: up to 90 days, or until 30 days pass without use", () => {
+  const row = { expiresAtMs: 90 * DAY, lastUsedAtMs: 0, endedAtMs: null, tokenExpiresAtMs: 90 * DAY };
+  it.each([
+    [{}, 29 * DAY, "active"],
+    [{}, 30 * DAY, "idle"],
+    [{ lastUsedAtMs: 80 * DAY }, 90 * DAY, "expired"],
+    [{ lastUsedAtMs: 80 * DAY }, 89 * DAY, "active"],
+    [{ endedAtMs: 1 }, 1, "ended"],
+  ])("%j at %d ms is %s", (change, now, state) => {
+    expect(classifySignIn({ ...row, ...change }, now)).toBe(state);
+  });
+});
