@@ -1,13 +1,17 @@
 // How `baton login` gets its token (reference rule 7) and checks it with GET /v1/me before anything is saved:
 // typed without echo, piped in, or from the browser sign-in. Never prints the token.
+
+import { signInWithBrowser } from "../client/browser-sign-in.js";
 import type { TokenKind } from "../client/config-schema.js";
-import { BROWSER_SIGN_IN_TIMEOUT_MS, loadBrowserSignIn } from "../client/load-browser-sign-in.js";
 import type { LoginMode } from "../client/login-rules.js";
 import type { Me } from "../client/schemas.js";
 import { isBatonError, ServiceError, UsageError } from "../errors.js";
 import type { CommandContext } from "./context.js";
 import { writeLines } from "./io.js";
 import { readPipedInput, readSecretFromTerminal } from "./terminal.js";
+
+/** Reference rule 7: the client stops waiting for the approval after 5 minutes. */
+const BROWSER_SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000;
 
 export interface Obtained {
   token: string;
@@ -23,8 +27,7 @@ export async function obtainToken(
 ): Promise<Obtained> {
   const { io } = context;
   if (mode === "browser") {
-    const signIn = await loadBrowserSignIn();
-    const result = await signIn({
+    const result = await signInWithBrowser({
       apiUrl,
       openBrowser,
       timeoutMs: BROWSER_SIGN_IN_TIMEOUT_MS,

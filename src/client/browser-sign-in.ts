@@ -4,9 +4,9 @@
 // the API (RFC 8707). The token is returned, never printed or logged.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import { BatonError } from "../errors.js";
-import { createHttpClient, type HttpClient } from "../transport/http.js";
+import { createHttpClient, type HttpClient } from "../net/http-client.js";
 import { type CallbackPage, listenOnLoopback } from "./loopback-callback.js";
 import { buildAuthorizationUrl, classifyCallback, makeSignInSecrets } from "./pkce.js";
 

@@ -10,6 +10,7 @@ import { disconnectApp, listConnectedApps } from "../../src/server/oauth/connect
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { pollUntil } from "../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../helpers/serve.js";
+import { signInByEmail } from "../helpers/sign-in-by-email.js";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.js";
 
 const OWNER = "owner@acme.test";
@@ -33,26 +34,10 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
   });
 
   /** Signs in on the e-mailed link in `context`'s page, wherever the approval flow sent it. */
-  async function signInByEmail(context: BrowserContext, url: string): Promise<void> {
+  async function signInAsOwner(context: BrowserContext, url: string): Promise<void> {
     const page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(15_000);
-    await page.goto(url);
-    await page.fill("#email", OWNER);
-    const before = smtp.received.length;
-    await page.click("button[type=submit]");
-    await page.waitForSelector("text=Check your e-mail");
-    const mails = await pollUntil(
-      () => smtp.received,
-      (m) => m.length > before,
-      { timeoutMs: 10_000 },
-    );
-    const link = /https?:\/\/\S+\/dashboard\/sign-in\/link\?token=[A-Za-z0-9_-]+/.exec(
-      mails.at(-1)!.decoded,
-    )?.[0];
-    expect(link).toBeDefined();
-    linkTokens.push(new URL(link!).searchParams.get("token")!);
-    await page.goto(link!);
-    await page.click("button[type=submit]");
+    linkTokens.push(await signInByEmail(page, smtp, url, OWNER));
   }
 
   async function me(token: string): Promise<Response> {
@@ -71,7 +56,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
       timeoutMs: FIVE_MINUTES,
       openUrl: async (url) => {
         void (async () => {
-          await signInByEmail(context, url);
+          await signInAsOwner(context, url);
           const page = context.pages()[0]!;
           await page.waitForSelector(`button:has-text("${decision}")`);
           approvalText = (await page.textContent("main")) ?? "";
