@@ -50,6 +50,8 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createTokensPageApp } from "./pages/tokens/app.js";
+import { PAGE_PATHS } from "./pages/wire.js";
 import { createProxyInternalApp } from "./proxy/app.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
@@ -156,19 +158,32 @@ export function composeListeners(
   const api: Mount = [API_BASE_PATH, createApiApp(deps)];
   const proxyInternal: Mount = [PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps)];
   const codehostGit: Mount = [CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps)];
+  const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
   // The order of `all` is the published document's order.
   const all = composeListener(
     deps,
-    [health, ops, admin, sandboxAdmin, taskAdmin, members, api, proxyInternal, codehostGit, openapi],
+    [
+      health,
+      ops,
+      admin,
+      sandboxAdmin,
+      taskAdmin,
+      members,
+      api,
+      proxyInternal,
+      codehostGit,
+      tokensPage,
+      openapi,
+    ],
     throttle,
   );
   return {
     all,
     listeners: {
-      public: composeListener(deps, [health, members, api, openapi], throttle),
+      public: composeListener(deps, [health, members, api, tokensPage, openapi], throttle),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
       admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
     },
