@@ -145,6 +145,21 @@ describe("a bad form is refused with what to fix, and nothing is created", () =>
   });
 });
 
+describe("a form over 16 KiB", () => {
+  it("is refused with 413 and a page saying what to do, and nothing is created", async () => {
+    const { csrf, formId } = await openForm();
+    const count = tokenCount();
+    const answer = await h.page("POST", PAGE_PATHS.tokens, {
+      cookie,
+      form: { [CSRF_FIELD]: csrf, formId, name: "n".repeat(17 * 1024), lifetimeDays: "30" },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.headers.get("content-type")).toContain("text/html");
+    expect(answer.text).toContain("shorten what you typed");
+    expect(tokenCount()).toBe(count);
+  });
+});
+
 describe("revoking a token", () => {
   it("asks to confirm first, then revokes at once: the API's next call is 401 invalid_token", async () => {
     const { token } = await createToken("to-revoke");
@@ -254,6 +269,21 @@ describe("who may see the page", () => {
       expect(answer.text).not.toContain("bearer-try");
     }
   });
+
+  it("a session cookie never authenticates the API: GET /v1/me with only the cookie is 401", async () => {
+    const answer = await h.page("GET", "/v1/me", { cookie });
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.text).error).toBe(WIRE_ERRORS.invalidToken);
+  });
+
+  it.each([TOKENS_PAGE_PATHS.revoke, TOKENS_PAGE_PATHS.disconnect])(
+    "GET %s (only forms post there) goes to the list",
+    async (path) => {
+      const answer = await h.page("GET", path, { cookie });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toBe(PAGE_PATHS.tokens);
+    },
+  );
 
   it("the page is served on the public listener only", async () => {
     for (const listener of [h.app.listeners.sandbox, h.app.listeners.admin])

@@ -17,6 +17,10 @@ import {
 } from "./wire.js";
 
 export function addConfirmedRoutes(app: TokensPageApp, { deps, apps, formGuards }: TokensPageContext): void {
+  // Only forms post here; a browser that lands on one by GET (a bookmark, the `next` of a sign-in that began with
+  // an expired session's POST) goes to the list, where the action can be chosen again.
+  for (const route of [ROUTES.revoke, ROUTES.disconnect]) app.get(route, (c) => c.redirect(PATHS.list, 303));
+
   app.post(ROUTES.revoke, ...formGuards, async (c) => {
     const parsed = RevokeFormSchema.safeParse(formFields(await c.req.parseBody()));
     if (!parsed.success) throw invalidRequest(parsed.error.issues[0]!.message);
