@@ -11,12 +11,13 @@ header .brand{font-weight:700;text-decoration:none;color:inherit}
 header form{margin:0}
 h1{font-size:1.5rem;margin:1rem 0 0.5rem}
 h2{font-size:1.2rem;margin:1.5rem 0 0.5rem}
-p,li,td,th,label,input,select,button,code{overflow-wrap:anywhere}
+p,li,label,code{overflow-wrap:break-word}
+td[data-label=Name],td[data-label=App]{overflow-wrap:anywhere}
 a{color:#0550ae}
 label{display:block;font-weight:600;margin:0.75rem 0 0.25rem}
-input,select,button{font:inherit;max-width:100%}
+input,select,button,textarea{font:inherit;max-width:100%}
 input[type=text],input[type=email],select{width:100%;padding:0.5rem;border:1px solid #57606a;border-radius:4px}
-button{padding:0.5rem 1rem;border:1px solid #1b1f24;border-radius:4px;background:#f6f8fa;color:#1b1f24;cursor:pointer;margin-top:0.75rem}
+button{white-space:nowrap;padding:0.5rem 1rem;border:1px solid #1b1f24;border-radius:4px;background:#f6f8fa;color:#1b1f24;cursor:pointer;margin-top:0.75rem}
 button.primary{background:#1f6feb;border-color:#1f6feb;color:#fff}
 button.danger{background:#fff;border-color:#b42318;color:#b42318}
 :focus-visible{outline:3px solid #bf8700;outline-offset:2px}
@@ -24,10 +25,11 @@ button.danger{background:#fff;border-color:#b42318;color:#b42318}
 .notice{border-color:#1a7f37}
 .error{border-color:#b42318}
 .secret{border-color:#bf8700}
-.secret code{display:block;font-size:1rem;padding:0.5rem;background:#f6f8fa;user-select:all}
+.secret textarea{display:block;width:100%;resize:none;padding:0.5rem;border:1px solid #57606a;border-radius:4px;font:1rem/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;word-break:break-all}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .hint{color:#57606a;font-size:0.9rem}
 table{width:100%;border-collapse:collapse}
+th{white-space:nowrap}
 th,td{text-align:left;padding:0.5rem;border-bottom:1px solid #d0d7de;vertical-align:top}
 td form{margin:0}
 td button{margin-top:0}

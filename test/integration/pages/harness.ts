@@ -112,5 +112,5 @@ export const csrfOf = (html: string) => inputValue(html, CSRF_FIELD);
 
 /** The token shown once on the creation page, or undefined when the page shows none. */
 export function shownToken(html: string): string | undefined {
-  return /id="created-token"[^>]*value="(btn_[^"]+)"/.exec(html)?.[1];
+  return /id="created-token"[^>]*>(btn_[^<]+)<\/textarea>/.exec(html)?.[1];
 }
