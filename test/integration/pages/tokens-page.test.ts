@@ -3,6 +3,8 @@
 // are shown", revoke ("revocation is immediate"), refusals that say what to fix, CSRF on every form, and a web
 // session (never a bearer token) to see it at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOwnToken } from "../../../src/server/auth/own-tokens.js";
+import { newId } from "../../../src/server/auth/tokens.js";
 import { NOTICES, TOKENS_PAGE_PATHS } from "../../../src/server/pages/tokens/wire.js";
 import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
 import { WIRE_ERRORS } from "../../../src/transport/wire.js";
@@ -99,6 +101,23 @@ describe("creating a token", () => {
     const list = await h.page("GET", PAGE_PATHS.tokens, { cookie });
     expect(list.text).toContain('<td data-label="Name">padded</td>');
     expect(list.text).toContain(`<td data-label="Name">${"n".repeat(100)}</td>`);
+  });
+
+  it("the list says in words which tokens are Active, Expired or Revoked", async () => {
+    // Made 31 days ago with 30 days to live: expired a day ago (the store's clock is passed in, not waited for).
+    const old = createOwnToken(
+      h.db,
+      h.user(DEV),
+      { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
+      new Date(Date.now() - 31 * DAY_MS),
+    );
+    if (old === "already-created") throw new Error("a fresh id was taken");
+    expect((await h.me(old.token)).status).toBe(401);
+    const list = await h.page("GET", PAGE_PATHS.tokens, { cookie });
+    expect(list.text).toMatch(
+      new RegExp(`…${escapeRegExp(old.lastFour)}</code></td>[\\s\\S]*?<td data-label="State">Expired</td>`),
+    );
+    expect(list.text).toContain('<td data-label="State">Active</td>');
   });
 
   it("a name is shown escaped, never as markup", async () => {
