@@ -54,6 +54,8 @@ import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
 import { createSignInApp } from "./pages/sign-in-app.js";
+import { createTokensPageApp } from "./pages/tokens/app.js";
+import { PAGE_PATHS } from "./pages/wire.js";
 import { createProxyInternalApp } from "./proxy/app.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
@@ -169,6 +171,7 @@ export function composeListeners(
   const oauth: Mount = ["/", createOAuthApp(deps, authServer)];
   const approval: Mount = ["/", createApprovalApp(deps, authServer)];
   const signIn: Mount = ["/", createSignInApp(deps)];
+  const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
@@ -188,6 +191,7 @@ export function composeListeners(
       signIn,
       proxyInternal,
       codehostGit,
+      tokensPage,
       openapi,
     ],
     throttle,
@@ -195,7 +199,11 @@ export function composeListeners(
   return {
     all,
     listeners: {
-      public: composeListener(deps, [health, members, api, oauth, approval, signIn, openapi], throttle),
+      public: composeListener(
+        deps,
+        [health, members, api, oauth, approval, signIn, tokensPage, openapi],
+        throttle,
+      ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
       admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
     },

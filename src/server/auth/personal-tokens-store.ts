@@ -5,13 +5,8 @@ import { InputError } from "../../errors.js";
 import type { TokenLifetimeDays } from "../domain/limits.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
-import {
-  classifyToken,
-  expiryFor,
-  hashPersonalToken,
-  makePersonalToken,
-  type TokenState,
-} from "./personal-token.js";
+import { createOwnToken } from "./own-tokens.js";
+import { classifyToken, expiryFor, hashPersonalToken, type TokenState } from "./personal-token.js";
 import { newId } from "./tokens.js";
 import { findUserByEmail, type User } from "./users.js";
 
@@ -26,6 +21,7 @@ export interface CreatedToken {
   expiresAt: string;
 }
 
+/** The operator's path (`baton admin token create`): a token for the member with this e-mail, under a fresh id. */
 export function createPersonalToken(
   db: Database,
   input: { email: string; name: string; lifetimeDays: TokenLifetimeDays },
@@ -34,23 +30,16 @@ export function createPersonalToken(
 ): CreatedToken {
   const user = findUserByEmail(db, input.email);
   if (!user) throw new InputError(`no user ${input.email}; add them as a workspace member first`);
-  const made = makePersonalToken(secret);
-  const id = newId("pat");
-  const expiresAtMs = expiryFor(now.getTime(), input.lifetimeDays);
-  statement(
+  const created = createOwnToken(
     db,
-    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(made.hash, user.email, input.name, expiresAtMs, now.toISOString(), id, made.lastFour);
-  return {
-    id,
-    token: made.token,
-    name: input.name,
-    lastFour: made.lastFour,
-    email: user.email,
-    createdAt: now.toISOString(),
-    expiresAt: new Date(expiresAtMs).toISOString(),
-  };
+    user,
+    { id: newId("pat"), name: input.name, lifetimeDays: input.lifetimeDays },
+    now,
+    secret,
+  );
+  // A fresh 128-bit id is never taken already.
+  if (created === "already-created") throw new Error("a fresh token id was already taken");
+  return created;
 }
 
 export interface AuthenticatedToken {

@@ -21,3 +21,6 @@ export const LIMITS = {
 /** Token lifetimes a person can pick (reference section 2, "Access token"). */
 export const TOKEN_LIFETIME_DAYS = [30, 90, 365] as const;
 export type TokenLifetimeDays = (typeof TOKEN_LIFETIME_DAYS)[number];
+
+/** A personal access token's name: 1 to 100 characters after trimming. */
+export const TOKEN_NAME_MAX_CHARS = 100;

@@ -4,12 +4,12 @@
 // scope, then the provider resumes the authorization and redirects to the app's loopback address.
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
-import { html } from "hono/html";
 import type { User } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
 import type { PagesEnv } from "../pages/env.js";
+import { html } from "../pages/html.js";
 import { renderPage } from "../pages/layout.js";
 import { renderMessagePage } from "../pages/message-page.js";
 import { requireWebSession, verifyCsrf } from "../pages/session.js";

@@ -1,6 +1,7 @@
 // A page that only says something (a refusal, an outcome) in the common frame.
-import { html } from "hono/html";
+
 import type { User } from "../auth/users.js";
+import { html } from "./html.js";
 import { renderPage } from "./layout.js";
 
 export function renderMessagePage(options: {

@@ -2,11 +2,12 @@
 // page never tells whether an account exists), and the link's landing page, whose button (a POST, so that mail
 // scanners fetching the link do not use it up) starts the web session.
 import { getCookie } from "hono/cookie";
-import { html } from "hono/html";
 import { findUserByEmail, type User } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
 import { createSurface } from "../http/surface.js";
 import { issuerOf } from "../oauth/provider.js";
+import { pageHeaders } from "./headers.js";
+import { html } from "./html.js";
 import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
 import {
@@ -26,6 +27,10 @@ const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 export function createSignInApp(deps: ServerDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   const mailer = createSignInMailer(deps);
+  // Scoped to the sign-in paths: this app is mounted at the root, where a bare use() would reach every route.
+  app.use(`${PAGE_PATHS.signIn}/*`, pageHeaders());
+  app.use(PAGE_PATHS.signIn, pageHeaders());
+  app.use(PAGE_PATHS.signOut, pageHeaders());
   const notConfigured = () =>
     renderMessagePage({
       title: "Sign-in by e-mail is not configured",

@@ -1,0 +1,43 @@
+// The pages' one stylesheet, inlined (no asset route, no build step) and allowed by its hash in the CSP. Readable
+// from 360 px wide up: one column, wrapping long values, tables that become stacked rows on narrow screens;
+// focus always visible; state is said in words, colour only repeats it.
+export const STYLESHEET = `
+*,*::before,*::after{box-sizing:border-box}
+html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#fff}
+body{margin:0}
+header,main,footer{max-width:48rem;margin:0 auto;padding:0.75rem 1rem}
+header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #d0d7de}
+header .brand{font-weight:700;text-decoration:none;color:inherit}
+header form{margin:0}
+h1{font-size:1.5rem;margin:1rem 0 0.5rem}
+h2{font-size:1.2rem;margin:1.5rem 0 0.5rem}
+p,li,label,code{overflow-wrap:break-word}
+td[data-label=Name],td[data-label=App]{overflow-wrap:anywhere}
+a{color:#0550ae}
+label{display:block;font-weight:600;margin:0.75rem 0 0.25rem}
+input,select,button,textarea{font:inherit;max-width:100%}
+input[type=text],input[type=email],select{width:100%;padding:0.5rem;border:1px solid #57606a;border-radius:4px}
+button{white-space:nowrap;padding:0.5rem 1rem;border:1px solid #1b1f24;border-radius:4px;background:#f6f8fa;color:#1b1f24;cursor:pointer;margin-top:0.75rem}
+button.primary{background:#1f6feb;border-color:#1f6feb;color:#fff}
+button.danger{background:#fff;border-color:#b42318;color:#b42318}
+:focus-visible{outline:3px solid #bf8700;outline-offset:2px}
+.notice,.error,.secret{border:2px solid;border-radius:4px;padding:0.75rem 1rem;margin:1rem 0}
+.notice{border-color:#1a7f37}
+.error{border-color:#b42318}
+.secret{border-color:#bf8700}
+.secret textarea{display:block;width:100%;resize:none;padding:0.5rem;border:1px solid #57606a;border-radius:4px;font:1rem/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;word-break:break-all}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.hint{color:#57606a;font-size:0.9rem}
+table{width:100%;border-collapse:collapse}
+th{white-space:nowrap}
+th,td{text-align:left;padding:0.5rem;border-bottom:1px solid #d0d7de;vertical-align:top}
+td form{margin:0}
+td button{margin-top:0}
+@media (max-width:40rem){
+  thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+  table,tbody,tr,td{display:block;width:100%}
+  tr{border-bottom:1px solid #d0d7de;padding:0.5rem 0}
+  td{border:0;padding:0.125rem 0}
+  td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+}
+`;
