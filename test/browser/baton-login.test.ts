@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { BATON_BIN, runBaton } from "../helpers/cli.js";
@@ -35,7 +35,10 @@ describe("baton login in a browser, through the real binary", () => {
 
   const env = () => ({ BATON_API_URL: serve.url, XDG_CONFIG_HOME: configHome });
 
-  it("--no-browser prints the address; approving in the browser signs the client in; logout ends the sign-in", async () => {
+  /** Runs `baton login --no-browser -w ws_acme` and approves it in `page` as the owner; resolves with its output. */
+  async function loginInBrowser(
+    page: Page,
+  ): Promise<{ output: string; exitCode: number | null; linkToken: string }> {
     const login = spawn(process.execPath, [BATON_BIN, "login", "--no-browser", "-w", "ws_acme"], {
       env: { ...process.env, ...env(), BATON_LOG_LEVEL: "" },
       stdio: ["pipe", "pipe", "pipe"],
@@ -44,26 +47,31 @@ describe("baton login in a browser, through the real binary", () => {
     login.stdout.on("data", (chunk: Buffer) => (output += chunk));
     login.stderr.on("data", (chunk: Buffer) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => login.once("exit", resolve));
-
+    const address = /^\s+(http\S+\/oauth\/authorize\?\S+)$/m;
     const shown = await pollUntil(
       () => output,
-      (text) => /^\s+(http\S+\/oauth\/authorize\?\S+)$/m.test(text),
+      (text) => address.test(text),
       { timeoutMs: 15_000 },
     );
     expect(shown).toContain("open this address in a browser on this computer");
-    const address = /^\s+(http\S+\/oauth\/authorize\?\S+)$/m.exec(shown)![1]!;
-
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const linkToken = await signInByEmail(page, smtp, address, "owner@acme.test");
+    const linkToken = await signInByEmail(page, smtp, address.exec(shown)![1]!, "owner@acme.test");
     await page.waitForSelector('button:has-text("Approve")');
     expect(await page.textContent("main")).toMatch(/Baton CLI on/);
     await page.click('button:has-text("Approve")');
     await page.waitForSelector("text=You can close this tab");
+    const exitCode = await exited;
+    return { output, exitCode, linkToken };
+  }
+
+  it("--no-browser prints the address; approving in the browser signs the client in; logout ends the sign-in", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const { output, exitCode, linkToken } = await loginInBrowser(page);
     await context.close();
 
-    expect(await exited, output).toBe(0);
+    expect(exitCode, output).toBe(0);
+
     expect(output).toContain("Signed in to");
     expect(output).toContain("Default workspace: ws_acme (Acme).");
 
@@ -89,5 +97,26 @@ describe("baton login in a browser, through the real binary", () => {
         expect(text).not.toContain(secret);
       expect(serve.output()).not.toContain(secret);
     }
+  }, 90_000);
+
+  it("Disconnect on the access-tokens page ends the client's sign-in: its next command is refused and says to log in", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const { output, exitCode } = await loginInBrowser(page);
+    expect(exitCode, output).toBe(0);
+    expect((await runBaton(["whoami"], { env: env() })).exitCode).toBe(0);
+
+    // The same browser is signed in to the pages: the tokens page lists the client under Connected apps.
+    await page.goto(`${serve.url}/dashboard/tokens`);
+    const row = page.locator("tr", { hasText: "Baton CLI on" });
+    await row.locator("button", { hasText: "Disconnect" }).click();
+    await page.click('button:has-text("Disconnect app")');
+    await page.waitForSelector("text=The app is disconnected");
+    await context.close();
+
+    const refused = await runBaton(["whoami"], { env: env() });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/baton login/);
   }, 90_000);
 });
