@@ -46,7 +46,10 @@ export interface FollowState {
 export type FollowEvent =
   | { type: "entry"; entry: FollowedEntry }
   | { type: "queued" }
-  | { type: "picked_up" };
+  | { type: "picked_up" }
+  /** A poll failed on the network or a 5xx: following goes on until the time limit (said once per outage). */
+  | { type: "connection_lost"; reason: string }
+  | { type: "connection_back" };
 
 export type StepOutcome =
   | { kind: "turn_done"; status: string }

@@ -1,6 +1,7 @@
 // Reference section 4 rules 5 and 6: follow a task by polling its state and conversation every 3 s until the turn
 // is done, the time limit passes, a reply is not picked up in 2 minutes, or the caller stops waiting (Ctrl-C).
 // The I/O is injected (fetches, clock, sleep, output), so tests drive it in-process with a fake clock.
+import { isBatonError } from "../errors.js";
 import {
   type FollowEvent,
   type FollowedEntry,
@@ -56,25 +57,31 @@ export async function followTask(deps: FollowDeps, options: FollowOptions): Prom
   const deadline = options.sentAt + options.timeoutMs;
   let status: string | undefined;
   const { signal } = options;
+  let outage = false;
   try {
     for (;;) {
-      const task = await deps.fetchTask(signal);
-      status = task.status;
-      const entries: FollowedEntry[] = [];
-      for (let after = state.cursor; ; ) {
-        const page = await deps.fetchEntries(after, signal);
-        entries.push(...page.entries);
-        if (page.next === null || page.entries.length === 0) break;
-        after = page.next;
+      const seen = await readOnce(deps, state.cursor, signal).catch((error: unknown) => {
+        // A person following for half an hour must not lose the task to a blip: a dropped connection or a 5xx
+        // (each already retried by the HTTP client) is said once, and the next poll tries again until the time
+        // limit. Anything else (a revoked token, a task gone) ends following as before.
+        if (signal.aborted || !isTransient(error)) throw error;
+        if (!outage) deps.emit({ type: "connection_lost", reason: (error as Error).message });
+        outage = true;
+        return undefined;
+      });
+      if (seen) {
+        if (outage) deps.emit({ type: "connection_back" });
+        outage = false;
+        status = seen.task.status;
+        const step = stepFollow(
+          state,
+          { task: seen.task, entries: seen.entries, sinceSentMs: deps.now() - options.sentAt },
+          { ownMessageIds: options.ownMessageIds, pickupLimitMs: options.pickupLimitMs },
+        );
+        state = step.state;
+        for (const event of step.events) deps.emit(event);
+        if (step.outcome) return step.outcome;
       }
-      const step = stepFollow(
-        state,
-        { task, entries, sinceSentMs: deps.now() - options.sentAt },
-        { ownMessageIds: options.ownMessageIds, pickupLimitMs: options.pickupLimitMs },
-      );
-      state = step.state;
-      for (const event of step.events) deps.emit(event);
-      if (step.outcome) return step.outcome;
       const left = deadline - deps.now();
       if (left <= 0) return { kind: "timed_out", status };
       await deps.sleep(Math.min(options.pollMs, left), signal);
@@ -84,6 +91,29 @@ export async function followTask(deps: FollowDeps, options: FollowOptions): Prom
     if (signal.aborted) return { kind: "interrupted", status };
     throw error;
   }
+}
+
+/** The task and every entry after `cursor`, all pages. */
+async function readOnce(
+  deps: FollowDeps,
+  cursor: string | null,
+  signal: AbortSignal,
+): Promise<{ task: FollowedTask; entries: FollowedEntry[] }> {
+  const task = await deps.fetchTask(signal);
+  const entries: FollowedEntry[] = [];
+  for (let after = cursor; ; ) {
+    const page = await deps.fetchEntries(after, signal);
+    entries.push(...page.entries);
+    if (page.next === null || page.entries.length === 0) break;
+    after = page.next;
+  }
+  return { task, entries };
+}
+
+const TRANSIENT_CODES = new Set(["network", "service_error"]);
+
+function isTransient(error: unknown): boolean {
+  return isBatonError(error) && TRANSIENT_CODES.has(error.code);
 }
 
 /** The poll interval: 3 s, or the test-only variable when set to a whole number of at least 50 ms. */

@@ -37,6 +37,13 @@ export function renderFollowEvent(event: FollowEvent): { stream: "stdout" | "std
       };
     case "picked_up":
       return { stream: "stderr", lines: ["The reply was picked up; following the task."] };
+    case "connection_lost":
+      return {
+        stream: "stderr",
+        lines: [`${event.reason}. Still following: the next poll tries again (the task keeps going).`],
+      };
+    case "connection_back":
+      return { stream: "stderr", lines: ["The service answers again; following the task."] };
   }
 }
 

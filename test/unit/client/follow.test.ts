@@ -8,8 +8,11 @@ import {
   pollIntervalFrom,
 } from "../../../src/client/follow.js";
 import type { FollowEvent, FollowedEntry } from "../../../src/client/follow-step.js";
+import { ServiceError } from "../../../src/errors.js";
 
 interface Poll {
+  /** The poll fails with this error instead of answering (a dropped connection, a 5xx, a revoked token). */
+  fails?: Error;
   status: string;
   queued?: boolean;
   entries?: FollowedEntry[];
@@ -42,7 +45,11 @@ async function follow(
   const current = () => polls[Math.min(index, polls.length - 1)]!;
   const outcome: FollowOutcome = await followTask(
     {
-      fetchTask: async () => ({ id: "task_1", status: current().status, queued: current().queued ?? false }),
+      fetchTask: async () => {
+        const poll = current();
+        if (poll.fails) throw poll.fails;
+        return { id: "task_1", status: poll.status, queued: poll.queued ?? false };
+      },
       fetchEntries: async (after) => {
         afters.push(after);
         return { entries: current().entries ?? [], next: null };
@@ -150,5 +157,42 @@ describe("test-only intervals", () => {
   ])("%o → poll %i ms, pickup %i ms (never below 50 ms)", (env, poll, pickup) => {
     expect(pollIntervalFrom(env)).toBe(poll);
     expect(pickupLimitFrom(env)).toBe(pickup);
+  });
+});
+
+describe("following through an outage", () => {
+  const dropped = new ServiceError(
+    "network",
+    "could not reach the service at https://baton.test (ECONNRESET)",
+  );
+  const failing = new ServiceError("service_error", "the service failed while reading the task (502)");
+
+  it("a dropped connection or a 5xx is said once, and following goes on to the agent's answer", async () => {
+    const { outcome, events } = await follow([
+      { status: "implementing" },
+      { status: "implementing", fails: dropped },
+      { status: "implementing", fails: failing },
+      { status: "replied", entries: [agent("e1", "Fixed.")] },
+    ]);
+    expect(outcome).toEqual({ kind: "turn_done", status: "replied" });
+    expect(describeEvents(events)).toEqual(["connection_lost", "connection_back", "agent/response: Fixed."]);
+  });
+
+  it("an outage that lasts past --timeout ends as still working (exit 3), not as an error", async () => {
+    const { outcome } = await follow(
+      [{ status: "implementing" }, { status: "implementing", fails: dropped }],
+      { timeoutMs: 60_000 },
+    );
+    expect(outcome).toEqual({ kind: "timed_out", status: "implementing" });
+  });
+
+  it("a refusal that is not transient (a revoked token) still ends following with the error", async () => {
+    const revoked = new ServiceError(
+      "unauthorised",
+      "the service refused reading the task (401 invalid_token)",
+    );
+    await expect(
+      follow([{ status: "implementing" }, { status: "implementing", fails: revoked }]),
+    ).rejects.toBe(revoked);
   });
 });
