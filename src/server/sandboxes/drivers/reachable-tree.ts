@@ -2,7 +2,7 @@
 // user: every folder above them must let it pass. A checkout made in a private folder (a `mktemp -d` of 0700,
 // as CI and `ci-fresh` make) keeps the image cache under it, out of that user's reach. Such a tree is staged once
 // as hard links (a copy across file systems) under the driver's own searchable state folder.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
@@ -39,18 +39,35 @@ export async function reachableTree(
   const mark = `${staged}.staged`;
   if (await exists(mark)) return staged;
   await mkdir(stagingDir, { recursive: true, mode: 0o711 });
-  for (const name of await readdir(stagingDir)) {
-    if (name.startsWith(`${label}-`)) await rm(join(stagingDir, name), { recursive: true, force: true });
-  }
-  const draft = `${staged}.draft`;
+  // Every process stages into a draft of its own and renames it into place: two drivers starting at once (two
+  // test workers, two services) each used to remove the other's half-made copy and could leave a tree missing
+  // files behind a mark, so that boxes then failed with "execvp baton: No such file or directory".
+  const draft = `${staged}${DRAFT_INFIX}${process.pid}-${randomUUID()}`;
   // Hard links cost no space and keep every mode and owner; a tree on another file system is copied instead.
   await execa("cp", ["-al", tree, draft]).catch(async () => {
     await rm(draft, { recursive: true, force: true });
     await execa("cp", ["-a", tree, draft]);
   });
-  await rename(draft, staged);
+  await rename(draft, staged).catch(async (error: NodeJS.ErrnoException) => {
+    // Another process renamed its complete copy into place first: use that one.
+    await rm(draft, { recursive: true, force: true });
+    if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+  });
   await writeFile(mark, "");
+  await removeOlderStagings(stagingDir, label, staged);
   return staged;
+}
+
+const DRAFT_INFIX = ".draft-";
+
+/** Earlier stagings of `label` (another tree, e.g. an older image) and their marks; never a draft in progress. */
+async function removeOlderStagings(stagingDir: string, label: string, keep: string): Promise<void> {
+  for (const name of await readdir(stagingDir)) {
+    const path = join(stagingDir, name);
+    if (!name.startsWith(`${label}-`) || name.includes(DRAFT_INFIX)) continue;
+    if (path === keep || path === `${keep}.staged`) continue;
+    await rm(path, { recursive: true, force: true });
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

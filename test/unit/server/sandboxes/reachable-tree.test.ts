@@ -1,6 +1,16 @@
 // Which image folders the namespace driver's unprivileged box user can reach, and the staged copy it makes of
 // those it cannot (real folders and modes; the test runs as root, so "reach" is judged from the mode bits).
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,5 +53,27 @@ describe("reachable image folders", () => {
   it("a parent the user owns needs its owner's search bit", async () => {
     const image = tree("owned", 0o700);
     expect(await canTraverse(image, statSync(join(root, "owned")).uid)).toBe(true);
+  });
+
+  it("drivers staging the same tree at once all get the whole tree (each stages into a draft of its own)", async () => {
+    const image = tree("raced", 0o700);
+    for (let i = 0; i < 300; i++) writeFileSync(join(image, "etc", `file-${i}`), `${i}\n`);
+    const staging = join(root, "staging-raced");
+    const staged = await Promise.all(
+      Array.from({ length: 6 }, () => reachableTree(image, UID, staging, "baton")),
+    );
+    expect(new Set(staged).size).toBe(1);
+    for (let i = 0; i < 300; i++)
+      expect(readFileSync(join(staged[0]!, "etc", `file-${i}`), "utf8")).toBe(`${i}\n`);
+    // No draft is left behind.
+    expect(readdirSync(staging).filter((name) => name.includes(".draft-"))).toEqual([]);
+  });
+
+  it("staging another tree of the same label removes the older staging, not the new one", async () => {
+    const staging = join(root, "staging-two");
+    const first = await reachableTree(tree("first", 0o700), UID, staging, "baton");
+    const second = await reachableTree(tree("second", 0o700), UID, staging, "baton");
+    expect(existsSync(second)).toBe(true);
+    expect(existsSync(first)).toBe(false);
   });
 });
