@@ -31,7 +31,7 @@ const FAILURES: Record<CredentialFailure, HttpError> = {
   ),
   engagement_elsewhere: new HttpError(
     409,
-    "conflict",
+    WIRE_ERRORS.conflict,
     "that engagement id belongs to another workspace; pick another id",
   ),
 };
@@ -93,7 +93,7 @@ export function createAdminApp(deps: ServerDeps) {
       try {
         applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
-        if (error instanceof InputError) throw new HttpError(409, "conflict", error.message);
+        if (error instanceof InputError) throw new HttpError(409, WIRE_ERRORS.conflict, error.message);
         throw error;
       }
       return c.json({ ok: true as const }, 200);
