@@ -11,8 +11,11 @@
 //     a body before the caller is known, and each body has its own limit), `request` (params, query, headers,
 //     body as zod schemas: hono validates them and failures become 400s naming the field), and `responses`
 //     (named schemas from openapi/schemas.ts plus `errorResponses({...})`).
-//  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse by
-//     throwing an HttpError (http/http-error.ts) that renders `{error, reason, requestId}`.
+//  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse what
+//     only the surface knows by throwing an HttpError (http/http-error.ts) that renders `{error, reason,
+//     requestId}`. A domain function refuses with a DomainError (domain/errors.ts); the surface answers each code
+//     from its own table: `app.onError(mapDomainErrors(<SURFACE>_DOMAIN_ANSWERS))` (http/domain-errors.ts),
+//     set before the sub-app is mounted.
 //  3. Mount it in composeListeners: a Mount `[BASE_PATH, create<Surface>App(deps)]`, the base path a wire
 //     constant (src/transport/wire.ts or the surface's own wire file), added to `all` and to the one listener
 //     that serves it (a box reaches only `sandbox`; operator surfaces go on `admin`). A route that must stay out of the published

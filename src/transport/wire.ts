@@ -63,6 +63,7 @@ export const WIRE_ERRORS = {
   idempotencyConflict: "idempotency_conflict", // 409
   operationNotSucceeded: "operation_not_succeeded", // 409 overlay asked for before the operation succeeded
   forbidden: "forbidden", // 403 for a member without the owner/admin role
+  conflict: "conflict", // 409 the admin API: a seed or engagement that clashes with what the service holds
   rateLimited: "bad_request", // 429 (the reference's name)
   methodNotAllowed: "method_not_allowed", // 405 the path exists, the method does not (`allow` names those that do)
   payloadTooLarge: "payload_too_large", // 413 the body passed the route's limit

@@ -9,6 +9,7 @@ import { createPersonalToken } from "../auth/personal-tokens-store.js";
 import { credentialMatches } from "../auth/tokens.js";
 import { findUserByEmail } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
+import { mapDomainErrors } from "../http/domain-errors.js";
 import { HttpError, invalidRequest, invalidToken, notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
@@ -18,6 +19,7 @@ import { applySeed } from "../seed/apply-seed.js";
 import { type CredentialFailure, issueSandbox, issueTurn } from "../store/credentials.js";
 import { inTransaction } from "../store/transaction.js";
 import { promote } from "../tasks/engine.js";
+import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 import { sandboxHttpError } from "./sandbox-errors.js";
 
 const FAILURES: Record<CredentialFailure, HttpError> = {
@@ -29,7 +31,7 @@ const FAILURES: Record<CredentialFailure, HttpError> = {
   ),
   engagement_elsewhere: new HttpError(
     409,
-    "conflict",
+    WIRE_ERRORS.conflict,
     "that engagement id belongs to another workspace; pick another id",
   ),
 };
@@ -71,6 +73,7 @@ const SANDBOX_BODY = 128 * KiB;
 
 export function createAdminApp(deps: ServerDeps) {
   const app = createSurface();
+  app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   const admin = adminAuth(deps);
   const body = <B extends z.ZodType>(schema: B, description: string) => ({
     body: { required: true, ...jsonContent(schema, description) },
@@ -90,7 +93,7 @@ export function createAdminApp(deps: ServerDeps) {
       try {
         applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
-        if (error instanceof InputError) throw new HttpError(409, "conflict", error.message);
+        if (error instanceof InputError) throw new HttpError(409, WIRE_ERRORS.conflict, error.message);
         throw error;
       }
       return c.json({ ok: true as const }, 200);

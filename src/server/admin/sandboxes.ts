@@ -3,12 +3,14 @@
 // (ownership checked), run a sweep. 404 when the service runs without a driver (`--sandbox-driver none`).
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ServerDeps } from "../deps.js";
+import { mapDomainErrors } from "../http/domain-errors.js";
 import { notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { adminAuth } from "./app.js";
+import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 import { sandboxHttpError } from "./sandbox-errors.js";
 
 const ERRORS = errorResponses({
@@ -23,6 +25,7 @@ const ownerQuery = z.object({ workspaceId: z.string().min(1), engagementId: z.st
 
 export function createSandboxAdminApp(deps: ServerDeps) {
   const app = createSurface();
+  app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   const admin = adminAuth(deps);
   /** The manager, or 404 as if the route did not exist when the service runs without a driver. */
   const managerOf = (): SandboxManager => {

@@ -5,6 +5,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { TURN_ANSWER_ERRORS } from "../../transport/wire.js";
 import { isManualAgent } from "../agent/manual.js";
 import type { ServerDeps } from "../deps.js";
+import { mapDomainErrors } from "../http/domain-errors.js";
 import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
@@ -12,6 +13,7 @@ import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "
 import { getTask } from "../tasks/task-store.js";
 import { describeForbiddenCharacter, findForbiddenCharacter } from "../tasks/text-rules.js";
 import { adminAuth } from "./app.js";
+import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 
 const ERRORS = errorResponses({
   400: "invalid_request: the body names the field to fix",
@@ -26,6 +28,7 @@ const ANSWER_BODY = 512 * KiB;
 
 export function createTaskAdminApp(deps: ServerDeps) {
   const app = createSurface();
+  app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   app.openapi(
     createRoute({
       method: "post",

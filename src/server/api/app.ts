@@ -20,7 +20,7 @@ import { toApiTask } from "../tasks/views.js";
 import { delegateTicket } from "../tickets/delegate.js";
 import type { TicketPorts } from "../tickets/ports.js";
 import { searchTickets } from "../tickets/search.js";
-import { ApiError } from "./errors.js";
+import { ApiError, answerDomainErrors } from "./errors.js";
 import { type ApiEnv, authenticateCaller, limitRate, requireWorkspaceMember } from "./middleware.js";
 import {
   AcceptedSchema,
@@ -115,6 +115,7 @@ function refuseInput(
 
 export function createApiApp(deps: ServerDeps) {
   const app = createSurface<ApiEnv["Variables"]>();
+  app.onError(answerDomainErrors);
   const gate = (
     method: "GET" | "POST" | "DELETE",
     endpoint: string,

@@ -37,7 +37,7 @@ export const API_HEADERS = {
   retryAfter: "retry-after",
 } as const;
 
-/** Every `error` code the public API answers with, and its HTTP status. */
+/** Every `error` code the public API answers with, and its HTTP status (which domain code gets which: api/errors.ts). */
 export const API_ERRORS = {
   invalid_prompt: 400,
   invalid_title: 400,
@@ -67,7 +67,7 @@ export const API_ERRORS = {
   bad_request: 429,
   internal: 500,
   unavailable: 503,
-} as const satisfies Record<DomainErrorCode, number>;
+} as const satisfies Partial<Record<DomainErrorCode, number>>;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export { LIMITS, TOKEN_LIFETIME_DAYS, type TokenLifetimeDays } from "../domain/limits.js";

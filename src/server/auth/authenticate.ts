@@ -2,8 +2,8 @@
 // unexpired and of the same engagement. Any failure is the same 401, so nothing reveals what exists.
 // `allowExpired` is for reading an operation's state only: a sandbox whose lease or turn ran out mid-operation
 // must still learn that its operation failed terminally (exit 6, with the reason), not just "invalid token".
-import { HEADERS, WIRE_ERRORS } from "../../transport/wire.js";
-import { HttpError, invalidToken } from "../http/http-error.js";
+import { HEADERS } from "../../transport/wire.js";
+import { domainError } from "../domain/errors.js";
 import { touchActivity } from "../sandboxes/store.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
@@ -19,6 +19,9 @@ export interface Caller {
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
+/** The one refusal for a credential that is missing, unknown or of another engagement: it reveals nothing. */
+const UNKNOWN_CREDENTIALS = "the turn token or sandbox lease is missing, unknown or expired";
+
 export function authenticate(
   db: Database,
   headers: Headers,
@@ -27,7 +30,7 @@ export function authenticate(
 ): Caller {
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
-  if (!bearer || !lease || lease.length > 512) throw invalidToken();
+  if (!bearer || !lease || lease.length > 512) throw domainError("invalid_token", UNKNOWN_CREDENTIALS);
   // One lookup: no row when either credential is unknown or they belong to different engagements.
   const found = statement(
     db,
@@ -49,11 +52,14 @@ export function authenticate(
         rollout: number;
       }
     | undefined;
-  if (!found) throw invalidToken();
+  if (!found) throw domainError("invalid_token", UNKNOWN_CREDENTIALS);
   if (!options.allowExpired && found.expires_at_ms <= nowMs)
-    throw invalidToken("the turn token has expired; the orchestrator issues a new one per turn");
+    throw domainError(
+      "invalid_token",
+      "the turn token has expired; the orchestrator issues a new one per turn",
+    );
   if (!options.allowExpired && found.lease_expires_at_ms <= nowMs)
-    throw invalidToken("the sandbox lease has expired");
+    throw domainError("invalid_token", "the sandbox lease has expired");
   // A lease use is sandbox activity (DESIGN "Sandbox activity"): the idle-stop clock starts again.
   if (!options.allowExpired) touchActivity(db, found.sandbox_id, nowMs);
   return {
@@ -70,5 +76,5 @@ export const ROLLOUT_DISABLED_REASON =
 
 /** The typed refusal every ops route gives a workspace without the repository-environments rollout. */
 export function requireRollout(caller: Caller): void {
-  if (!caller.rolloutEnabled) throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
+  if (!caller.rolloutEnabled) throw domainError("rollout_disabled", ROLLOUT_DISABLED_REASON);
 }

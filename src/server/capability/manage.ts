@@ -3,14 +3,13 @@
 import { authoriseSecretForTarget } from "../../capability/authorise.js";
 import { transitionCapabilityRequest } from "../../capability/transitions.js";
 import { ShellNameSchema } from "../../envfile/overlay.js";
-import {
-  CAPABILITY_WIRE_ERRORS,
-  type CapabilityRequest,
-  type CapabilityRequestView,
-  type PutSecretBody,
-  type RedeliverResponse,
+import type {
+  CapabilityRequest,
+  CapabilityRequestView,
+  PutSecretBody,
+  RedeliverResponse,
 } from "../../transport/wire.js";
-import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
+import { domainError } from "../domain/errors.js";
 import { writeSecret } from "../secrets/store.js";
 import { inTransaction } from "../store/transaction.js";
 import { notificationsOf, requeueFailedDeliveries } from "./outbox.js";
@@ -29,7 +28,7 @@ export function repositoryInWorkspace(rt: CapabilityRuntime, workspaceId: string
   const row = rt.db
     .prepare("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?")
     .get(repoId, workspaceId);
-  if (!row) throw notFound("no such repository");
+  if (!row) throw domainError("not_found", "no such repository");
 }
 
 function requestInRepository(
@@ -40,7 +39,7 @@ function requestInRepository(
 ): StoredRequest {
   const request = getRequest(rt.db, id);
   if (!request || request.workspaceId !== workspaceId || request.repositoryId !== repoId) {
-    throw notFound("no such capability request");
+    throw domainError("not_found", "no such capability request");
   }
   return request;
 }
@@ -63,7 +62,7 @@ export function dismissRequest(
   return inTransaction(rt.db, () => {
     const request = requestInRepository(rt, workspaceId, repoId, id);
     const result = transitionCapabilityRequest(stateOf(request), { type: "dismiss" });
-    if (!result.ok) throw new HttpError(409, CAPABILITY_WIRE_ERRORS.requestClosed, result.reason);
+    if (!result.ok) throw domainError("request_closed", result.reason);
     saveState(rt.db, id, result.state, rt.now().toISOString());
     return toWire(getRequest(rt.db, id)!);
   });
@@ -77,7 +76,8 @@ export function putSecret(
   body: PutSecretBody,
 ) {
   if (!ShellNameSchema.safeParse(name).success) {
-    throw invalidRequest(
+    throw domainError(
+      "invalid_request",
       "secret name must be a shell variable name (letters, digits, '_'; not starting with a digit)",
     );
   }
@@ -89,7 +89,10 @@ export function putSecret(
       .prepare("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?")
       .get(repoId, name);
     if (clash)
-      throw invalidRequest(`${name} is a sandbox.env name of this repository; pick another secret name`);
+      throw domainError(
+        "invalid_request",
+        `${name} is a sandbox.env name of this repository; pick another secret name`,
+      );
     const bound = body.capabilityRequestId
       ? requestInRepository(rt, workspaceId, repoId, body.capabilityRequestId)
       : null;
@@ -106,12 +109,8 @@ export function putSecret(
       });
       // Refused before anything is written: the secret is unchanged.
       if (!supplied.ok) {
-        const code = supplied.refusal === "not_authorised" ? 400 : 409;
-        const error =
-          supplied.refusal === "not_authorised"
-            ? CAPABILITY_WIRE_ERRORS.secretHostsMismatch
-            : CAPABILITY_WIRE_ERRORS.requestClosed;
-        throw new HttpError(code, error, supplied.reason);
+        const code = supplied.refusal === "not_authorised" ? "secret_hosts_mismatch" : "request_closed";
+        throw domainError(code, supplied.reason);
       }
     }
     const written = writeSecret(rt.db, rt.secretBox, {
@@ -157,7 +156,8 @@ export function maskRecipient(email: string): string {
 
 export function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: string): CapabilityRequestView {
   const request = getRequest(rt.db, id);
-  if (!request || request.workspaceId !== workspaceId) throw notFound("no such capability request");
+  if (!request || request.workspaceId !== workspaceId)
+    throw domainError("not_found", "no such capability request");
   const notifications = notificationsOf(rt.db, id).map((n) => ({
     id: n.id,
     kind: n.kind,

@@ -1,8 +1,8 @@
 // Personal access tokens (`btn_<secret>`) for the workspace routes: only sha256 hashes are stored. A caller who
 // is not a member of the workspace gets 404, never 403, so nothing reveals that the workspace exists.
-import { HEADERS, PERSONAL_TOKEN_PREFIX, WIRE_ERRORS } from "../../transport/wire.js";
+import { HEADERS, PERSONAL_TOKEN_PREFIX } from "../../transport/wire.js";
 import { lookUpPersonalToken } from "../auth/personal-tokens-store.js";
-import { HttpError, invalidToken, notFound } from "../http/http-error.js";
+import { domainError } from "../domain/errors.js";
 import type { Database } from "../store/sqlite.js";
 
 export const PERSONAL_TOKEN_PATTERN = /^btn_[A-Za-z0-9_-]{16,200}$/;
@@ -26,12 +26,12 @@ export function authenticateMember(
 ): Member {
   const token = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   if (!token?.startsWith(PERSONAL_TOKEN_PREFIX)) {
-    throw invalidToken("send a personal access token (btn_...) as Authorization: Bearer");
+    throw domainError("invalid_token", "send a personal access token (btn_...) as Authorization: Bearer");
   }
   // The same lookup as the public API: a revoked token stops working here too.
   const looked = lookUpPersonalToken(db, token, nowMs);
   if (looked.state !== "active")
-    throw invalidToken("the personal access token is unknown, expired or revoked");
+    throw domainError("invalid_token", "the personal access token is unknown, expired or revoked");
   const row = { email: looked.found.user.email };
   const member = db
     .prepare(
@@ -39,12 +39,12 @@ export function authenticateMember(
        JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`,
     )
     .get(workspaceId, row.email) as { role: MemberRole; rollout: number } | undefined;
-  if (!member) throw notFound("no such workspace");
+  if (!member) throw domainError("not_found", "no such workspace");
   return { email: row.email, role: member.role, workspaceId, rolloutEnabled: member.rollout === 1 };
 }
 
 export function requireOwnerOrAdmin(member: Member): void {
   if (member.role !== "owner" && member.role !== "admin") {
-    throw new HttpError(403, WIRE_ERRORS.forbidden, "only workspace owners and admins can do this");
+    throw domainError("forbidden", "only workspace owners and admins can do this");
   }
 }

@@ -11,15 +11,13 @@ import {
 } from "../../capability/transitions.js";
 import {
   CAPABILITY_REQUEST_ID_PREFIX,
-  CAPABILITY_WIRE_ERRORS,
   type EvidenceBody,
   type RecordCapabilityBody,
   type RecordCapabilityResponse,
-  WIRE_ERRORS,
 } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
-import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
+import { domainError } from "../domain/errors.js";
 import { inTransaction } from "../store/transaction.js";
 import {
   getRequest,
@@ -37,7 +35,8 @@ import { type CapabilityRuntime, notifyOwners, validated } from "./runtime.js";
 export function checkEvidence(body: EvidenceBody): void {
   const expected = EVIDENCE_STATUS[body.outcome];
   if (body.status !== undefined && body.status !== expected) {
-    throw invalidRequest(
+    throw domainError(
+      "invalid_request",
       expected
         ? `evidence ${body.outcome} goes with status ${expected}`
         : `evidence ${body.outcome} takes no status; --status is for authentication (401) or permission (403)`,
@@ -53,7 +52,7 @@ function applyEvidence(
   now: Date,
 ): boolean {
   const result = transitionCapabilityRequest(stateOf(request), { type: "evidence", outcome: body.outcome });
-  if (!result.ok) throw new HttpError(409, CAPABILITY_WIRE_ERRORS.requestClosed, result.reason);
+  if (!result.ok) throw domainError("request_closed", result.reason);
   const at = now.toISOString();
   saveState(rt.db, request.requestId, result.state, at);
   recordOutcome(
@@ -75,9 +74,9 @@ function repositoryOf(rt: CapabilityRuntime, workspaceId: string, slug: string):
   const repo = rt.db
     .prepare("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?")
     .get(workspaceId, slug) as { id: string; connected: number } | undefined;
-  if (!repo) throw notFound(`no repository ${slug} in this workspace`);
+  if (!repo) throw domainError("not_found", `no repository ${slug} in this workspace`);
   if (repo.connected !== 1) {
-    throw new HttpError(400, WIRE_ERRORS.invalidRepo, `${slug} is not connected to the workspace`);
+    throw domainError("invalid_repo", `${slug} is not connected to the workspace`);
   }
   return repo;
 }
@@ -95,7 +94,7 @@ export async function recordCapabilityRequest(
   const kind = validated(() => normaliseCapabilityKind(body.capability));
   const target = validated(() => normaliseCapabilityTarget(body.target));
   if (body.reason === undefined && body.evidence === undefined) {
-    throw invalidRequest("reason: required; say what failed and why access is needed");
+    throw domainError("invalid_request", "reason: required; say what failed and why access is needed");
   }
   const reason = body.reason === undefined ? "" : validated(() => validateCapabilityReason(body.reason!));
   if (body.evidence) checkEvidence(body.evidence);
@@ -135,11 +134,7 @@ export async function recordCapabilityRequest(
       request = found;
     } else {
       if (body.evidence) {
-        throw new HttpError(
-          404,
-          CAPABILITY_WIRE_ERRORS.noMatchingRequest,
-          "no matching request; record it first without --evidence",
-        );
+        throw domainError("no_matching_request", "no matching request; record it first without --evidence");
       }
       const created = {
         requestId: newId(CAPABILITY_REQUEST_ID_PREFIX.slice(0, -1)),
@@ -200,9 +195,8 @@ function firstAnswer(
     .get(who.sandboxId, idempotencyKey) as { request_hash: string; response_json: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
-    throw new HttpError(
-      409,
-      WIRE_ERRORS.idempotencyConflict,
+    throw domainError(
+      "idempotency_conflict",
       "this Idempotency-Key was used for a different request; use a new key",
     );
   }
@@ -216,7 +210,8 @@ export function reportEvidence(rt: CapabilityRuntime, who: Caller, requestId: st
   const now = rt.now();
   const out = inTransaction(rt.db, () => {
     const request = getRequest(rt.db, requestId);
-    if (!request || request.workspaceId !== who.workspaceId) throw notFound("no such capability request");
+    if (!request || request.workspaceId !== who.workspaceId)
+      throw domainError("not_found", "no such capability request");
     const changed = applyEvidence(rt, request, body, now);
     return { request: toWire(getRequest(rt.db, requestId)!), evidence: { outcome: body.outcome, changed } };
   });

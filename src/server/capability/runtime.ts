@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { CapabilityMatcher } from "../../capability/matcher.js";
 import { InputError } from "../../errors.js";
 import { newId } from "../auth/tokens.js";
-import { HttpError, invalidRequest } from "../http/http-error.js";
+import { domainError } from "../domain/errors.js";
 import type { SecretBox } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
 import { enqueueNotification, recipientsFor } from "./outbox.js";
@@ -23,18 +23,14 @@ export interface CapabilityRuntime {
   secretBox: SecretBox;
 }
 
-/** Runs a pure validation and turns its InputError into the wire's 400 (the message never holds the value). */
+/** Runs a pure validation and turns its InputError into invalid_request (the message never holds the value). */
 export function validated<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof InputError) throw invalidRequest(error.message);
+    if (error instanceof InputError) throw domainError("invalid_request", error.message);
     throw error;
   }
-}
-
-export function conflict(error: string, reason: string): HttpError {
-  return new HttpError(409, error, reason);
 }
 
 /** Writes the notification and its per-recipient deliveries; call inside the transaction of the state change. */

@@ -1,8 +1,8 @@
-// The one error of the service's domain (tasks, tickets, API auth): a stable code, a reason that says what to fix,
-// and the fields some codes carry. It knows no surface: the public API maps it to its status and body
-// (api/errors.ts), and the MCP endpoint will map it to a tool result.
+// The one error of the service's domain (tasks, tickets, auth, capability requests, operations): a stable code, a
+// reason that says what to fix, and the fields some codes carry. It knows no surface: each surface maps it in one
+// table (the public API: api/errors.ts; ops, admin and members: their domain-errors.ts; MCP: a tool result).
 
-/** Every code a domain function refuses with; each surface has an answer for each (the API: api/wire.ts). */
+/** Every code a domain function refuses with; each surface has an answer for each. */
 export const DOMAIN_ERROR_CODES = [
   "invalid_prompt",
   "invalid_title",
@@ -13,11 +13,16 @@ export const DOMAIN_ERROR_CODES = [
   "invalid_cursor",
   "invalid_request",
   "invalid_token",
+  "rollout_disabled",
+  "forbidden",
   "billing_inactive",
   "not_found",
+  "no_matching_request",
   "not_running",
   "not_an_api_task",
   "idempotency_conflict",
+  "request_closed",
+  "secret_hosts_mismatch",
   "codehost_not_connected",
   "tracker_identity_unlinked",
   "tracker_not_connected",

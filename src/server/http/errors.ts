@@ -33,7 +33,8 @@ export function handleError(logger: Logger): ErrorHandler<ServerEnv> {
   return (error, c) => {
     const requestId = c.get("requestId");
     if (error instanceof HttpError) return error.toResponse(requestId);
-    // The domain's refusals are the public API's to answer (the only surface whose routes call the domain).
+    // Each surface maps the domain's refusals in its own table (its onError); one that reaches here came from a
+    // sub-app without one (the MCP endpoint's bearer check is the API's own), so it is answered as the API would.
     if (error instanceof DomainError) return apiErrorOf(error).toResponse(requestId);
     if (error instanceof HTTPException) return fromHonoException(error, c).toResponse(requestId);
     // Log the error's name and message only: a stack or cause could quote a row holding a secret.

@@ -9,10 +9,12 @@ import { dismissRequest, listRequests, putSecret } from "../capability/manage.js
 import { authenticateMember, type Member, requireOwnerOrAdmin } from "../capability/member-auth.js";
 import type { CapabilityRuntime } from "../capability/runtime.js";
 import type { ServerDeps } from "../deps.js";
+import { mapDomainErrors } from "../http/domain-errors.js";
 import { HttpError } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import { MEMBER_DOMAIN_ANSWERS } from "./domain-errors.js";
 
 const ERRORS = {
   400: "invalid_request (the reason names the field and never echoes the value), secret_hosts_mismatch",
@@ -34,6 +36,7 @@ type MembersEnv = ServerEnv<{ member: Member }>;
 
 export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
   const app = createSurface<{ member: Member }>();
+  app.onError(mapDomainErrors(MEMBER_DOMAIN_ANSWERS));
   /** `gate`: the route needs the repository-environments rollout. `owner`: owners and admins only. */
   const memberAuth = (options: { gate: boolean; owner: boolean }) =>
     createMiddleware<MembersEnv>(async (c, next) => {

@@ -5,11 +5,11 @@
 // commit (store/group-commit.ts): requests arriving together share one fsync.
 import { hash } from "node:crypto";
 import type { Overlay } from "../../envfile/overlay.js";
-import { type StartOperationBody, WIRE_ERRORS } from "../../transport/wire.js";
+import type { StartOperationBody } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
-import { HttpError, notFound } from "../http/http-error.js";
+import { domainError } from "../domain/errors.js";
 import { loadOverlay } from "../store/engagement-state.js";
 import { commitSoon } from "../store/group-commit.js";
 import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
@@ -63,9 +63,8 @@ function findPrevious(
   ).get(who.sandboxId, key) as { request_hash: string; operation_id: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
-    throw new HttpError(
-      409,
-      WIRE_ERRORS.idempotencyConflict,
+    throw domainError(
+      "idempotency_conflict",
       "this Idempotency-Key was already used for a different request; use a new key",
     );
   }
@@ -84,11 +83,10 @@ function insertPending(
     db,
     "SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?",
   ).get(who.workspaceId, body.repository) as { id: string; connected: number } | undefined;
-  if (!repo) throw notFound(`no repository ${body.repository} in this workspace`);
+  if (!repo) throw domainError("not_found", `no repository ${body.repository} in this workspace`);
   if (repo.connected !== 1) {
-    throw new HttpError(
-      400,
-      WIRE_ERRORS.invalidRepo,
+    throw domainError(
+      "invalid_repo",
       `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
     );
   }
