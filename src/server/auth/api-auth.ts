@@ -24,6 +24,14 @@ const SIGN_IN_REASONS = {
   ended: "the browser sign-in was ended (disconnected or logged out); run `baton login` to sign in again",
 } as const;
 
+/** An MCP client signs in again through its own connector, not with the `baton` command. */
+const signInReason = (reason: string, resource: ResourceKind): string =>
+  resource === "mcp"
+    ? reason
+        .replace("browser sign-in", "app's sign-in")
+        .replace("run `baton login` to sign in again", "connect the app again")
+    : reason;
+
 /** An access token of the authorization server: opaque, 256 bits base64url (oidc-provider's format). */
 const SIGN_IN_TOKEN = /^[A-Za-z0-9_-]{40,100}$/;
 
@@ -54,7 +62,8 @@ export function authenticateApiToken(
     const signIn = readSignInToken(authorization);
     if (!signIn) throw domainError("invalid_token", authorization ? REASONS.unknown : MISSING[resource]);
     const looked = lookUpSignInToken(db, signIn, resource, nowMs);
-    if (looked.state !== "active") throw domainError("invalid_token", SIGN_IN_REASONS[looked.state]);
+    if (looked.state !== "active")
+      throw domainError("invalid_token", signInReason(SIGN_IN_REASONS[looked.state], resource));
     return { kind: "sign-in", tokenId: looked.grantId, user: looked.user };
   }
   const looked = lookUpPersonalToken(db, token, nowMs);

@@ -8,7 +8,7 @@ import {
   MCP_PATH,
   MODERN_PROTOCOL_VERSION,
 } from "../../../src/server/mcp/wire.js";
-import { recordAccessToken } from "../../../src/server/oauth/sign-ins.js";
+import { endSignIn, recordAccessToken } from "../../../src/server/oauth/sign-ins.js";
 import { type ApiHarness, CANARIES, createApiHarness, TOKENS } from "../api/harness.js";
 import { callTool, legacy, META, modern, rpc } from "./rpc.js";
 
@@ -99,7 +99,7 @@ describe("modern era (2026-07-28)", () => {
     expect(answer.body.error.code).toBe(code);
   });
 
-  it("an unsupported metadata version: 400 / -32022 listing every supported version", async () => {
+  it("an unsupported metadata version: 400 / -32022 listing the supported versions (as server/discover does)", async () => {
     const message = modern(
       "tools/list",
       {},
@@ -108,9 +108,9 @@ describe("modern era (2026-07-28)", () => {
     const answer = await rpc(h, message, { headers: { "mcp-protocol-version": "2030-01-01" } });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe(-32022);
-    expect(answer.body.error.data.supported).toEqual(
-      expect.arrayContaining([MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS]),
-    );
+    const discovered = (await rpc(h, modern("server/discover"))).body.result.supportedVersions;
+    expect(answer.body.error.data).toEqual({ supported: discovered, requested: "2030-01-01" });
+    expect(discovered).toContain(MODERN_PROTOCOL_VERSION);
   });
 
   it("Mcp-Name in its =?base64?...?= form is accepted", async () => {
@@ -274,6 +274,33 @@ describe("a token from the authorization server is good only on the resource it 
     const token = issue("mcp", `M${"c".repeat(42)}`);
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
     expect((await h.call("GET", "/v1/me", { token })).status).toBe(401);
+  });
+
+  it("Disconnect (endSignIn) ends the app's sign-in at once: its next call is refused with 401", async () => {
+    const token = issue("mcp", `D${"d".repeat(42)}`);
+    expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
+    expect(endSignIn(h.db, `grant-mcp-${token.slice(0, 6)}`, Date.now())).toBe(true);
+    const answer = await rpc(h, callTool("whoami"), { token });
+    expect(answer.status).toBe(401);
+    // Ending a sign-in forgets its tokens, so the token now reads as unknown.
+    expect(answer.body.error.message).toMatch(/unknown/);
+  });
+
+  it("a sign-in past its 90 days is refused with a reason for an app, not for the baton command", async () => {
+    const token = issue("mcp", `E${"e".repeat(42)}`);
+    h.db
+      .prepare("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?")
+      .run(Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`);
+    h.clock.offsetMs += 91 * 86_400_000;
+    try {
+      const answer = await rpc(h, callTool("whoami"), { token });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.message).toBe(
+        "the app's sign-in has passed its 90 days; connect the app again",
+      );
+    } finally {
+      h.clock.offsetMs -= 91 * 86_400_000;
+    }
   });
 
   it("issued for /v1 (baton login): refused on MCP with 401 and the resource metadata pointer", async () => {
