@@ -8,7 +8,13 @@ import { quietly } from "../oauth/load-quietly.js";
 import { createDispatch } from "./dispatch.js";
 import { methodNotAllowed } from "./errors.js";
 import { authenticateBearer, checkOrigin, limitCalls, type McpEnv, readBody } from "./gates.js";
-import { LEGACY_PROTOCOL_VERSIONS, MCP_GATE_ERRORS, MCP_LIMITS, MODERN_PROTOCOL_VERSION } from "./wire.js";
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  MCP_GATE_ERRORS,
+  MCP_HEADERS,
+  MCP_LIMITS,
+  MODERN_PROTOCOL_VERSION,
+} from "./wire.js";
 
 const JsonRpcMessageSchema = z
   .object({
@@ -58,7 +64,7 @@ const ROUTE = createRoute({
         `${MCP_GATE_ERRORS.rateLimited}: over ${MCP_LIMITS.callsPerMinute} calls a minute for this token`,
       ),
       headers: {
-        "retry-after": {
+        [MCP_HEADERS.retryAfter]: {
           description: "seconds to wait before trying again",
           required: true,
           schema: { type: "integer" as const, minimum: 1 },

@@ -12,7 +12,7 @@ import { buildMcpServer } from "./server.js";
 import type { ToolCall } from "./tools.js";
 import { MCP_HEADERS, MCP_LIMITS } from "./wire.js";
 
-const IGNORED_HEADERS = ["mcp-session-id", "last-event-id", "cookie"] as const;
+const IGNORED_HEADERS = [MCP_HEADERS.sessionId, MCP_HEADERS.lastEventId, MCP_HEADERS.cookie] as const;
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
 
 export type McpDispatch = (request: Request, body: Uint8Array, call: ToolCall) => Promise<Response>;

@@ -56,5 +56,5 @@ export const methodNotAllowed = () =>
     405,
     MCP_GATE_ERRORS.methodNotAllowed,
     "Method not allowed: this endpoint has no event stream and no session; POST JSON-RPC requests",
-    { allow: "POST" },
+    { [MCP_HEADERS.allow]: "POST" },
   );

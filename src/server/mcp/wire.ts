@@ -44,4 +44,9 @@ export const MCP_HEADERS = {
   accept: "accept",
   retryAfter: "retry-after",
   wwwAuthenticate: "www-authenticate",
+  allow: "allow",
+  /** Ignored: there is no session and no event stream to resume. */
+  sessionId: "mcp-session-id",
+  lastEventId: "last-event-id",
+  cookie: "cookie",
 } as const;
