@@ -43,6 +43,8 @@ import { handleError, handleNotFound } from "./http/errors.js";
 import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
+import { createMcpApp } from "./mcp/app.js";
+import { MCP_PATH } from "./mcp/wire.js";
 import { createMembersApp } from "./members/app.js";
 import { createOAuthApp } from "./oauth/app.js";
 import { createApprovalApp } from "./oauth/approval-app.js";
@@ -162,6 +164,7 @@ export function composeListeners(
   const taskAdmin: Mount = [ADMIN_BASE_PATH, createTaskAdminApp(deps)];
   const members: Mount = [MEMBER_BASE_PATH, createMembersApp(deps, rt)];
   const api: Mount = [API_BASE_PATH, createApiApp(deps)];
+  const mcp: Mount = [MCP_PATH, createMcpApp(deps)];
   const proxyInternal: Mount = [PROXY_INTERNAL_BASE_PATH, createProxyInternalApp(deps)];
   const codehostGit: Mount = [CODEHOST_GIT_BASE_PATH, createCodehostGitApp(deps)];
   // The authorization server is made on first use (its issuer is the URL the service listens on).
@@ -188,6 +191,7 @@ export function composeListeners(
       taskAdmin,
       members,
       api,
+      mcp,
       oauth,
       approval,
       signIn,
@@ -203,7 +207,7 @@ export function composeListeners(
     listeners: {
       public: composeListener(
         deps,
-        [health, members, api, oauth, approval, signIn, tokensPage, openapi],
+        [health, members, api, mcp, oauth, approval, signIn, tokensPage, openapi],
         throttle,
       ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),

@@ -6,17 +6,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import { revokePersonalToken } from "../auth/personal-tokens-store.js";
-import { membershipsOf } from "../auth/users.js";
+import { whoAmI } from "../auth/who-am-i.js";
 import type { ServerDeps } from "../deps.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { endSignIn } from "../oauth/sign-ins.js";
 import { pathParam } from "../openapi/schemas.js";
-import { listMessages, listTasks } from "../tasks/read-tasks.js";
-import { requireTask, sendMessage } from "../tasks/send-message.js";
+import { listMessages, listTasks, readTask } from "../tasks/read-tasks.js";
+import { sendMessage } from "../tasks/send-message.js";
 import { startTask } from "../tasks/start-task.js";
 import { stopTaskTurn } from "../tasks/stop.js";
-import { toApiTask } from "../tasks/views.js";
 import { delegateTicket } from "../tickets/delegate.js";
 import type { TicketPorts } from "../tickets/ports.js";
 import { searchTickets } from "../tickets/search.js";
@@ -143,18 +142,7 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 401: COMMON[401], 429: COMMON[429] }),
       },
     }),
-    (c) => {
-      const { user } = c.get("caller");
-      const workspaces = membershipsOf(deps.db, user).map((m) => ({
-        id: m.workspaceId,
-        name: m.workspaceName,
-        role: m.role,
-      }));
-      return c.json(
-        { user: { id: user.id, codehostLogin: user.codehostLogin ?? "", name: user.name }, workspaces },
-        200,
-      );
-    },
+    (c) => c.json(whoAmI(deps.db, c.get("caller").user), 200),
   );
 
   app.openapi(
@@ -255,10 +243,7 @@ export function createApiApp(deps: ServerDeps) {
       request: { params: taskParams },
       responses: { 200: json(TaskSchema, "the task (bare object)"), ...errors(COMMON) },
     }),
-    (c) => {
-      const task = requireTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId);
-      return c.json(toApiTask(task, ctx().dashboardBase()), 200);
-    },
+    (c) => c.json(readTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId), 200),
   );
 
   app.openapi(

@@ -4,6 +4,7 @@
 // 403). Both kinds are one indexed read by hash; a sign-in's token never reaches the provider here.
 import { domainError } from "../domain/errors.js";
 import { lookUpSignInToken } from "../oauth/sign-ins.js";
+import type { ResourceKind } from "../oauth/wire.js";
 import type { Database } from "../store/sqlite.js";
 import { PERSONAL_TOKEN_PREFIX, readBearerToken } from "./personal-token.js";
 import { type AuthenticatedToken, lookUpPersonalToken } from "./personal-tokens-store.js";
@@ -31,16 +32,28 @@ function readSignInToken(header: string | null): string | null {
   return token && !token.startsWith(PERSONAL_TOKEN_PREFIX) && SIGN_IN_TOKEN.test(token) ? token : null;
 }
 
+/** What a caller without a token is told, per resource: the MCP endpoint's callers sign in with OAuth. */
+const MISSING: Record<ResourceKind, string> = {
+  api: REASONS.missing,
+  mcp: "send a personal access token as Authorization: Bearer btn_… or sign in with OAuth",
+};
+
+/**
+ * The caller of `resource`: a personal access token (good on every resource), or an access token of the
+ * authorization server issued for this very resource (RFC 8707): a token bound to `/v1` is refused on `/v1/mcp`
+ * and the other way round, as `unknown`.
+ */
 export function authenticateApiToken(
   db: Database,
   authorization: string | null,
   nowMs: number,
+  resource: ResourceKind = "api",
 ): AuthenticatedToken {
   const token = readBearerToken(authorization);
   if (!token) {
     const signIn = readSignInToken(authorization);
-    if (!signIn) throw domainError("invalid_token", authorization ? REASONS.unknown : REASONS.missing);
-    const looked = lookUpSignInToken(db, signIn, "api", nowMs);
+    if (!signIn) throw domainError("invalid_token", authorization ? REASONS.unknown : MISSING[resource]);
+    const looked = lookUpSignInToken(db, signIn, resource, nowMs);
     if (looked.state !== "active") throw domainError("invalid_token", SIGN_IN_REASONS[looked.state]);
     return { kind: "sign-in", tokenId: looked.grantId, user: looked.user };
   }

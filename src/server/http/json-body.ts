@@ -44,7 +44,8 @@ export function jsonBody(what: string, limitBytes: number) {
   ] as const;
 }
 
-async function readBounded(request: Request, what: string, limit: number): Promise<Uint8Array> {
+/** The body, up to `limit` bytes; over it, a 413 HttpError naming `what`, thrown before the rest is read. */
+export async function readBounded(request: Request, what: string, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && DECIMAL.test(declared) && !request.headers.has("transfer-encoding")) {
     if (Number(declared) > limit) throw payloadTooLarge(what, limit);

@@ -5,12 +5,17 @@ import { LIMITS } from "../domain/limits.js";
 import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
 import { decodeTaskCursor, encodeTaskCursor } from "./cursor.js";
-import { requireApiTask } from "./send-message.js";
+import { requireApiTask, requireTask } from "./send-message.js";
 import type { TaskRow } from "./task-store.js";
 import { checkLimit, checkStatusFilter } from "./validate.js";
 import { type ApiMessage, type ApiTask, toApiMessage, toApiTask } from "./views.js";
 
 const TASK_SELECT = `SELECT t.*, o.state AS open_turn_state FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`;
+
+/** GET .../tasks/{taskId} and the MCP tool `get_task`: one task of the workspace, whatever its source. */
+export function readTask(ctx: TaskContext, workspaceId: string, taskId: string): ApiTask {
+  return toApiTask(requireTask(ctx, workspaceId, taskId), ctx.dashboardBase());
+}
 
 export function listTasks(
   ctx: TaskContext,
