@@ -4,6 +4,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ServerDeps } from "../deps.js";
 import { createSurface } from "../http/surface.js";
+import { quietly } from "../oauth/load-quietly.js";
 import { createDispatch } from "./dispatch.js";
 import { methodNotAllowed } from "./errors.js";
 import { authenticateBearer, checkOrigin, limitCalls, type McpEnv, readBody } from "./gates.js";
@@ -69,15 +70,20 @@ const ROUTE = createRoute({
 
 export function createMcpApp(deps: ServerDeps) {
   const app = createSurface<McpEnv["Variables"]>();
-  const dispatch = createDispatch((error) =>
-    deps.logger.debug({ err: `${error.name}: ${error.message}` }, "mcp request refused"),
+  // The SDK warns on the console that JSON mode drops mid-call notifications (ours send none); the service
+  // logs through pino and `baton serve --json` owns stdout, so the notice goes to the debug log.
+  const dispatch = quietly(deps.logger, () =>
+    createDispatch((error) =>
+      deps.logger.debug({ err: `${error.name}: ${error.message}` }, "mcp request refused"),
+    ),
   );
   app.on(["GET", "DELETE"], "/", checkOrigin(), () => {
     throw methodNotAllowed();
   });
   // Documented from ROUTE, but served without hono's body validator: the SDK parses the JSON-RPC itself and
   // answers a malformed message in JSON-RPC terms.
-  app.openAPIRegistry.registerPath(ROUTE);
+  const { hide: _published, ...documented } = ROUTE;
+  app.openAPIRegistry.registerPath(documented);
   app.post("/", checkOrigin(), authenticateBearer(deps), limitCalls(deps), readBody(), async (c) =>
     dispatch(c.req.raw, c.get("mcpBody"), { deps, caller: c.get("caller"), requestId: c.get("requestId") }),
   );

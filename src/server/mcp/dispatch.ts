@@ -10,7 +10,13 @@ import {
 } from "@modelcontextprotocol/server";
 import { buildMcpServer } from "./server.js";
 import type { ToolCall } from "./tools.js";
-import { MCP_HEADERS, MCP_LIMITS } from "./wire.js";
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  MCP_HEADERS,
+  MCP_LIMITS,
+  MODERN_PROTOCOL_VERSION,
+  UNSUPPORTED_VERSION,
+} from "./wire.js";
 
 const IGNORED_HEADERS = ["mcp-session-id", "last-event-id", "cookie"] as const;
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
@@ -42,8 +48,21 @@ export function createDispatch(onerror: (error: Error) => void): McpDispatch {
     const request = rebuild(raw, body);
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MCP_LIMITS.bodyBytes }))
       return serveLegacy(acceptJson(request), call);
-    return modern.fetch(request, { authInfo: authInfoOf(call) });
+    return listAllVersions(await modern.fetch(request, { authInfo: authInfoOf(call) }));
   };
+}
+
+/**
+ * The strict modern handler names only the modern version in a -32022; the endpoint serves the legacy ones too
+ * (reference rule 4: "HTTP 400 / -32022 listing all supported versions"), so the list is completed here.
+ */
+async function listAllVersions(response: Response): Promise<Response> {
+  if (response.status !== 400) return response;
+  const text = await response.text();
+  const body = JSON.parse(text) as { error?: { code?: number; data?: { supported?: string[] } } };
+  if (body.error?.code !== UNSUPPORTED_VERSION || !body.error.data) return new Response(text, response);
+  body.error.data.supported = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
+  return new Response(JSON.stringify(body), response);
 }
 
 /** The request again, from the bounded bytes already read, without the headers the endpoint ignores. */

@@ -10,6 +10,9 @@ export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 /** The legacy era's versions, newest first: an unknown version negotiates to the first. */
 export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
+/** The SDK's answer to an unsupported modern version; its data lists the supported ones. */
+export const UNSUPPORTED_VERSION = -32022;
+
 export const SERVER_INFO = { name: "baton", title: "Baton", version: "1.0.0" } as const;
 
 /**
