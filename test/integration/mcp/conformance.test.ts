@@ -13,12 +13,12 @@ import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { FIXTURES, type ServeHandle, startServe } from "../../helpers/serve.js";
 
 const CONFORMANCE_BIN = join(PROJECT_ROOT, "node_modules", ".bin", "conformance");
-export const BASELINE = join(import.meta.dirname, "conformance-baseline.yml");
+const BASELINE = join(import.meta.dirname, "conformance-baseline.yml");
 /** Enough tokens that no run meets the 120-calls-a-minute budget (each serves 100 calls). */
 const TOKENS = 12;
 
 /** The summary line the runner prints last, e.g. "Total: 99 passed, 70 failed". */
-export const totalLine = (stdout: string): string | undefined =>
+const totalLine = (stdout: string): string | undefined =>
   stdout
     .split("\n")
     .filter((line) => line.startsWith("Total:"))
