@@ -35,7 +35,7 @@ function nodeBindings(c: Context<PagesEnv>): HttpBindings {
 const expired = () =>
   renderMessagePage({
     title: "This sign-in request has expired",
-    message: "Run `baton login` again to start a new sign-in.",
+    message: "Start the sign-in again from the app that asked (for the command line: `baton login`).",
   });
 
 export function createApprovalApp(deps: ServerDeps, server: () => Promise<AuthorizationServer>) {

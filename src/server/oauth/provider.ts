@@ -168,7 +168,7 @@ export function renderProviderError(error: string, description: string): string 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
 <h1>Sign-in failed</h1><p>${escapeHtml(error)}: ${escapeHtml(description)}</p>
-<p>Run <code>baton login</code> again to start a new sign-in.</p></main></body></html>`;
+<p>Start the sign-in again from the app that asked (for the command line: <code>baton login</code>).</p></main></body></html>`;
 }
 
 export type { KoaContextWithOIDC };
