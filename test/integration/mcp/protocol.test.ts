@@ -8,6 +8,7 @@ import {
   MCP_PATH,
   MODERN_PROTOCOL_VERSION,
 } from "../../../src/server/mcp/wire.js";
+import { recordAccessToken } from "../../../src/server/oauth/sign-ins.js";
 import { type ApiHarness, CANARIES, createApiHarness, TOKENS } from "../api/harness.js";
 import { callTool, legacy, META, modern, rpc } from "./rpc.js";
 
@@ -232,9 +233,54 @@ describe("request bodies", () => {
     expect(answer.body.error.code).toBe(MCP_GATE_ERRORS.payloadTooLarge);
   });
 
+  it.each([
+    ["modern", () => callTool("whoami")],
+    ["legacy", () => legacy("tools/list")],
+  ])("a body that is not application/json is refused with 415 (%s era)", async (_era, message) => {
+    const answer = await rpc(h, message(), { headers: { "content-type": "text/plain" } });
+    expect(answer.status).toBe(415);
+    expect(answer.body.error.code).toEqual(expect.any(Number));
+  });
+
   it("a body that is not JSON is a JSON-RPC parse error", async () => {
     const answer = await rpc(h, undefined, { raw: "{not json" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe(-32700);
+  });
+});
+
+describe("a token from the authorization server is good only on the resource it was issued for (RFC 8707)", () => {
+  // Recorded as the provider records the tokens it issues (oauth/sign-ins.ts); the browser flow that issues them
+  // is the OAuth suite's.
+  const issue = (resourceKind: "api" | "mcp", token: string) => {
+    const user = h.db.prepare("SELECT id FROM users WHERE email = 'dev@acme.test'").get() as { id: string };
+    recordAccessToken(
+      h.db,
+      {
+        token,
+        grantId: `grant-${resourceKind}-${token.slice(0, 6)}`,
+        userId: user.id,
+        clientId: "client-test",
+        clientName: "Test App",
+        resourceKind,
+        expiresAtMs: Date.now() + 3_600_000,
+      },
+      Date.now(),
+    );
+    return token;
+  };
+
+  it("issued for /v1/mcp: accepted on MCP, refused on /v1", async () => {
+    const token = issue("mcp", `M${"c".repeat(42)}`);
+    expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
+    expect((await h.call("GET", "/v1/me", { token })).status).toBe(401);
+  });
+
+  it("issued for /v1 (baton login): refused on MCP with 401 and the resource metadata pointer", async () => {
+    const token = issue("api", `A${"p".repeat(42)}`);
+    expect((await h.call("GET", "/v1/me", { token })).status).toBe(200);
+    const answer = await rpc(h, callTool("whoami"), { token });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("www-authenticate")).toMatch(/resource_metadata=".*\/v1\/mcp"/);
   });
 });

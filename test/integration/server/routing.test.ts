@@ -3,6 +3,7 @@
 // error body with the request id that the header carries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTE_PATTERNS } from "../../../src/server/api/wire.js";
+import { MCP_PATH } from "../../../src/server/mcp/wire.js";
 import { buildOpenApiDocument } from "../../../src/server/openapi/document.js";
 import {
   ADMIN_PATHS,
@@ -67,6 +68,7 @@ describe("routing", () => {
       ...Object.values(ADMIN_PATHS),
       ...Object.values(CAPABILITY_ROUTE_PATTERNS),
       ...Object.values(API_ROUTE_PATTERNS),
+      MCP_PATH,
     ].map((pattern) => pattern.replace(/:([A-Za-z]+)/g, "{$1}"));
     const served = Object.keys((buildOpenApiDocument() as { paths: Record<string, unknown> }).paths);
     expect(served.sort()).toEqual([...new Set(wire)].sort());
