@@ -134,6 +134,55 @@ describe("MCP clients on the authorization server", () => {
     expect(apps.map((app) => app.clientName)).toContain("Docs MCP client");
   });
 
+  const DAY = 86_400_000;
+  const whoamiOverMcp = (token: string) =>
+    fetch(`${world.url}/v1/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "whoami",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "whoami",
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    }).then((r) => r.status);
+
+  it.each([
+    ["used every 29 days, on day 89", [29, 58, 87, 89], 200],
+    ["past 90 days although used", [29, 58, 87, 90.01], 401],
+    ["unused for 30 days", [30.01], 401],
+  ])(
+    "an MCP client's sign-in lasts up to 90 days, or until 30 days pass without use, on /v1/mcp: %s",
+    async (_what, days, status) => {
+      world.clock.offsetMs = 0;
+      const signIn = await world.signInFor(`${world.url}/v1/mcp`);
+      const token = String(signIn.body.access_token);
+      let last = await whoamiOverMcp(token);
+      expect(last).toBe(200);
+      for (const day of days) {
+        world.clock.offsetMs = day * DAY;
+        last = await whoamiOverMcp(token);
+      }
+      world.clock.offsetMs = 0;
+      expect(last).toBe(status);
+    },
+  );
+
   it("refuses a client document that breaks the client policy (a web client at a loopback http redirect)", async () => {
     const answer = await authorize(world, webAtLoopback.clientId);
     expect(answer.status).toBe(400);
