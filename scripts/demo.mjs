@@ -8,7 +8,8 @@
 // the pull-request disclosure with that check's real result; then, as a person would, it creates a personal
 // access token, signs the client in with it (piped, as a script would), starts a task with `baton start` and
 // follows it to the scripted agent's reply, replies, stops a running turn with `baton stop` and prints the
-// conversation with `baton show`; then it stops everything, also on failure or Ctrl-C.
+// conversation with `baton show`; then it lists the MCP tools and calls whoami and start_task over POST /v1/mcp
+// with the same token as a bearer header; then it stops everything, also on failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -18,6 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { callMcp, callTool } from "./demo/mcp.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -428,6 +430,22 @@ const STEPS = [
     run(ctx) {
       client(ctx, ["show", ctx.taskId]);
       client(ctx, ["tasks"]);
+    },
+  },
+  {
+    name: "over MCP (POST /v1/mcp, the same token as a bearer header): list the tools, call whoami and start_task",
+    async run(ctx) {
+      console.log(`$ POST ${ctx.url}/v1/mcp tools/list   (Authorization: Bearer $TOKEN)`);
+      const { tools } = await callMcp(ctx.url, ctx.apiToken, "tools/list");
+      console.log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
+      const me = await callTool(ctx.url, ctx.apiToken, "whoami");
+      console.log(`whoami: ${me.user.name}, ${me.workspaces.map((w) => `${w.id} (${w.role})`).join(", ")}`);
+      const { task } = await callTool(ctx.url, ctx.apiToken, "start_task", {
+        workspace_id: "ws_acme",
+        repo: REPOSITORY,
+        prompt: "List the files at the root of acme/api",
+      });
+      console.log(`start_task: ${task.id} "${task.title}", status ${task.status}`);
     },
   },
 ];

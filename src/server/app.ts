@@ -91,6 +91,8 @@ export interface ServerAppOptions {
   opsUrl?: (() => string | undefined) | undefined;
   /** Holds the sandbox manager when the service runs a sandbox driver (see ServerDeps.sandboxes). */
   sandboxes?: { current?: SandboxManager | undefined };
+  /** Test seam: how the authorization server fetches client documents (see ServerDeps.oauthFetch). */
+  oauthFetch?: ServerDeps["oauthFetch"];
 }
 
 export interface ServerApp {
@@ -264,6 +266,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     opsUrl: options.opsUrl,
     onStop: (stop) => stopHooks.push(stop),
     sandboxes: options.sandboxes ?? {},
+    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
   };
   const { listeners, all: http } = composeListeners(deps, startCapabilityRuntime(deps));
   return {

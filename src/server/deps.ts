@@ -33,4 +33,7 @@ export interface ServerDeps {
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since
    * boxes reach the service's own address); unset or empty with `--sandbox-driver none`. */
   sandboxes?: { current?: SandboxManager | undefined };
+  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents). Unset,
+   * the library's own fetch, which refuses private and loopback addresses; tests serve documents on loopback. */
+  oauthFetch?: typeof fetch | undefined;
 }

@@ -14,6 +14,7 @@ import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
+import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
 import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import { startSandboxManager } from "./sandboxes/start.js";
@@ -144,6 +145,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       db,
       logger,
       capability,
+      ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
       secretBox,
       proxyToken,
       proxyUrl: flags.proxyUrl,

@@ -4,25 +4,44 @@
 // indexed for the API (sign-ins.ts), so an API request never needs a provider round trip.
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import { hashCredential } from "../auth/tokens.js";
+import type { SecretBox } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { forgetAccessToken } from "./sign-ins.js";
 
 export interface AdapterHooks {
   /** Called after an AccessToken is stored, with its raw id (the token) and payload. */
-  onAccessToken(token: string, payload: AdapterPayload): void;
+  onAccessToken(token: string, payload: AdapterPayload): void | Promise<void>;
+  /** Seals a web client's client_secret at rest (it must be compared in the clear, so it cannot be hashed). */
+  secretBox: SecretBox;
+}
+
+const clientSecretScope = (clientId: string) => `oauth-client/${clientId}`;
+
+function openQuietly(box: SecretBox, scope: string, sealed: string): string | undefined {
+  try {
+    return box.open(scope, sealed);
+  } catch {
+    return undefined;
+  }
 }
 
 type Row = { payload: string; expires_at_ms: number | null; consumed_at_ms: number | null };
 
 export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (model: string) => Adapter {
-  const read = (row: Row | undefined, id: string): AdapterPayload | undefined => {
+  const read = (row: Row | undefined, id: string, model: string): AdapterPayload | undefined => {
     if (!row) return undefined;
     // The provider checks expiry itself too; rows past it are as good as gone.
     if (row.expires_at_ms !== null && row.expires_at_ms <= Date.now()) return undefined;
     const { jti: stripped, ...payload } = JSON.parse(row.payload) as AdapterPayload;
+    const sealed = model === "Client" ? payload.client_secret : undefined;
+    const secret =
+      typeof sealed === "string" ? openQuietly(hooks.secretBox, clientSecretScope(id), sealed) : null;
+    // A secret sealed under another key (the service restarted without --secret-key-file): the client must register again.
+    if (secret === undefined) return undefined;
     return {
       ...payload,
+      ...(secret !== null ? { client_secret: secret } : {}),
       // Only models whose payload carried a jti get it back, and only when read by id.
       ...(stripped !== undefined && id ? { jti: id } : {}),
       ...(row.consumed_at_ms !== null ? { consumed: Math.floor(row.consumed_at_ms / 1000) } : {}),
@@ -34,7 +53,14 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
       const { jti: _raw, ...kept } = payload;
-      const stored = { ...kept, ...(payload.jti !== undefined ? { jti: null } : {}) };
+      const secret = this.model === "Client" ? payload.client_secret : undefined;
+      const stored = {
+        ...kept,
+        ...(payload.jti !== undefined ? { jti: null } : {}),
+        ...(typeof secret === "string"
+          ? { client_secret: hooks.secretBox.seal(clientSecretScope(id), secret) }
+          : {}),
+      };
       const grantId = this.model === "Grant" ? id : (payload.grantId ?? null);
       statement(
         db,
@@ -49,7 +75,7 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
         payload.uid ?? null,
         expiresIn ? Date.now() + expiresIn * 1000 : null,
       );
-      if (this.model === "AccessToken") hooks.onAccessToken(id, payload);
+      if (this.model === "AccessToken") await hooks.onAccessToken(id, payload);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -57,7 +83,7 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
         db,
         "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?",
       ).get(this.model, hashCredential(id)) as Row | undefined;
-      return read(row, id);
+      return read(row, id, this.model);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -67,7 +93,7 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
         db,
         "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?",
       ).get(this.model, uid) as Row | undefined;
-      return read(row, "");
+      return read(row, "", this.model);
     }
 
     async findByUserCode(): Promise<undefined> {

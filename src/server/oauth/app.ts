@@ -1,6 +1,6 @@
 // The authorization server on the public listener: its endpoints (`/oauth/…`, RFC 8414 metadata) handed to
 // oidc-provider, a Koa app, through the Node request and response @hono/node-server gives every route; and the
-// protected resource metadata (RFC 9728) for the API, which is ours. The approval page is in approval-app.ts.
+// protected resource metadata (RFC 9728) for the API and the MCP endpoint, which is ours. The approval page is in approval-app.ts.
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context } from "hono";
@@ -8,7 +8,7 @@ import type { ServerDeps } from "../deps.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { type AuthorizationServer, issuerOf, renderProviderError } from "./provider.js";
-import { API_SCOPE, OAUTH_PATHS, RESOURCES, WELL_KNOWN } from "./wire.js";
+import { API_SCOPE, OAUTH_PATHS, RESOURCE_NAMES, RESOURCES, type ResourceKind, WELL_KNOWN } from "./wire.js";
 
 /** The provider's routes; anything else under /oauth is ours or a 404. */
 const PROVIDER_PATHS = [
@@ -23,14 +23,17 @@ const PROVIDER_PATHS = [
   WELL_KNOWN.openidConfiguration,
 ] as const;
 
-/** RFC 9728 metadata for the public API: where its tokens come from and how to send them. */
-export function describeProtectedResource(issuer: string): Record<string, unknown> {
+/** RFC 9728 metadata for a resource (the public API, the MCP endpoint): where its tokens come from, how to send them. */
+export function describeProtectedResource(
+  issuer: string,
+  kind: ResourceKind = "api",
+): Record<string, unknown> {
   return {
-    resource: `${issuer}${RESOURCES.api}`,
+    resource: `${issuer}${RESOURCES[kind]}`,
     authorization_servers: [issuer],
     scopes_supported: [API_SCOPE],
     bearer_methods_supported: ["header"],
-    resource_name: "Baton public API",
+    resource_name: RESOURCE_NAMES[kind],
   };
 }
 
@@ -41,9 +44,12 @@ export function asksForOpenId(url: URL): boolean {
 
 export function createOAuthApp(deps: ServerDeps, server: () => Promise<AuthorizationServer>) {
   const app = createSurface();
-  const protectedResource = (c: Context<ServerEnv>) => c.json(describeProtectedResource(issuerOf(deps)), 200);
-  app.get(WELL_KNOWN.protectedResource, protectedResource);
-  app.get(`${WELL_KNOWN.protectedResource}${RESOURCES.api}`, protectedResource);
+  const protectedResource = (kind: ResourceKind) => (c: Context<ServerEnv>) =>
+    c.json(describeProtectedResource(issuerOf(deps), kind), 200);
+  // RFC 9728 section 3.1: the resource's path is appended to the well-known prefix; the bare prefix is the API's.
+  app.get(WELL_KNOWN.protectedResource, protectedResource("api"));
+  for (const kind of Object.keys(RESOURCES) as ResourceKind[])
+    app.get(`${WELL_KNOWN.protectedResource}${RESOURCES[kind]}`, protectedResource(kind));
   const handOver = async (c: Context<ServerEnv>) => {
     const bindings = c.env as Partial<HttpBindings> | undefined;
     if (!bindings?.incoming || !bindings.outgoing)

@@ -15,10 +15,15 @@ import { renderMessagePage } from "../pages/message-page.js";
 import { requireWebSession, verifyCsrf } from "../pages/session.js";
 import { CSRF_FIELD } from "../pages/wire.js";
 import { type AuthorizationServer, resourceKindOf } from "./provider.js";
-import { API_SCOPE, OAUTH_PATHS } from "./wire.js";
+import { API_SCOPE, OAUTH_PATHS, type ResourceKind } from "./wire.js";
 
-export const WHAT_IT_MAY_DO =
-  "act as you in every workspace you belong to: start, follow, reply to and stop tasks; until you disconnect it, for up to 90 days, or 30 days unused";
+const HOW_LONG = "until you disconnect it, for up to 90 days, or 30 days unused";
+
+/** What the approved app may do, by the resource it asked for (RFC 8707): the public API or the MCP endpoint. */
+export const WHAT_IT_MAY_DO: Record<ResourceKind, string> = {
+  api: `act as you in every workspace you belong to: start, follow, reply to and stop tasks; ${HOW_LONG}`,
+  mcp: `use Baton's MCP tools as you in every workspace you belong to: see who you are, list and read tasks and their messages, start tasks (their work may push to your code host), send follow-ups and stop tasks; ${HOW_LONG}`,
+};
 
 function nodeBindings(c: Context<PagesEnv>): HttpBindings {
   const bindings = c.env as Partial<HttpBindings> | undefined;
@@ -30,7 +35,7 @@ function nodeBindings(c: Context<PagesEnv>): HttpBindings {
 const expired = () =>
   renderMessagePage({
     title: "This sign-in request has expired",
-    message: "Run `baton login` again to start a new sign-in.",
+    message: "Start the sign-in again from the app that asked (for the command line: `baton login`).",
   });
 
 export function createApprovalApp(deps: ServerDeps, server: () => Promise<AuthorizationServer>) {
@@ -40,7 +45,7 @@ export function createApprovalApp(deps: ServerDeps, server: () => Promise<Author
 
   app.get(path, async (c) => {
     const { incoming, outgoing } = nodeBindings(c);
-    const { provider } = await server();
+    const { provider, issuer } = await server();
     const details = await provider.interactionDetails(incoming, outgoing).catch(() => undefined);
     if (!details || details.uid !== c.req.param("uid")) return c.html(expired(), 400);
     const client = await provider.Client.find(String(details.params.client_id));
@@ -48,6 +53,7 @@ export function createApprovalApp(deps: ServerDeps, server: () => Promise<Author
     const redirectHost = URL.canParse(String(details.params.redirect_uri))
       ? new URL(String(details.params.redirect_uri)).host
       : "unknown";
+    const kind = resourceKindOf(issuer, String(details.params.resource ?? "")) ?? "api";
     const user = c.get("webUser");
     // No other site may frame the approval page and trick a click on Approve.
     c.header("x-frame-options", "DENY");
@@ -57,8 +63,8 @@ export function createApprovalApp(deps: ServerDeps, server: () => Promise<Author
         title: "Approve sign-in",
         user,
         body: html`<p><strong>${client.clientName ?? "An app without a name"}</strong> (answering at ${redirectHost})
-asks to sign in as <strong>${user.email}</strong>.</p>
-<p>If you approve, it may ${WHAT_IT_MAY_DO}.</p>
+asks to ${kind === "mcp" ? "connect to Baton over MCP" : "sign in"} as <strong>${user.email}</strong>.</p>
+<p>If you approve, it may ${WHAT_IT_MAY_DO[kind]}.</p>
 <p>Approve only if you just started this sign-in yourself, on this computer.</p>
 <form method="post"><input type="hidden" name="${CSRF_FIELD}" value="${c.get("csrfToken")}">
 <button type="submit" name="decision" value="approve">Approve</button>

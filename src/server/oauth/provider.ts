@@ -1,15 +1,15 @@
 // The one authorization server (DESIGN "One authorization server"): oidc-provider set up as an OAuth 2.1 server
-// for native public clients (RFC 8252 loopback redirects, PKCE S256 only, dynamic registration, RFC 8707
-// resource indicators, RFC 9207 `iss`, opaque access tokens), its state in our store. Made on first use: the
+// for native apps (RFC 8252 loopback redirects) and web-hosted MCP clients (https redirects; client-policy.ts),
+// registered dynamically (RFC 7591) or by Client ID Metadata Document; PKCE S256 only, RFC 8707 resource
+// indicators (the API and the MCP endpoint), RFC 9207 `iss`, opaque access tokens; its state in our store. Made on first use: the
 // issuer is the service's public URL, known once the service listens, and the library stays off `baton serve`'s
 // start-up path.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from "oidc-provider";
-import { hashCredential } from "../auth/tokens.js";
 import { findUserById } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
-import { statement } from "../store/statements.js";
 import { createStoreAdapter } from "./adapter.js";
+import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
 import { importProvider, quietly } from "./load-quietly.js";
 import { recordAccessToken } from "./sign-ins.js";
 import { API_SCOPE, OAUTH_PATHS, RESOURCES, type ResourceKind, SIGN_IN_LIFETIME_MS } from "./wire.js";
@@ -24,7 +24,6 @@ export interface AuthorizationServer {
 }
 
 const SECONDS = (ms: number): number => Math.floor(ms / 1000);
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
 export const issuerOf = (deps: ServerDeps): string =>
   (deps.capability?.serviceUrl ?? "http://127.0.0.1").replace(/\/+$/, "");
@@ -36,33 +35,17 @@ export function resourceKindOf(issuer: string, indicator: string): ResourceKind 
   return undefined;
 }
 
-/** Registration rules beyond the library's: a native public client with loopback redirects only. */
-export function refuseUnlessNativeLoopback(metadata: {
-  application_type?: unknown;
-  token_endpoint_auth_method?: unknown;
-  redirect_uris?: unknown;
-}): string | undefined {
-  if (metadata.application_type !== "native")
-    return "register as application_type native (RFC 8252); Baton's sign-in is for native apps";
-  if (metadata.token_endpoint_auth_method !== "none")
-    return "register with token_endpoint_auth_method none: native clients are public";
-  const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as string[]) : [];
-  for (const uri of uris) {
-    const parsed = URL.canParse(uri) ? new URL(uri) : undefined;
-    if (parsed?.protocol !== "http:" || !LOOPBACK_HOSTS.has(parsed.hostname))
-      return `redirect_uris must be loopback http URLs such as http://127.0.0.1/callback (RFC 8252 section 7.3); ${uri} is not`;
-  }
-  return undefined;
-}
-
 export async function createAuthorizationServer(deps: ServerDeps): Promise<AuthorizationServer> {
   const { Provider: ProviderClass, errors } = await importProvider(deps.logger);
   const issuer = issuerOf(deps);
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const made: { provider?: Provider } = {};
   const Adapter = createStoreAdapter(deps.db, {
-    onAccessToken(token: string, payload: AdapterPayload) {
+    secretBox: deps.secretBox,
+    async onAccessToken(token: string, payload: AdapterPayload) {
       const kind = payload.aud ? resourceKindOf(issuer, String(payload.aud)) : undefined;
       if (!kind || !payload.grantId || !payload.accountId || !payload.clientId) return;
+      const clientName = await clientNameOf(made.provider, payload.clientId);
       recordAccessToken(
         deps.db,
         {
@@ -70,7 +53,7 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
           grantId: payload.grantId,
           userId: payload.accountId,
           clientId: payload.clientId,
-          clientName: clientNameOf(deps, payload.clientId),
+          clientName,
           resourceKind: kind,
           expiresAtMs: (payload.exp ?? 0) * 1000,
         },
@@ -82,7 +65,7 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
   const configuration: Configuration = {
     adapter: Adapter,
     clients: [],
-    clientAuthMethods: ["none"],
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
     clientDefaults: {
       grant_types: ["authorization_code"],
       response_types: ["code"],
@@ -111,6 +94,9 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
+      // Client ID Metadata Documents (draft-02, experimental in the library): a client_id that is an https URL is
+      // fetched (2.5 s, 5 KiB, never from a private or loopback address) and checked by the same client policy.
+      clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
@@ -135,7 +121,7 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
       // A property nobody sends: its validator runs once per registration and sees the whole metadata.
       properties: ["baton_policy"],
       validator(_ctx, _key, _value, metadata) {
-        const refusal = refuseUnlessNativeLoopback(metadata as never);
+        const refusal = refuseClient(metadata as never);
         if (refusal) throw new errors.InvalidClientMetadata(refusal);
       },
     },
@@ -158,19 +144,18 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
       Session: ttl(900),
     },
     clientBasedCORS: () => false,
+    ...(deps.oauthFetch ? { fetch: deps.oauthFetch } : {}),
   };
   const provider = quietly(deps.logger, () => new ProviderClass(issuer, configuration));
+  made.provider = provider;
   provider.proxy = false;
   return { issuer, provider, handle: provider.callback(), apiResource: `${issuer}${RESOURCES.api}` };
 }
 
-/** The registered client_name (stored with the client's registration), for the Connected apps list. */
-function clientNameOf(deps: ServerDeps, clientId: string): string {
-  const row = statement(
-    deps.db,
-    "SELECT payload FROM oauth_models WHERE model = 'Client' AND id_hash = ?",
-  ).get(hashCredential(clientId)) as { payload: string } | undefined;
-  const name = row ? (JSON.parse(row.payload) as { client_name?: unknown }).client_name : undefined;
+/** The client's client_name (registered, or from its Client ID Metadata Document), for the Connected apps list. */
+async function clientNameOf(provider: Provider | undefined, clientId: string): Promise<string> {
+  const client = await provider?.Client.find(clientId).catch(() => undefined);
+  const name = client?.clientName;
   return typeof name === "string" && name ? name : "an app without a name";
 }
 
@@ -183,7 +168,7 @@ export function renderProviderError(error: string, description: string): string 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
 <h1>Sign-in failed</h1><p>${escapeHtml(error)}: ${escapeHtml(description)}</p>
-<p>Run <code>baton login</code> again to start a new sign-in.</p></main></body></html>`;
+<p>Start the sign-in again from the app that asked (for the command line: <code>baton login</code>).</p></main></body></html>`;
 }
 
 export type { KoaContextWithOIDC };

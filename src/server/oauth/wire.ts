@@ -22,12 +22,17 @@ export const WELL_KNOWN = {
   protectedResource: "/.well-known/oauth-protected-resource",
 } as const;
 
-/** The one scope a Baton token carries: act as the user through the public API (or, later, MCP). */
+/** The one scope a Baton token carries: act as the user through the public API or the MCP endpoint. */
 export const API_SCOPE = "baton";
 
 /** Resources a token may be bound to (RFC 8707), as paths under the service URL. */
 export const RESOURCES = { api: "/v1", mcp: "/v1/mcp" } as const;
 export type ResourceKind = keyof typeof RESOURCES;
+/** Each resource's `resource_name` in its RFC 9728 metadata. */
+export const RESOURCE_NAMES: Record<ResourceKind, string> = {
+  api: "Baton public API",
+  mcp: "Baton MCP endpoint",
+};
 
 const DAY_MS = 86_400_000;
 export const SIGN_IN_LIFETIME_MS = 90 * DAY_MS;

@@ -38,6 +38,7 @@ describe("npm run demo", () => {
         "send a follow-up with baton reply",
         "stop a running turn with baton stop",
         "print the task and its conversation with baton show",
+        "over MCP (POST /v1/mcp, the same token as a bearer header)",
         "done",
       ]) {
         expect(run.stdout).toContain(heading);
@@ -74,6 +75,12 @@ describe("npm run demo", () => {
       expect(run.stdout).toMatch(/status: implementing[\s\S]*\$ baton stop [\s\S]*status: cancelled/);
       expect(run.stdout).toMatch(/\] member:\n {2}Summarise the README of acme\/api/);
       expect(run.stdout).toMatch(/\] baton:\n {2}Stopped by Olive Owner\. Send a follow-up to continue\./);
+      // The MCP step: the seven tools, whoami as the token's user, a task started by start_task.
+      expect(run.stdout).toContain(
+        "tools: whoami, list_tasks, get_task, start_task, follow_up, get_messages, stop_task",
+      );
+      expect(run.stdout).toContain("whoami: Olive Owner, ws_acme (owner)");
+      expect(run.stdout).toMatch(/start_task: \S+ "List the files at the root of acme\/api", status \w+/);
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(

@@ -35,7 +35,7 @@ describe("the authorization server", () => {
     redirect_uris: ["http://127.0.0.1/callback"],
   };
 
-  it("publishes RFC 8414 metadata: code flow only, PKCE S256 only, iss in responses, public clients, no PAR", async () => {
+  it("publishes RFC 8414 metadata: code flow only, PKCE S256 only, iss in responses, client ID documents, no PAR", async () => {
     const meta = (await (
       await fetch(`${world.url}/.well-known/oauth-authorization-server`)
     ).json()) as Record<string, unknown>;
@@ -47,7 +47,8 @@ describe("the authorization server", () => {
       code_challenge_methods_supported: ["S256"],
       authorization_response_iss_parameter_supported: true,
       response_types_supported: ["code"],
-      token_endpoint_auth_methods_supported: ["none"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      client_id_metadata_document_supported: true,
     });
     expect(meta.pushed_authorization_request_endpoint).toBeUndefined();
     expect(meta.userinfo_endpoint).toBeUndefined();
@@ -66,14 +67,15 @@ describe("the authorization server", () => {
   it.each([
     ["a non-loopback http redirect", { redirect_uris: ["http://example.test/callback"] }, /loopback/],
     ["an https redirect", { redirect_uris: ["https://example.test/callback"] }, /loopback/],
-    ["a web application", { application_type: "web" }, /native/],
+    ["a web application at a loopback redirect", { application_type: "web" }, /https/],
+    ["an unknown application type", { application_type: "desktop" }, /native.*web/],
     [
       "a confidential client",
       { token_endpoint_auth_method: "client_secret_basic" },
       /none|token_endpoint_auth_method/,
     ],
   ])(
-    "refuses to register %s (RFC 8252: native public clients with loopback redirects)",
+    "refuses to register %s (native public clients at loopback http, web clients at https)",
     async (_what, change, why) => {
       const answer = await register({ ...NATIVE, ...change });
       expect(answer.status).toBe(400);

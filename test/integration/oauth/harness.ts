@@ -48,12 +48,20 @@ export interface OAuthWorld {
   ): Promise<Response>;
   /** The whole browser sign-in for `email`: the client in process, approval by the fetch browser. */
   signIn(email?: string): Promise<string>;
-  /** The same flow by hand, for a resource the client never asks for (RFC 8707); returns the token answer. */
-  signInFor(resource: string, email?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** The same flow by hand, for a resource the client never asks for (RFC 8707); returns the token answer and
+   * the approval page as shown. `clientId` signs in as that client (e.g. a Client ID Metadata Document URL)
+   * instead of registering one. */
+  signInFor(
+    resource: string,
+    email?: string,
+    clientId?: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; approvalPage: string }>;
   close(): Promise<void>;
 }
 
-export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise<OAuthWorld> {
+export async function startOAuthWorld(
+  options: { smtp?: boolean; oauthFetch?: typeof fetch } = {},
+): Promise<OAuthWorld> {
   const dir = await mkdtemp(join(tmpdir(), "oauth-"));
   const dbPath = join(dir, "serve.sqlite");
   const db = await openDatabase(dbPath);
@@ -78,6 +86,7 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
     now: () => new Date(Date.now() + clock.offsetMs),
     capability,
     tasks: { workRoot: join(dir, "work") },
+    ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
   });
   const server: Server = createNodeServer(app.listeners.public.fetch);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -98,8 +107,10 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });
 
-  /** Follows the authorization through the approval page as a signed-in user would, with cookies. */
-  async function approve(start: string, email: string, decision: "approve" | "deny"): Promise<void> {
+  /** Follows the authorization through the approval page as a signed-in user would, with cookies; returns the
+   * approval page. */
+  async function approve(start: string, email: string, decision: "approve" | "deny"): Promise<string> {
+    let shown = "";
     const jar = new Map<string, string>();
     const session = sessionFor(email);
     const cookie = () => [session, ...[...jar].map(([k, v]) => `${k}=${v}`)].join("; ");
@@ -118,7 +129,7 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
         const to = new URL(location, next);
         if (to.port !== new URL(url).port) {
           await fetch(to); // the client's loopback listener
-          return;
+          return shown;
         }
         next = to.toString();
         method = "GET";
@@ -126,6 +137,7 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
         continue;
       }
       const page = await answer.text();
+      shown = page;
       const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
       if (!csrf) throw new Error(`no approval form at ${next} (${answer.status}): ${page.slice(0, 300)}`);
       method = "POST";
@@ -156,19 +168,21 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
       });
       return accessToken;
     },
-    async signInFor(resource, email = OWNER) {
-      const client = (await (
-        await fetch(`${url}/oauth/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            client_name: "by hand",
-            application_type: "native",
-            token_endpoint_auth_method: "none",
-            redirect_uris: ["http://127.0.0.1/callback"],
-          }),
-        })
-      ).json()) as { client_id: string };
+    async signInFor(resource, email = OWNER, clientId?: string) {
+      const client = clientId
+        ? { client_id: clientId }
+        : ((await (
+            await fetch(`${url}/oauth/register`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                client_name: "by hand",
+                application_type: "native",
+                token_endpoint_auth_method: "none",
+                redirect_uris: ["http://127.0.0.1/callback"],
+              }),
+            })
+          ).json()) as { client_id: string });
       const secrets = makeSignInSecrets(randomBytes(32), randomBytes(16));
       let code = "";
       const listener = await listenOnLoopback((at) => {
@@ -184,7 +198,7 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
           scope: "baton",
           secrets,
         });
-        await approve(start, email, "approve");
+        const approvalPage = await approve(start, email, "approve");
         const answer = await fetch(`${url}/oauth/token`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -197,7 +211,11 @@ export async function startOAuthWorld(options: { smtp?: boolean } = {}): Promise
             resource,
           }),
         });
-        return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+        return {
+          status: answer.status,
+          body: (await answer.json()) as Record<string, unknown>,
+          approvalPage,
+        };
       } finally {
         await listener.close();
       }

@@ -1,8 +1,8 @@
 // The pure rules of sign-in: where a sign-in may redirect, how the client reads its loopback callback, which
-// registrations are native loopback clients, the session cookie's attributes, and a sign-in's lifetime.
+// clients may register (native loopback, web https), the session cookie's attributes, and a sign-in's lifetime.
 import { describe, expect, it } from "vitest";
 import { classifyCallback } from "../../../src/client/pkce.js";
-import { refuseUnlessNativeLoopback } from "../../../src/server/oauth/provider.js";
+import { refuseClient } from "../../../src/server/oauth/client-policy.js";
 import { classifySignIn } from "../../../src/server/oauth/sign-ins.js";
 import { isLoopbackUrl, sessionCookie } from "../../../src/server/pages/session.js";
 import { safeNextPath } from "../../../src/server/pages/sign-in-links.js";
@@ -44,17 +44,53 @@ describe("classifyCallback: the client's loopback answer (RFC 9207 iss, state)",
   });
 });
 
-describe("refuseUnlessNativeLoopback: RFC 8252 native public clients only", () => {
-  const ok = { application_type: "native", token_endpoint_auth_method: "none" };
+describe("refuseClient: native public clients at loopback http, web clients at public https", () => {
+  const native = { application_type: "native", token_endpoint_auth_method: "none" };
+  const web = { application_type: "web", token_endpoint_auth_method: "none" };
   it.each([
-    [["http://127.0.0.1/callback"], undefined],
-    [["http://[::1]:8080/cb"], undefined],
-    [["http://localhost/cb"], undefined],
-    [["http://example.test/cb"], /loopback/],
-    [["https://127.0.0.1/cb"], /loopback/],
-    [["com.example.app:/cb"], /loopback/],
-  ])("%j → %s", (uris, refusal) => {
-    const answer = refuseUnlessNativeLoopback({ ...ok, redirect_uris: uris });
+    ["native", native, ["http://127.0.0.1/callback"], undefined],
+    ["native", native, ["http://[::1]:8080/cb"], undefined],
+    ["native", native, ["http://localhost/cb"], undefined],
+    ["native", native, ["http://example.test/cb"], /loopback/],
+    ["native", native, ["https://127.0.0.1/cb"], /loopback/],
+    ["native", native, ["com.example.app:/cb"], /loopback/],
+    [
+      "native",
+      { ...native, token_endpoint_auth_method: "client_secret_basic" },
+      ["http://127.0.0.1/cb"],
+      /public/,
+    ],
+    ["web", web, ["https://chat.example.com/oauth/callback"], undefined],
+    [
+      "web",
+      { ...web, token_endpoint_auth_method: "client_secret_basic" },
+      ["https://a.example/cb"],
+      undefined,
+    ],
+    [
+      "web",
+      { ...web, token_endpoint_auth_method: "client_secret_post" },
+      ["https://a.example/cb"],
+      undefined,
+    ],
+    [
+      "web",
+      { ...web, token_endpoint_auth_method: "private_key_jwt" },
+      ["https://a.example/cb"],
+      /client_secret_basic/,
+    ],
+    ["web", web, ["http://chat.example.com/cb"], /https/],
+    ["web", web, ["https://127.0.0.1/cb"], /public host/],
+    ["web", web, ["https://localhost/cb"], /public host/],
+    ["web", web, [], /at least one redirect_uri/],
+    [
+      "other",
+      { application_type: "desktop", token_endpoint_auth_method: "none" },
+      ["http://127.0.0.1/cb"],
+      /native.*web/,
+    ],
+  ])("%s %j at %j → %s", (_kind, metadata, uris, refusal) => {
+    const answer = refuseClient({ ...metadata, redirect_uris: uris });
     if (refusal) expect(answer).toMatch(refusal);
     else expect(answer).toBeUndefined();
   });

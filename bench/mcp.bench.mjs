@@ -1,0 +1,198 @@
+// The MCP endpoint against the public API's routes for the same data, in the same run, on a real `baton serve`
+// (temporary SQLite file, the scripted agent answering at once): `tools/call get_task` against
+// GET /v1/workspaces/:ws/tasks/:id, and `tools/call get_messages` against GET .../messages (a page of 100 of a
+// 500-entry conversation), each pair alternating for five rounds of 2 s with 20 concurrent clients over one
+// keep-alive http.Agent, plus GET /healthz to show the generator's ceiling. Calls per second are the rounds'
+// medians; p99 is over every round. The seed has 2,000 members with a token each and requests rotate over them,
+// so neither the MCP budget (120 calls a minute per token) nor the API's read limit is what is measured.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { median, percentile, report } from "./lib.mjs";
+import { startBenchServe } from "./serve.mjs";
+
+const CLIENTS = 20;
+const USERS = 2000;
+const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 5);
+const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
+const CONVERSATION = 500;
+const VERSION = "2026-07-28";
+
+const tmp = mkdtempSync(join(tmpdir(), "baton-bench-mcp-"));
+const seedPath = join(tmp, "seed.json");
+const token = (i) => `btn_bench-user-${String(i).padStart(5, "0")}-0000000000`;
+writeFileSync(
+  seedPath,
+  JSON.stringify({
+    agent: { rules: [{ reply: "ok" }] },
+    workspaces: [
+      {
+        id: "ws_bench",
+        name: "Bench",
+        plan: { name: "bench", concurrency: 64, queueSize: 100_000 },
+        members: Array.from({ length: USERS }, (_, i) => ({
+          email: `u${i}@bench.test`,
+          role: "member",
+          token: token(i),
+        })),
+        repositories: [{ repository: "bench/app" }],
+      },
+    ],
+  }),
+);
+
+const serve = await startBenchServe({ seed: seedPath });
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+let next = 0;
+const nextToken = () => token(next++ % USERS);
+
+function call(method, path, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const started = performance.now();
+    const req = request(
+      `${serve.url}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${nextToken()}`,
+          ...headers,
+          ...(payload
+            ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+            : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            text: Buffer.concat(chunks).toString(),
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** One modern-era tools/call, as an MCP client sends it. */
+const callTool = (name, args) =>
+  call(
+    "POST",
+    "/v1/mcp",
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": VERSION,
+          "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    },
+    {
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": VERSION,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+  );
+const toolAnswered = (a) => a.status === 200 && !JSON.parse(a.text).result?.isError;
+
+async function phase(ms, work, accept) {
+  const until = performance.now() + ms;
+  const durations = [];
+  let refused = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < until) {
+        const answer = await work();
+        if (accept(answer)) durations.push(answer.ms);
+        else refused += 1;
+      }
+    }),
+  );
+  return { perSecond: durations.length / ((performance.now() - started) / 1000), durations, refused };
+}
+
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const range = (values) =>
+  sorted(values)
+    .map((v) => (v < 10 ? v.toFixed(2) : v.toFixed(0)))
+    .join(", ");
+
+/** Alternates the MCP call, the HTTP route and /healthz for ROUNDS rounds; prints and returns the rounds. */
+async function compare(label, mcp, http) {
+  const sides = {
+    mcp: [mcp, toolAnswered],
+    http: [http, (a) => a.status === 200],
+    healthz: [() => call("GET", "/healthz"), (a) => a.status === 200],
+  };
+  for (const [work, accept] of Object.values(sides)) await phase(500, work, accept);
+  const rounds = { mcp: [], http: [], healthz: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [side, [work, accept]] of Object.entries(sides))
+      rounds[side].push(await phase(PHASE_MS, work, accept));
+  const refused = rounds.mcp.concat(rounds.http).reduce((n, r) => n + r.refused, 0);
+  console.log(
+    `${label}: ${ROUNDS} rounds of ${PHASE_MS / 1000} s, ${CLIENTS} clients; refused or failed: ${refused}`,
+  );
+  for (const side of Object.keys(sides))
+    console.log(`  ${side} per s: ${range(rounds[side].map((r) => r.perSecond))}`);
+  const perSecond = (side) => median(sorted(rounds[side].map((r) => r.perSecond)));
+  const p99 = (side) => percentile(sorted(rounds[side].flatMap((r) => r.durations)), 99);
+  report(`${label} over MCP, calls/s`, perSecond("mcp"), "req/s", {
+    value: perSecond("http"),
+    label: "of HTTP",
+  });
+  report(`${label} over HTTP, calls/s`, perSecond("http"), "req/s", {
+    value: perSecond("healthz"),
+    label: "of /healthz",
+  });
+  report(`${label} over MCP, p99`, p99("mcp"), "ms", { value: p99("http"), label: "of HTTP" });
+  report(`${label} over HTTP, p99`, p99("http"), "ms");
+}
+
+try {
+  const first = await call("POST", "/v1/workspaces/ws_bench/tasks", { prompt: "the bench conversation" });
+  const taskId = JSON.parse(first.text).task.id;
+  for (let sent = 1; sent < CONVERSATION; sent++) {
+    const answer = await call("POST", `/v1/workspaces/ws_bench/tasks/${taskId}/messages`, {
+      text: `message ${sent}`,
+    });
+    if (answer.status !== 202) throw new Error(`send answered ${answer.status}: ${answer.text}`);
+  }
+  const taskPath = `/v1/workspaces/ws_bench/tasks/${taskId}`;
+  const ids = JSON.parse((await call("GET", `${taskPath}/messages?limit=200`)).text).messages.map(
+    (m) => m.id,
+  );
+  let pick = 0;
+  const after = () => ids[(pick++ * 7919) % (ids.length - 1)];
+  const args = { workspace_id: "ws_bench", task_id: taskId };
+  console.log("");
+  await compare(
+    "get_task",
+    () => callTool("get_task", args),
+    () => call("GET", taskPath),
+  );
+  await compare(
+    "get_messages (page of 100)",
+    () => callTool("get_messages", { ...args, after: after(), limit: 100 }),
+    () => call("GET", `${taskPath}/messages?after=${after()}&limit=100`),
+  );
+} finally {
+  agent.destroy();
+  await serve.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
