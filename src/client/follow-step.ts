@@ -1,6 +1,7 @@
 // Reference section 4 rules 5 and 6, the deciding half of following a task: given what the last poll saw, which
 // entries to print, whether to say the turn is queued, and whether the turn is done (or a reply was not picked
 // up). Pure: follow.ts polls, sleeps and keeps time.
+import { IDLE_STATUSES } from "../server/tasks/statuses.js";
 
 /** What following needs of a task (a subset of the API's Task object). */
 export interface FollowedTask {
@@ -18,15 +19,8 @@ export interface FollowedEntry {
   body: string;
 }
 
-/** Statuses in which no turn is open (src/server/tasks/statuses.ts IDLE_STATUSES): the turn is done. */
-const TURN_DONE_STATUSES: ReadonlySet<string> = new Set([
-  "replied",
-  "pr_open",
-  "completed",
-  "failed",
-  "cancelled",
-  "paused",
-]);
+/** Statuses in which no turn is open: the turn is done (the service's own list, bundled as plain data). */
+const TURN_DONE_STATUSES: ReadonlySet<string> = new Set(IDLE_STATUSES);
 /** Done statuses that count as the task failing (exit 2): DESIGN "Billing and pauses" adds `paused`. */
 const FAILED_STATUSES: ReadonlySet<string> = new Set(["failed", "cancelled", "paused"]);
 
