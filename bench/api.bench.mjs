@@ -8,11 +8,11 @@
 // ratio's range. The seed holds 1,000 members with a token each and requests rotate over them, so neither the
 // per-token rate limit (120 POST / 600 GET a minute) nor the 5-running-tasks limit is what is measured;
 // /healthz shows the generator's ceiling, far above the API figures.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, percentile, report } from "./lib.mjs";
+import { createLoad, range, sorted, writeMembersSeed } from "./load.mjs";
 import { startBenchServe } from "./serve.mjs";
 
 const CLIENTS = 20;
@@ -22,83 +22,13 @@ const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
 const CONVERSATION = 10_000;
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-api-"));
-const seedPath = join(tmp, "seed.json");
 const token = (i) => `btn_bench-user-${String(i).padStart(5, "0")}-0000000000`;
-writeFileSync(
-  seedPath,
-  JSON.stringify({
-    agent: { rules: [{ reply: "ok" }] },
-    workspaces: [
-      {
-        id: "ws_bench",
-        name: "Bench",
-        plan: { name: "bench", concurrency: 64, queueSize: 100_000 },
-        members: Array.from({ length: USERS }, (_, i) => ({
-          email: `u${i}@bench.test`,
-          role: "member",
-          token: token(i),
-        })),
-        repositories: [{ repository: "bench/app" }],
-      },
-    ],
-  }),
-);
+const seedPath = writeMembersSeed(tmp, { users: USERS, token });
 
 const serve = await startBenchServe({ seed: seedPath });
-const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 let next = 0;
 const nextToken = () => token(next++ % USERS);
-
-function call(method, path, body) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const started = performance.now();
-    const req = request(
-      `${serve.url}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          authorization: `Bearer ${nextToken()}`,
-          ...(payload
-            ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
-            : {}),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode,
-            text: Buffer.concat(chunks).toString(),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-/** CLIENTS clients call `work` back to back for `ms`; accepted calls per second and their durations. */
-async function phase(ms, work, accept) {
-  const until = performance.now() + ms;
-  const durations = [];
-  let refused = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until) {
-        const answer = await work();
-        if (accept(answer)) durations.push(answer.ms);
-        else refused += 1;
-      }
-    }),
-  );
-  return { perSecond: durations.length / ((performance.now() - started) / 1000), durations, refused };
-}
+const { agent, call, phase } = createLoad({ url: serve.url, clients: CLIENTS, nextToken });
 
 const healthz = (ms) =>
   phase(
@@ -106,12 +36,6 @@ const healthz = (ms) =>
     () => call("GET", "/healthz"),
     (a) => a.status === 200,
   );
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const range = (values) =>
-  sorted(values)
-    .map((v) => (v < 10 ? v.toFixed(2) : v.toFixed(0)))
-    .join(", ");
-
 /** Alternates the measured phase with /healthz; prints rounds and medians; returns the rounds. */
 async function alternate(label, work, accept) {
   await phase(500, work, accept);

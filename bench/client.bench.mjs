@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { median, report, timeRuns } from "./lib.mjs";
+import { writeMembersSeed } from "./load.mjs";
 import { bin, startBenchServe } from "./serve.mjs";
 
 const RUNS = Number(process.env.BATON_BENCH_CLIENT_RUNS ?? 20);
@@ -18,26 +19,12 @@ const FOLLOW_RUNS = Number(process.env.BATON_BENCH_CLIENT_FOLLOW_RUNS ?? 7);
 const USERS = RUNS * 2 + FOLLOW_RUNS + 8;
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-client-"));
 const token = (i) => `btn_bench-client-${String(i).padStart(4, "0")}-000000000000`;
-const seedPath = join(tmp, "seed.json");
-writeFileSync(
-  seedPath,
-  JSON.stringify({
-    agent: { rules: [{ reply: "Done: {prompt}" }] },
-    workspaces: [
-      {
-        id: "ws_bench",
-        name: "Bench",
-        plan: { name: "bench", concurrency: 64, queueSize: 10_000 },
-        members: Array.from({ length: USERS }, (_, i) => ({
-          email: `u${i}@bench.test`,
-          role: "member",
-          token: token(i),
-        })),
-        repositories: [{ repository: "bench/app" }],
-      },
-    ],
-  }),
-);
+const seedPath = writeMembersSeed(tmp, {
+  users: USERS,
+  token,
+  reply: "Done: {prompt}",
+  queueSize: 10_000,
+});
 
 const serve = await startBenchServe({ seed: seedPath });
 try {

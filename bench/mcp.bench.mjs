@@ -5,11 +5,11 @@
 // keep-alive http.Agent, plus GET /healthz to show the generator's ceiling. Calls per second are the rounds'
 // medians; p99 is over every round. The seed has 2,000 members with a token each and requests rotate over them,
 // so neither the MCP budget (120 calls a minute per token) nor the API's read limit is what is measured.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, percentile, report } from "./lib.mjs";
+import { createLoad, range, sorted, writeMembersSeed } from "./load.mjs";
 import { startBenchServe } from "./serve.mjs";
 
 const CLIENTS = 20;
@@ -20,66 +20,13 @@ const CONVERSATION = 500;
 const VERSION = "2026-07-28";
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-mcp-"));
-const seedPath = join(tmp, "seed.json");
 const token = (i) => `btn_bench-user-${String(i).padStart(5, "0")}-0000000000`;
-writeFileSync(
-  seedPath,
-  JSON.stringify({
-    agent: { rules: [{ reply: "ok" }] },
-    workspaces: [
-      {
-        id: "ws_bench",
-        name: "Bench",
-        plan: { name: "bench", concurrency: 64, queueSize: 100_000 },
-        members: Array.from({ length: USERS }, (_, i) => ({
-          email: `u${i}@bench.test`,
-          role: "member",
-          token: token(i),
-        })),
-        repositories: [{ repository: "bench/app" }],
-      },
-    ],
-  }),
-);
+const seedPath = writeMembersSeed(tmp, { users: USERS, token });
 
 const serve = await startBenchServe({ seed: seedPath });
-const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 let next = 0;
 const nextToken = () => token(next++ % USERS);
-
-function call(method, path, body, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const started = performance.now();
-    const req = request(
-      `${serve.url}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          authorization: `Bearer ${nextToken()}`,
-          ...headers,
-          ...(payload
-            ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
-            : {}),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode,
-            text: Buffer.concat(chunks).toString(),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
+const { agent, call, phase } = createLoad({ url: serve.url, clients: CLIENTS, nextToken });
 
 /** One modern-era tools/call, as an MCP client sends it. */
 const callTool = (name, args) =>
@@ -108,29 +55,6 @@ const callTool = (name, args) =>
     },
   );
 const toolAnswered = (a) => a.status === 200 && !JSON.parse(a.text).result?.isError;
-
-async function phase(ms, work, accept) {
-  const until = performance.now() + ms;
-  const durations = [];
-  let refused = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until) {
-        const answer = await work();
-        if (accept(answer)) durations.push(answer.ms);
-        else refused += 1;
-      }
-    }),
-  );
-  return { perSecond: durations.length / ((performance.now() - started) / 1000), durations, refused };
-}
-
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const range = (values) =>
-  sorted(values)
-    .map((v) => (v < 10 ? v.toFixed(2) : v.toFixed(0)))
-    .join(", ");
 
 /** Alternates the MCP call, the HTTP route and /healthz for ROUNDS rounds; prints and returns the rounds. */
 async function compare(label, mcp, http) {
