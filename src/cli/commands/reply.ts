@@ -9,12 +9,10 @@ import { newIdempotencyKey } from "../../client/idempotency.js";
 import { withAttachments } from "../../client/read-attachments.js";
 import { refusalOf } from "../../client/refusal.js";
 import { chooseWorkspace, openSession } from "../../client/session.js";
-import { UsageError } from "../../errors.js";
 import type { CommandContext } from "../context.js";
-import { collect, positiveNumberUpTo } from "../flags.js";
+import { collect } from "../flags.js";
 import { writeJson, writeLine, writeLines } from "../io.js";
-import { followAndReport } from "./follow-task.js";
-import { DEFAULT_TIMEOUT_MINUTES, MAX_TIMEOUT_MINUTES } from "./start.js";
+import { addFollowOptions, checkJsonWithoutWait, followAndReport } from "./follow-task.js";
 
 interface Flags {
   file?: string[];
@@ -29,57 +27,51 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     .argument("<task-id>", "the task to follow up (from `baton tasks`)")
     .argument("<text...>", "the follow-up; text starting with - goes after --")
     .option("-f, --file <path>", "attach a text file (repeatable; 80 KB together)", collect)
-    .option("-w, --workspace <id>", "the workspace (default: the saved one)")
-    .option(
-      "--timeout <minutes>",
-      `how long to follow (default ${DEFAULT_TIMEOUT_MINUTES})`,
-      positiveNumberUpTo(MAX_TIMEOUT_MINUTES, "minutes", "--timeout 10"),
-      DEFAULT_TIMEOUT_MINUTES,
-    )
-    .option("--no-wait", "return once the reply is sent, without following the task")
-    .option("--json", "with --no-wait: print the API's {messageId} as JSON")
-    .action(
-      action(async (taskId: string, words: string[], flags: Flags) => {
-        if (flags.json && flags.wait)
-          throw new UsageError("--json goes with --no-wait (following prints text)");
-        const text = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
-        const session = openSession({ env: io.env, log });
-        const { api } = session;
-        try {
-          const workspaceId = chooseWorkspace(flags.workspace, session.config);
-          // Read before sending: what came before the reply is never reported as its answer (rule 6).
-          const before = flags.wait
-            ? {
-                task: await api.getTask(workspaceId, taskId),
-                cursor: await readLastEntryId(api, workspaceId, taskId),
-              }
-            : undefined;
-          const sentAt = Date.now();
-          const messageId = await sendOnce(api, workspaceId, taskId, text, (line) =>
-            writeLine(io.stderr, line),
-          );
-          if (!before) {
-            if (flags.json) writeJson(io.stdout, { messageId });
-            else writeLines(io.stdout, [`Sent to task ${taskId}.`, `Follow it with: baton show ${taskId}`]);
-            return undefined;
-          }
-          return await followAndReport({
-            announce: `Sent to task ${taskId}; following it (Ctrl-C stops waiting, not the task).`,
-            api,
-            io,
-            workspaceId,
-            taskId,
-            cursor: before.cursor,
-            awaitingPickup: isTurnDone(before.task.status),
-            ownMessageId: messageId,
-            sentAt,
-            timeoutMinutes: flags.timeout,
-          });
-        } finally {
-          api.close();
+    .option("-w, --workspace <id>", "the workspace (default: the saved one)");
+  addFollowOptions(command, {
+    sent: "the reply is sent, without following the task",
+    json: "{messageId}",
+  }).action(
+    action(async (taskId: string, words: string[], flags: Flags) => {
+      checkJsonWithoutWait(flags);
+      const text = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
+      const session = openSession({ env: io.env, log });
+      const { api } = session;
+      try {
+        const workspaceId = chooseWorkspace(flags.workspace, session.config);
+        // Read before sending: what came before the reply is never reported as its answer (rule 6).
+        const before = flags.wait
+          ? {
+              task: await api.getTask(workspaceId, taskId),
+              cursor: await readLastEntryId(api, workspaceId, taskId),
+            }
+          : undefined;
+        const sentAt = Date.now();
+        const messageId = await sendOnce(api, workspaceId, taskId, text, (line) =>
+          writeLine(io.stderr, line),
+        );
+        if (!before) {
+          if (flags.json) writeJson(io.stdout, { messageId });
+          else writeLines(io.stdout, [`Sent to task ${taskId}.`, `Follow it with: baton show ${taskId}`]);
+          return undefined;
         }
-      }),
-    );
+        return await followAndReport({
+          announce: `Sent to task ${taskId}; following it (Ctrl-C stops waiting, not the task).`,
+          api,
+          io,
+          workspaceId,
+          taskId,
+          cursor: before.cursor,
+          awaitingPickup: isTurnDone(before.task.status),
+          ownMessageId: messageId,
+          sentAt,
+          timeoutMinutes: flags.timeout,
+        });
+      } finally {
+        api.close();
+      }
+    }),
+  );
 }
 
 /**
