@@ -46,6 +46,7 @@ import { handleError, handleNotFound } from "./http/errors.js";
 import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
+import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./integrations/settings.js";
 import { createMcpApp } from "./mcp/app.js";
 import { MCP_PATH } from "./mcp/wire.js";
 import { createMembersApp } from "./members/app.js";
@@ -83,6 +84,8 @@ export interface ServerAppOptions {
     | undefined;
   /** The operator's key for secret values (`--secret-key-file`). */
   secretBox: SecretBox;
+  /** The real code host and tracker (`--codehost-*`, `--tracker-*`); default: the local adapters, no webhooks. */
+  integrations?: IntegrationSettings | undefined;
   /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
@@ -261,6 +264,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     capability: options.capability,
     tasks,
     secretBox: options.secretBox,
+    integrations: options.integrations ?? LOCAL_INTEGRATIONS,
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
     opsUrl: options.opsUrl,

@@ -1,6 +1,7 @@
 // What route factories receive: the store, the clock, the logger and the operation machinery.
 import type { Logger } from "pino";
 import type { CapabilitySettings } from "./capability/settings.js";
+import type { IntegrationSettings } from "./integrations/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
@@ -22,6 +23,8 @@ export interface ServerDeps {
   tasks: TaskService;
   /** Seals secret values (seed, secrets PUT); the proxy's internal route opens them. */
   secretBox: SecretBox;
+  /** The real code host's and tracker's settings (App, OAuth application, webhook secrets, triggers). */
+  integrations: IntegrationSettings;
   /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */

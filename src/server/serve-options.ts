@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { checkIntegrationFlags } from "./integrations/settings.js";
 
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -35,6 +36,13 @@ const listenAddress = (example: string) =>
       const colon = value.lastIndexOf(":");
       return { host: value.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(value.slice(colon + 1)) };
     });
+
+/** A label that marks an issue as the agent's. */
+const agentLabel = z
+  .string()
+  .min(1, "must be a label name, e.g. baton")
+  .max(50, "must be at most 50 characters")
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "must not hold control characters");
 
 /** The sandbox and admin listeners' defaults: loopback, a port the system picks. */
 export const DEFAULT_OPS_LISTEN = "127.0.0.1:0";
@@ -81,6 +89,33 @@ export const ServeOptionsSchema = z.object({
     .string()
     .regex(/^\d{1,10}-\d{1,10}$/, "must be a range of host uids, first-last, e.g. 200000-265535")
     .optional(),
+  publicUrl: urlWith(["http:", "https:"], "https://baton.example.test").optional(),
+  codehostAppId: z
+    .string()
+    .regex(/^\d{1,20}$/, "must be the App's numeric id, e.g. 123456")
+    .optional(),
+  codehostAppSlug: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "must be the App's URL name, e.g. acme-baton")
+    .optional(),
+  codehostPrivateKeyFile: filePath.optional(),
+  codehostWebhookSecretFile: filePath.optional(),
+  codehostApiUrl: urlWith(["https:", "http:"], "https://api.github.com").optional(),
+  codehostWebUrl: urlWith(["https:", "http:"], "https://github.com").optional(),
+  codehostAgentLabel: agentLabel.optional(),
+  codehostAgentLogin: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/, "must be a code-host login, e.g. acme-agent")
+    .optional(),
+  trackerClientId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, "must be the OAuth application's client id")
+    .optional(),
+  trackerClientSecretFile: filePath.optional(),
+  trackerWebhookSecretFile: filePath.optional(),
+  trackerApiUrl: urlWith(["https:", "http:"], "https://api.linear.app").optional(),
+  trackerWebUrl: urlWith(["https:", "http:"], "https://linear.app").optional(),
+  trackerAgentLabel: agentLabel.optional(),
 });
 export type ServeFlags = z.infer<typeof ServeOptionsSchema>;
 
@@ -105,6 +140,21 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   sandboxProxy: "--sandbox-proxy",
   checkoutRoot: "--checkout-root",
   sandboxUids: "--sandbox-uids",
+  publicUrl: "--public-url",
+  codehostAppId: "--codehost-app-id",
+  codehostAppSlug: "--codehost-app-slug",
+  codehostPrivateKeyFile: "--codehost-private-key-file",
+  codehostWebhookSecretFile: "--codehost-webhook-secret-file",
+  codehostApiUrl: "--codehost-api-url",
+  codehostWebUrl: "--codehost-web-url",
+  codehostAgentLabel: "--codehost-agent-label",
+  codehostAgentLogin: "--codehost-agent-login",
+  trackerClientId: "--tracker-client-id",
+  trackerClientSecretFile: "--tracker-client-secret-file",
+  trackerWebhookSecretFile: "--tracker-webhook-secret-file",
+  trackerApiUrl: "--tracker-api-url",
+  trackerWebUrl: "--tracker-web-url",
+  trackerAgentLabel: "--tracker-agent-label",
 };
 
 /** Checks every flag; the first bad one is named (never its value: a URL may carry a password). */
@@ -116,6 +166,7 @@ export function parseServeFlags(input: unknown): ServeFlags {
         "--agent and --agent-command each pick the agent: give one (--agent-command runs your program; --agent manual waits for baton admin task answer)",
         { path: "--agent" },
       );
+    checkIntegrationFlags(parsed.data);
     return parsed.data;
   }
   const issue = parsed.error.issues[0]!;

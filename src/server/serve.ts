@@ -12,6 +12,7 @@ import { createManualAgent } from "./agent/manual.js";
 import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
+import { describeIntegrations, loadIntegrationSettings } from "./integrations/settings.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
 import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
@@ -61,6 +62,23 @@ export interface ServeOptions {
   checkoutRoot?: string | undefined;
   /** `first-last` host uids for namespace boxes (default 200000-265535). */
   sandboxUids?: string | undefined;
+  /** The service's address as browsers and platforms reach it; default: the public listener's URL. */
+  publicUrl?: string | undefined;
+  /** The real code host and tracker (integrations/settings.ts); secrets by file. */
+  codehostAppId?: string | undefined;
+  codehostAppSlug?: string | undefined;
+  codehostPrivateKeyFile?: string | undefined;
+  codehostWebhookSecretFile?: string | undefined;
+  codehostApiUrl?: string | undefined;
+  codehostWebUrl?: string | undefined;
+  codehostAgentLabel?: string | undefined;
+  codehostAgentLogin?: string | undefined;
+  trackerClientId?: string | undefined;
+  trackerClientSecretFile?: string | undefined;
+  trackerWebhookSecretFile?: string | undefined;
+  trackerApiUrl?: string | undefined;
+  trackerWebUrl?: string | undefined;
+  trackerAgentLabel?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
@@ -89,6 +107,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const adminToken = operatorToken(env, "BATON_ADMIN_TOKEN");
   const proxyToken = operatorToken(env, "BATON_PROXY_TOKEN");
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
+  // Read before the store opens: a missing key file or secret is a usage error naming its flag.
+  const integrations = await loadIntegrationSettings(flags);
   const dbPath = flags.db ?? defaultDatabasePath(env);
   const cannotOpen = (error: unknown) =>
     new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
@@ -147,6 +167,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       capability,
       ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
       secretBox,
+      integrations,
       proxyToken,
       proxyUrl: flags.proxyUrl,
       opsUrl: () => listeners.sandbox?.url,
@@ -182,7 +203,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const url = listeners.public.url;
     const opsUrl = listeners.sandbox.url;
     const adminUrl = listeners.admin?.url ?? null;
-    capability.serviceUrl = url;
+    capability.serviceUrl = flags.publicUrl?.replace(/\/+$/, "") ?? url;
     if (flags.sandboxDriver !== "none") {
       // Boxes reach the sandbox listener through a forwarder (loopback when it listens everywhere).
       const { hostname, port } = new URL(opsUrl);
@@ -207,7 +228,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       logger.info({ driver: flags.sandboxDriver }, "sandbox manager started");
     }
     app.start();
-    logger.info({ url, opsUrl, adminUrl }, "listening");
+    logger.info({ url, opsUrl, adminUrl, ...describeIntegrations(integrations) }, "listening");
     return {
       url,
       opsUrl,

@@ -27,6 +27,21 @@ interface ServeFlags {
   sandboxProxy?: string;
   checkoutRoot?: string;
   sandboxUids?: string;
+  publicUrl?: string;
+  codehostAppId?: string;
+  codehostAppSlug?: string;
+  codehostPrivateKeyFile?: string;
+  codehostWebhookSecretFile?: string;
+  codehostApiUrl?: string;
+  codehostWebUrl?: string;
+  codehostAgentLabel?: string;
+  codehostAgentLogin?: string;
+  trackerClientId?: string;
+  trackerClientSecretFile?: string;
+  trackerWebhookSecretFile?: string;
+  trackerApiUrl?: string;
+  trackerWebUrl?: string;
+  trackerAgentLabel?: string;
 }
 
 export function declare(command: Command, { io, action }: CommandContext): void {
@@ -95,6 +110,42 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "--sandbox-uids <first-last>",
       "host uids for namespace boxes, one per box, used by no account (default 200000-265535)",
     )
+    .option(
+      "--public-url <url>",
+      "the service's address as browsers and platforms reach it (OAuth issuer, install callbacks, webhooks); default: the listener's",
+    )
+    .option(
+      "--codehost-app-id <id>",
+      "the code-host App's id (with --codehost-app-slug, --codehost-private-key-file)",
+    )
+    .option("--codehost-app-slug <slug>", "the App's URL name (its installation page is <web>/apps/<slug>)")
+    .option(
+      "--codehost-private-key-file <file.pem>",
+      "the App's private key (RS256 JWTs); default: the local code host",
+    )
+    .option(
+      "--codehost-webhook-secret-file <file>",
+      "the App's webhook secret; enables POST /webhooks/codehost",
+    )
+    .option("--codehost-api-url <url>", "the code host's REST API (default https://api.github.com)")
+    .option("--codehost-web-url <url>", "the code host's web address (default https://github.com)")
+    .option("--codehost-agent-label <label>", "an issue with this label is the agent's (default baton)")
+    .option("--codehost-agent-login <login>", "an issue assigned to this account is the agent's")
+    .option(
+      "--tracker-client-id <id>",
+      "the tracker OAuth application's client id (with --tracker-client-secret-file)",
+    )
+    .option("--tracker-client-secret-file <file>", "its client secret; default: the local tracker")
+    .option(
+      "--tracker-webhook-secret-file <file>",
+      "the tracker webhook's signing secret; enables POST /webhooks/tracker",
+    )
+    .option("--tracker-api-url <url>", "the tracker's API (default https://api.linear.app)")
+    .option(
+      "--tracker-web-url <url>",
+      "the tracker's web address, for its authorization page (default https://linear.app)",
+    )
+    .option("--tracker-agent-label <label>", "an issue with this label is the agent's (default baton)")
     .addHelpText(
       "after",
       "\nThe admin listener serves the admin API when BATON_ADMIN_TOKEN is set and the egress proxy's internal routes\nwhen BATON_PROXY_TOKEN is set (each at least 32 random bytes: openssl rand -hex 32); with neither it is not\nopened. `baton admin --url` and `baton proxy --serve-url` take its address. Stop with SIGTERM or Ctrl-C.",

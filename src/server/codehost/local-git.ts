@@ -8,6 +8,7 @@ import { loadExeca } from "../agent/load-execa.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import { inTransaction } from "../store/transaction.js";
+import { addLocalComment, codehostIssueKey } from "../tickets/local-comments.js";
 import { createLocalIssues } from "./local-issues.js";
 import { type Codehost, CodehostError, type OpenedPullRequest } from "./port.js";
 
@@ -60,6 +61,13 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
   return {
     kind: "local",
     ...createLocalIssues(options.db),
+    async postComment({ workspaceId, repo, number, body }) {
+      addLocalComment(
+        options.db,
+        { workspaceId, source: "codehost", issueKey: codehostIssueKey(repo, number), body },
+        options.now(),
+      );
+    },
     async gitUrl(workspaceId, repo) {
       return pathToFileURL(await ensure(workspaceId, repo)).href;
     },

@@ -72,6 +72,8 @@ export interface Codehost {
     login: string;
     taskId: string;
   }): Promise<void>;
+  /** Posts `body` as a comment on issue `number` of `repo` (the agent's reply to a task started from the issue). */
+  postComment(input: { workspaceId: string; repo: string; number: number; body: string }): Promise<void>;
 }
 
 export class CodehostError extends Error {

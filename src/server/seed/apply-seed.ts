@@ -26,6 +26,7 @@ import { applyTableItem, pruneTableItem, type SeedContext, type TableItem } from
 import {
   applyAgentRules,
   applyMemberUser,
+  applyWorkspaceConnections,
   applyWorkspaceIssues,
   memberTaskColumnsOf,
   memberTaskFields,
@@ -76,6 +77,7 @@ export function applySeed(
       }
       applyEngagements(db, workspace, ctx.at);
       applyWorkspaceIssues(db, workspace, now);
+      applyWorkspaceConnections(db, workspace, now);
     }
     // Removals come after every addition, so an item that moved (a token to another member, a secret name to
     // sandboxEnv) is judged against the whole new seed.

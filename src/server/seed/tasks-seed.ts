@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ScriptedRuleSchema } from "../agent/rules.js";
 import { newId } from "../auth/tokens.js";
 import { upsertUser } from "../auth/users.js";
+import { recordInstallation } from "../codehost/installations.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
 import type { Fields, FieldValue } from "./plan.js";
@@ -58,10 +59,28 @@ export const SeedWorkspaceTasksSchema = z.object({
   plan: SeedPlanSchema.optional(),
   billing: z.enum(["active", "inactive"]).optional(),
   codehost: z
-    .object({ connected: z.boolean().default(true), issues: z.array(SeedCodehostIssueSchema).default([]) })
+    .object({
+      connected: z.boolean().default(true),
+      issues: z.array(SeedCodehostIssueSchema).default([]),
+      /** A code-host App installation already made for the workspace (its webhooks name it); never a secret. */
+      installation: z
+        .object({
+          id: z.string().regex(/^\d{1,20}$/, "must be the installation's numeric id"),
+          account: Login,
+        })
+        .optional(),
+    })
     .optional(),
   tracker: z
-    .object({ connected: z.boolean().default(true), issues: z.array(SeedTrackerIssueSchema).default([]) })
+    .object({
+      connected: z.boolean().default(true),
+      issues: z.array(SeedTrackerIssueSchema).default([]),
+      /** The tracker organisation the workspace is connected to (its webhooks name it); its token comes from the
+       * install flow, never the seed. */
+      organization: z
+        .object({ id: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/), name: z.string().min(1).max(200) })
+        .optional(),
+    })
     .optional(),
 });
 
@@ -173,6 +192,34 @@ export function applyWorkspaceIssues(db: Database, workspace: Workspace, now: Da
       now.toISOString(),
     );
   }
+}
+
+/**
+ * The code-host installation and tracker organisation the seed names: recorded (an installation already recorded
+ * for another workspace is the seed's mistake and stops it). The installation gives the seed's connected
+ * repositories of the workspace.
+ */
+export function applyWorkspaceConnections(db: Database, workspace: Workspace, now: Date): void {
+  const installation = workspace.codehost?.installation;
+  if (installation) {
+    const recorded = recordInstallation(
+      db,
+      { installationId: installation.id, workspaceId: workspace.id, accountLogin: installation.account },
+      now,
+    );
+    statement(
+      db,
+      "UPDATE repositories SET codehost_installation_id = ? WHERE workspace_id = ? AND codehost_installation_id IS NULL",
+    ).run(recorded.installationId, workspace.id);
+  }
+  const organization = workspace.tracker?.organization;
+  if (organization)
+    statement(
+      db,
+      `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, created_at)
+       VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
+       organization_name = excluded.organization_name`,
+    ).run(workspace.id, organization.id, organization.name, now.toISOString());
 }
 
 /** The scripted agent's rules are the seed's alone: a seed with `agent` replaces them. */

@@ -75,7 +75,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   const { db, now, logger } = options;
   const codehostRoot = join(options.workRoot, "codehost");
   const codehost = options.codehost ?? createLocalCodehost({ db, root: codehostRoot, now });
-  const tracker = options.tracker ?? createLocalTracker({ db });
+  const tracker = options.tracker ?? createLocalTracker({ db, now });
   const sandboxes = options.sandboxManager
     ? createManagerSandboxes({
         db,

@@ -3,6 +3,7 @@
 // and link would.
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
+import { addLocalComment } from "../tickets/local-comments.js";
 import type { Tracker, TrackerIssue } from "./port.js";
 
 interface Row {
@@ -33,8 +34,9 @@ const toIssue = (row: Row): TrackerIssue => ({
 export const titleMatches = (title: string | null, q: string): boolean =>
   (title ?? "").toLowerCase().includes(q.toLowerCase());
 
-export function createLocalTracker(options: { db: Database }): Tracker {
+export function createLocalTracker(options: { db: Database; now?: () => Date }): Tracker {
   const { db } = options;
+  const now = options.now ?? (() => new Date());
   return {
     kind: "local",
     async searchIssues({ workspaceId, identity, q, limit }) {
@@ -62,6 +64,9 @@ export function createLocalTracker(options: { db: Database }): Tracker {
         `UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
          WHERE workspace_id = ? AND source = 'tracker' AND id = ?`,
       ).run(taskId, identity, workspaceId, issueId);
+    },
+    async postComment({ workspaceId, issueId, body }) {
+      addLocalComment(db, { workspaceId, source: "tracker", issueKey: issueId, body }, now());
     },
   };
 }

@@ -46,4 +46,6 @@ export interface Tracker {
     identity: string;
     taskId: string;
   }): Promise<void>;
+  /** Posts `body` as a comment on the issue, as the workspace's connection (the agent's reply to its task). */
+  postComment(input: { workspaceId: string; issueId: string; body: string }): Promise<void>;
 }

@@ -52,6 +52,9 @@ const remoteTracker: Tracker = {
     calls.push({ port: "tracker", method: "claimIssue", input });
     if (failing.claim) throw new Error("the tracker refused the assignment");
   },
+  async postComment(input) {
+    calls.push({ port: "tracker", method: "postComment", input });
+  },
 };
 const remoteCodehost: Codehost = {
   kind: "remote-stand-in",
@@ -72,6 +75,9 @@ const remoteCodehost: Codehost = {
   },
   async claimIssue(input) {
     calls.push({ port: "codehost", method: "claimIssue", input });
+  },
+  async postComment(input) {
+    calls.push({ port: "codehost", method: "postComment", input });
   },
 };
 

@@ -13,6 +13,7 @@ import { tasksSchema } from "./0061-tasks.js";
 import { ticketsAndAgent } from "./0062-tickets-agent.js";
 import { oneTaskPerTicket } from "./0063-one-task-per-ticket.js";
 import { oauthSignIn } from "./0070-oauth-sign-in.js";
+import { codehostTracker } from "./0080-codehost-tracker.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sandboxBoxesSchema,
   oneTaskPerTicket,
   oauthSignIn,
+  codehostTracker,
 ];

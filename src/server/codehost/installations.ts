@@ -1,0 +1,177 @@
+// The service's records of code-host App installations: which workspace each installation belongs to, the
+// repositories it gives that workspace (enabled, `connected = 1`), and the credential id whose placeholder stands
+// for the installation's token inside a box (the proxy swaps in the token; the box never holds it). The install
+// callback and the installation webhooks write these; the adapter and the webhook worker read them. Plain
+// functions over the store, run inside the caller's transaction.
+import { randomBytes } from "node:crypto";
+import { newId } from "../auth/tokens.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+
+export interface Installation {
+  installationId: string;
+  workspaceId: string;
+  accountLogin: string;
+  /** `sec_<32 hex>`: the placeholder `baton-secret-<credentialId>` stands for the installation token. */
+  credentialId: string;
+  suspended: boolean;
+}
+
+interface Row {
+  installation_id: string;
+  workspace_id: string;
+  account_login: string;
+  credential_id: string;
+  suspended: number;
+}
+
+const toInstallation = (row: Row): Installation => ({
+  installationId: row.installation_id,
+  workspaceId: row.workspace_id,
+  accountLogin: row.account_login,
+  credentialId: row.credential_id,
+  suspended: row.suspended === 1,
+});
+
+const COLUMNS = "installation_id, workspace_id, account_login, credential_id, suspended";
+
+export function installationById(db: Database, installationId: string): Installation | undefined {
+  const row = statement(db, `SELECT ${COLUMNS} FROM codehost_installations WHERE installation_id = ?`).get(
+    installationId,
+  ) as Row | undefined;
+  return row && toInstallation(row);
+}
+
+export function installationsOf(db: Database, workspaceId: string): Installation[] {
+  return (
+    statement(
+      db,
+      `SELECT ${COLUMNS} FROM codehost_installations WHERE workspace_id = ? ORDER BY created_at`,
+    ).all(workspaceId) as unknown as Row[]
+  ).map(toInstallation);
+}
+
+/** The installation that gives `repo` to the workspace, if any. */
+export function installationOfRepo(
+  db: Database,
+  workspaceId: string,
+  repo: string,
+): Installation | undefined {
+  const row = statement(
+    db,
+    `SELECT ${COLUMNS.split(", ")
+      .map((c) => `i.${c}`)
+      .join(", ")} FROM repositories r JOIN codehost_installations i
+     ON i.installation_id = r.codehost_installation_id
+     WHERE r.workspace_id = ? AND r.slug = ? AND r.connected = 1`,
+  ).get(workspaceId, repo) as Row | undefined;
+  return row && toInstallation(row);
+}
+
+export class InstallationElsewhereError extends Error {
+  override readonly name = "InstallationElsewhereError";
+}
+
+/**
+ * Records an installation for the workspace (or refreshes its account name) and marks the workspace's code host
+ * connected. An installation already recorded for another workspace is refused: one installation, one workspace.
+ */
+export function recordInstallation(
+  db: Database,
+  input: { installationId: string; workspaceId: string; accountLogin: string },
+  now: Date,
+): Installation {
+  const existing = installationById(db, input.installationId);
+  if (existing && existing.workspaceId !== input.workspaceId)
+    throw new InstallationElsewhereError(
+      `installation ${input.installationId} is connected to another workspace`,
+    );
+  statement(
+    db,
+    `INSERT INTO codehost_installations (installation_id, workspace_id, account_login, credential_id, created_at)
+     VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`,
+  ).run(
+    input.installationId,
+    input.workspaceId,
+    input.accountLogin,
+    `sec_${randomBytes(16).toString("hex")}`,
+    now.toISOString(),
+  );
+  statement(db, "UPDATE workspaces SET codehost_connected = 1 WHERE id = ?").run(input.workspaceId);
+  return installationById(db, input.installationId)!;
+}
+
+/** Repositories the installation now gives the workspace: enabled, and linked to the installation. */
+export function addInstallationRepos(
+  db: Database,
+  installation: Installation,
+  repos: readonly string[],
+): void {
+  const upsert = statement(
+    db,
+    `INSERT INTO repositories (id, workspace_id, slug, connected, codehost_installation_id) VALUES (?, ?, ?, 1, ?)
+     ON CONFLICT (workspace_id, slug) DO UPDATE SET connected = 1,
+       codehost_installation_id = excluded.codehost_installation_id`,
+  );
+  for (const repo of repos)
+    upsert.run(newId("repo"), installation.workspaceId, repo, installation.installationId);
+}
+
+/** Repositories the installation no longer gives: disabled (their secrets and history stay). */
+export function removeInstallationRepos(
+  db: Database,
+  installation: Installation,
+  repos: readonly string[],
+): void {
+  const disable = statement(
+    db,
+    `UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ? AND codehost_installation_id = ?`,
+  );
+  for (const repo of repos) disable.run(installation.workspaceId, repo, installation.installationId);
+}
+
+/** The installation's repositories are exactly `repos` (the install callback's full listing). */
+export function setInstallationRepos(
+  db: Database,
+  installation: Installation,
+  repos: readonly string[],
+): void {
+  const current = (
+    statement(
+      db,
+      "SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1",
+    ).all(installation.workspaceId, installation.installationId) as { slug: string }[]
+  ).map((r) => r.slug);
+  const wanted = new Set(repos);
+  removeInstallationRepos(
+    db,
+    installation,
+    current.filter((slug) => !wanted.has(slug)),
+  );
+  addInstallationRepos(db, installation, repos);
+}
+
+export function setInstallationSuspended(db: Database, installationId: string, suspended: boolean): void {
+  statement(db, "UPDATE codehost_installations SET suspended = ? WHERE installation_id = ?").run(
+    suspended ? 1 : 0,
+    installationId,
+  );
+}
+
+/**
+ * The App was uninstalled: its repositories are disabled, the record goes, and the workspace's code host is
+ * disconnected when no installation is left.
+ */
+export function removeInstallation(db: Database, installationId: string): Installation | undefined {
+  const installation = installationById(db, installationId);
+  if (!installation) return undefined;
+  statement(
+    db,
+    "UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND codehost_installation_id = ?",
+  ).run(installation.workspaceId, installationId);
+  statement(db, "DELETE FROM codehost_installations WHERE installation_id = ?").run(installationId);
+  if (installationsOf(db, installation.workspaceId).length === 0)
+    statement(db, "UPDATE workspaces SET codehost_connected = 0 WHERE id = ?").run(installation.workspaceId);
+  return installation;
+}
