@@ -59,6 +59,7 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createInstallApp } from "./pages/install/app.js";
 import { createSignInApp } from "./pages/sign-in-app.js";
 import { createTokensPageApp } from "./pages/tokens/app.js";
 import { PAGE_PATHS } from "./pages/wire.js";
@@ -183,6 +184,7 @@ export function composeListeners(
   const approval: Mount = ["/", createApprovalApp(deps, authServer)];
   const signIn: Mount = ["/", createSignInApp(deps)];
   const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
+  const install: Mount = ["/", createInstallApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
@@ -204,6 +206,7 @@ export function composeListeners(
       proxyInternal,
       codehostGit,
       tokensPage,
+      install,
       openapi,
     ],
     throttle,
@@ -213,7 +216,7 @@ export function composeListeners(
     listeners: {
       public: composeListener(
         deps,
-        [health, members, api, mcp, oauth, approval, signIn, tokensPage, openapi],
+        [health, members, api, mcp, oauth, approval, signIn, tokensPage, install, openapi],
         throttle,
       ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
