@@ -1,6 +1,7 @@
 // What route factories receive: the store, the clock, the logger and the operation machinery.
 import type { Logger } from "pino";
 import type { CapabilitySettings } from "./capability/settings.js";
+import type { CodehostAppApi } from "./codehost/app-api.js";
 import type { IntegrationSettings } from "./integrations/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
@@ -25,6 +26,8 @@ export interface ServerDeps {
   secretBox: SecretBox;
   /** The real code host's and tracker's settings (App, OAuth application, webhook secrets, triggers). */
   integrations: IntegrationSettings;
+  /** The code-host App's API when one is configured (install callback, installation tokens); unset: local. */
+  codehostApp?: CodehostAppApi | undefined;
   /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
