@@ -18,6 +18,12 @@ export const AUDIT_EVENTS = {
   sandboxDeleted: "sandbox.deleted",
   taskStarted: "task.started",
   taskStopped: "task.stopped",
+  webhookRejected: "webhook.rejected",
+  codehostInstalled: "codehost.installed",
+  codehostUninstalled: "codehost.uninstalled",
+  trackerConnected: "tracker.connected",
+  trackerDisconnected: "tracker.disconnected",
+  trackerIdentityLinked: "tracker.identity_linked",
 } as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[keyof typeof AUDIT_EVENTS];
 
