@@ -1,12 +1,7 @@
 // Issue 24 point 4: "Agents push through the egress proxy with the installation token as a secret placeholder
-// approved for the code host only, so the token never enters the box." The real handler, a real SQLite file and
-// the real sandbox manager; two things are stand-ins, each for a reason: the code-host App API is a stub that
-// returns a canary token (the GitHub helper builds the real adapter and its protocol fake in parallel), and the
-// sandbox driver records the variables it is handed instead of starting a container (test/container covers the
-// real drivers; here only the variables matter). The canary must reach the proxy's lease answer and nothing else.
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+// approved for the code host only, so the token never enters the box." The lease route and the box's variables
+// in process (codehost-world.ts says what is a stand-in and why). The canary must reach the proxy's lease answer
+// and nothing else.
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,156 +10,20 @@ import {
   PROXY_INTERNAL_PATHS,
   PROXY_TOKEN_HEADER,
 } from "../../../src/proxy/lease/wire.js";
-import type { CodehostAppApi } from "../../../src/server/codehost/app-api.js";
-import {
-  addInstallationRepos,
-  type Installation,
-  recordInstallation,
-  setInstallationSuspended,
-} from "../../../src/server/codehost/installations.js";
-import { codehostPushOf, createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
-import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
-import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
+import { setInstallationSuspended } from "../../../src/server/codehost/installations.js";
+import { createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
 import { createManagerSandboxes } from "../../../src/server/sandboxes/turn-sandboxes.js";
 import { rememberActivatedRepository } from "../../../src/server/store/engagement-state.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
-import { SEED_PATH } from "./harness.js";
-
-const CANARY_TOKEN = "ghs_canaryInstallationToken7d2e9a41neverPrint";
-const SEED_CANARY = "canary-db-7f3a9c1e-do-not-leak";
-const PROXY_TOKEN = "test-proxy-token-abcdef0123456789";
-const WEB_URL = "https://code.acme.test";
-const DESTINATIONS = ["code.acme.test", "api.code.acme.test"];
-
-interface World {
-  app: ServerApp;
-  db: Database;
-  manager: SandboxManager;
-  installation: Installation;
-  mints: string[];
-  log: () => string;
-  created: Record<string, string>[];
-  dir: string;
-  close(): Promise<void>;
-}
-
-/** The App API stub: a canary token, or a failure, for every installation. */
-function stubApp(mints: string[], failure: Error | null): CodehostAppApi {
-  return {
-    getInstallation: async (id) => ({ id, accountLogin: "acme" }),
-    listInstallationRepos: async () => ["acme/api"],
-    installationToken: async (id) => {
-      mints.push(id);
-      if (failure) throw failure;
-      return { token: CANARY_TOKEN, expiresAt: new Date(Date.now() + 3_600_000) };
-    },
-    tokenDestinations: DESTINATIONS,
-  };
-}
-
-/** Records the variables of each box it is asked to make; commands succeed without running. */
-function recordingDriver(created: Record<string, string>[]): SandboxDriver {
-  let n = 0;
-  return {
-    name: "namespace",
-    home: "/home/agent",
-    async create(spec) {
-      const reach = { proxy: "100.72.0.1:40001", ops: "100.72.0.1:40002" };
-      created.push(resolveBoxEnv(spec, reach));
-      return { ref: `box-${++n}`, reach };
-    },
-    exec: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false }),
-    copyOut: async () => {},
-    stop: async () => {},
-    start: async () => {},
-    remove: async () => {},
-    exists: async () => true,
-    reap: async () => [],
-    detach: async () => {},
-    close: async () => {},
-  };
-}
-
-async function startWorld(options: { app: boolean; failure?: Error }): Promise<World> {
-  const dir = await mkdtemp(join(tmpdir(), "baton-codehost-lease-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
-  const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
-  const installation = recordInstallation(
-    db,
-    { installationId: "4242", workspaceId: "ws_acme", accountLogin: "acme" },
-    new Date(),
-  );
-  addInstallationRepos(db, installation, ["acme/api"]);
-  let log = "";
-  const logger = pino(
-    { level: "debug" },
-    {
-      write: (line: string) => {
-        log += line;
-      },
-    },
-  );
-  const mints: string[] = [];
-  const codehostApp = options.app ? stubApp(mints, options.failure ?? null) : undefined;
-  const integrations = {
-    ...LOCAL_INTEGRATIONS,
-    codehost: {
-      ...LOCAL_INTEGRATIONS.codehost,
-      app: options.app
-        ? {
-            appId: "1",
-            appSlug: "baton",
-            privateKeyPem: "unused",
-            apiUrl: "https://api.code.acme.test",
-            webUrl: WEB_URL,
-          }
-        : undefined,
-    },
-  };
-  const created: Record<string, string>[] = [];
-  const manager = new SandboxManager({
-    db,
-    driver: recordingDriver(created),
-    defaultImage: "baton-sandbox:test",
-    now: () => new Date(),
-    logger,
-    codehostPush: createPushAccessLookup(db, codehostPushOf(codehostApp, integrations.codehost.app)),
-  });
-  const app = createServerApp({
-    db,
-    logger,
-    secretBox,
-    proxyToken: PROXY_TOKEN,
-    integrations,
-    codehostApp,
-    sandboxes: { current: manager },
-  });
-  return {
-    app,
-    db,
-    manager,
-    installation,
-    mints,
-    log: () => log,
-    created,
-    dir,
-    async close() {
-      await app.stop();
-      db.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+import {
+  CANARY_TOKEN,
+  DESTINATIONS,
+  PROXY_TOKEN,
+  SEED_CANARY,
+  startWorld,
+  stubApp,
+  WEB_URL,
+  type World,
+} from "./codehost-world.js";
 
 async function leaseOf(world: World, lease: string) {
   const response = await world.app.http.request(PROXY_INTERNAL_PATHS.lease, {
