@@ -5,20 +5,25 @@
 // upstream on api.acme.test (TLS from a CA only the proxy trusts); other.acme.test is the same upstream under a
 // name the token is not approved for. The service runs in process because its code-host App API is a stub that
 // returns a canary token (codehost-world.ts: the GitHub adapter is built in parallel); everything between the
-// box and the upstream is real: sockets, TLS, DNS, the proxy process and git.
-import { type ChildProcess, spawn } from "node:child_process";
+// box and the upstream is real: sockets, TLS, DNS, the proxy process and git, which clones and pushes to a git
+// endpoint on api.acme.test:8443 that speaks git's smart HTTP protocol (`git http-backend`) and, like the code
+// host, takes only Basic `x-access-token:<installation token>` (test/helpers/git-upstream.mjs).
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeServer } from "../../../src/server/index.js";
-import { BATON_BIN } from "../../helpers/cli.js";
+import { BATON_BIN, PROJECT_ROOT } from "../../helpers/cli.js";
 import { CANARY_TOKEN, startWorld, type World } from "../server/codehost-world.js";
 import { eventually, startTestNetwork, type TestNetwork } from "./harness.js";
 
 const PROXY_TOKEN = createHash("sha256").update("baton codehost-token test proxy token").digest("hex");
 const CODE_HOST = "api.acme.test";
+const WEB_URL = `https://${CODE_HOST}:8443`;
 
 let network: TestNetwork;
 let world: World;
@@ -32,17 +37,21 @@ let boxEnv: Record<string, string> = {};
 let placeholder = "";
 const cleanups: (() => Promise<void>)[] = [];
 const outputs: string[] = [];
+const run = promisify(execFile);
+/** What the git endpoint saw: one line per request, never the credentials. */
+const gitLines: { method: string; url: string; user: string | null; authorized: boolean }[] = [];
 
 beforeAll(async () => {
   network = await startTestNetwork(cleanups);
   const { dir, upstream, dns, upstreamCaFile } = network;
   world = await startWorld({
     app: true,
-    webUrl: `https://${CODE_HOST}`,
-    destinations: [CODE_HOST],
+    webUrl: WEB_URL,
+    destinations: [WEB_URL],
     proxyToken: PROXY_TOKEN,
   });
   cleanups.push(() => world.close());
+  await startGitEndpoint(dir);
   service = createNodeServer(world.app.listeners.admin.fetch);
   await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
   cleanups.push(() => new Promise((resolve) => service.close(() => resolve())));
@@ -106,6 +115,30 @@ beforeAll(async () => {
   await mkdir(join(dir, "home"), { recursive: true });
 }, 120_000);
 
+/** The code host's git endpoint in the upstream namespace, on 8443 with the upstream's certificate. */
+async function startGitEndpoint(dir: string): Promise<void> {
+  const bare = join(dir, "repos", "acme", "api.git");
+  await mkdir(bare, { recursive: true });
+  await run("git", ["init", "--quiet", "--bare", bare]);
+  await writeFile(join(dir, "installation-token"), CANARY_TOKEN, { mode: 0o600 });
+  const child = network.upstream.spawn(process.execPath, [
+    join(PROJECT_ROOT, "test", "helpers", "git-upstream.mjs"),
+    ...["--root", join(dir, "repos"), "--token-file", join(dir, "installation-token")],
+    ...["--host", "0.0.0.0", "--port", "8443"],
+    ...["--cert", join(dir, "upstream.pem"), "--key", join(dir, "upstream-key.pem")],
+  ]);
+  cleanups.push(async () => {
+    child.kill("SIGKILL");
+  });
+  let ready = false;
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const parsed = JSON.parse(line) as { ready?: boolean };
+    if (parsed.ready) ready = true;
+    else gitLines.push(parsed as (typeof gitLines)[number]);
+  });
+  await eventually(() => (ready ? true : undefined), 10_000);
+}
+
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 });
@@ -143,18 +176,34 @@ const authorizationAt = (host: string, path: string) =>
 const basic = (secret: string) => `Basic ${Buffer.from(`x-access-token:${secret}`).toString("base64")}`;
 
 describe("pushing to the code host through baton proxy with the installation token's placeholder", () => {
-  it("plain git with only the box's variables reaches the code host with the token in place of the placeholder", async () => {
-    // The test upstream speaks no git: git fails after the first request, which is all this needs to see.
-    await inSandbox("git", ["ls-remote", `https://${CODE_HOST}/acme/api.git`]);
-    const seen = await eventually(() => authorizationAt(CODE_HOST, "/acme/api.git/info/refs"));
-    expect(seen).toBe(basic(CANARY_TOKEN));
+  it("plain git clone and push with only the box's variables: the code host gets the token, the branch arrives", async () => {
+    const work = join(network.dir, "home", "checkout");
+    const script = [
+      `git clone --quiet ${WEB_URL}/acme/api.git ${work}`,
+      `cd ${work}`,
+      "git checkout --quiet -b baton/proxy-push",
+      "echo pushed > NOTES.md && git add NOTES.md",
+      "git -c user.name=agent -c user.email=agent@baton.invalid commit --quiet -m push",
+      "git push --quiet origin baton/proxy-push",
+    ].join(" && ");
+    const pushed = await inSandbox("bash", ["-c", script]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const { stdout } = await run("git", [
+      ...["--git-dir", join(network.dir, "repos", "acme", "api.git")],
+      ...["rev-parse", "--verify", "refs/heads/baton/proxy-push"],
+    ]);
+    expect(stdout.trim()).toMatch(/^[0-9a-f]{40}$/);
+    expect(gitLines.some((l) => l.url.endsWith("/git-receive-pack"))).toBe(true);
+    expect(gitLines.every((l) => l.authorized && l.user === "x-access-token")).toBe(true);
+    // Nothing the box wrote holds the token: the remote URL and .git/config have no credentials.
+    expect(await readFile(join(work, ".git", "config"), "utf8")).not.toContain(CANARY_TOKEN);
     // The proxy's audit line names the installation's credential as swapped, never its value.
     const audit = await eventually(() =>
       proxyOut
         .split("\n")
         .filter((l) => l.includes('"baton-proxy-audit"'))
         .map((l) => (JSON.parse(l) as { audit: Record<string, unknown> }).audit)
-        .find((a) => a.host === CODE_HOST && a.method === "GET"),
+        .find((a) => a.host === CODE_HOST && a.method === "POST"),
     );
     expect(audit.substitution).toMatchObject({ swapped: [world.installation.credentialId], unapproved: [] });
   });
