@@ -40,7 +40,11 @@ describe("git settings through GIT_CONFIG_COUNT", () => {
 
   it.each([
     ["no settings yet", {}, "0"],
-    ["one setting of the local code host", { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "a", GIT_CONFIG_VALUE_0: "b" }, "1"],
+    [
+      "one setting of the local code host",
+      { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "a", GIT_CONFIG_VALUE_0: "b" },
+      "1",
+    ],
     ["a count that is no number", { GIT_CONFIG_COUNT: "many" }, "0"],
   ])("with %s, the new entry goes at index %s and existing ones stay", (_, env, index) => {
     const out = appendGitConfig(env, [["k", "v"]]);
@@ -68,7 +72,9 @@ describe("the box's push variables", () => {
         (r) => r.stdout.trim(),
         () => null,
       );
-    expect(decodeBasic((await get("https://github.com/acme/api.git"))!)).toBe(`x-access-token:${PLACEHOLDER}`);
+    expect(decodeBasic((await get("https://github.com/acme/api.git"))!)).toBe(
+      `x-access-token:${PLACEHOLDER}`,
+    );
     expect(await get("https://elsewhere.example/acme/api.git")).toBeNull();
   });
 
@@ -103,6 +109,8 @@ describe("the box's push variables", () => {
       sandboxEnv: {},
       secrets: [],
     });
-    expect(Object.keys(env).filter((n) => n.startsWith("GIT_CONFIG") || n === CODEHOST_TOKEN_VARIABLE)).toEqual([]);
+    expect(
+      Object.keys(env).filter((n) => n.startsWith("GIT_CONFIG") || n === CODEHOST_TOKEN_VARIABLE),
+    ).toEqual([]);
   });
 });
