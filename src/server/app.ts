@@ -38,7 +38,9 @@ import { API_BASE_PATH } from "./api/wire.js";
 import type { CapabilityRuntime } from "./capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
+import type { CodehostAppApi } from "./codehost/app-api.js";
 import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./codehost/git-http.js";
+import { codehostPushOf } from "./codehost/push-access.js";
 import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
 import { allowedMethodsOf } from "./http/allowed-methods.js";
@@ -87,6 +89,8 @@ export interface ServerAppOptions {
   secretBox: SecretBox;
   /** The real code host and tracker (`--codehost-*`, `--tracker-*`); default: the local adapters, no webhooks. */
   integrations?: IntegrationSettings | undefined;
+  /** The code-host App's API (the GitHub adapter) when `--codehost-app-*` configure one; unset: local. */
+  codehostApp?: CodehostAppApi | undefined;
   /** BATON_PROXY_TOKEN: enables the egress proxy's internal routes; unset, they answer 404. */
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
@@ -247,7 +251,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     workRoot = made;
     stopHooks.push(() => rm(made, { recursive: true, force: true }));
   }
+  const integrations = options.integrations ?? LOCAL_INTEGRATIONS;
   const tasks = createTaskService({
+    codehostPush: codehostPushOf(options.codehostApp, integrations.codehost.app),
     ...options.tasks,
     db: options.db,
     now,
@@ -267,7 +273,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     capability: options.capability,
     tasks,
     secretBox: options.secretBox,
-    integrations: options.integrations ?? LOCAL_INTEGRATIONS,
+    integrations,
+    ...(options.codehostApp ? { codehostApp: options.codehostApp } : {}),
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
     opsUrl: options.opsUrl,

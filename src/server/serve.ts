@@ -12,6 +12,7 @@ import { createManualAgent } from "./agent/manual.js";
 import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
+import { codehostPushOf, createPushAccessLookup } from "./codehost/push-access.js";
 import { describeIntegrations, loadIntegrationSettings } from "./integrations/settings.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
@@ -221,6 +222,11 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         db,
         logger,
         env,
+        // A repository an App installation gives: its box pushes with the installation token's placeholder.
+        codehostPush: createPushAccessLookup(
+          db,
+          codehostPushOf(app.deps.codehostApp, integrations.codehost.app),
+        ),
       }).catch(async (error: unknown) => {
         await closeListeners();
         throw new UsageError(`--sandbox-driver ${flags.sandboxDriver}: ${describe(error)}`, { cause: error });

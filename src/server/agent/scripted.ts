@@ -1,9 +1,11 @@
 // The `scripted` agent: deterministic replies from rules in the seed document, for the demo and tests. The first
 // rule whose `match` appears in the turn's last user message (case-insensitive; no `match` = any) decides. A rule
 // can wait (honouring stop), ask instead of answer, fail, pause on access, write files, or push a branch to the
-// code host and open a pull request, the way a real agent would.
+// code host and open a pull request, the way a real agent would. With a real code host it pushes as the App's
+// installation: the Authorization header reaches git through GIT_CONFIG_* variables, never argv or a file.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { appendGitConfig, extraHeaderEntry } from "../codehost/push-credentials.js";
 import { loadExeca } from "./load-execa.js";
 import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
 import { type ScriptedRule, ScriptedRuleSchema } from "./rules.js";
@@ -41,6 +43,11 @@ export interface ScriptedAgentOptions {
   rules: () => readonly ScriptedRule[];
   /** The git URL the code host accepts pushes for `repo` on. */
   gitUrl: (workspaceId: string, repo: string) => Promise<string>;
+  /**
+   * The Authorization header to push `repo` with (a real code host's installation token); null or unset: none,
+   * as with the local code host.
+   */
+  gitAuthHeader?: ((workspaceId: string, repo: string) => Promise<string | null>) | undefined;
 }
 
 export function createScriptedAgent(options: ScriptedAgentOptions): AgentRunner {
@@ -64,7 +71,9 @@ export function createScriptedAgent(options: ScriptedAgentOptions): AgentRunner 
             reason: "the scripted rule opens a pull request but the task has no repository",
           };
         const branch = rule.pullRequest.branch ?? `baton/${input.task.id}`;
-        await pushBranch(input, await options.gitUrl(input.task.workspaceId, repo), branch, rule.files);
+        const url = await options.gitUrl(input.task.workspaceId, repo);
+        const header = (await options.gitAuthHeader?.(input.task.workspaceId, repo)) ?? null;
+        await pushBranch(input, { url, header }, branch, rule.files);
         return {
           kind: "reply",
           reply: {
@@ -90,29 +99,38 @@ async function writeFiles(root: string, files: Record<string, string>): Promise<
   }
 }
 
+/** The variables git runs with: the scripted identity, and the header for the remote's origin when there is one. */
+export function scriptedGitEnvironment(remote: {
+  url: string;
+  header: string | null;
+}): Record<string, string> {
+  const base = {
+    GIT_AUTHOR_NAME: "Baton scripted agent",
+    GIT_AUTHOR_EMAIL: "agent@baton.invalid",
+    GIT_COMMITTER_NAME: "Baton scripted agent",
+    GIT_COMMITTER_EMAIL: "agent@baton.invalid",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    // Only this process's entries count, never a GIT_CONFIG_COUNT of the service's own environment.
+    GIT_CONFIG_COUNT: "0",
+  };
+  if (remote.header === null || !/^https?:\/\//.test(remote.url)) return base;
+  return appendGitConfig(base, [extraHeaderEntry(new URL(remote.url).origin, remote.header)]);
+}
+
 /** Clones the repository into the sandbox (once), commits the files on `branch` and pushes it. */
 async function pushBranch(
   input: RunTurnInput,
-  url: string,
+  remote: { url: string; header: string | null },
   branch: string,
   files: Record<string, string>,
 ): Promise<void> {
+  const { url } = remote;
   const checkout = join(input.sandbox.workdir, "checkout");
   const execa = await loadExeca();
+  const env = scriptedGitEnvironment(remote);
   const git = (args: string[], cwd = checkout) =>
-    execa("git", args, {
-      cwd,
-      cancelSignal: input.signal,
-      stdin: "ignore",
-      env: {
-        GIT_AUTHOR_NAME: "Baton scripted agent",
-        GIT_AUTHOR_EMAIL: "agent@baton.invalid",
-        GIT_COMMITTER_NAME: "Baton scripted agent",
-        GIT_COMMITTER_EMAIL: "agent@baton.invalid",
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_TERMINAL_PROMPT: "0",
-      },
-    });
+    execa("git", args, { cwd, cancelSignal: input.signal, stdin: "ignore", env });
   await mkdir(input.sandbox.workdir, { recursive: true });
   await git(["clone", "--quiet", url, checkout], input.sandbox.workdir).catch(async (error: unknown) => {
     // A second turn finds the checkout there already.

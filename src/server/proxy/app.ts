@@ -45,12 +45,13 @@ export function createProxyInternalApp(deps: ServerDeps) {
       request: { body: { required: true, ...jsonContent(LeaseLookupBodySchema, "the lease") } },
       responses: { 200: jsonContent(LeasePolicyResponseSchema, "the lease's policy"), ...ERRORS },
     }),
-    (c) => {
-      const policy = lookupLeasePolicy(
+    async (c) => {
+      const policy = await lookupLeasePolicy(
         deps.db,
         deps.secretBox,
         c.req.valid("json").lease,
         deps.now().getTime(),
+        { app: deps.codehostApp, logger: deps.logger },
       );
       if (!policy) throw notFound("no such lease, or it has expired");
       c.header("cache-control", "no-store");

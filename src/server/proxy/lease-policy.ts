@@ -1,20 +1,31 @@
 // What the egress proxy learns about a lease: its sandbox, workspace and engagement, and the secrets of the
-// repositories activated in that engagement with their values opened and their approved destinations. This is
-// the one place secret values are decrypted.
+// repositories activated in that engagement with their values opened and their approved destinations, plus, with
+// a code-host App, the installation tokens behind the placeholders boxes push with. This is the one place secret
+// values are decrypted and installation tokens handed out.
+import type { Logger } from "pino";
 
 import type { LeasePolicyResponse } from "../../proxy/lease/wire.js";
 import { formatSecretPlaceholder } from "../../transport/wire.js";
 import { hashCredential } from "../auth/tokens.js";
+import type { CodehostAppApi } from "../codehost/app-api.js";
 import { touchActivity } from "../sandboxes/store.js";
 import { type SecretBox, secretScope } from "../secrets/secret-box.js";
 import type { Database } from "../store/sqlite.js";
+import { installationsOfBox, mintInstallationSecrets } from "./codehost-lease-secrets.js";
 
-export function lookupLeasePolicy(
+/** The code-host App whose installation tokens the lease carries (unset: the local code host, none). */
+export interface LeaseCodehost {
+  app: CodehostAppApi | undefined;
+  logger: Logger;
+}
+
+export async function lookupLeasePolicy(
   db: Database,
   box: SecretBox,
   lease: string,
   nowMs: number,
-): LeasePolicyResponse | null {
+  codehost?: LeaseCodehost,
+): Promise<LeasePolicyResponse | null> {
   const sandbox = db
     .prepare(
       `SELECT s.id, s.engagement_id, s.lease_expires_at_ms, e.workspace_id
@@ -41,22 +52,35 @@ export function lookupLeasePolicy(
     value_sealed: string | null;
     allowed_hosts_json: string;
   }[];
+  const owner = {
+    sandboxId: sandbox.id,
+    workspaceId: sandbox.workspace_id,
+    engagementId: sandbox.engagement_id,
+  };
+  // Read before the first await: the store's rows and the tokens describe the same moment.
+  const installations = codehost?.app ? installationsOfBox(db, owner) : [];
+  const tokens =
+    codehost?.app && installations.length > 0
+      ? await mintInstallationSecrets(installations, codehost.app, codehost.logger)
+      : [];
   return {
     sandboxId: sandbox.id,
     workspaceId: sandbox.workspace_id,
     engagementId: sandbox.engagement_id,
     leaseExpiresAt: new Date(sandbox.lease_expires_at_ms).toISOString(),
     // A row the seed left without a value (none known yet) has nothing to swap in.
-    secrets: rows.flatMap((row) => {
-      if (row.value_sealed === null) return [];
-      return [
-        {
-          id: row.id,
-          placeholder: formatSecretPlaceholder(row.id),
-          value: box.open(secretScope(row.repository_id, row.name), row.value_sealed),
-          destinations: JSON.parse(row.allowed_hosts_json) as string[],
-        },
-      ];
-    }),
+    secrets: rows
+      .flatMap((row) => {
+        if (row.value_sealed === null) return [];
+        return [
+          {
+            id: row.id,
+            placeholder: formatSecretPlaceholder(row.id),
+            value: box.open(secretScope(row.repository_id, row.name), row.value_sealed),
+            destinations: JSON.parse(row.allowed_hosts_json) as string[],
+          },
+        ];
+      })
+      .concat(tokens),
   };
 }

@@ -1,8 +1,10 @@
 // The sandbox variables a box starts with (pure): the operations transport's three, the proxy settings, the
-// repository's `sandbox.env` from `.batonrc.json` and its secrets' placeholders. Credentials come last so a
+// repository's `sandbox.env` from `.batonrc.json`, its secrets' placeholders, and, when a code-host installation
+// gives the repository, the installation token's placeholder with git set to send it. Credentials come last so a
 // `sandbox.env` entry can never replace them.
 import { withoutOperatorCredentials } from "../../config/operator-credentials.js";
 import { formatSecretPlaceholder } from "../../transport/wire.js";
+import { type CodehostPushAccess, codehostPushEnvironment } from "../codehost/push-credentials.js";
 import type { CreatedBox } from "./driver.js";
 
 /** The proxy URL a box's tools use; the lease authenticates the box to `baton proxy` (Proxy-Authorization). */
@@ -16,12 +18,16 @@ export interface BoxEnvironmentInput {
   lease: string;
   sandboxEnv: Record<string, string>;
   secrets: readonly { id: string; name: string }[];
+  /** The repository's installation at the real code host, if one gives it (push-credentials.ts). */
+  codehost?: CodehostPushAccess | undefined;
 }
 
 export function buildBoxEnvironment(input: BoxEnvironmentInput): Record<string, string> {
   // A seed's sandboxEnv could name an operator credential by mistake: no box ever holds one.
-  const env: Record<string, string> = withoutOperatorCredentials(input.sandboxEnv);
+  let env: Record<string, string> = withoutOperatorCredentials(input.sandboxEnv);
   for (const secret of input.secrets) env[secret.name] = formatSecretPlaceholder(secret.id);
+  // Appended after any git settings sandbox.env gives through GIT_CONFIG_COUNT, which keep their indexes.
+  if (input.codehost) env = codehostPushEnvironment(input.codehost, env);
   if (input.reach.proxy) {
     // BATON_PROXY_URL (no credentials) is what activation reads to write the proxy and trust settings into
     // environment.sh; the *_PROXY variables cover tools run before the first activation.

@@ -5,6 +5,7 @@ import { withoutOperatorCredentials } from "../../config/operator-credentials.js
 import { BatonError } from "../../errors.js";
 import { createSanitiser } from "../../evidence/sanitiser.js";
 import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
+import type { CodehostPushAccess } from "../codehost/push-credentials.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
@@ -128,6 +129,8 @@ export interface SandboxManagerOptions {
   preCloneTimeoutMs?: number;
   /** `--checkout-root`, already checked (checkCheckoutRoot) and real: checkouts come only from under it. */
   checkoutRoot?: string | undefined;
+  /** The installation giving a repository at the real code host: its box pushes with the token's placeholder. */
+  codehostPush?: ((workspaceId: string, repo: string) => CodehostPushAccess | undefined) | undefined;
 }
 
 export class SandboxManager {
@@ -305,6 +308,9 @@ export class SandboxManager {
         secretNames: secrets.map((s) => s.name),
       }).map(({ name, value }) => [name, value]),
     );
+    const codehost = input.repository
+      ? this.options.codehostPush?.(input.workspaceId, input.repository)
+      : undefined;
     let created: CreatedBox;
     let env: Record<string, string> = {};
     try {
@@ -318,6 +324,7 @@ export class SandboxManager {
             lease: issued.lease,
             sandboxEnv,
             secrets,
+            codehost,
           });
           return env;
         },

@@ -5,7 +5,7 @@ import { UsageError } from "../../errors.js";
 import type { Database } from "../store/sqlite.js";
 import type { DriverName, HostEndpoint, SandboxDriver } from "./driver.js";
 import { resolveSandboxImage } from "./image.js";
-import { SandboxManager } from "./manager.js";
+import { SandboxManager, type SandboxManagerOptions } from "./manager.js";
 
 export function parseHostPort(value: string, what: string): HostEndpoint {
   const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
@@ -64,6 +64,7 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   logger: Logger;
   now?: () => Date;
   timers?: boolean;
+  codehostPush?: SandboxManagerOptions["codehostPush"];
 }
 
 export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
@@ -75,6 +76,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     now: options.now ?? (() => new Date()),
     logger: options.logger,
     checkoutRoot: options.checkoutRoot,
+    codehostPush: options.codehostPush,
   });
   await manager.reconcile();
   if (options.timers !== false) manager.startTimers();

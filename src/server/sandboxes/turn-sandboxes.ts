@@ -3,13 +3,16 @@
 // when lost; the `command` agent's program is installed in each new box and runs there with the turn's variables.
 // A turn's commands are activity (the idle stop's clock); when the task stops working its box stops, and a
 // member's stop archives it at once (DESIGN "Sandbox activity"). The box reaches the service, so the agent clones
-// and pushes through the local code host's smart HTTP route (codehost/git-http.ts).
+// and pushes through the local code host's smart HTTP route (codehost/git-http.ts); a repository an App
+// installation gives is cloned from the real code host through the proxy, with the token's placeholder.
 import { mkdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Logger } from "pino";
 import type { AgentTask, TurnSandbox } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import { boxGitEnvironment, boxGitUrl } from "../codehost/git-http.js";
+import type { PushAccessLookup } from "../codehost/push-access.js";
+import { codehostPushEnvironment, codehostRepoUrl } from "../codehost/push-credentials.js";
 import {
   extendLeaseWithin,
   type IssuedSandbox,
@@ -37,6 +40,8 @@ export interface ManagerSandboxesOptions {
   programs?: readonly string[];
   /** Reads a known repository's `.batonrc.json` (the code host's default branch) for a new box. */
   readBatonrc?: (task: AgentTask) => Promise<string | null>;
+  /** The installation giving a task's repository at the real code host (unset or none: the local code host). */
+  pushAccess?: PushAccessLookup | undefined;
   logger: Logger;
 }
 
@@ -107,14 +112,23 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
         for (const program of options.programs ?? []) await install(manager, sandboxId, owner, program);
       const workdir = join(options.root, task.id);
       await mkdir(workdir, { recursive: true, mode: 0o700 });
-      const git = made.reach.ops ? boxGitEnvironment(made.reach.ops, lease) : {};
+      const local = made.reach.ops ? boxGitEnvironment(made.reach.ops, lease) : {};
+      const access = task.repo ? options.pushAccess?.(task.workspaceId, task.repo) : undefined;
+      // The turn's git settings replace the box's: the installation's header goes after the local one again.
+      const git = access ? codehostPushEnvironment(access, local) : local;
+      const gitUrl =
+        task.repo && access
+          ? codehostRepoUrl(access.webUrl, task.repo)
+          : task.repo && made.reach.ops
+            ? boxGitUrl(made.reach.ops, task.repo)
+            : undefined;
       return {
         id: sandboxId,
         workdir,
         env: {
           BATON_TASK_ID: task.id,
           BATON_WORKSPACE_ID: task.workspaceId,
-          ...(task.repo && made.reach.ops ? { BATON_GIT_URL: boxGitUrl(made.reach.ops, task.repo) } : {}),
+          ...(gitUrl ? { BATON_GIT_URL: gitUrl } : {}),
           ...git,
         },
         secrets: [

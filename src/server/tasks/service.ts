@@ -12,6 +12,7 @@ import { createHostSandboxes } from "../agent/sandboxes.js";
 import { createScriptedAgent } from "../agent/scripted.js";
 import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
+import { type CodehostPush, createGitAuthHeader, createPushAccessLookup } from "../codehost/push-access.js";
 import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
@@ -58,6 +59,11 @@ export interface TaskServiceOptions {
    * in a box of it instead of a working folder on the service's machine.
    */
   sandboxManager?: (() => SandboxManager | undefined) | undefined;
+  /**
+   * The real code host's App and web base: boxes push with the installation token's placeholder and the scripted
+   * agent as the installation. Unset: the local code host.
+   */
+  codehostPush?: CodehostPush | undefined;
 }
 
 export interface TaskService {
@@ -88,6 +94,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
             repo: task.repo!,
             path: BATONRC_FILE,
           }),
+        pushAccess: createPushAccessLookup(db, options.codehostPush),
         logger,
       })
     : createHostSandboxes({
@@ -111,6 +118,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       : createScriptedAgent({
           rules: () => loadAgentRules(db),
           gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
+          gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
         }));
   // Requests arriving together share one synchronous=FULL commit (store/group-commit.ts).
   const commit: TaskContext["commit"] = options.commit ?? ((work) => commitSoon(db, work));
