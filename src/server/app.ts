@@ -39,6 +39,7 @@ import type { CapabilityRuntime } from "./capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
 import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./codehost/git-http.js";
+import { createGithubCodehost } from "./codehost/github/adapter.js";
 import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
 import { allowedMethodsOf } from "./http/allowed-methods.js";
@@ -247,8 +248,18 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     workRoot = made;
     stopHooks.push(() => rm(made, { recursive: true, force: true }));
   }
+  const codehostApp =
+    options.integrations?.codehost.app && !options.tasks?.codehost
+      ? createGithubCodehost({
+          db: options.db,
+          settings: options.integrations.codehost.app,
+          logger: options.logger,
+          now,
+        })
+      : undefined;
   const tasks = createTaskService({
     ...options.tasks,
+    ...(codehostApp ? { codehost: codehostApp } : {}),
     db: options.db,
     now,
     logger: options.logger,
@@ -268,6 +279,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     tasks,
     secretBox: options.secretBox,
     integrations: options.integrations ?? LOCAL_INTEGRATIONS,
+    codehostApp,
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
     opsUrl: options.opsUrl,
