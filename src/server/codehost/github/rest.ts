@@ -7,7 +7,13 @@ import pRetry from "p-retry";
 import type { Logger } from "pino";
 import { CodehostError } from "../port.js";
 import { classifyRateLimit, decideRateLimitWait } from "./rate-limit.js";
-import { GITHUB_API_VERSION, GITHUB_HEADERS, GITHUB_MEDIA_TYPE, GITHUB_USER_AGENT } from "./wire.js";
+import {
+  GITHUB_API_VERSION,
+  GITHUB_HEADERS,
+  GITHUB_MEDIA_TYPE,
+  GITHUB_RAW_MEDIA_TYPE,
+  GITHUB_USER_AGENT,
+} from "./wire.js";
 
 export const DEFAULT_MAX_WAIT_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -82,7 +88,9 @@ export function createRestClient(options: RestOptions) {
     const text = await response.text().catch(() => "");
     if (response.status >= 500) throw new TransientError(`answered ${response.status}`);
     let body: unknown = text;
-    if ((response.headers.get("content-type") ?? "").includes("json") && text !== "")
+    // A raw file stays text, whatever its media type says (GitHub labels raw answers `…raw+json`).
+    const raw = call.accept === GITHUB_RAW_MEDIA_TYPE;
+    if (!raw && (response.headers.get("content-type") ?? "").includes("json") && text !== "")
       body = (() => {
         try {
           return JSON.parse(text) as unknown;
