@@ -11,8 +11,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CodehostAppSettings } from "../../../src/server/integrations/settings.js";
-import { type ApiAnswer, answerAppRoute, answerInstallationRoute } from "./api.js";
-import { makeAppKeyPair, refuseAppJwt } from "./auth.js";
+import type { ApiAnswer } from "./api.js";
+import { makeAppKeyPair } from "./auth.js";
+import { answerApi, rateHeadersOf } from "./gate.js";
 import { bareDirOf, commitRootFile, createBareRepo, headOf, mergeBranch, serveGit } from "./git.js";
 import { type FakeIssue, FakeState } from "./state.js";
 
@@ -102,33 +103,12 @@ export async function startFakeCodehost(
     const send = (answer: ApiAnswer) => {
       log(req, `${path}${url.search}`, auth, answer.status);
       res.writeHead(answer.status, {
-        ...rateHeaders(path),
+        ...rateHeadersOf(state, path),
         ...(answer.text === undefined ? { "content-type": "application/json; charset=utf-8" } : {}),
         ...answer.headers,
       });
       res.end(answer.text ?? (answer.body === undefined ? "" : JSON.stringify(answer.body)));
     };
-    if (state.failing.count > 0) {
-      state.failing.count--;
-      return send({ status: state.failing.status, body: { message: "Server Error" } });
-    }
-    if (state.secondary.count > 0) {
-      state.secondary.count--;
-      const retry = state.secondary.retryAfterS;
-      return send({
-        status: 403,
-        body: {
-          message:
-            "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        },
-        headers: retry === null ? {} : { "retry-after": String(retry) },
-      });
-    }
-    if (state.now() >= state.rate.resetMs)
-      state.rate = { ...state.rate, remaining: state.rate.limit, resetMs: state.now() + 3600_000 };
-    if (state.rate.remaining === 0)
-      return send({ status: 403, body: { message: "API rate limit exceeded." } });
-    state.rate.remaining--;
     const request = {
       method: req.method ?? "GET",
       path,
@@ -138,24 +118,9 @@ export async function startFakeCodehost(
       apiUrl,
       webUrl,
     };
-    if (!bearer) return send({ status: 401, body: { message: "Requires authentication" } });
-    if (isApp) {
-      const refusal = refuseAppJwt(bearer, keys.publicKeyPem, appId, state.now());
-      if (refusal) return send({ status: 401, body: { message: refusal } });
-      return send(await answerAppRoute(state, request));
-    }
-    const installation = state.reposOf(bearer);
-    if (!installation) return send({ status: 401, body: { message: "Bad credentials" } });
-    return send(await answerInstallationRoute(state, installation, request));
+    send(await answerApi(state, { appId, publicKeyPem: keys.publicKeyPem }, request, bearer));
   }
 
-  const rateHeaders = (path: string) => ({
-    "x-ratelimit-limit": String(state.rate.limit),
-    "x-ratelimit-remaining": String(state.rate.remaining),
-    "x-ratelimit-reset": String(Math.ceil(state.rate.resetMs / 1000)),
-    "x-ratelimit-used": String(state.rate.limit - state.rate.remaining),
-    "x-ratelimit-resource": path.startsWith("/search/") ? "search" : "core",
-  });
   const log = (
     req: IncomingMessage,
     path: string,

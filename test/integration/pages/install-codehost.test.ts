@@ -104,6 +104,11 @@ async function startInstall(email: string, workspace = "ws_acme"): Promise<strin
 }
 
 describe("GET /install/codehost and its callback", () => {
+  it("with App settings, createServerApp gives the task service the GitHub adapter and sets deps.codehostApp", () => {
+    expect(app.deps.tasks.codehost.kind).toBe("github");
+    expect(app.deps.codehostApp).toBe(app.deps.tasks.codehost);
+  });
+
   it("an owner installs: the installation and its repositories are recorded, and the page names the account and repositories", async () => {
     const callback = await startInstall("owner@acme.test");
     expect(callback).toMatch(/installation_id=501&setup_action=install&state=/);
