@@ -195,6 +195,15 @@ describe("GET /install/codehost and its callback", () => {
     expect(refused.text).toMatch(/no valid installation_id/);
   });
 
+  it("setup_action=request (the installation awaits the account owner's approval) is a 400 page saying so", async () => {
+    const refused = await get(
+      "/install/codehost/callback?setup_action=request&state=x",
+      cookieOf("owner@acme.test"),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/requested, not made/);
+  });
+
   it("the App's private key and installation tokens never appear in a response or a log line", () => {
     const tokens = [...fake.state.tokens.keys()];
     expect(tokens.length).toBeGreaterThan(0);

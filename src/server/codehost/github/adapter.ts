@@ -12,7 +12,7 @@ import { signAppJwt } from "./app-jwt.js";
 import { createInstallationTokens } from "./installation-tokens.js";
 import { createGithubIssues } from "./issues.js";
 import { createGithubPulls } from "./pulls.js";
-import { createRestClient, expectStatus, nextPageOf } from "./rest.js";
+import { createRestClient, nextPageOf, readAnswer } from "./rest.js";
 import { InstallationReposSchema, InstallationSchema } from "./schemas.js";
 import { GITHUB_ROUTES } from "./wire.js";
 
@@ -76,8 +76,11 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
       });
       if (answer.status === 404)
         throw new CodehostError(`the App has no installation ${installationId}; install it again`);
-      const installation = InstallationSchema.parse(
-        expectStatus(answer, [200], `read installation ${installationId}`),
+      const installation = readAnswer(
+        InstallationSchema,
+        answer,
+        [200],
+        `read installation ${installationId}`,
       );
       return { id: String(installation.id), accountLogin: installation.account?.login ?? "" };
     },
@@ -87,8 +90,11 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
       let path: string | undefined = `${GITHUB_ROUTES.installationRepos}?per_page=100`;
       while (path) {
         const answer = await rest.request({ path, token });
-        const page = InstallationReposSchema.parse(
-          expectStatus(answer, [200], `list the repositories of installation ${installationId}`),
+        const page = readAnswer(
+          InstallationReposSchema,
+          answer,
+          [200],
+          `list the repositories of installation ${installationId}`,
         );
         repos.push(...page.repositories.map((r) => r.full_name));
         path = nextPageOf(answer.headers.get("link"));

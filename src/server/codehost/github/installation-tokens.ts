@@ -5,7 +5,7 @@
 import type { InstallationToken } from "../app-api.js";
 import { CodehostError } from "../port.js";
 import type { RestClient } from "./rest.js";
-import { expectStatus } from "./rest.js";
+import { readAnswer } from "./rest.js";
 import { AccessTokenSchema } from "./schemas.js";
 import { GITHUB_ROUTES } from "./wire.js";
 
@@ -30,11 +30,13 @@ export function createInstallationTokens(input: { rest: RestClient; appJwt: () =
       throw new CodehostError(
         `the App has no installation ${installationId}; install it again from /install/codehost`,
       );
-    const parsed = AccessTokenSchema.safeParse(
-      expectStatus(answer, [201], `make a token for installation ${installationId}`),
+    const made = readAnswer(
+      AccessTokenSchema,
+      answer,
+      [201],
+      `make a token for installation ${installationId}`,
     );
-    if (!parsed.success) throw new CodehostError("the code host answered a token request without a token");
-    const token = { token: parsed.data.token, expiresAt: new Date(parsed.data.expires_at) };
+    const token = { token: made.token, expiresAt: new Date(made.expires_at) };
     cache.set(installationId, token);
     return token;
   };

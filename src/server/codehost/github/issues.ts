@@ -6,7 +6,7 @@ import type { Database } from "../../store/sqlite.js";
 import { statement } from "../../store/statements.js";
 import type { Codehost, CodehostIssue } from "../port.js";
 import type { RepoAccess } from "./pulls.js";
-import { expectStatus } from "./rest.js";
+import { expectStatus, readAnswer } from "./rest.js";
 import { type GithubIssue, IssueSchema, SearchIssuesSchema } from "./schemas.js";
 import { GITHUB_ROUTES } from "./wire.js";
 
@@ -62,7 +62,7 @@ export function createGithubIssues(
           token,
           query: { q: searchQueryOf(q, group), per_page: String(SEARCH_PAGE) },
         });
-        const { items } = SearchIssuesSchema.parse(expectStatus(answer, [200], "search issues"));
+        const { items } = readAnswer(SearchIssuesSchema, answer, [200], "search issues");
         for (const item of items) {
           const issue = toIssue(workspaceId, item, repoOfUrl(item.repository_url, group[0]!));
           if (issue.isPullRequest || issue.inProgress || issue.state !== "open") continue;
@@ -78,18 +78,17 @@ export function createGithubIssues(
       if (answer.status === 404 || answer.status === 410) return undefined;
       return toIssue(
         workspaceId,
-        IssueSchema.parse(expectStatus(answer, [200], `read issue ${number} of ${repo}`)),
+        readAnswer(IssueSchema, answer, [200], `read issue ${number} of ${repo}`),
         repo,
       );
     },
     async claimIssue({ workspaceId, repo, number, login, taskId }) {
       const token = await access.tokenFor(workspaceId, repo);
-      const issue = IssueSchema.parse(
-        expectStatus(
-          await rest.request({ path: GITHUB_ROUTES.issue(repo, number), token }),
-          [200],
-          `read issue ${number} of ${repo}`,
-        ),
+      const issue = readAnswer(
+        IssueSchema,
+        await rest.request({ path: GITHUB_ROUTES.issue(repo, number), token }),
+        [200],
+        `read issue ${number} of ${repo}`,
       );
       if (!issue.assignee)
         expectStatus(

@@ -2,7 +2,7 @@
 // gives the workspace the repository.
 import type { Codehost, OpenedPullRequest } from "../port.js";
 import { CodehostError } from "../port.js";
-import { expectStatus, type RestClient } from "./rest.js";
+import { expectStatus, type RestClient, readAnswer } from "./rest.js";
 import { PullListSchema, PullSchema, RepoSchema, ValidationErrorSchema } from "./schemas.js";
 import { GITHUB_RAW_MEDIA_TYPE, GITHUB_ROUTES } from "./wire.js";
 
@@ -40,8 +40,11 @@ export function createGithubPulls(
   return {
     async openPullRequest({ workspaceId, repo, branch, title, taskId }) {
       const token = await access.tokenFor(workspaceId, repo);
-      const info = RepoSchema.parse(
-        expectStatus(await rest.request({ path: GITHUB_ROUTES.repo(repo), token }), [200], `read ${repo}`),
+      const info = readAnswer(
+        RepoSchema,
+        await rest.request({ path: GITHUB_ROUTES.repo(repo), token }),
+        [200],
+        `read ${repo}`,
       );
       const created = await rest.request({
         method: "POST",
@@ -49,20 +52,20 @@ export function createGithubPulls(
         token,
         body: { title, head: branch, base: info.default_branch, body: `Opened by Baton for task ${taskId}.` },
       });
-      if (created.status === 201) return toOpened(PullSchema.parse(created.body));
+      if (created.status === 201)
+        return toOpened(readAnswer(PullSchema, created, [201], `open a pull request on ${repo}`));
       if (created.status !== 422) expectStatus(created, [201], `open a pull request on ${repo}`);
       // 422: the pull request exists already (a retried turn), or the branch is not there.
       const owner = repo.split("/")[0]!;
-      const listed = PullListSchema.parse(
-        expectStatus(
-          await rest.request({
-            path: GITHUB_ROUTES.pulls(repo),
-            token,
-            query: { head: `${owner}:${branch}`, state: "all" },
-          }),
-          [200],
-          `list the pull requests of ${repo}`,
-        ),
+      const listed = readAnswer(
+        PullListSchema,
+        await rest.request({
+          path: GITHUB_ROUTES.pulls(repo),
+          token,
+          query: { head: `${owner}:${branch}`, state: "all" },
+        }),
+        [200],
+        `list the pull requests of ${repo}`,
       );
       if (listed[0]) return toOpened(listed[0]);
       throw new CodehostError(
@@ -73,8 +76,7 @@ export function createGithubPulls(
       const token = await access.tokenFor(workspaceId, repo);
       const answer = await rest.request({ path: GITHUB_ROUTES.pull(repo, number), token });
       if (answer.status === 404) return false;
-      return toOpened(PullSchema.parse(expectStatus(answer, [200], `read pull request ${number} of ${repo}`)))
-        .merged;
+      return toOpened(readAnswer(PullSchema, answer, [200], `read pull request ${number} of ${repo}`)).merged;
     },
     async readDefaultBranchFile({ workspaceId, repo, path }) {
       if (!/^[A-Za-z0-9_.-]+$/.test(path)) return null;

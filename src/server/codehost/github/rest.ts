@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
 import type { Logger } from "pino";
+import type { z } from "zod";
 import { CodehostError } from "../port.js";
 import { classifyRateLimit, decideRateLimitWait } from "./rate-limit.js";
 import {
@@ -153,6 +154,19 @@ export function expectStatus(answer: RestAnswer, ok: readonly number[], what: st
   throw new CodehostError(
     `the code host refused to ${what} (${answer.status}${typeof message === "string" ? `: ${message}` : ""})`,
   );
+}
+
+/** The answer's body checked against `schema`; a body of another shape is a CodehostError, not a crash later. */
+export function readAnswer<T>(
+  schema: z.ZodType<T>,
+  answer: RestAnswer,
+  ok: readonly number[],
+  what: string,
+): T {
+  const parsed = schema.safeParse(expectStatus(answer, ok, what));
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues[0]?.path.join(".") || "its body";
+  throw new CodehostError(`the code host's answer to "${what}" is not what its API documents (at ${where})`);
 }
 
 /** The `rel="next"` URL of a Link header (RFC 8288), or undefined on the last page. */

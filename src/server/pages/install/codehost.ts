@@ -50,6 +50,13 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
   app.get(INSTALL_PATHS.codehostCallback, async (c) => {
     const codehostApp = deps.codehostApp;
     if (!deps.integrations.codehost.app || !codehostApp) throw notConfigured();
+    // A member of the account who may not install asks its owner instead; GitHub comes back with no installation.
+    if (c.req.query("setup_action") === "request")
+      throw new HttpError(
+        400,
+        WIRE_ERRORS.invalidRequest,
+        "the App's installation was requested, not made: once an owner of the account approves it, start again from the workspace's code-host install link",
+      );
     const installationId = c.req.query("installation_id");
     if (!installationId || !/^[1-9][0-9]{0,19}$/.test(installationId))
       throw new HttpError(

@@ -9,7 +9,8 @@ import {
   classifyRateLimit,
   decideRateLimitWait,
 } from "../../../../../src/server/codehost/github/rate-limit.js";
-import { nextPageOf } from "../../../../../src/server/codehost/github/rest.js";
+import { nextPageOf, readAnswer } from "../../../../../src/server/codehost/github/rest.js";
+import { InstallationSchema } from "../../../../../src/server/codehost/github/schemas.js";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const NOW_S = NOW.getTime() / 1000;
@@ -151,4 +152,25 @@ describe("the REST client's other rules", () => {
       expect(tokenDestinationsOf(settings)).toEqual(destinations);
     },
   );
+
+  it.each([
+    ["a body of the documented shape is read", 200, { id: 5, account: { login: "acme" } }, null],
+    [
+      "another status is a CodehostError naming it and GitHub's message",
+      403,
+      { message: "Forbidden" },
+      /refused to read it \(403: Forbidden\)/,
+    ],
+    [
+      "a body of another shape is a CodehostError naming where",
+      200,
+      { id: "5", account: null },
+      /not what its API documents \(at id\)/,
+    ],
+  ])("readAnswer: %s", (_rule, status, body, error) => {
+    const read = () =>
+      readAnswer(InstallationSchema, { status, headers: new Headers(), body }, [200], "read it");
+    if (error === null) expect(read()).toEqual(body);
+    else expect(read).toThrow(error);
+  });
 });
