@@ -113,6 +113,15 @@ describe("issues", () => {
     expect(new URL(query, "http://x").searchParams.get("q")).toBe("is:issue is:open repo:acme/web");
   });
 
+  it("searchIssues keeps only the asked repositories, whatever qualifiers the member's terms carry", async () => {
+    const elsewhere = h.fake.addIssue("acme/api", { title: "Qualified escape" });
+    const found = await h
+      .adapter()
+      .searchIssues({ ...base, login: "alice", repos: ["acme/web"], q: "escape repo:acme/api", limit: 10 });
+    expect(found.map((i) => i.number)).not.toContain(elsewhere.number);
+    expect(found).toEqual([]);
+  });
+
   it("findIssue: the numeric id as a string, pull requests marked, a missing number undefined", async () => {
     const adapter = h.adapter();
     const issue = h.fake.addIssue("acme/web", { title: "Find me", body: "details" });

@@ -18,8 +18,7 @@ export function searchQueryOf(q: string | null, repos: readonly string[]): strin
 }
 
 /** `https://api.github.com/repos/acme/web` → `acme/web`. */
-const repoOfUrl = (url: string | undefined, fallback: string) =>
-  /\/repos\/([^/]+\/[^/]+)$/.exec(url ?? "")?.[1] ?? fallback;
+const repoOfUrl = (url: string | undefined) => /\/repos\/([^/]+\/[^/]+)$/.exec(url ?? "")?.[1];
 
 export function claimCommentOf(taskId: string): string {
   return `Baton is working on this (task ${taskId})`;
@@ -64,7 +63,12 @@ export function createGithubIssues(
         });
         const { items } = readAnswer(SearchIssuesSchema, answer, [200], "search issues");
         for (const item of items) {
-          const issue = toIssue(workspaceId, item, repoOfUrl(item.repository_url, group[0]!));
+          // The member's terms may carry qualifiers of their own (`org:`, `repo:`): only the asked repositories
+          // count, named as the workspace names them.
+          const fromUrl = repoOfUrl(item.repository_url)?.toLowerCase();
+          const repo = group.find((r) => r.toLowerCase() === fromUrl);
+          if (!repo) continue;
+          const issue = toIssue(workspaceId, item, repo);
           if (issue.isPullRequest || issue.inProgress || issue.state !== "open") continue;
           if (issue.assignee !== null && issue.assignee !== login) continue;
           found.push(issue);
