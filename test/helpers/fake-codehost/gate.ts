@@ -11,6 +11,10 @@ export async function answerApi(
   request: ApiRequest,
   bearer: string | undefined,
 ): Promise<ApiAnswer> {
+  if (state.stalling.count > 0) {
+    state.stalling.count--;
+    await new Promise((resolve) => setTimeout(resolve, state.stalling.ms));
+  }
   if (state.failing.count > 0) {
     state.failing.count--;
     return { status: state.failing.status, body: { message: "Server Error" } };

@@ -39,6 +39,8 @@ export interface FakeCodehost {
   exhaustPrimary(resetInS: number): void;
   /** The next `count` API calls answer a secondary limit (403 + retry-after, or only the message when null). */
   secondaryLimit(count: number, retryAfterS: number | null): void;
+  /** The next `count` API calls answer only after `ms`. */
+  stallNext(count: number, ms: number): void;
   /** The next `count` API calls answer `status`. */
   failNext(count: number, status?: number): void;
   close(): Promise<void>;
@@ -179,6 +181,9 @@ export async function startFakeCodehost(
     },
     secondaryLimit(count, retryAfterS) {
       state.secondary = { count, retryAfterS };
+    },
+    stallNext(count, ms) {
+      state.stalling = { count, ms };
     },
     failNext(count, status = 502) {
       state.failing = { count, status };

@@ -49,6 +49,8 @@ export class FakeState {
   secondary = { count: 0, retryAfterS: 1 as number | null };
   /** The next N API calls answer this 5xx status. */
   failing = { count: 0, status: 502 };
+  /** The next N API calls get no answer for this long (a client's timeout fires first). */
+  stalling = { count: 0, ms: 0 };
   /** Where the installation page sends the browser back (the App's Setup URL), and the installation it gives. */
   setup = { url: "", installationId: 0 };
 

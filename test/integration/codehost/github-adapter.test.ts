@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodehostError } from "../../../src/server/codehost/port.js";
 import { expectNoCanary } from "../../helpers/canary.js";
+import { pollUntil } from "../../helpers/poll.js";
 import { createGithubHarness, type GithubHarness, INSTALLATION, WORKSPACE } from "./github-harness.js";
 
 let h: GithubHarness;
@@ -252,6 +253,22 @@ describe("retries and rate limits", () => {
     const before = h.fake.state.log.length;
     expect((await read()).accountLogin).toBe("acme");
     expect(h.fake.state.log.slice(before).map((r) => r.status)).toEqual([502, 502, 200]);
+  });
+
+  it("a request that outlasts its timeout is abandoned and retried", async () => {
+    h.fake.stallNext(1, 1_500);
+    const before = h.fake.state.log.length;
+    const started = Date.now();
+    expect((await read(h.adapter({ timeoutMs: 300 }))).accountLogin).toBe("acme");
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(h.logs.some((line) => line.includes("TimeoutError"))).toBe(true);
+    // The abandoned request still ends on the fake's side; wait for it so later tests read a quiet log.
+    const answered = await pollUntil(
+      () => h.fake.state.log.length - before,
+      (n) => n >= 2,
+      { timeoutMs: 5_000 },
+    );
+    expect(answered).toBe(2);
   });
 
   it("5xx past the retries is a CodehostError saying to try again later", async () => {

@@ -32,6 +32,7 @@ export interface GithubHarness {
   /** A new adapter (its own token cache) whose clock runs `offsetMs` ahead of the real one. */
   adapter(options?: {
     maxWaitMs?: number;
+    timeoutMs?: number;
   }): ReturnType<typeof createGithubCodehost> & { clock: { offsetMs: number } };
   /** Clones `repo` with `token`, commits a file on `branch` and pushes it; rejects when git is refused. */
   push(repo: string, branch: string, token: string): Promise<void>;
@@ -76,6 +77,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
         now: () => new Date(Date.now() + clock.offsetMs),
         maxWaitMs: options.maxWaitMs ?? 3_000,
         retryMinTimeoutMs: 10,
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       });
       return Object.assign(adapter, { clock });
     },

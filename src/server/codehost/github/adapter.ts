@@ -26,6 +26,8 @@ export interface GithubCodehostOptions {
   maxWaitMs?: number | undefined;
   /** Pause before the first retry of a network failure or 5xx (default 500 ms, doubling). */
   retryMinTimeoutMs?: number | undefined;
+  /** Each request's timeout (default 30 s); one that times out is retried as a network failure. */
+  timeoutMs?: number | undefined;
 }
 
 /** `https://github.com/` and `https://api.github.com/`: where an installation token may be sent (DESIGN). */
@@ -46,6 +48,7 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
     fetch: options.fetch,
     maxWaitMs: options.maxWaitMs,
     retryMinTimeoutMs: options.retryMinTimeoutMs,
+    timeoutMs: options.timeoutMs,
   });
   const appJwt = () =>
     signAppJwt({ appId: settings.appId, privateKeyPem: settings.privateKeyPem, now: now() });
