@@ -195,6 +195,28 @@ describe("GET /install/codehost and its callback", () => {
     expect(refused.text).toMatch(/no valid installation_id/);
   });
 
+  it("without App settings both routes answer 404 naming the flags the operator sets", async () => {
+    const local = createServerApp({
+      db,
+      logger: pino({ level: "silent" }),
+      secretBox: ephemeralSecretBox(),
+      tasks: { workRoot: join(dir, "work-local") },
+    });
+    try {
+      expect(local.deps.codehostApp).toBeUndefined();
+      for (const path of [
+        "/install/codehost?workspace=ws_acme",
+        "/install/codehost/callback?installation_id=501",
+      ]) {
+        const response = await local.http.request(path, { headers: { cookie: cookieOf("owner@acme.test") } });
+        expect(response.status).toBe(404);
+        expect(await response.text()).toMatch(/no code-host App configured.*--codehost-app-id/);
+      }
+    } finally {
+      await local.stop();
+    }
+  });
+
   it("setup_action=request (the installation awaits the account owner's approval) is a 400 page saying so", async () => {
     const refused = await get(
       "/install/codehost/callback?setup_action=request&state=x",
