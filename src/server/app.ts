@@ -40,6 +40,7 @@ import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings
 import { startCapabilityRuntime } from "./capability/start-runtime.js";
 import type { CodehostAppApi } from "./codehost/app-api.js";
 import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./codehost/git-http.js";
+import { createGithubCodehost } from "./codehost/github/adapter.js";
 import { codehostPushOf } from "./codehost/push-access.js";
 import type { ServerDeps } from "./deps.js";
 import { createHealthApp } from "./health/app.js";
@@ -252,9 +253,22 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     stopHooks.push(() => rm(made, { recursive: true, force: true }));
   }
   const integrations = options.integrations ?? LOCAL_INTEGRATIONS;
+  // With an App configured (and no code host or App API given, as tests may), the GitHub adapter is both the
+  // task engine's code host and the App API the install callback and the proxy's lease use.
+  const github =
+    integrations.codehost.app && !options.tasks?.codehost && !options.codehostApp
+      ? createGithubCodehost({
+          db: options.db,
+          settings: integrations.codehost.app,
+          logger: options.logger,
+          now,
+        })
+      : undefined;
+  const codehostApp = options.codehostApp ?? github;
   const tasks = createTaskService({
-    codehostPush: codehostPushOf(options.codehostApp, integrations.codehost.app),
+    codehostPush: codehostPushOf(codehostApp, integrations.codehost.app),
     ...options.tasks,
+    ...(github ? { codehost: github } : {}),
     db: options.db,
     now,
     logger: options.logger,
@@ -274,7 +288,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     tasks,
     secretBox: options.secretBox,
     integrations,
-    ...(options.codehostApp ? { codehostApp: options.codehostApp } : {}),
+    ...(codehostApp ? { codehostApp } : {}),
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
     opsUrl: options.opsUrl,

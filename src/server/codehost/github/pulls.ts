@@ -1,0 +1,95 @@
+// The port's pull-request and file methods over GitHub's REST API, each with the token of the installation that
+// gives the workspace the repository.
+import type { Codehost, OpenedPullRequest } from "../port.js";
+import { CodehostError } from "../port.js";
+import { expectStatus, type RestClient, readAnswer } from "./rest.js";
+import { PullListSchema, PullSchema, RepoSchema, ValidationErrorSchema } from "./schemas.js";
+import { GITHUB_RAW_MEDIA_TYPE, GITHUB_ROUTES } from "./wire.js";
+
+export interface RepoAccess {
+  rest: RestClient;
+  /** The installation token for the workspace's repository (a CodehostError when no installation gives it). */
+  tokenFor(workspaceId: string, repo: string): Promise<string>;
+}
+
+const toOpened = (pull: {
+  number: number;
+  html_url: string;
+  merged?: boolean | undefined;
+  merged_at?: string | null | undefined;
+}): OpenedPullRequest => ({
+  number: pull.number,
+  url: pull.html_url,
+  merged: pull.merged ?? (pull.merged_at !== null && pull.merged_at !== undefined),
+});
+
+/** A 422's error texts, joined (GitHub puts "A pull request already exists for …" there). */
+function validationText(body: unknown): string {
+  const parsed = ValidationErrorSchema.safeParse(body);
+  if (!parsed.success) return "";
+  return [
+    parsed.data.message ?? "",
+    ...(parsed.data.errors ?? []).map((e) => `${e.field ?? ""} ${e.message ?? ""}`),
+  ].join(" ");
+}
+
+export function createGithubPulls(
+  access: RepoAccess,
+): Pick<Codehost, "openPullRequest" | "isMerged" | "readDefaultBranchFile"> {
+  const { rest } = access;
+  return {
+    async openPullRequest({ workspaceId, repo, branch, title, taskId }) {
+      const token = await access.tokenFor(workspaceId, repo);
+      const info = readAnswer(
+        RepoSchema,
+        await rest.request({ path: GITHUB_ROUTES.repo(repo), token }),
+        [200],
+        `read ${repo}`,
+      );
+      const created = await rest.request({
+        method: "POST",
+        path: GITHUB_ROUTES.pulls(repo),
+        token,
+        body: { title, head: branch, base: info.default_branch, body: `Opened by Baton for task ${taskId}.` },
+      });
+      if (created.status === 201)
+        return toOpened(readAnswer(PullSchema, created, [201], `open a pull request on ${repo}`));
+      if (created.status !== 422) expectStatus(created, [201], `open a pull request on ${repo}`);
+      // 422: the pull request exists already (a retried turn), or the branch is not there.
+      const owner = repo.split("/")[0]!;
+      const listed = readAnswer(
+        PullListSchema,
+        await rest.request({
+          path: GITHUB_ROUTES.pulls(repo),
+          token,
+          query: { head: `${owner}:${branch}`, state: "all" },
+        }),
+        [200],
+        `list the pull requests of ${repo}`,
+      );
+      if (listed[0]) return toOpened(listed[0]);
+      throw new CodehostError(
+        `branch ${branch} was not pushed to ${repo}, so no pull request can be opened (${validationText(created.body).trim() || "422"})`,
+      );
+    },
+    async isMerged({ workspaceId, repo, number }) {
+      const token = await access.tokenFor(workspaceId, repo);
+      const answer = await rest.request({ path: GITHUB_ROUTES.pull(repo, number), token });
+      if (answer.status === 404) return false;
+      return toOpened(readAnswer(PullSchema, answer, [200], `read pull request ${number} of ${repo}`)).merged;
+    },
+    async readDefaultBranchFile({ workspaceId, repo, path }) {
+      if (!/^[A-Za-z0-9_.-]+$/.test(path)) return null;
+      const token = await access.tokenFor(workspaceId, repo);
+      // Without `ref`, the contents API reads the default branch.
+      const answer = await rest.request({
+        path: GITHUB_ROUTES.contents(repo, path),
+        token,
+        accept: GITHUB_RAW_MEDIA_TYPE,
+      });
+      if (answer.status === 404) return null;
+      const body = expectStatus(answer, [200], `read ${path} of ${repo}`);
+      return typeof body === "string" ? body : JSON.stringify(body);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The fake code host's state: the App, its installations and their repositories, each repository's issues and
+// pull requests (which share numbers, as on GitHub), tokens, the rate-limit budget and the knobs tests turn.
+
+export interface FakeIssue {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+  assignees: string[];
+  comments: { id: number; body: string; user: string }[];
+  /** Set for a pull request. */
+  pull?: { head: string; base: string; merged: boolean; mergedAt: string | null } | undefined;
+}
+
+export interface FakeRepo {
+  fullName: string;
+  id: number;
+  defaultBranch: string;
+  dir: string;
+  issues: FakeIssue[];
+}
+
+export interface FakeInstallation {
+  id: number;
+  account: string;
+  repos: string[];
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path without the API prefix, and its query. */
+  path: string;
+  auth: "jwt" | "token" | "basic" | "none";
+  status: number;
+}
+
+export class FakeState {
+  readonly installations = new Map<number, FakeInstallation>();
+  readonly repos = new Map<string, FakeRepo>();
+  readonly tokens = new Map<string, { installationId: number; expiresAtMs: number }>();
+  readonly log: LoggedRequest[] = [];
+  /** Added to the real clock: tests move time forward (token expiry) without waiting. */
+  clockOffsetMs = 0;
+  tokenTtlMs = 60 * 60 * 1000;
+  nextId = 1000;
+  rate = { limit: 5000, remaining: 5000, resetMs: 0 };
+  /** The next N API calls answer a secondary limit: 403 with `retry-after` (seconds), or only the message. */
+  secondary = { count: 0, retryAfterS: 1 as number | null };
+  /** The next N API calls answer this 5xx status. */
+  failing = { count: 0, status: 502 };
+  /** The next N API calls get no answer for this long (a client's timeout fires first). */
+  stalling = { count: 0, ms: 0 };
+  /** Where the installation page sends the browser back (the App's Setup URL), and the installation it gives. */
+  setup = { url: "", installationId: 0 };
+
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  reposOf(token: string): FakeInstallation | undefined {
+    const held = this.tokens.get(token);
+    if (!held || held.expiresAtMs <= this.now()) return undefined;
+    return this.installations.get(held.installationId);
+  }
+}
