@@ -128,7 +128,7 @@ export class FakeTracker {
     return user;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", "http://fake");
     const body = await readBody(req);
     if (req.method === "GET" && url.pathname === "/oauth/authorize") return this.authorize(url, res);
@@ -138,7 +138,7 @@ export class FakeTracker {
     send(res, 404, { error: "not found" });
   }
 
-  private authorize(url: URL, res: ServerResponse): void {
+  private authorize(url: URL, res: ServerResponse) {
     const q = Object.fromEntries(url.searchParams);
     this.log.push({ method: "GET", path: url.pathname, form: q });
     if (q.client_id !== this.options.clientId) return send(res, 400, { error: "invalid_client" });
@@ -177,7 +177,7 @@ export class FakeTracker {
     res.end();
   }
 
-  private token(body: string, res: ServerResponse): void {
+  private token(body: string, res: ServerResponse) {
     const form = Object.fromEntries(new URLSearchParams(body));
     this.log.push({ method: "POST", path: "/oauth/token", form });
     if (form.client_id !== this.options.clientId || form.client_secret !== this.options.clientSecret)
@@ -214,7 +214,7 @@ export class FakeTracker {
     });
   }
 
-  private graphql(req: IncomingMessage, body: string, res: ServerResponse): void {
+  private graphql(req: IncomingMessage, body: string, res: ServerResponse) {
     const { operationName, variables = {} } = JSON.parse(body) as {
       operationName?: string;
       variables?: Record<string, unknown>;
