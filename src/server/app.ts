@@ -68,6 +68,7 @@ import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
+import { createLinearTracker } from "./tracker/linear/index.js";
 
 export interface ServerAppOptions {
   db: Database;
@@ -247,8 +248,23 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     workRoot = made;
     stopHooks.push(() => rm(made, { recursive: true, force: true }));
   }
+  const trackerOAuth = options.integrations?.tracker.oauth;
   const tasks = createTaskService({
     ...options.tasks,
+    // The OAuth application configured: the tracker is Linear (a test's own tracker still wins).
+    ...(trackerOAuth && !options.tasks?.tracker
+      ? {
+          tracker: createLinearTracker({
+            db: options.db,
+            box: options.secretBox,
+            settings: trackerOAuth,
+            logger: options.logger,
+            now,
+            taskUrl: (workspaceId, taskId) =>
+              `${dashboardBaseFor(options.capability)}/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}`,
+          }),
+        }
+      : {}),
     db: options.db,
     now,
     logger: options.logger,
