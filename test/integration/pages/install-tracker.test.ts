@@ -175,6 +175,29 @@ describe("a member links their own identity", () => {
     expect(fake.log.filter((r) => r.operationName === "BatonSearchIssues").at(-1)?.userId).toBe(USERS.dev);
   });
 
+  it("delegating a Linear issue by its identifier claims it in Linear: assigned to the member, the task linked", async () => {
+    const response = await app.listeners.public.request(API_PATHS.delegate("ws_acme"), {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKENS.dev}`, "content-type": "application/json" },
+      body: JSON.stringify({ source: "tracker", id: "LIN-2" }),
+    });
+    const body = await response.text();
+    answers.push(body);
+    expect(response.status, body).toBeLessThan(300);
+    const task = db.prepare("SELECT id, source FROM tasks WHERE ticket_id = 'iss_2'").get() as {
+      id: string;
+      source: string;
+    };
+    expect(task.source).toBe("tracker");
+    const taskId = task.id;
+    expect(fake.issues.find((i) => i.identifier === "LIN-2")?.assigneeId).toBe(USERS.dev);
+    expect(fake.attachments.at(-1)).toMatchObject({
+      issueId: "iss_2",
+      url: `${PUBLIC_URL}/dashboard/workspaces/ws_acme/tasks/${taskId}`,
+      userId: USERS.dev,
+    });
+  });
+
   it("an account of another organisation is linked unbound, and the page says which organisation to use", async () => {
     const { page } = await runFlow("nolink@acme.test", "ws_acme", USERS.stranger);
     expect(page.text).toContain("belongs to Other Co, but Acme is connected to Acme Linear");
