@@ -247,6 +247,19 @@ describe("tokens near expiry", () => {
     expect(stored).not.toContain(after.accessToken);
   });
 
+  it("a 401 for a token good by our clock gets one forced refresh and one more try", async () => {
+    const before = openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens;
+    fake.expireTokensOf(USERS.dev);
+    fake.log.length = 0;
+    const found = await make().searchIssues({ workspaceId: WS, identity: USERS.dev, q: null, limit: 5 });
+    expect(found).toHaveLength(3);
+    expect(fake.calls(LINEAR_OPERATIONS.searchIssues).map((c) => c.userId)).toEqual([undefined, USERS.dev]);
+    expect(fake.log.filter((r) => r.form?.grant_type === "refresh_token")).toHaveLength(1);
+    expect(openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens.accessToken).not.toBe(
+      before.accessToken,
+    );
+  });
+
   it("a token far from expiry is not refreshed", async () => {
     fake.log.length = 0;
     await make().searchIssues({ workspaceId: WS, identity: USERS.dev, q: null, limit: 5 });

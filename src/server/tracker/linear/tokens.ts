@@ -17,13 +17,20 @@ export function createTokenKeeper(deps: {
   refresh: (refreshToken: string) => Promise<OAuthTokens>;
 }) {
   const inFlight = new Map<string, Promise<OAuthTokens>>();
-  /** `key` names whose token it is; `store` keeps the refreshed pair. Returns the access token to use. */
+  /**
+   * `key` names whose token it is; `store` keeps the refreshed pair; `force` refreshes a token the tracker
+   * refused although it had not expired by our clock. Returns the access token to use.
+   */
   return async function accessTokenOf(
     key: string,
     tokens: OAuthTokens,
     store: (tokens: OAuthTokens) => void,
+    options: { force?: boolean } = {},
   ): Promise<string> {
-    if (!needsRefresh(tokens, deps.now().getTime())) return tokens.accessToken;
+    const refreshable = options.force
+      ? tokens.refreshToken !== null
+      : needsRefresh(tokens, deps.now().getTime());
+    if (!refreshable) return tokens.accessToken;
     let pending = inFlight.get(key);
     if (!pending) {
       pending = deps
