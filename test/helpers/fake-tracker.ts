@@ -77,6 +77,8 @@ export class FakeTracker {
     resetInMs: 0,
     status: 400,
   };
+  /** The next n GraphQL requests are never answered (a tracker that hangs). */
+  hang = 0;
   /** Link attachments refused (as an organisation's settings may): the adapter falls back to a comment. */
   refuseAttachments = false;
   expiresInSeconds: number;
@@ -105,6 +107,7 @@ export class FakeTracker {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
@@ -234,6 +237,10 @@ export class FakeTracker {
           },
         ],
       });
+    if (this.hang > 0) {
+      this.hang -= 1;
+      return;
+    }
     if (this.rateLimit.remaining > 0) {
       this.rateLimit.remaining -= 1;
       res.setHeader("x-ratelimit-requests-reset", String(Date.now() + this.rateLimit.resetInMs));

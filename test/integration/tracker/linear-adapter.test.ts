@@ -118,6 +118,7 @@ beforeEach(async () => {
   fake.attachments.length = 0;
   fake.log.length = 0;
   fake.refuseAttachments = false;
+  fake.hang = 0;
   fake.rateLimit = { remaining: 0, resetInMs: 0, status: 400 };
   fake.expiresInSeconds = 86_399;
   waits.length = 0;
@@ -279,6 +280,20 @@ describe("rate limits", () => {
     expect(waits).toHaveLength(2);
     for (const ms of waits) expect(ms).toBeGreaterThan(50);
     for (const ms of waits) expect(ms).toBeLessThanOrEqual(150);
+  });
+
+  it("an attempt the tracker never answers is abandoned after attemptTimeoutMs and tried again", async () => {
+    fake.hang = 1;
+    const started = Date.now();
+    const found = await make({ policy: { minBackoffMs: 1, attemptTimeoutMs: 300 } }).searchIssues({
+      workspaceId: WS,
+      identity: USERS.dev,
+      q: null,
+      limit: 5,
+    });
+    expect(found).toHaveLength(3);
+    expect(fake.calls(LINEAR_OPERATIONS.searchIssues)).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
   it("a reset beyond the bound fails at once, saying it is rate limited, without the token", async () => {

@@ -15,12 +15,15 @@ export interface GraphqlPolicy {
   minBackoffMs: number;
   /** A rate limit that refills later than this is not waited for: the call fails saying so. */
   maxRateLimitWaitMs: number;
+  /** One attempt's limit, so a tracker that hangs cannot hold a page or a search open. */
+  attemptTimeoutMs: number;
 }
 
 export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = {
   retries: 3,
   minBackoffMs: 200,
   maxRateLimitWaitMs: 10_000,
+  attemptTimeoutMs: 15_000,
 };
 
 export interface GraphqlClientOptions {
@@ -78,6 +81,7 @@ export function createGraphqlClient(options: GraphqlClientOptions): GraphqlClien
             query: request.query,
             variables: request.variables ?? {},
           }),
+          signal: AbortSignal.timeout(policy.attemptTimeoutMs),
         });
       } catch (error) {
         throw retryable(

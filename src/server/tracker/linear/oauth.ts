@@ -8,6 +8,9 @@ import { TrackerApiError } from "./errors.js";
 import { challengeOf, PKCE_METHOD } from "./pkce.js";
 import { LINEAR_APP_ACTOR, LINEAR_PATHS, LINEAR_SCOPES } from "./wire.js";
 
+/** The token endpoint's answer is awaited this long (a person waits on the callback page). */
+const TOKEN_TIMEOUT_MS = 15_000;
+
 export type AuthorizationPurpose = "connect" | "link";
 
 /** Where to send the browser: pure over the settings, the redirect URI, the state and the PKCE verifier. */
@@ -85,6 +88,7 @@ async function requestTokens(
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: body.toString(),
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     });
   } catch (error) {
     throw new TrackerApiError(
