@@ -71,6 +71,7 @@ import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
+import { createLinearTracker } from "./tracker/linear/index.js";
 
 export interface ServerAppOptions {
   db: Database;
@@ -265,10 +266,25 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
         })
       : undefined;
   const codehostApp = options.codehostApp ?? github;
+  const trackerOAuth = integrations.tracker.oauth;
   const tasks = createTaskService({
     codehostPush: codehostPushOf(codehostApp, integrations.codehost.app),
     ...options.tasks,
     ...(github ? { codehost: github } : {}),
+    // The OAuth application configured: the tracker is Linear (a test's own tracker still wins).
+    ...(trackerOAuth && !options.tasks?.tracker
+      ? {
+          tracker: createLinearTracker({
+            db: options.db,
+            box: options.secretBox,
+            settings: trackerOAuth,
+            logger: options.logger,
+            now,
+            taskUrl: (workspaceId, taskId) =>
+              `${dashboardBaseFor(options.capability)}/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}`,
+          }),
+        }
+      : {}),
     db: options.db,
     now,
     logger: options.logger,

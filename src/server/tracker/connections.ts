@@ -213,3 +213,11 @@ export function openMemberTokensByIdentity(
     },
   };
 }
+
+/** The workspace's connection holds a token of its own (a seeded organisation alone does not connect it). */
+export function connectionHoldsToken(db: Database, workspaceId: string): boolean {
+  const row = statement(db, "SELECT token_sealed FROM tracker_connections WHERE workspace_id = ?").get(
+    workspaceId,
+  ) as { token_sealed: string | null } | undefined;
+  return Boolean(row?.token_sealed);
+}
