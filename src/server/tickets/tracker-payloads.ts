@@ -8,7 +8,7 @@ export const TrackerEnvelopeSchema = z.object({
   type: z.string(),
   organizationId: z.string(),
   actor: z.object({ id: z.string(), type: z.string().optional(), name: z.string().optional() }).optional(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
   updatedFrom: z.record(z.string(), z.unknown()).optional(),
   url: z.string().optional(),
 });
