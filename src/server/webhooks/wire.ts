@@ -8,6 +8,11 @@ export const WEBHOOK_SOURCES = ["codehost", "tracker"] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
 
 export const WEBHOOK_PATHS = { codehost: "/codehost", tracker: "/tracker" } as const;
+/** The receivers' full paths, as served. */
+export const WEBHOOK_ROUTE_PATTERNS = {
+  codehost: `${WEBHOOKS_BASE_PATH}${WEBHOOK_PATHS.codehost}`,
+  tracker: `${WEBHOOKS_BASE_PATH}${WEBHOOK_PATHS.tracker}`,
+} as const;
 
 /** GitHub: `sha256=<hex HMAC-SHA256 of the raw body>`, the event name and the delivery's GUID. */
 export const CODEHOST_HEADERS = {
