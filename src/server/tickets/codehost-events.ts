@@ -1,22 +1,13 @@
 // The code host's webhook events applied to the workspace of their installation: an issue given to the agent
 // (assigned to the agent's login, or the agent's label) starts its task; a member's comment is a follow-up; the
 // issue closed or taken from the agent stops the turn; a pull request closed marks the task; installation events
-// keep the installation's records. Each returns what it did (the delivery's outcome) and is safe to re-run.
-import { AUDIT_EVENTS, logAuditEvent, SERVICE_ACTOR } from "../audit/events.js";
-import {
-  addInstallationRepos,
-  installationById,
-  removeInstallation,
-  removeInstallationRepos,
-  setInstallationRepos,
-  setInstallationSuspended,
-} from "../codehost/installations.js";
+// keep the installation's records (codehost-installation-events.ts). Each returns what it did (the delivery's outcome) and is safe to re-run.
+import { installationById } from "../codehost/installations.js";
 import { statement } from "../store/statements.js";
 import { markPullRequestClosed, markPullRequestMerged } from "../tasks/engine.js";
+import { applyInstallationEvent, applyInstallationReposEvent } from "./codehost-installation-events.js";
 import {
   CODEHOST_EVENTS,
-  CodehostInstallationEventSchema,
-  CodehostInstallationReposEventSchema,
   type CodehostIssueCommentEvent,
   CodehostIssueCommentEventSchema,
   type CodehostIssuesEvent,
@@ -51,9 +42,9 @@ export async function applyCodehostEvent(
     case CODEHOST_EVENTS.pullRequest:
       return onPullRequest(deps, payload);
     case CODEHOST_EVENTS.installation:
-      return onInstallation(deps, payload);
+      return applyInstallationEvent(deps, payload);
     case CODEHOST_EVENTS.installationRepositories:
-      return onInstallationRepos(deps, payload);
+      return applyInstallationReposEvent(deps, payload);
     default:
       return `ignored: event ${event} is not one the service acts on`;
   }
@@ -172,62 +163,4 @@ async function onPullRequest(deps: IssueEventDeps, payload: unknown): Promise<st
       : markPullRequestClosed(deps.ctx.db, row.id, deps.ctx.now()),
   );
   return `task ${row.id}: pull request ${merged ? "merged" : "closed without merging"}`;
-}
-
-async function onInstallation(deps: IssueEventDeps, payload: unknown): Promise<string> {
-  const parsed = CodehostInstallationEventSchema.safeParse(payload);
-  if (!parsed.success) return "ignored: the installation payload lacks fields it needs";
-  const e = parsed.data;
-  const id = String(e.installation.id);
-  const { db } = deps.ctx;
-  const known = installationById(db, id);
-  if (!known) return `ignored: unknown installation ${id} (the install flow records new ones)`;
-  const audit = (event: typeof AUDIT_EVENTS.codehostInstalled | typeof AUDIT_EVENTS.codehostUninstalled) =>
-    logAuditEvent(deps.logger, event, {
-      actor: SERVICE_ACTOR,
-      workspace: known.workspaceId,
-      installation: id,
-      account: e.installation.account.login,
-      via: "webhook",
-    });
-  switch (e.action) {
-    case "created":
-      await deps.ctx.commit(() => {
-        if (e.repositories)
-          setInstallationRepos(
-            db,
-            known,
-            e.repositories.map((r) => r.full_name),
-          );
-      });
-      audit(AUDIT_EVENTS.codehostInstalled);
-      return `installation ${id} created: ${e.repositories?.length ?? 0} repositories`;
-    case "deleted":
-      await deps.ctx.commit(() => removeInstallation(db, id));
-      audit(AUDIT_EVENTS.codehostUninstalled);
-      return `installation ${id} removed; its repositories are disabled`;
-    case "suspend":
-    case "unsuspend":
-      await deps.ctx.commit(() => setInstallationSuspended(db, id, e.action === "suspend"));
-      return `installation ${id} ${e.action === "suspend" ? "suspended" : "unsuspended"}`;
-    default:
-      return `ignored: installation ${e.action}`;
-  }
-}
-
-async function onInstallationRepos(deps: IssueEventDeps, payload: unknown): Promise<string> {
-  const parsed = CodehostInstallationReposEventSchema.safeParse(payload);
-  if (!parsed.success) return "ignored: the installation_repositories payload lacks fields it needs";
-  const e = parsed.data;
-  const id = String(e.installation.id);
-  const { db } = deps.ctx;
-  const known = installationById(db, id);
-  if (!known) return `ignored: unknown installation ${id}`;
-  const added = e.repositories_added.map((r) => r.full_name);
-  const removed = e.repositories_removed.map((r) => r.full_name);
-  await deps.ctx.commit(() => {
-    addInstallationRepos(db, known, added);
-    removeInstallationRepos(db, known, removed);
-  });
-  return `installation ${id}: ${added.length} repositories added, ${removed.length} removed`;
 }
