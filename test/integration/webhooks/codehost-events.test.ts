@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userIdFor } from "../../../src/server/auth/users.js";
 import { installationById } from "../../../src/server/codehost/installations.js";
-import { until } from "../api/harness.js";
+import { TOKENS, until } from "../api/harness.js";
 import {
   createWebhookHarness,
   deliveryRow,
@@ -241,6 +241,23 @@ describe("pull_request closed", () => {
     expect(await apply("pull_request", closed)).toMatch(merged ? /merged/ : /closed without merging/);
     const after = h.db.prepare("SELECT status, pr_merged FROM tasks WHERE id = ?").get(task.id);
     expect(after).toEqual({ status, pr_merged: mergedFlag });
+  });
+});
+
+describe("a delegated issue's replies are posted back too", () => {
+  it("POST .../tickets/delegate of acme/api#7: the agent's reply reaches the issue with the marker", async () => {
+    const response = await h.app.http.request("/v1/workspaces/ws_acme/tickets/delegate", {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKENS.dev}`, "content-type": "application/json" },
+      body: JSON.stringify({ source: "codehost", repo: "acme/api", number: 7 }),
+    });
+    expect(response.status).toBe(202);
+    const [reply] = await until(
+      () =>
+        h.comments("codehost", "acme/api#7").length > 0 ? h.comments("codehost", "acme/api#7") : undefined,
+      "the reply on acme/api#7",
+    );
+    expect(reply).toMatch(/^Done: acme\/api#7: Crash on empty login.*\n\n<!-- baton:agt_[^ ]+ -->$/s);
   });
 });
 
