@@ -279,6 +279,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
           tracker: tasks.tracker,
           settings: options.integrations ?? LOCAL_INTEGRATIONS,
           logger: options.logger,
+          deliveryKey: `${delivery.source}-delivery:${delivery.deliveryId}`,
         },
         delivery,
       ),

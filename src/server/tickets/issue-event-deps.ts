@@ -12,4 +12,9 @@ export interface IssueEventDeps {
   tracker: Tracker;
   settings: IntegrationSettings;
   logger: AuditLog;
+  /**
+   * The delivery being applied (`<source>-delivery:<id>`): the first message of a task it starts carries it, so a
+   * re-run after a crash recognises its own task instead of refusing the issue as already taken.
+   */
+  deliveryKey?: string | undefined;
 }

@@ -3,7 +3,13 @@
 import { DomainError } from "../domain/errors.js";
 import type { IssueEventDeps } from "./issue-event-deps.js";
 import { postMarker } from "./issue-members.js";
-import { type IssueSource, type IssueToStart, startIssueTask } from "./issue-task.js";
+import {
+  type IssueSource,
+  type IssueToStart,
+  startedWith,
+  startIssueTask,
+  taskOfIssue,
+} from "./issue-task.js";
 
 /** The refusal comment: what happened and what to do, with the marker that makes its own webhook ignored. */
 export const refusalComment = (why: string): string =>
@@ -23,11 +29,16 @@ export async function startFromIssue(
   post: (body: string) => Promise<void>,
   input: { workspaceId: string; source: IssueSource; userId: string; issue: IssueToStart },
 ): Promise<string> {
+  const started = (taskId: string) => `started task ${taskId} for ${input.issue.identifier}`;
   try {
-    const { taskId } = await startIssueTask(deps.ctx, input);
-    return `started task ${taskId} for ${input.issue.identifier}`;
+    const { taskId } = await startIssueTask(deps.ctx, { ...input, messageKey: deps.deliveryKey });
+    return started(taskId);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    // A re-run of this very delivery (a crash before its outcome was recorded) finds the task it started.
+    const existing = taskOfIssue(deps.ctx, input.workspaceId, input.source, input.issue.id);
+    if (existing && deps.deliveryKey && startedWith(deps.ctx, existing.id, deps.deliveryKey))
+      return started(existing.id);
     const why =
       error.code === "ticket_in_progress"
         ? "it already has a task; comment here to follow up on it."

@@ -45,7 +45,14 @@ export const firstIssueMessage = (issue: Pick<IssueToStart, "identifier" | "titl
  */
 export async function startIssueTask(
   ctx: TaskContext,
-  input: { workspaceId: string; source: IssueSource; issue: IssueToStart; userId: string },
+  input: {
+    workspaceId: string;
+    source: IssueSource;
+    issue: IssueToStart;
+    userId: string;
+    /** The first message's id as callers see it (default: its entry id); a webhook's delivery names it. */
+    messageKey?: string | undefined;
+  },
 ): Promise<{ taskId: string }> {
   const { db } = ctx;
   const { workspaceId, source, issue } = input;
@@ -92,7 +99,7 @@ export async function startIssueTask(
         role: "user",
         kind: "message",
         body: firstIssueMessage(issue),
-        messageId: entryId,
+        messageId: input.messageKey ?? entryId,
         authorId: input.userId,
         handedOver: false,
       },
@@ -103,6 +110,15 @@ export async function startIssueTask(
   });
   ctx.runTurns(started);
   return { taskId };
+}
+
+/** Whether the task's first message carries `key` (the task was started by that request or delivery). */
+export function startedWith(ctx: TaskContext, taskId: string, key: string): boolean {
+  const first = statement(
+    ctx.db,
+    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
+  ).get(taskId) as { message_id: string | null } | undefined;
+  return first?.message_id === key;
 }
 
 /** The task working on the issue, if any. */

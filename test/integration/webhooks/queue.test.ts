@@ -43,6 +43,29 @@ describe("a crash after the answer loses nothing: the delivery is committed befo
   });
 });
 
+describe("applying is idempotent: a crash mid-apply re-runs the delivery", () => {
+  it("a start re-run finds the task it started: one task, no 'already has a task' comment", async () => {
+    h = await createWebhookHarness();
+    const payload = fixture("codehost", "issues-labeled");
+    payload.issue.body = "slow work";
+    const deliveryId = newDeliveryId();
+    await h.deliver("codehost", "issues", payload, { deliveryId });
+    await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the first application");
+    const first = deliveryRow(h.db, deliveryId)!.outcome;
+    // As if the service died after applying but before recording the outcome: the row is still queued.
+    h.db.prepare("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?").run(deliveryId);
+    await h.restart();
+    await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the re-run");
+    expect(deliveryRow(h.db, deliveryId)!.outcome).toBe(first);
+    expect(
+      h.db.prepare("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?").get(String(payload.issue.id)),
+    ).toEqual({
+      n: 1,
+    });
+    expect(h.comments("codehost", "acme/api#21").filter((c) => c.includes("already has a task"))).toEqual([]);
+  });
+});
+
 /**
  * The local tracker over the harness's store, but posting a comment fails the first `failures` times (a tracker
  * that is down). It is made on first use, once the harness's store exists.
