@@ -70,6 +70,7 @@ import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 import { applyIssueEvent } from "./tickets/issue-events.js";
 import { IssueReplyWorker } from "./tickets/issue-replies.js";
+import { deliveryKey } from "./tickets/issue-task.js";
 import { createWebhooksApp } from "./webhooks/app.js";
 import { WEBHOOKS_BASE_PATH } from "./webhooks/wire.js";
 import { WebhookWorker } from "./webhooks/worker.js";
@@ -279,7 +280,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
           tracker: tasks.tracker,
           settings: options.integrations ?? LOCAL_INTEGRATIONS,
           logger: options.logger,
-          deliveryKey: `${delivery.source}-delivery:${delivery.deliveryId}`,
+          deliveryKey: deliveryKey(delivery.source, delivery.deliveryId),
         },
         delivery,
       ),

@@ -16,6 +16,7 @@ import {
 } from "./codehost-payloads.js";
 import type { IssueEventDeps } from "./issue-event-deps.js";
 import { hasPostMarker, memberByCodehostLogin } from "./issue-members.js";
+import { classifyCodehostIssuesAction } from "./issue-rules.js";
 import { refuseOnIssue, startFromIssue } from "./issue-start.js";
 import { followUpIssueTask, stopIssueTask, taskOfIssue } from "./issue-task.js";
 import { codehostIdentifier } from "./search.js";
@@ -61,33 +62,27 @@ function workspaceOf(
   return { workspaceId: installation.workspaceId };
 }
 
-const same = (a: string | null | undefined, b: string | null | undefined) =>
-  !!a && !!b && a.toLowerCase() === b.toLowerCase();
-
 async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<string> {
   const ws = workspaceOf(deps, e.installation.id);
   if ("ignored" in ws) return ws.ignored;
-  const { agentLogin, agentLabel } = deps.settings.codehost;
   const repo = e.repository.full_name;
   const identifier = codehostIdentifier({ repo, number: e.issue.number });
   const issueId = String(e.issue.id);
-  const given =
-    (e.action === "assigned" && same(e.assignee?.login, agentLogin)) ||
-    (e.action === "labeled" && same(e.label?.name, agentLabel));
-  const taken =
-    e.action === "closed" ||
-    (e.action === "unassigned" && same(e.assignee?.login, agentLogin)) ||
-    (e.action === "unlabeled" && same(e.label?.name, agentLabel));
-  if (taken) {
+  const change = classifyCodehostIssuesAction(deps.settings.codehost, {
+    action: e.action,
+    assignee: e.assignee?.login,
+    label: e.label?.name,
+  });
+  if (change.kind === "take") {
     const task = taskOfIssue(deps.ctx, ws.workspaceId, "codehost", issueId);
     if (!task) return `ignored: ${identifier} has no task`;
     const by = memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login)?.name ?? e.sender.login;
-    const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (issue ${e.action})`);
+    const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${change.why})`);
     return stopped
       ? `stopped task ${task.id}: ${identifier} ${e.action}`
       : `ignored: task ${task.id} has no running or queued turn`;
   }
-  if (!given) return `ignored: issues ${e.action} does not give ${identifier} to the agent`;
+  if (change.kind === "none") return `ignored: issues ${e.action} does not give ${identifier} to the agent`;
   if (e.issue.pull_request !== undefined) return `ignored: ${identifier} is a pull request`;
   if (e.issue.state === "closed") return `ignored: ${identifier} is closed`;
   const post = (body: string) =>

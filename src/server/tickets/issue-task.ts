@@ -121,6 +121,20 @@ export function startedWith(ctx: TaskContext, taskId: string, key: string): bool
   return first?.message_id === key;
 }
 
+const DELIVERY_KEY_INFIX = "-delivery:";
+/** A webhook delivery's key, which the first message of a task it starts carries. */
+export const deliveryKey = (source: string, deliveryId: string): string =>
+  `${source}${DELIVERY_KEY_INFIX}${deliveryId}`;
+
+/** Whether a webhook (the agent's label or assignment) started the task, rather than a member's delegation. */
+export function startedByWebhook(ctx: TaskContext, taskId: string): boolean {
+  const first = statement(
+    ctx.db,
+    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
+  ).get(taskId) as { message_id: string | null } | undefined;
+  return first?.message_id?.includes(DELIVERY_KEY_INFIX) ?? false;
+}
+
 /** The task working on the issue, if any. */
 export function taskOfIssue(
   ctx: TaskContext,

@@ -10,10 +10,10 @@ import {
 } from "../tracker/connections.js";
 import type { IssueEventDeps } from "./issue-event-deps.js";
 import { hasPostMarker, memberByTrackerIdentity } from "./issue-members.js";
+import { classifyTrackerIssueUpdate } from "./issue-rules.js";
 import { refuseOnIssue, startFromIssue } from "./issue-start.js";
-import { followUpIssueTask, stopIssueTask, taskOfIssue } from "./issue-task.js";
+import { followUpIssueTask, startedByWebhook, stopIssueTask, taskOfIssue } from "./issue-task.js";
 import {
-  TRACKER_ENDED_STATE_TYPES,
   TRACKER_TYPES,
   TrackerCommentDataSchema,
   type TrackerEnvelope,
@@ -48,56 +48,32 @@ export async function applyTrackerEvent(deps: IssueEventDeps, payload: unknown):
   return `ignored: ${e.type} ${e.action} is not one the service acts on`;
 }
 
-/** Whether the issue, as `data` shows it now, is the agent's: assigned to the app's user, or labelled. */
-function isAgents(connection: TrackerConnection, label: string, data: TrackerIssueData): boolean {
-  return (
-    (connection.agentUserId !== null && data.assigneeId === connection.agentUserId) ||
-    (data.labels ?? []).some((l) => l.name.toLowerCase() === label.toLowerCase())
-  );
-}
-
-/** Whether the issue was the agent's before this update (`updatedFrom` holds the changed fields' old values). */
-function wasAgents(
-  connection: TrackerConnection,
-  label: string,
-  data: TrackerIssueData,
-  before: Record<string, unknown>,
-) {
-  const assignee = "assigneeId" in before ? before.assigneeId : data.assigneeId;
-  const agentLabelId = (data.labels ?? []).find((l) => l.name.toLowerCase() === label.toLowerCase())?.id;
-  const labelIds = Array.isArray(before.labelIds) ? (before.labelIds as string[]) : (data.labelIds ?? []);
-  return (
-    (connection.agentUserId !== null && assignee === connection.agentUserId) ||
-    (agentLabelId !== undefined && labelIds.includes(agentLabelId))
-  );
-}
-
 async function onIssueUpdate(
   deps: IssueEventDeps,
   connection: TrackerConnection,
   e: TrackerEnvelope,
   data: TrackerIssueData,
 ): Promise<string> {
-  const before = e.updatedFrom ?? {};
-  const label = deps.settings.tracker.agentLabel;
   const workspaceId = connection.workspaceId;
-  const task = taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
-  const ended = "stateId" in before && TRACKER_ENDED_STATE_TYPES.includes(data.state?.type ?? "");
-  const agentsNow = isAgents(connection, label, data);
-  const touched = "assigneeId" in before || "labelIds" in before;
-  if (task && (ended || (touched && !agentsNow))) {
+  const change = classifyTrackerIssueUpdate(
+    { agentUserId: connection.agentUserId, agentLabel: deps.settings.tracker.agentLabel },
+    data,
+    e.updatedFrom ?? {},
+  );
+  if (change.kind === "none")
+    return `ignored: the update neither gives ${data.identifier} to the agent nor takes it`;
+  if (change.kind === "take") {
+    const task = taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
+    if (!task) return `ignored: ${data.identifier} has no task`;
+    if ("byLabel" in change && !startedByWebhook(deps.ctx, task.id))
+      return `ignored: a label removed from ${data.identifier}, whose task a member delegated`;
     const actor = e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined;
     const by = actor?.name ?? e.actor?.name ?? "the tracker";
-    const why = ended ? `issue ${data.state?.type}` : "issue taken from the agent";
-    const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${why})`);
+    const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${change.why})`);
     return stopped
-      ? `stopped task ${task.id}: ${data.identifier} ${why}`
+      ? `stopped task ${task.id}: ${data.identifier} ${change.why}`
       : `ignored: task ${task.id} has no running or queued turn`;
   }
-  if (!touched || !agentsNow || wasAgents(connection, label, data, before))
-    return `ignored: the update does not give ${data.identifier} to the agent`;
-  if (TRACKER_ENDED_STATE_TYPES.includes(data.state?.type ?? ""))
-    return `ignored: ${data.identifier} is ${data.state?.type}`;
   const post = (body: string) => deps.tracker.postComment({ workspaceId, issueId: data.id, body });
   const user = e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined;
   if (!user)

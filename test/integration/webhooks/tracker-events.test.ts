@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userIdFor } from "../../../src/server/auth/users.js";
 import { connectionOfOrganization } from "../../../src/server/tracker/connections.js";
-import { until } from "../api/harness.js";
+import { TOKENS, until } from "../api/harness.js";
 import {
   AGENT_USER_ID,
   createWebhookHarness,
@@ -148,6 +148,21 @@ describe("the issue completed, canceled or taken from the agent stops its runnin
     edit(stop);
     expect(await apply(stop)).toMatch(new RegExp(`^stopped task ${task.id}`));
     expect(taskOfTicket(h.db, start.data.id)!.status).toBe("cancelled");
+  });
+});
+
+describe("a member's delegated issue is not stopped by a label change", () => {
+  it("a label removed from a delegated issue (the payload names labels by id only) is ignored", async () => {
+    const response = await h.app.http.request("/v1/workspaces/ws_acme/tickets/delegate", {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKENS.dev}`, "content-type": "application/json" },
+      body: JSON.stringify({ source: "tracker", id: "ENG-1" }),
+    });
+    expect(response.status).toBe(202);
+    const unlabeled = freshTracker("issue-update-unlabeled");
+    unlabeled.data.id = "trk_1";
+    unlabeled.data.identifier = "ENG-1";
+    expect(await apply(unlabeled)).toBe("ignored: a label removed from ENG-1, whose task a member delegated");
   });
 });
 
