@@ -146,3 +146,22 @@ describe("done deliveries are pruned after the 7-day dedup window", () => {
     expect(deliveryRow(db, "failed")).toBeDefined();
   });
 });
+
+describe("the issue-reply outbox retries a failed post", () => {
+  it("the tracker refusing twice: the reply is posted on the third attempt, with its marker, once", async () => {
+    h = await createWebhookHarness({ tasks: { tracker: flakyTracker(2) } });
+    const payload = freshTracker("issue-update-labeled");
+    await h.deliver("tracker", "Issue", payload);
+    const posted = await until(
+      () =>
+        h!.db.prepare("SELECT entry_id, attempts FROM issue_posts WHERE state = 'posted'").get() as
+          | { entry_id: string; attempts: number }
+          | undefined,
+      "the reply to be posted",
+    );
+    expect(posted.attempts).toBe(3);
+    expect(h.comments("tracker", payload.data.id)).toEqual([
+      expect.stringMatching(new RegExp(`^Done: [^]*\\n\\n<!-- baton:${posted.entry_id} -->$`)),
+    ]);
+  });
+});
