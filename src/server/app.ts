@@ -71,7 +71,13 @@ import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 import type { Database } from "./store/sqlite.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
+import { applyIssueEvent } from "./tickets/issue-events.js";
+import { IssueReplyWorker } from "./tickets/issue-replies.js";
+import { deliveryKey } from "./tickets/issue-task.js";
 import { createLinearTracker } from "./tracker/linear/index.js";
+import { createWebhooksApp } from "./webhooks/app.js";
+import { WEBHOOKS_BASE_PATH } from "./webhooks/wire.js";
+import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface ServerAppOptions {
   db: Database;
@@ -103,6 +109,8 @@ export interface ServerAppOptions {
   sandboxes?: { current?: SandboxManager | undefined };
   /** Test seam: how the authorization server fetches client documents (see ServerDeps.oauthFetch). */
   oauthFetch?: ServerDeps["oauthFetch"];
+  /** The webhook queue's and the issue-reply outbox's first retry delay (tests make it short); default 1 s. */
+  retryBaseMs?: number | undefined;
 }
 
 export interface ServerApp {
@@ -191,6 +199,7 @@ export function composeListeners(
   const signIn: Mount = ["/", createSignInApp(deps)];
   const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const install: Mount = ["/", createInstallApp(deps)];
+  const webhooks: Mount = [WEBHOOKS_BASE_PATH, createWebhooksApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
@@ -213,6 +222,7 @@ export function composeListeners(
       codehostGit,
       tokensPage,
       install,
+      webhooks,
       openapi,
     ],
     throttle,
@@ -222,7 +232,7 @@ export function composeListeners(
     listeners: {
       public: composeListener(
         deps,
-        [health, members, api, mcp, oauth, approval, signIn, tokensPage, install, openapi],
+        [health, members, api, mcp, oauth, approval, signIn, tokensPage, install, webhooks, openapi],
         throttle,
       ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
@@ -293,8 +303,37 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     // A task's sandbox without a driver reaches the service at the sandbox listener.
     serviceUrl: () => options.opsUrl?.() ?? "http://127.0.0.1",
   });
+  const webhookWorker = new WebhookWorker({
+    db: options.db,
+    now,
+    logger: options.logger,
+    commit: tasks.context.commit,
+    apply: (delivery) =>
+      applyIssueEvent(
+        {
+          ctx: tasks.context,
+          codehost: tasks.codehost,
+          tracker: tasks.tracker,
+          settings: options.integrations ?? LOCAL_INTEGRATIONS,
+          logger: options.logger,
+          deliveryKey: deliveryKey(delivery.source, delivery.deliveryId),
+        },
+        delivery,
+      ),
+    retryBaseMs: options.retryBaseMs,
+  });
+  const replies = new IssueReplyWorker({
+    db: options.db,
+    now,
+    logger: options.logger,
+    commit: tasks.context.commit,
+    codehost: tasks.codehost,
+    tracker: tasks.tracker,
+    retryBaseMs: options.retryBaseMs,
+  });
   const deps: ServerDeps = {
     db: options.db,
+    webhooks: webhookWorker,
     now,
     logger: options.logger,
     worker,
@@ -321,8 +360,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     start: () => {
       worker.recover();
       tasks.start();
+      // After the task engine: recovered deliveries and replies act on a running engine.
+      webhookWorker.start();
+      replies.start();
     },
     stop: async () => {
+      // Before the task engine: no delivery is applied to an engine that is stopping.
+      await webhookWorker.stop();
+      await replies.stop();
       await tasks.stop();
       waiters.wakeAll();
       await worker.stop();

@@ -34,6 +34,8 @@ export interface ServerDeps {
   proxyUrl?: string | undefined;
   /** The sandbox listener's URL once it listens (BATON_OPS_URL of a sandbox without a driver). */
   opsUrl?: (() => string | undefined) | undefined;
+  /** The webhook queue's worker: the receivers wake it after queueing a delivery. */
+  webhooks?: { wake(): void } | undefined;
   /** Registers work to finish when the service stops (e.g. the e-mail delivery worker). */
   onStop?: (stop: () => Promise<void>) => void;
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since

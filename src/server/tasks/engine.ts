@@ -4,6 +4,7 @@
 import { newId } from "../auth/tokens.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
+import { queueIssuePost } from "../tickets/issue-post-queue.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
 import { NOTICES } from "./notices.js";
 import { nextStatus } from "./statuses.js";
@@ -40,6 +41,8 @@ function addEntry(
 ): string {
   const id = newEntryId(entry.role);
   insertEntry(db, { id, taskId, ...entry }, now);
+  // A task of an issue says on the issue what the agent and the service said: queued in this same transaction.
+  queueIssuePost(db, taskId, id);
   return id;
 }
 
@@ -205,7 +208,7 @@ export function finishTurn(
     if (finish.pullRequest) setPullRequest(db, task.id, finish.pullRequest);
     const prOpen = finish.pullRequest
       ? !finish.pullRequest.merged
-      : task.pr_url !== null && task.pr_merged === 0;
+      : task.pr_url !== null && task.pr_merged === 0 && task.pr_closed === 0;
     const after =
       finish.files.length > 0
         ? [
@@ -329,6 +332,20 @@ export function markPullRequestMerged(db: Database, taskId: string, now: Date): 
       db,
       taskId,
       { status: nextStatus("pr_open", "pull_request_merged"), pausedOn: null, openTurnId: null },
+      now,
+    );
+}
+
+/** The code host closed the task's pull request without merging it (it stays `merged: false`). */
+export function markPullRequestClosed(db: Database, taskId: string, now: Date): void {
+  const task = getTask(db, taskId);
+  if (!task || task.pr_merged === 1 || task.pr_closed === 1) return;
+  statement(db, "UPDATE tasks SET pr_closed = 1 WHERE id = ?").run(taskId);
+  if (task.status === "pr_open")
+    setTaskState(
+      db,
+      taskId,
+      { status: nextStatus("pr_open", "pull_request_closed"), pausedOn: null, openTurnId: null },
       now,
     );
 }

@@ -230,7 +230,7 @@ export class TaskRuntime {
     const { db, now, codehost } = { ...this.options };
     const open = statement(
       db,
-      "SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0",
+      "SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0 AND pr_closed = 0",
     ).all() as {
       id: string;
       workspace_id: string;

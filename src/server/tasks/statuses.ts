@@ -53,7 +53,8 @@ export type TaskEvent =
   | "turn_failed" // the agent failed, or the turn was interrupted too often
   | "stopped" // a member stopped the queued or running turn
   | "paused" // the turn needs access the workspace lacks, or billing stops it
-  | "pull_request_merged"; // the code host reports the pull request merged
+  | "pull_request_merged" // the code host reports the pull request merged
+  | "pull_request_closed"; // the code host reports the pull request closed without merging
 
 export interface StatusTransition {
   from: readonly TaskStatus[] | "new";
@@ -106,6 +107,12 @@ export const STATUS_TRANSITIONS: readonly StatusTransition[] = [
     event: "pull_request_merged",
     to: "completed",
     note: "the code host merged the pull request",
+  },
+  {
+    from: ["pr_open"],
+    event: "pull_request_closed",
+    to: "replied",
+    note: "the pull request was closed without merging: nothing is left open, the work was not completed; a follow-up resumes",
   },
 ];
 

@@ -20,6 +20,8 @@ export interface TaskRow {
   pr_url: string | null;
   pr_branch: string | null;
   pr_merged: number;
+  /** 1 once the code host reports the pull request closed without merging. */
+  pr_closed: number;
   created_at: string;
   last_activity_at: string;
   last_activity_ms: number;
@@ -127,7 +129,7 @@ export function setPullRequest(
   // The pull request's repository becomes the task's when the agent chose it.
   statement(
     db,
-    "UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ? WHERE id = ?",
+    "UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ?, pr_closed = 0 WHERE id = ?",
   ).run(pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId);
 }
 

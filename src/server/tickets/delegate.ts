@@ -3,17 +3,15 @@
 // touched (the port's claim comes after the task is saved). The task runs like any other (plan slots, the queue)
 // but its conversation belongs to the issue, so the conversation routes answer `not_an_api_task`.
 import { z } from "zod";
-import { newId } from "../auth/tokens.js";
 import type { Membership, User } from "../auth/users.js";
 import { domainError } from "../domain/errors.js";
 import type { TaskContext } from "../tasks/context.js";
-import { checkStart } from "../tasks/decide.js";
-import { newEntryId } from "../tasks/engine.js";
 import { refusalError } from "../tasks/start-task.js";
-import { insertEntry, insertTask, slotCounts, workspaceFacts } from "../tasks/task-store.js";
+import { workspaceFacts } from "../tasks/task-store.js";
+import { issueInProgress, startIssueTask } from "./issue-task.js";
 import type { TicketPorts } from "./ports.js";
 import { codehostIdentifier } from "./search.js";
-import { enabledReposOf, issuesWithTasks, TASK_SOURCE_OF, trackerLinkOf } from "./ticket-store.js";
+import { enabledReposOf, trackerLinkOf } from "./ticket-store.js";
 
 export const DelegateBodySchema = z.discriminatedUnion("source", [
   z.object({ source: z.literal("tracker"), id: z.string().min(1).max(200) }),
@@ -42,6 +40,8 @@ interface Found {
   /** The caller on that port (tracker identity or code-host login). */
   as: string;
   claim: (taskId: string) => Promise<void>;
+  /** The code host's issue number (replies are posted to it); null for the tracker. */
+  number: number | null;
 }
 
 export async function delegateTicket(
@@ -51,7 +51,6 @@ export async function delegateTicket(
   user: User,
   body: DelegateBody,
 ): Promise<{ ok: true }> {
-  const { db } = ctx;
   const workspaceId = membership.workspaceId;
   const found = await findIssue(ctx, ports, workspaceId, user, body);
   const { issue } = found;
@@ -65,59 +64,19 @@ export async function delegateTicket(
       "ticket_assigned_elsewhere",
       `${issue.identifier} is assigned to someone else; unassign it first`,
     );
-  const { taskId, started } = await ctx.commit(() => {
-    // Inside the write: two delegations of one issue at once make one task.
-    if (issuesWithTasks(db, workspaceId, found.source, [issue.id]).size > 0)
-      throw inProgress(issue.identifier);
-    const facts = workspaceFacts(db, workspaceId)!;
-    const slots = slotCounts(db, workspaceId);
-    const check = checkStart({
-      countsAgainstUserLimit: false,
-      openTasksOfUser: 0,
-      userLimit: 0,
-      codehostConnected: facts.codehostConnected || found.source === "tracker",
-      billingActive: facts.billingActive,
-      plan: facts.plan,
-      slots,
-    });
-    if (!check.ok) throw refusalError(ctx, workspaceId, check.refusal, { open: 0, plan: facts.plan, slots });
-    const now = ctx.now();
-    const taskId = newId("task");
-    insertTask(
-      db,
-      {
-        id: taskId,
-        workspace_id: workspaceId,
-        source: TASK_SOURCE_OF[found.source],
-        status: "pending",
-        title: issue.title,
-        repo: issue.repo,
-        created_by: user.id,
-        ticket_id: issue.id,
-      },
-      now,
-    );
-    const text = [`${issue.identifier}: ${issue.title ?? "(no title)"}`, issue.context]
-      .filter(Boolean)
-      .join("\n\n");
-    const entryId = newEntryId("user");
-    insertEntry(
-      db,
-      {
-        id: entryId,
-        taskId,
-        role: "user",
-        kind: "message",
-        body: text,
-        messageId: entryId,
-        authorId: user.id,
-        handedOver: false,
-      },
-      now,
-    );
-    return { taskId, started: ctx.handOver(db, taskId, now) };
+  const { taskId } = await startIssueTask(ctx, {
+    workspaceId,
+    source: found.source,
+    issue: {
+      id: issue.id,
+      identifier: issue.identifier,
+      title: issue.title,
+      context: issue.context,
+      repo: issue.repo,
+      number: found.number,
+    },
+    userId: user.id,
   });
-  ctx.runTurns(started);
   // The task is saved and runs; a port that cannot record the claim does not undo that.
   await found.claim(taskId).catch((error: unknown) =>
     ports.logger.warn(
@@ -132,8 +91,7 @@ export async function delegateTicket(
   return { ok: true };
 }
 
-const inProgress = (identifier: string) =>
-  domainError("ticket_in_progress", `${identifier} is already being worked on`);
+const inProgress = issueInProgress;
 
 async function findIssue(
   ctx: TaskContext,
@@ -162,6 +120,7 @@ async function findIssue(
       source: "tracker",
       issue: { ...issue, isPullRequest: false, repo: null },
       as: identity,
+      number: null,
       claim: (taskId) => ports.tracker.claimIssue({ workspaceId, issueId: issue.id, identity, taskId }),
     };
   }
@@ -180,6 +139,7 @@ async function findIssue(
     source: "codehost",
     issue: { ...issue, identifier: codehostIdentifier(issue) },
     as: login,
+    number: issue.number,
     claim: (taskId) =>
       ports.codehost.claimIssue({ workspaceId, repo: issue.repo, number: issue.number, login, taskId }),
   };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTE_PATTERNS } from "../../../src/server/api/wire.js";
 import { MCP_PATH } from "../../../src/server/mcp/wire.js";
 import { buildOpenApiDocument } from "../../../src/server/openapi/document.js";
+import { WEBHOOK_ROUTE_PATTERNS } from "../../../src/server/webhooks/wire.js";
 import {
   ADMIN_PATHS,
   CAPABILITY_ROUTE_PATTERNS,
@@ -69,6 +70,7 @@ describe("routing", () => {
       ...Object.values(CAPABILITY_ROUTE_PATTERNS),
       ...Object.values(API_ROUTE_PATTERNS),
       MCP_PATH,
+      ...Object.values(WEBHOOK_ROUTE_PATTERNS),
     ].map((pattern) => pattern.replace(/:([A-Za-z]+)/g, "{$1}"));
     const served = Object.keys((buildOpenApiDocument() as { paths: Record<string, unknown> }).paths);
     expect(served.sort()).toEqual([...new Set(wire)].sort());

@@ -14,6 +14,7 @@ import { ticketsAndAgent } from "./0062-tickets-agent.js";
 import { oneTaskPerTicket } from "./0063-one-task-per-ticket.js";
 import { oauthSignIn } from "./0070-oauth-sign-in.js";
 import { codehostTracker } from "./0080-codehost-tracker.js";
+import { webhooks } from "./0083-webhooks.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oneTaskPerTicket,
   oauthSignIn,
   codehostTracker,
+  webhooks,
 ];

@@ -1,0 +1,124 @@
+// Posts the replies queued in `issue_posts` back to their issues: through the code host (repository and issue
+// number) or the tracker (issue id), oldest first, each with a hidden marker naming its entry so the webhook of
+// the service's own comment is ignored. A failed post retries with backoff, then is recorded `failed`. Delivery
+// is at least once: a crash between posting and recording posts that reply again at the next start.
+import type { Logger } from "pino";
+import type { Codehost } from "../codehost/port.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import type { Tracker } from "../tracker/port.js";
+import { postMarker } from "./issue-members.js";
+import { backoffMs, WorkLoop } from "./work-loop.js";
+
+export const MAX_POST_ATTEMPTS = 8;
+
+interface Due {
+  entry_id: string;
+  attempts: number;
+  body: string;
+  workspace_id: string;
+  source: string;
+  repo: string | null;
+  ticket_id: string;
+  ticket_number: number | null;
+}
+
+export interface IssueReplyWorkerOptions {
+  db: Database;
+  now: () => Date;
+  logger: Logger;
+  commit: <T>(work: () => T) => Promise<T>;
+  codehost: Codehost;
+  tracker: Tracker;
+  /** How often the outbox is looked at when nothing woke it (entries are added by the engine's transactions). */
+  pollMs?: number;
+  retryBaseMs?: number;
+}
+
+/** The comment posted for an entry: its text and the marker that names it. */
+export const issuePostBody = (entryId: string, body: string): string => `${body}\n\n${postMarker(entryId)}`;
+
+export class IssueReplyWorker {
+  private readonly loop: WorkLoop;
+
+  constructor(private readonly options: IssueReplyWorkerOptions) {
+    this.loop = new WorkLoop({
+      step: () => this.step(),
+      dueAt: () => undefined,
+      now: () => options.now().getTime(),
+      idleMs: options.pollMs ?? 500,
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async step(): Promise<boolean> {
+    const { db, commit, logger } = this.options;
+    const nowMs = this.options.now().getTime();
+    const due = statement(
+      db,
+      `SELECT p.entry_id, p.attempts, m.body, t.workspace_id, t.source, t.repo, t.ticket_id, t.ticket_number
+       FROM issue_posts p JOIN task_messages m ON m.id = p.entry_id JOIN tasks t ON t.id = p.task_id
+       WHERE p.state = 'queued' AND p.next_attempt_at_ms <= ? ORDER BY m.seq LIMIT 1`,
+    ).get(nowMs) as Due | undefined;
+    if (!due) return false;
+    const attempts = due.attempts + 1;
+    try {
+      await this.post(due);
+      await commit(() =>
+        statement(
+          db,
+          "UPDATE issue_posts SET state = 'posted', attempts = ?, posted_at = ? WHERE entry_id = ?",
+        ).run(attempts, this.options.now().toISOString(), due.entry_id),
+      );
+    } catch (error) {
+      const failed = attempts >= MAX_POST_ATTEMPTS;
+      const next = this.options.now().getTime() + backoffMs(attempts, this.options.retryBaseMs);
+      await commit(() =>
+        statement(
+          db,
+          "UPDATE issue_posts SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE entry_id = ?",
+        ).run(failed ? "failed" : "queued", attempts, next, due.entry_id),
+      );
+      logger.warn(
+        {
+          entry: due.entry_id,
+          attempts,
+          err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown",
+        },
+        failed
+          ? "a reply could not be posted to its issue; giving up"
+          : "a reply could not be posted to its issue; will retry",
+      );
+    }
+    return true;
+  }
+
+  private post(due: Due): Promise<void> {
+    const body = issuePostBody(due.entry_id, due.body);
+    if (due.source === "tracker")
+      return this.options.tracker.postComment({
+        workspaceId: due.workspace_id,
+        issueId: due.ticket_id,
+        body,
+      });
+    if (due.repo === null || due.ticket_number === null)
+      return Promise.reject(new Error("the task names no repository and issue number to post to"));
+    return this.options.codehost.postComment({
+      workspaceId: due.workspace_id,
+      repo: due.repo,
+      number: due.ticket_number,
+      body,
+    });
+  }
+}

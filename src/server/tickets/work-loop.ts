@@ -1,0 +1,78 @@
+// One background loop that works a durable queue in the store: `step` does one item and says whether there may be
+// more; when there is none, the loop sleeps until `wake()` (new work) or until `dueAt()` (a retry's backoff
+// ends). The webhook worker and the issue-reply outbox both run one. Stopping waits for the item in hand.
+
+export interface WorkLoopOptions {
+  /** Works one due item; false when there was none. Must not throw (record failures in the store instead). */
+  step: () => Promise<boolean>;
+  /** When the next queued item falls due (epoch ms), if any is queued. */
+  dueAt: () => number | undefined;
+  now: () => number;
+  /** The longest sleep, so rows written by another process are seen eventually. */
+  idleMs?: number;
+}
+
+export class WorkLoop {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pending = false;
+
+  constructor(private readonly options: WorkLoopOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** New work was queued: run now (or right after the item in hand). */
+  wake(): void {
+    this.pending = true;
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.pending = false;
+      let more = false;
+      try {
+        more = await this.options.step();
+      } catch {
+        // `step` records its own failures; a throw here (a closed store at shutdown) must not end the loop early.
+        more = false;
+      }
+      if (!this.running) break;
+      if (more || this.pending) continue;
+      await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    const idle = this.options.idleMs ?? 60_000;
+    const due = this.options.dueAt();
+    const ms = due === undefined ? idle : Math.max(0, Math.min(idle, due - this.options.now()));
+    return new Promise((resolve) => {
+      const done = () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+        this.wakeUp = undefined;
+        resolve();
+      };
+      this.wakeUp = done;
+      this.timer = setTimeout(done, ms);
+      this.timer.unref();
+    });
+  }
+}
+
+/** Backoff before retry `attempt` (1-based): 1 s, 2 s, 4 s, ... capped at 5 minutes. */
+export const backoffMs = (attempt: number, baseMs = 1_000): number =>
+  Math.min(5 * 60_000, baseMs * 2 ** Math.max(0, attempt - 1));
