@@ -314,7 +314,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
           ctx: tasks.context,
           codehost: tasks.codehost,
           tracker: tasks.tracker,
-          settings: options.integrations ?? LOCAL_INTEGRATIONS,
+          settings: integrations,
           logger: options.logger,
           deliveryKey: deliveryKey(delivery.source, delivery.deliveryId),
         },
