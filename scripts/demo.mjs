@@ -9,18 +9,30 @@
 // access token, signs the client in with it (piped, as a script would), starts a task with `baton start` and
 // follows it to the scripted agent's reply, replies, stops a running turn with `baton stop` and prints the
 // conversation with `baton show`; then it lists the MCP tools and calls whoami and start_task over POST /v1/mcp
-// with the same token as a bearer header; then it stops everything, also on failure or Ctrl-C.
+// with the same token as a bearer header; then, playing the code host's App, it delivers one signed webhook (an
+// issue labelled for the agent) and shows the task it started and the reply posted back on the issue; then it
+// stops everything, also on failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { callMcp, callTool } from "./demo/mcp.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
+import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "dist", "src", "cli", "bin.js");
@@ -113,6 +125,14 @@ const STEPS = [
       ctx.proxyToken = randomBytes(32).toString("hex");
       ctx.mail = await startMailCatcher();
       const db = join(ctx.tmp, "serve.sqlite");
+      ctx.db = db;
+      // The demo plays the code host's App: the webhook secret both sides know, in a file as an operator keeps it,
+      // and a seed that records the App's installation for the workspace.
+      ctx.webhookSecret = randomBytes(32).toString("hex");
+      const webhookSecretFile = join(ctx.tmp, "codehost-webhook-secret");
+      writeFileSync(webhookSecretFile, `${ctx.webhookSecret}\n`, { mode: 0o600 });
+      const seed = join(ctx.tmp, "seed.json");
+      writeFileSync(seed, JSON.stringify(demoSeed(SEED)));
       // The egress proxy first (it needs root for its test upstream's network namespace): the service is started
       // knowing it, so a container sandbox's forwarder reaches it, and the proxy is told the service's admin
       // listener (where it asks about leases).
@@ -123,7 +143,8 @@ const STEPS = [
         [
           bin,
           "serve",
-          ...["--port", "0", "--admin-listen", `127.0.0.1:${adminPort}`, "--db", db, "--seed", SEED],
+          ...["--port", "0", "--admin-listen", `127.0.0.1:${adminPort}`, "--db", db, "--seed", seed],
+          ...["--codehost-webhook-secret-file", webhookSecretFile],
           ...["--smtp-url", ctx.mail.url, "--json"],
           // The admin API copies checkouts only from under --checkout-root: here, the fixture repositories.
           ...(ctx.docker
@@ -448,7 +469,66 @@ const STEPS = [
       console.log(`start_task: ${task.id} "${task.title}", status ${task.status}`);
     },
   },
+  {
+    name: "a signed code-host webhook: an issue labelled `baton` starts a task; the reply is posted on the issue",
+    async run(ctx) {
+      const issue = {
+        repo: REPOSITORY,
+        number: 7,
+        title: "Document the health check",
+        body: "GET /healthz is undocumented.",
+      };
+      const payload = labelledIssuePayload(root, issue);
+      console.log(
+        `$ POST ${ctx.url}/webhooks/codehost   (X-GitHub-Event: issues, action "labeled", X-Hub-Signature-256: sha256=…)`,
+      );
+      const answer = await deliverSigned(ctx.url, ctx.webhookSecret, "issues", payload);
+      console.log(`${answer.status} ${answer.text}`);
+      if (answer.status !== 202) throw new Error(`the webhook was answered ${answer.status}`);
+      const task = await waitForTask(ctx, (t) => t.source === "codehost_issue" && t.title === issue.title, [
+        "replied",
+      ]);
+      ctx.taskId = task.id;
+      client(ctx, ["show", task.id]);
+      const { DatabaseSync } = await import("node:sqlite");
+      const store = new DatabaseSync(ctx.db, { readOnly: true });
+      const comments = await pollComments(store, `${issue.repo}#${issue.number}`);
+      store.close();
+      console.log(`on ${issue.repo}#${issue.number} (the local code host keeps its comments in the store):`);
+      for (const body of comments)
+        console.log(`  comment: ${body.replace(/\s*<!--[^>]*-->\s*/g, " ").trim()}`);
+    },
+  },
 ];
+
+/** Polls the task list until a task `matches` and has reached one of `statuses`. */
+async function waitForTask(ctx, matches, statuses) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await fetch(`${ctx.url}/v1/workspaces/ws_acme/tasks`, {
+      headers: { authorization: `Bearer ${ctx.apiToken}` },
+    });
+    const task = (await response.json()).tasks.find(matches);
+    if (task && statuses.includes(task.status)) {
+      console.log(`task ${task.id} (source ${task.source}): "${task.title}", status ${task.status}`);
+      return task;
+    }
+    if (Date.now() > deadline) throw new Error(`no ${statuses.join("/")} task for the webhook's issue`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The comments the local code host holds for an issue, once the reply's outbox has posted one. */
+async function pollComments(store, issueKey) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const rows = store
+      .prepare("SELECT body FROM ticket_comments WHERE source = 'codehost' AND issue_key = ? ORDER BY seq")
+      .all(issueKey);
+    if (rows.length > 0 || Date.now() > deadline) return rows.map((row) => row.body);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /**
  * Runs a client command as a person would, with the demo's config folder and the loopback override; prints
