@@ -55,5 +55,7 @@ function titleFor(status: number): string {
   if (status === 404) return "Not found";
   if (status === 403) return "Not allowed";
   if (status === 413) return "Too large";
+  if (status === 409) return "Cannot connect";
+  if (status === 502) return "The platform could not be reached";
   return "Please check the form";
 }

@@ -110,8 +110,8 @@ async function findIssue(
       throw domainError(
         "tracker_identity_unlinked",
         link.identity
-          ? "your tracker identity is not bound to this workspace's tracker; link it again in your settings"
-          : "link your tracker identity in your settings first; the issue is delegated as you",
+          ? `your tracker identity is not bound to this workspace's tracker; link it again: open /install/tracker?workspace=${workspaceId} on this service in your browser`
+          : `link your tracker identity first (open /install/tracker?workspace=${workspaceId} on this service in your browser); the issue is delegated as you`,
       );
     const identity = link.identity;
     const issue = await ports.tracker.findIssue({ workspaceId, identity, idOrIdentifier: body.id });
