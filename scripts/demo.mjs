@@ -488,8 +488,8 @@ const STEPS = [
       const task = await waitForTask(ctx, (t) => t.source === "codehost_issue" && t.title === issue.title, [
         "replied",
       ]);
-      ctx.taskId = task.id;
-      client(ctx, ["show", task.id]);
+      // Its conversation is kept on the issue (reference: "its conversation stays there"); baton tasks lists it.
+      client(ctx, ["tasks"]);
       const { DatabaseSync } = await import("node:sqlite");
       const store = new DatabaseSync(ctx.db, { readOnly: true });
       const comments = await pollComments(store, `${issue.repo}#${issue.number}`);
