@@ -62,6 +62,7 @@ import { SECURITY_SCHEMES } from "./openapi/schemas.js";
 import { OperationWaiters } from "./operations/waiters.js";
 import { OperationWorker } from "./operations/worker.js";
 import { createOpsApp } from "./ops/app.js";
+import { createDashboardApp } from "./pages/dashboard/app.js";
 import { createInstallApp } from "./pages/install/app.js";
 import { createSignInApp } from "./pages/sign-in-app.js";
 import { createTokensPageApp } from "./pages/tokens/app.js";
@@ -199,6 +200,7 @@ export function composeListeners(
   const signIn: Mount = ["/", createSignInApp(deps)];
   const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const install: Mount = ["/", createInstallApp(deps)];
+  const dashboard: Mount = ["/", createDashboardApp(deps)];
   const webhooks: Mount = [WEBHOOKS_BASE_PATH, createWebhooksApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.
@@ -222,6 +224,7 @@ export function composeListeners(
       codehostGit,
       tokensPage,
       install,
+      dashboard,
       webhooks,
       openapi,
     ],
@@ -232,7 +235,20 @@ export function composeListeners(
     listeners: {
       public: composeListener(
         deps,
-        [health, members, api, mcp, oauth, approval, signIn, tokensPage, install, webhooks, openapi],
+        [
+          health,
+          members,
+          api,
+          mcp,
+          oauth,
+          approval,
+          signIn,
+          tokensPage,
+          install,
+          dashboard,
+          webhooks,
+          openapi,
+        ],
         throttle,
       ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),

@@ -1,0 +1,28 @@
+// The dashboard (issue 25): server-rendered pages on the public listener, behind the web session, calling the
+// same domain functions as the API. Mounted at "/": its middleware is scoped to the dashboard's own paths, so the
+// listener's other surfaces (and /dashboard/sign-in, /dashboard/tokens) are untouched. Each group of pages adds
+// its routes from its own module.
+import type { User } from "../../auth/users.js";
+import type { ServerDeps } from "../../deps.js";
+import { createSurface } from "../../http/surface.js";
+import { handlePageError } from "../error-page.js";
+import { pageHeaders } from "../headers.js";
+import { requireWebSession } from "../session.js";
+import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
+
+export function createDashboardSurface(deps: ServerDeps) {
+  const app = createSurface<{ webUser: User; csrfToken: string }>();
+  app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
+  for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
+    app.use(path, pageHeaders());
+    app.use(path, requireWebSession(deps));
+  }
+  return app;
+}
+export type DashboardApp = ReturnType<typeof createDashboardSurface>;
+
+export function createDashboardApp(deps: ServerDeps): DashboardApp {
+  const app = createDashboardSurface(deps);
+  // Page groups register here (tasks, tickets, settings, capability requests).
+  return app;
+}
