@@ -485,9 +485,7 @@ const STEPS = [
       const answer = await deliverSigned(ctx.url, ctx.webhookSecret, "issues", payload);
       console.log(`${answer.status} ${answer.text}`);
       if (answer.status !== 202) throw new Error(`the webhook was answered ${answer.status}`);
-      const task = await waitForTask(ctx, (t) => t.source === "codehost_issue" && t.title === issue.title, [
-        "replied",
-      ]);
+      await waitForTask(ctx, (t) => t.source === "codehost_issue" && t.title === issue.title, ["replied"]);
       // Its conversation is kept on the issue (reference: "its conversation stays there"); baton tasks lists it.
       client(ctx, ["tasks"]);
       const { DatabaseSync } = await import("node:sqlite");

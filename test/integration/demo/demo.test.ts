@@ -83,8 +83,12 @@ describe("npm run demo", () => {
       expect(run.stdout).toMatch(/start_task: \S+ "List the files at the root of acme\/api", status \w+/);
       // The webhook step: one signed delivery accepted, the task it started, the reply posted on the issue.
       expect(run.stdout).toContain('202 {"ok":true}');
-      expect(run.stdout).toMatch(/task \S+ \(source codehost_issue\): "Document the health check", status replied/);
-      expect(run.stdout).toMatch(/on acme\/api#7 \(the local code host[^\n]*\n {2}comment: Done: acme\/api#7: Document/);
+      expect(run.stdout).toMatch(
+        /task \S+ \(source codehost_issue\): "Document the health check", status replied/,
+      );
+      expect(run.stdout).toMatch(
+        /on acme\/api#7 \(the local code host[^\n]*\n {2}comment: Done: acme\/api#7: Document/,
+      );
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(
