@@ -14,7 +14,7 @@ export function createDashboardSurface(deps: ServerDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
   for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
-    app.use(path, pageHeaders());
+    app.use(path, pageHeaders([], { ownScript: true }));
     app.use(path, requireWebSession(deps));
   }
   return app;
