@@ -54,6 +54,7 @@ ol.conversation li{border:1px solid #d0d7de;border-left-width:6px;border-radius:
 ol.conversation li.user{border-left-color:#0550ae;margin-left:1.5rem}
 ol.conversation li.agent{border-left-color:#1a7f37;margin-right:1.5rem}
 ol.conversation li.platform{border-left-style:dashed;border-left-color:#57606a;background:#f6f8fa}
+ol.conversation .meta{margin:0}
 ol.conversation .who{font-weight:700}
 ol.conversation .body{white-space:pre-wrap;overflow-wrap:anywhere;margin:0.25rem 0 0}
 .pager{display:flex;gap:1rem;margin:1rem 0}
