@@ -255,6 +255,41 @@ describe("dashboard task pages", () => {
     expect(script.text).toBe(DASHBOARD_SCRIPT);
   });
 
+  it("an issue's task page says its conversation stays on the issue (the API's not_an_api_task) and offers no follow-up", async () => {
+    const id = `task_${"f".repeat(32)}`;
+    insertTask(
+      h.db,
+      {
+        id,
+        workspace_id: WS,
+        source: "tracker",
+        status: "replied",
+        title: "ENG-2 Add rate limiting docs",
+        repo: "acme/api",
+        created_by: h.user("dev@acme.test").id,
+        ticket_id: null,
+      },
+      new Date(),
+    );
+    const page = await h.page("GET", taskPath(WS, id), { cookie: owner });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("this task started from the tracker; its conversation stays on the issue");
+    expect(page.text).not.toContain("<textarea");
+    const updates = JSON.parse((await h.page("GET", taskUpdatesPath(WS, id), { cookie: owner })).text);
+    expect(updates.entries).toBe("");
+  });
+
+  it("queued tasks show their place in the workspace's queue (plan team: 2 running, then a queue)", async () => {
+    const started: string[] = [];
+    for (const n of [1, 2, 3, 4]) started.push((await startFromForm(`slow queue job ${n}`)).path);
+    const list = await h.page("GET", tasksPath(WS), { cookie: owner });
+    expect(list.text).toContain("Queued: 1st of 2 in line");
+    expect(list.text).toContain("Queued: 2nd of 2 in line");
+    const last = await h.page("GET", started.at(-1)!, { cookie: owner });
+    expect(last.text).toContain("Queued: 2nd of 2 in line");
+    expect(last.text).toContain("Stop this turn");
+  });
+
   it("no seeded secret or token ever appears in a dashboard answer", () => {
     for (const answer of h.seen)
       for (const canary of SEED_CANARIES) expect(answer.text).not.toContain(canary);
