@@ -119,6 +119,24 @@ describe("the dashboard's task pages in Chromium", () => {
     await keep(page);
   });
 
+  it("without JavaScript the pages still work: a task starts from the form and a reload shows the reply", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    await context.addCookies(await owner.cookies());
+    const plain = await context.newPage();
+    plain.setDefaultTimeout(15_000);
+    await plain.goto(`${serve.url}/dashboard/workspaces/ws_acme/tasks/new`);
+    await plain.fill("#prompt", "no script here");
+    await Promise.all([plain.waitForURL(/notice=started/), plain.click("text=Start the task")]);
+    const deadline = Date.now() + 10_000;
+    while (!(await plain.textContent("main"))?.includes("Done: no script here") && Date.now() < deadline)
+      await plain.reload();
+    expect(await plain.textContent("main")).toContain("Done: no script here");
+    // Without the script the time reads as its ISO value.
+    const time = plain.locator("time").first();
+    expect(await time.textContent()).toBe(await time.getAttribute("datetime"));
+    await context.close();
+  });
+
   it("screenshots of the task list and a task page at 360 and 1280 px, readable without sideways scrolling", async () => {
     const tasks = `${serve.url}/dashboard/workspaces/ws_acme/tasks`;
     await page.goto(tasks);
