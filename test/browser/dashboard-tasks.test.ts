@@ -119,6 +119,26 @@ describe("the dashboard's task pages in Chromium", () => {
     await keep(page);
   });
 
+  it("a task can be started with the keyboard alone, picking a repository", async () => {
+    await page.goto(`${serve.url}/dashboard/workspaces/ws_acme/tasks/new`);
+    const active = () =>
+      page.evaluate<string>(`document.activeElement?.id || document.activeElement?.textContent || ""`);
+    for (let presses = 0; presses < 30 && (await active()) !== "prompt"; presses++)
+      await page.keyboard.press("Tab");
+    expect(await active()).toBe("prompt");
+    await page.keyboard.type("typed without a mouse");
+    await page.keyboard.press("Tab");
+    expect(await active()).toBe("title");
+    await page.keyboard.press("Tab");
+    expect(await active()).toBe("repo");
+    await page.keyboard.press("ArrowDown");
+    expect(await page.inputValue("#repo")).toBe("acme/api");
+    await page.keyboard.press("Tab");
+    expect(await active()).toBe("Start the task");
+    await Promise.all([page.waitForURL(/notice=started/), page.keyboard.press("Enter")]);
+    expect(await page.textContent(".facts")).toContain("acme/api");
+  });
+
   it("without JavaScript the pages still work: a task starts from the form and a reload shows the reply", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     await context.addCookies(await owner.cookies());

@@ -1,6 +1,7 @@
 // The security headers every page carries (pages are HTML on the public listener, read by a browser): no script
-// (the dashboard's pages alone load their one script from our origin and poll it), the one inline stylesheet allowed by its hash, never framed, no referrer leaving the service, and never
-// stored by a cache (the tokens page shows a token once; no page is worth caching).
+// (the dashboard's pages alone load their one script from our origin, which polls it), the one inline stylesheet
+// allowed by its hash, never framed, no referrer leaving the service, and never stored by a cache (the tokens
+// page shows a token once; no page is worth caching).
 import { createHash } from "node:crypto";
 import { createMiddleware } from "hono/factory";
 import { STYLESHEET } from "./style.js";

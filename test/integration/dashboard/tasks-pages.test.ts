@@ -209,6 +209,18 @@ describe("dashboard task pages", () => {
     },
   );
 
+  it("a start form over the body limit is refused with 413 saying what to do, and starts nothing", async () => {
+    const before = h.db.prepare("SELECT count(*) AS n FROM tasks").get();
+    const form = await h.page("GET", newTaskPath(WS), { cookie: owner });
+    const refused = await h.page("POST", tasksPath(WS), {
+      cookie: owner,
+      form: { [CSRF_FIELD]: csrfOf(form.text), key: "too-big", prompt: "x".repeat(1_400_000) },
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.text).toContain("shorten what you typed");
+    expect(h.db.prepare("SELECT count(*) AS n FROM tasks").get()).toEqual(before);
+  });
+
   it("the repository picker lists the connected repositories and the agent's choice, never a disconnected one", async () => {
     const form = await h.page("GET", newTaskPath(WS), { cookie: owner });
     expect(form.text).toContain('<option value="" selected>Let the agent choose</option>');
