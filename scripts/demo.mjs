@@ -10,8 +10,10 @@
 // follows it to the scripted agent's reply, replies, stops a running turn with `baton stop` and prints the
 // conversation with `baton show`; then it lists the MCP tools and calls whoami and start_task over POST /v1/mcp
 // with the same token as a bearer header; then, playing the code host's App, it delivers one signed webhook (an
-// issue labelled for the agent) and shows the task it started and the reply posted back on the issue; then it
-// stops everything, also on failure or Ctrl-C.
+// issue labelled for the agent) and shows the task it started and the reply posted back on the issue; last, it
+// prints the dashboard URL of the task `baton start` started and loads that page in headless Chromium, signed in
+// through the e-mailed link, printing its title and conversation entries; then it stops everything, also on
+// failure or Ctrl-C.
 //
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -30,6 +32,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { openTaskPage } from "./demo/dashboard.mjs";
+import { startMailCatcher } from "./demo/mail-catcher.mjs";
 import { callMcp, callTool } from "./demo/mcp.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
 import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
@@ -497,6 +501,24 @@ const STEPS = [
         console.log(`  comment: ${body.replace(/\s*<!--[^>]*-->\s*/g, " ").trim()}`);
     },
   },
+  {
+    name: "open the task baton start started in the dashboard (headless Chromium, signed in by the e-mailed link)",
+    async run(ctx) {
+      const response = await fetch(`${ctx.url}/v1/workspaces/ws_acme/tasks/${ctx.taskId}`, {
+        headers: { authorization: `Bearer ${ctx.apiToken}` },
+      });
+      const task = await response.json();
+      console.log(`the task's page (its url): ${task.url}`);
+      const shown = await openTaskPage({
+        url: ctx.url,
+        taskUrl: task.url,
+        email: "owner@acme.test",
+        mail: ctx.mail,
+      });
+      console.log(`page title: ${shown.title}`);
+      console.log(`conversation entries on the page: ${shown.entries}`);
+    },
+  },
 ];
 
 /** Polls the task list until a task `matches` and has reached one of `statuses`. */
@@ -569,37 +591,6 @@ async function follow(ctx, statuses) {
     if (Date.now() > deadline) throw new Error(`task ${ctx.taskId} is still ${task.status}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** A loopback SMTP server standing in for the owners' mailboxes (the `smtp-server` package). */
-async function startMailCatcher() {
-  const { SMTPServer } = await import("smtp-server");
-  const received = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks = [];
-      stream.on("data", (chunk) => chunks.push(chunk));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(", "), subject });
-        callback();
-      });
-    },
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `smtp://127.0.0.1:${server.server.address().port}`,
-    received,
-    async waitFor(count, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }
 
 /**

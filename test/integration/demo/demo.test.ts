@@ -39,6 +39,7 @@ describe("npm run demo", () => {
         "stop a running turn with baton stop",
         "print the task and its conversation with baton show",
         "over MCP (POST /v1/mcp, the same token as a bearer header)",
+        "open the task baton start started in the dashboard",
         "done",
       ]) {
         expect(run.stdout).toContain(heading);
@@ -89,7 +90,18 @@ describe("npm run demo", () => {
       expect(run.stdout).toMatch(
         /on acme\/api#7 \(the local code host[^\n]*\n {2}comment: Done: acme\/api#7: Document/,
       );
-      expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_/);
+      // The dashboard step: the Task's url of the task `baton start` started, loaded signed in in headless Chromium.
+      const started = /Started task (task_\w+)/.exec(run.stdout)?.[1];
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `the task's page \\(its url\\): http://127\\.0\\.0\\.1:\\d+/dashboard/workspaces/ws_acme/tasks/${started}\n`,
+        ),
+      );
+      expect(run.stdout).toContain("page title: Summarise the README of acme/api · Acme · Baton");
+      // The prompt, the reply, the follow-up and its reply, the stopped message and who stopped it: at least 5.
+      const entries = Number(/conversation entries on the page: (\d+)/.exec(run.stdout)?.[1]);
+      expect(entries).toBeGreaterThanOrEqual(5);
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_|token=/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(
           "the agent's commands will run inside a container sandbox (docker driver)",

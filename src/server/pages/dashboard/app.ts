@@ -8,13 +8,14 @@ import { createSurface } from "../../http/surface.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
+import { addTaskPages } from "./task-routes.js";
 import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
 export function createDashboardSurface(deps: ServerDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
   for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
-    app.use(path, pageHeaders());
+    app.use(path, pageHeaders([], { ownScript: true }));
     app.use(path, requireWebSession(deps));
   }
   return app;
@@ -24,5 +25,6 @@ export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 export function createDashboardApp(deps: ServerDeps): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
+  addTaskPages(app, deps);
   return app;
 }
