@@ -8,6 +8,7 @@ import { createSurface } from "../../http/surface.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
+import { addTicketPages } from "./ticket-pages.js";
 import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
 export function createDashboardSurface(deps: ServerDeps) {
@@ -24,5 +25,6 @@ export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 export function createDashboardApp(deps: ServerDeps): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
+  addTicketPages(app, deps);
   return app;
 }
