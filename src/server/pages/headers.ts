@@ -1,5 +1,5 @@
 // The security headers every page carries (pages are HTML on the public listener, read by a browser): no script
-// at all, the one inline stylesheet allowed by its hash, never framed, no referrer leaving the service, and never
+// (the dashboard's pages alone load their one script from our origin and poll it), the one inline stylesheet allowed by its hash, never framed, no referrer leaving the service, and never
 // stored by a cache (the tokens page shows a token once; no page is worth caching).
 import { createHash } from "node:crypto";
 import { createMiddleware } from "hono/factory";
@@ -7,14 +7,20 @@ import { STYLESHEET } from "./style.js";
 
 const styleHash = createHash("sha256").update(STYLESHEET, "utf8").digest("base64");
 
+export interface CspOptions {
+  /** The dashboard: its script from our origin (`script-src 'self'`), which polls our origin (`connect-src`). */
+  ownScript?: boolean;
+}
+
 /**
  * `form-action` limits where a form may post (and, in Chromium, where the answer may redirect): the approval
  * page, whose answer redirects to a native app's loopback address, passes those origins in `formActions`.
  */
-export function contentSecurityPolicy(formActions: readonly string[] = []): string {
+export function contentSecurityPolicy(formActions: readonly string[] = [], options: CspOptions = {}): string {
   return [
     "default-src 'none'",
     `style-src 'sha256-${styleHash}'`,
+    ...(options.ownScript ? ["script-src 'self'", "connect-src 'self'"] : []),
     "img-src 'self'",
     ["form-action 'self'", ...formActions].join(" "),
     "frame-ancestors 'none'",
@@ -32,8 +38,8 @@ export const PAGE_HEADERS = {
 } as const;
 
 /** Middleware for a pages sub-app: sets PAGE_HEADERS on every answer (pages, redirects and error pages). */
-export function pageHeaders(formActions: readonly string[] = []) {
-  const csp = contentSecurityPolicy(formActions);
+export function pageHeaders(formActions: readonly string[] = [], options: CspOptions = {}) {
+  const csp = contentSecurityPolicy(formActions, options);
   return createMiddleware(async (c, next) => {
     await next();
     for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);

@@ -33,7 +33,34 @@ th{white-space:nowrap}
 th,td{text-align:left;padding:0.5rem;border-bottom:1px solid #d0d7de;vertical-align:top}
 td form{margin:0}
 td button{margin-top:0}
+.skip{position:absolute;left:-999px}
+.skip:focus{left:1rem;top:0.5rem;background:#fff;padding:0.25rem 0.5rem}
+nav.workspaces,nav.sections,.workspace{max-width:48rem;margin:0 auto;padding:0.25rem 1rem}
+nav ul{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;list-style:none;margin:0;padding:0}
+nav.workspaces{display:flex;flex-wrap:wrap;gap:0.5rem}
+nav.sections{border-bottom:1px solid #d0d7de}
+nav.sections a{display:inline-block;padding:0.5rem 0}
+nav a[aria-current]{font-weight:700;text-decoration-thickness:3px}
+.badge{display:inline-block;border:1px solid #57606a;border-radius:1rem;padding:0 0.5rem;font-size:0.85rem;white-space:nowrap;background:#f6f8fa}
+.badge.running,.badge.queued{border-color:#0550ae}
+.badge.failed{border-color:#b42318}
+.badge.completed,.badge.merged{border-color:#1a7f37}
+textarea{width:100%;min-height:6rem;padding:0.5rem;border:1px solid #57606a;border-radius:4px}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:0.25rem 1rem;margin:0.5rem 0}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+ol.conversation{list-style:none;margin:0;padding:0}
+ol.conversation li{border:1px solid #d0d7de;border-left-width:6px;border-radius:4px;margin:0.75rem 0;padding:0.5rem 0.75rem}
+ol.conversation li.user{border-left-color:#0550ae;margin-left:1.5rem}
+ol.conversation li.agent{border-left-color:#1a7f37;margin-right:1.5rem}
+ol.conversation li.platform{border-left-style:dashed;border-left-color:#57606a;background:#f6f8fa}
+ol.conversation .meta{margin:0}
+ol.conversation .who{font-weight:700}
+ol.conversation .body{white-space:pre-wrap;overflow-wrap:anywhere;margin:0.25rem 0 0}
+.pager{display:flex;gap:1rem;margin:1rem 0}
+form.inline{display:inline}
 @media (max-width:40rem){
+  ol.conversation li.user,ol.conversation li.agent{margin-left:0;margin-right:0}
   thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
   table,tbody,tr,td{display:block;width:100%}
   tr{border-bottom:1px solid #d0d7de;padding:0.5rem 0}

@@ -10,6 +10,7 @@ import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
 import { addCapabilityPages } from "./capability-pages.js";
 import { addSettingsPages } from "./settings-pages.js";
+import { addTaskPages } from "./task-routes.js";
 import { addTicketPages } from "./ticket-pages.js";
 import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
@@ -17,7 +18,7 @@ export function createDashboardSurface(deps: ServerDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
   for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
-    app.use(path, pageHeaders());
+    app.use(path, pageHeaders([], { ownScript: true }));
     app.use(path, requireWebSession(deps));
   }
   return app;
@@ -27,6 +28,7 @@ export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 export function createDashboardApp(deps: ServerDeps): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
+  addTaskPages(app, deps);
   addTicketPages(app, deps);
   addSettingsPages(app, deps);
   addCapabilityPages(app, deps);

@@ -17,7 +17,7 @@ import type { DashboardApp } from "./app.js";
 import { DONE, DONE_PARAM, parseSecretForm, readDone } from "./capability-forms.js";
 import { capabilityRuntimeOf } from "./capability-runtime.js";
 import { formGuards, SECRET_FORM_BYTES, SMALL_FORM_BYTES } from "./form-guards.js";
-import { renderDashboardPage } from "./local-frame.js";
+import { renderDashboardPage } from "./frame.js";
 import { capabilityRefusalStatus, renderRefusal } from "./refusals.js";
 import { type RequestView, renderRequest, renderRequestList } from "./render-capability.js";
 import { paramOf, routeOf } from "./route-pattern.js";

@@ -4,7 +4,7 @@
 import type { ServerDeps } from "../../deps.js";
 import { requireWorkspace } from "./access.js";
 import type { DashboardApp } from "./app.js";
-import { renderDashboardPage } from "./local-frame.js";
+import { renderDashboardPage } from "./frame.js";
 import { renderBilling } from "./render-billing.js";
 import { renderSettings } from "./render-settings.js";
 import { paramOf, routeOf } from "./route-pattern.js";

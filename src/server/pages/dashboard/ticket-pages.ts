@@ -14,7 +14,7 @@ import { formFields } from "../tokens/forms.js";
 import { requireWorkspace, type WorkspaceAccess } from "./access.js";
 import type { DashboardApp } from "./app.js";
 import { formGuards, SMALL_FORM_BYTES } from "./form-guards.js";
-import { renderDashboardPage } from "./local-frame.js";
+import { renderDashboardPage } from "./frame.js";
 import { nextStepForTicket, renderRefusal, ticketRefusalStatus } from "./refusals.js";
 import { renderPicker } from "./render-tickets.js";
 import { paramOf, routeOf } from "./route-pattern.js";

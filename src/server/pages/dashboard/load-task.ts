@@ -1,0 +1,54 @@
+// What the task pages read, through the API's own domain functions (tasks/read-tasks.ts): the conversation page by
+// page, a task's queue place, and a domain refusal turned into the page's error with the API's status.
+import { apiErrorOf } from "../../api/errors.js";
+import { DomainError } from "../../domain/errors.js";
+import { LIMITS } from "../../domain/limits.js";
+import { HttpError } from "../../http/http-error.js";
+import { statement } from "../../store/statements.js";
+import type { TaskContext } from "../../tasks/context.js";
+import { listMessages } from "../../tasks/read-tasks.js";
+import type { ApiMessage } from "../../tasks/views.js";
+import { assignQueuePositions, type QueuePlace } from "./queue.js";
+
+/** A domain refusal as a page error: the API's status for its code, its reason as written. */
+export function pageErrorOf(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error;
+  const answer = apiErrorOf(error);
+  return new HttpError(answer.status, answer.error, answer.reason);
+}
+
+export function queuePlacesOf(ctx: TaskContext, workspaceId: string): Map<string, QueuePlace> {
+  const turns = statement(
+    ctx.db,
+    "SELECT task_id AS taskId, seq FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
+  ).all(workspaceId) as { taskId: string; seq: number }[];
+  return assignQueuePositions(turns);
+}
+
+export type Conversation = { entries: ApiMessage[] } | { elsewhere: string };
+
+/**
+ * The entries after `after` (all of them without it), read with GET .../messages' function a page at a time; an
+ * issue's task answers its refusal (`not_an_api_task`), whose reason says where the conversation is kept.
+ */
+export function readConversation(
+  ctx: TaskContext,
+  workspaceId: string,
+  taskId: string,
+  after: string | null = null,
+): Conversation {
+  const entries: ApiMessage[] = [];
+  let cursor = after;
+  const limit = String(LIMITS.messagePage.max);
+  try {
+    for (;;) {
+      const page = listMessages(ctx, workspaceId, taskId, { after: cursor, limit });
+      entries.push(...page.messages);
+      if (page.next === null) return { entries };
+      cursor = page.next;
+    }
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "not_an_api_task") return { elsewhere: error.reason };
+    throw pageErrorOf(error);
+  }
+}
