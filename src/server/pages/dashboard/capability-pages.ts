@@ -7,6 +7,7 @@ import { WIRE_ERRORS } from "../../../transport/wire.js";
 import { AUDIT_EVENTS, logAuditEvent } from "../../audit/events.js";
 import { ROLLOUT_DISABLED_REASON } from "../../auth/authenticate.js";
 import { dismissRequest, listRequests, putSecret } from "../../capability/manage.js";
+import type { CapabilityRuntime } from "../../capability/runtime.js";
 import type { ServerDeps } from "../../deps.js";
 import { DomainError } from "../../domain/errors.js";
 import { HttpError } from "../../http/http-error.js";
@@ -32,7 +33,12 @@ import {
 export const REQUEST_TITLE = "Capability request";
 
 export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
-  const rt = capabilityRuntimeOf(deps);
+  // Made on first use: composing the routes (the OpenAPI document does it with no store) reads nothing.
+  let made: CapabilityRuntime | undefined;
+  const rt = () => {
+    made ??= capabilityRuntimeOf(deps);
+    return made;
+  };
 
   /** The workspace (member), its rollout, and the repository: 404 for another workspace's, as the API. */
   const enter = (c: Context<PagesEnv>) => {
@@ -51,7 +57,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
     return { access, ws, repoId, slug };
   };
   const findRequest = (ws: string, repoId: string, requestId: string) => {
-    const request = listRequests(rt, ws, repoId).find((r) => r.requestId === requestId);
+    const request = listRequests(rt(), ws, repoId).find((r) => r.requestId === requestId);
     if (!request)
       throw new HttpError(
         404,
@@ -110,7 +116,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
         csrfToken: c.get("csrfToken"),
         access,
         section: "settings",
-        body: renderRequestList(ws, slug, listRequests(rt, ws, repoId)),
+        body: renderRequestList(ws, slug, listRequests(rt(), ws, repoId)),
       }),
     );
   });
@@ -131,7 +137,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
     const requestId = paramOf(c, "request");
     if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
     try {
-      dismissRequest(rt, ws, repoId, requestId);
+      dismissRequest(rt(), ws, repoId, requestId);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const refusal = renderRefusal(error.reason, backToRequest(ws, repoId, requestId));
@@ -174,7 +180,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
       if (!form.ok) return refuse(form.reason, 400, form.name, form.allowedHosts);
       let rotated: boolean;
       try {
-        rotated = !putSecret(rt, ws, repoId, form.name, form.body).created;
+        rotated = !putSecret(rt(), ws, repoId, form.name, form.body).created;
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         return refuse(
