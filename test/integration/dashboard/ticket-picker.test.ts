@@ -82,6 +82,14 @@ describe("GET the ticket picker", () => {
     expect(page.text).toContain("no such workspace");
   });
 
+  it("a personal access token never authenticates a page: a bearer without a session is sent to sign in", async () => {
+    const page = await h.page("GET", ticketsPath("ws_acme"), {
+      headers: { authorization: "Bearer btn_dev-acme-00000000000000000000" },
+    });
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toMatch(/^\/dashboard\/sign-in\?next=/);
+  });
+
   it("without a session it sends the browser to sign in, back to the picker afterwards", async () => {
     const page = await h.page("GET", ticketsPath("ws_acme"));
     expect(page.status).toBe(303);
