@@ -8,7 +8,10 @@ import { createSurface } from "../../http/surface.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
+import { addCapabilityPages } from "./capability-pages.js";
+import { addSettingsPages } from "./settings-pages.js";
 import { addTaskPages } from "./task-routes.js";
+import { addTicketPages } from "./ticket-pages.js";
 import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
 export function createDashboardSurface(deps: ServerDeps) {
@@ -26,5 +29,8 @@ export function createDashboardApp(deps: ServerDeps): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
   addTaskPages(app, deps);
+  addTicketPages(app, deps);
+  addSettingsPages(app, deps);
+  addCapabilityPages(app, deps);
   return app;
 }

@@ -37,3 +37,9 @@ export const capabilityRequestPath = (ws: string, repo: string, request: string)
   `${capabilityRequestsPath(ws, repo)}/${enc(request)}`;
 /** The dashboard's one script (polling, local times), served with the pages. */
 export const DASHBOARD_SCRIPT_PATH = `${PAGES_BASE_PATH}/assets/dashboard.js`;
+/** POST: "Not now" on one request (owners and admins). */
+export const capabilityDismissPath = (ws: string, repo: string, request: string): string =>
+  `${capabilityRequestPath(ws, repo, request)}/dismiss`;
+/** POST: supply a secret with its approved hosts for one request (owners and admins). */
+export const capabilitySecretPath = (ws: string, repo: string, request: string): string =>
+  `${capabilityRequestPath(ws, repo, request)}/secret`;

@@ -1,0 +1,86 @@
+// What the settings and billing pages read about a workspace (read-only): its code-host installations and
+// repositories, its tracker connection, the signed-in member's own linked accounts, its plan and slot counts.
+import type { User } from "../../auth/users.js";
+import type { Database } from "../../store/sqlite.js";
+import { statement } from "../../store/statements.js";
+import { slotCounts, workspaceFacts } from "../../tasks/task-store.js";
+import { trackerLinkOf } from "../../tickets/ticket-store.js";
+
+export interface Installation {
+  accountLogin: string;
+  suspended: boolean;
+  createdAt: string;
+}
+
+export interface RepositoryRow {
+  id: string;
+  slug: string;
+  enabled: boolean;
+}
+
+export interface WorkspaceConnections {
+  codehostConnected: boolean;
+  installations: Installation[];
+  repositories: RepositoryRow[];
+  trackerConnected: boolean;
+  /** The tracker organization, when connected through the install flow. */
+  trackerOrganization: string | null;
+  mine: { codehostLogin: string | null; trackerIdentity: string | null; trackerBound: boolean };
+}
+
+export function readConnections(db: Database, workspaceId: string, user: User): WorkspaceConnections {
+  const facts = workspaceFacts(db, workspaceId)!;
+  const installations = (
+    statement(
+      db,
+      "SELECT account_login, suspended, created_at FROM codehost_installations WHERE workspace_id = ? ORDER BY account_login",
+    ).all(workspaceId) as { account_login: string; suspended: number; created_at: string }[]
+  ).map((r) => ({ accountLogin: r.account_login, suspended: r.suspended === 1, createdAt: r.created_at }));
+  const repositories = (
+    statement(db, "SELECT id, slug, connected FROM repositories WHERE workspace_id = ? ORDER BY slug").all(
+      workspaceId,
+    ) as { id: string; slug: string; connected: number }[]
+  ).map((r) => ({ id: r.id, slug: r.slug, enabled: r.connected === 1 }));
+  const tracker = statement(
+    db,
+    "SELECT organization_name FROM tracker_connections WHERE workspace_id = ?",
+  ).get(workspaceId) as { organization_name: string } | undefined;
+  const link = trackerLinkOf(db, workspaceId, user.email);
+  return {
+    codehostConnected: facts.codehostConnected,
+    installations,
+    repositories,
+    trackerConnected: facts.trackerConnected,
+    trackerOrganization: tracker?.organization_name ?? null,
+    mine: { codehostLogin: user.codehostLogin, trackerIdentity: link.identity, trackerBound: link.bound },
+  };
+}
+
+export interface BillingFacts {
+  plan: { name: string; concurrency: number; queueSize: number };
+  billingActive: boolean;
+  running: number;
+  queued: number;
+}
+
+export function readBilling(db: Database, workspaceId: string): BillingFacts {
+  const facts = workspaceFacts(db, workspaceId)!;
+  return { plan: facts.plan, billingActive: facts.billingActive, ...slotCounts(db, workspaceId) };
+}
+
+/** Whether the workspace has the repository-environments rollout (capability requests and secrets need it). */
+export function rolloutEnabled(db: Database, workspaceId: string): boolean {
+  const row = statement(db, "SELECT rollout_repository_environments AS r FROM workspaces WHERE id = ?").get(
+    workspaceId,
+  ) as { r: number } | undefined;
+  return row?.r === 1;
+}
+
+/** The slug of a repository of the workspace, or undefined when it is not one. */
+export function repositorySlugOf(db: Database, workspaceId: string, repoId: string): string | undefined {
+  const row = statement(db, "SELECT slug FROM repositories WHERE id = ? AND workspace_id = ?").get(
+    repoId,
+    workspaceId,
+  ) as { slug: string } | undefined;
+  return row?.slug;
+}
