@@ -3,6 +3,7 @@
 // without a reload while the follow-up box keeps what is typed, follow up, stop a running turn, another
 // workspace's user gets 404 on the task's URL; axe-core on every page; the screenshots the docs show.
 // Nothing is faked: the only outside party, the SMTP server, is a real one on loopback.
+import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -16,7 +17,12 @@ import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.js";
 const OWNER = "owner@acme.test";
 const OWNER_TOKEN = "btn_owner-acme-0000000000000000";
 const CANARIES = ["canary-api-db-6e2f91c4-never-print", OWNER_TOKEN];
-const IMAGES = join(PROJECT_ROOT, "docs", "images");
+// Every run keeps its screenshots under test-output/ (ignored by git); with BATON_UPDATE_DOCS_SCREENSHOTS=1 they
+// also replace the docs' copies. Writing into docs/ on every run would change tracked files while other suites
+// (the docs' shell blocks) check that the checkout stays as it was.
+const KEPT = join(PROJECT_ROOT, "test-output", "screenshots");
+const IMAGES =
+  process.env.BATON_UPDATE_DOCS_SCREENSHOTS === "1" ? join(PROJECT_ROOT, "docs", "images") : KEPT;
 
 let browser: Browser;
 let smtp: TestSmtpServer;
@@ -158,6 +164,7 @@ describe("the dashboard's task pages in Chromium", () => {
   });
 
   it("screenshots of the task list and a task page at 360 and 1280 px, readable without sideways scrolling", async () => {
+    await mkdir(IMAGES, { recursive: true });
     const tasks = `${serve.url}/dashboard/workspaces/ws_acme/tasks`;
     await page.goto(tasks);
     const taskUrl = await page
@@ -177,7 +184,9 @@ describe("the dashboard's task pages in Chromium", () => {
         );
         expect(widths.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(widths.client);
         await expectAccessible(view, `${name} at ${width} px`);
-        await view.screenshot({ path: join(IMAGES, `dashboard-${name}-${width}.png`), fullPage: true });
+        const shot = join(IMAGES, `dashboard-${name}-${width}.png`);
+        await view.screenshot({ path: shot, fullPage: true });
+        expect((await stat(shot)).size, shot).toBeGreaterThan(1000);
       }
       await context.close();
     }
