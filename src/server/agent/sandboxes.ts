@@ -5,7 +5,7 @@
 // follow-ups; with a driver, src/server/sandboxes/turn-sandboxes.ts gives each task a box of the sandbox manager.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { issueSandboxWithin, issueTurnWithin } from "../store/credentials.js";
+import { issueSandboxWithin, issueTurnWithin } from "../auth/sandbox-credentials.js";
 import type { Database } from "../store/sqlite.js";
 import type { AgentTask, TurnSandbox } from "./port.js";
 

@@ -5,6 +5,10 @@ import type { Overlay } from "../../envfile/overlay.js";
 import { InputError } from "../../errors.js";
 import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "../../naming/index.js";
 import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
+import { type Finished, markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import { buildOverlay, variableMapping } from "./build-overlay.js";
 import {
   disconnectedRepositoryIds,
   loadActivatedConfigurations,
@@ -15,11 +19,7 @@ import {
   repositoryVariableNames,
   saveLedger,
   saveOverlay,
-} from "../store/engagement-state.js";
-import { type Finished, markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
-import { buildOverlay, variableMapping } from "./build-overlay.js";
+} from "./engagement-state.js";
 import { buildManagedStartup } from "./managed-startup.js";
 
 export interface Failure {

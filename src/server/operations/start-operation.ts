@@ -10,11 +10,11 @@ import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { domainError } from "../domain/errors.js";
-import { loadOverlay } from "../store/engagement-state.js";
 import { commitSoon } from "../store/group-commit.js";
 import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
 import { statement } from "../store/statements.js";
 import { commitActivation } from "./activate.js";
+import { loadOverlay } from "./engagement-state.js";
 
 export interface StartedOperation {
   row: OperationRow;

@@ -14,8 +14,8 @@ import { HttpError, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface, openapiWithHeaders } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import { loadOverlay } from "../operations/engagement-state.js";
 import { startOperation } from "../operations/start-operation.js";
-import { loadOverlay } from "../store/engagement-state.js";
 import { getOperation, type OperationRow, toWireOperation } from "../store/operations.js";
 import { sandboxAuth } from "./sandbox-auth.js";
 

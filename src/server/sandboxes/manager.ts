@@ -5,8 +5,8 @@ import { withoutOperatorCredentials } from "../../config/operator-credentials.js
 import { BatonError } from "../../errors.js";
 import { createSanitiser } from "../../evidence/sanitiser.js";
 import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
+import { type IssuedSandbox, issueSandbox, renewSandbox } from "../auth/sandbox-credentials.js";
 import type { CodehostPushAccess } from "../codehost/push-credentials.js";
-import { type IssuedSandbox, issueSandbox, renewSandbox } from "../store/credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { inTransaction } from "../store/transaction.js";
 import { resolveCheckout } from "./checkout-root.js";

@@ -10,16 +10,16 @@ import { basename, join } from "node:path";
 import type { Logger } from "pino";
 import type { AgentTask, TurnSandbox } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
-import { boxGitEnvironment, boxGitUrl } from "../codehost/git-http.js";
-import type { PushAccessLookup } from "../codehost/push-access.js";
-import { codehostPushEnvironment, codehostRepoUrl } from "../codehost/push-credentials.js";
 import {
   extendLeaseWithin,
   type IssuedSandbox,
   issueSandboxWithin,
   issueTurnWithin,
   renewSandboxWithin,
-} from "../store/credentials.js";
+} from "../auth/sandbox-credentials.js";
+import { boxGitEnvironment, boxGitUrl } from "../codehost/git-http.js";
+import type { PushAccessLookup } from "../codehost/push-access.js";
+import { codehostPushEnvironment, codehostRepoUrl } from "../codehost/push-credentials.js";
 import type { Database } from "../store/sqlite.js";
 import { AGENT_HOME } from "./driver.js";
 import { isReusable } from "./lifecycle.js";

@@ -13,7 +13,7 @@ import {
 import { setInstallationSuspended } from "../../../src/server/codehost/installations.js";
 import { createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
 import { createManagerSandboxes } from "../../../src/server/sandboxes/turn-sandboxes.js";
-import { rememberActivatedRepository } from "../../../src/server/store/engagement-state.js";
+import { rememberActivatedRepository } from "../../../src/server/operations/engagement-state.js";
 import {
   CANARY_TOKEN,
   DESTINATIONS,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../../src/server/index.js";
-import { loadCurrentVersion } from "../../../src/server/store/engagement-state.js";
+import { loadCurrentVersion } from "../../../src/server/operations/engagement-state.js";
 import { migrate } from "../../../src/server/store/migrate.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, ManagedStartupSchema } from "../../../src/transport/wire.js";

@@ -90,3 +90,45 @@ describe("the domain imports no surface", () => {
     }
   });
 });
+
+// The store holds engines, migrations and queries and knows no rules (issue 26, point 1): nothing under store/
+// imports a domain or surface folder, but the secret box's type and sealing helpers (the operator's key, which
+// migration 40 needed to seal values already in the store).
+const STORE_MAY_IMPORT: Record<string, string> = {
+  secrets: "the SecretBox a migration seals existing values with",
+};
+
+/** The imports of a store module that reach a folder of the service other than store/ and the ones allowed. */
+function ruleImports(file: string, source: string): string[] {
+  return [...source.matchAll(IMPORT)].flatMap((match) => {
+    const specifier = match[1]!;
+    if (!specifier.startsWith(".")) return [];
+    const target = relative(SERVER, resolve(dirname(file), specifier));
+    const folder = target.split("/")[0]!;
+    if (target.startsWith("..") || folder === "store" || !target.includes("/")) return [];
+    return folder in STORE_MAY_IMPORT ? [] : [specifier];
+  });
+}
+
+describe("the store knows no rules", () => {
+  it("no module under store/ imports a domain or surface folder of the service (but secrets/, for sealing)", () => {
+    const storeFiles = sourceFiles(join(SERVER, "store"));
+    expect(storeFiles.length).toBeGreaterThan(10);
+    const reached = storeFiles.flatMap((file) =>
+      ruleImports(file, readFileSync(file, "utf8")).map(
+        (specifier) => `${relative(SERVER, file)} -> ${specifier}`,
+      ),
+    );
+    expect(reached).toEqual([]);
+  });
+
+  it.each([
+    ['import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";', ["../sandboxes/sandbox-env.js"]],
+    ['import { hashCredential } from "../auth/tokens.js";', ["../auth/tokens.js"]],
+    ['import type { SecretBox } from "../secrets/secret-box.js";', []],
+    ['import { statement } from "./statements.js";', []],
+    ['import type { Operation } from "../../transport/wire.js";', []],
+  ])("%s is caught as a rule in the store: %j", (source, expected) => {
+    expect(ruleImports(join(SERVER, "store", "x.ts"), source)).toEqual(expected);
+  });
+});

@@ -1,8 +1,9 @@
 // Sandboxes (lease) and turns (authorisation) for an engagement. Only sha256 hashes of the credentials are kept;
 // the credentials themselves are returned once, to the admin caller.
-import { hashCredential, newCredential, newId } from "../auth/tokens.js";
-import type { Database } from "./sqlite.js";
-import { inTransaction } from "./transaction.js";
+
+import type { Database } from "../store/sqlite.js";
+import { inTransaction } from "../store/transaction.js";
+import { hashCredential, newCredential, newId } from "./tokens.js";
 
 export const DEFAULT_LEASE_TTL_SECONDS = 2 * 60 * 60;
 export const DEFAULT_TURN_TTL_SECONDS = 60 * 60;

@@ -3,11 +3,11 @@
 import type { Overlay } from "../../envfile/overlay.js";
 import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
 import { type Readiness, ReadinessSchema } from "../../transport/wire.js";
-import type { RepositoryConfiguration } from "../operations/build-overlay.js";
-import type { EnvironmentVersion } from "../operations/managed-startup.js";
 import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";
-import type { Database } from "./sqlite.js";
-import { statement } from "./statements.js";
+import type { Database } from "../store/sqlite.js";
+import { statement } from "../store/statements.js";
+import type { RepositoryConfiguration } from "./build-overlay.js";
+import type { EnvironmentVersion } from "./managed-startup.js";
 
 export function loadLedger(db: Database, engagementId: string): NamingLedger {
   const rows = statement(
