@@ -12,8 +12,8 @@ import {
 } from "../../../src/proxy/lease/wire.js";
 import { setInstallationSuspended } from "../../../src/server/codehost/installations.js";
 import { createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
-import { createManagerSandboxes } from "../../../src/server/sandboxes/turn-sandboxes.js";
 import { rememberActivatedRepository } from "../../../src/server/operations/engagement-state.js";
+import { createManagerSandboxes } from "../../../src/server/sandboxes/turn-sandboxes.js";
 import {
   CANARY_TOKEN,
   DESTINATIONS,
