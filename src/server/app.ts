@@ -200,7 +200,7 @@ export function composeListeners(
   const signIn: Mount = ["/", createSignInApp(deps)];
   const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const install: Mount = ["/", createInstallApp(deps)];
-  const dashboard: Mount = ["/", createDashboardApp(deps)];
+  const dashboard: Mount = ["/", createDashboardApp(deps, rt)];
   const webhooks: Mount = [WEBHOOKS_BASE_PATH, createWebhooksApp(deps)];
   const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
   // One throttle for the whole service: failures on any listener count against their source everywhere.

@@ -3,6 +3,7 @@
 // listener's other surfaces (and /dashboard/sign-in, /dashboard/tokens) are untouched. Each group of pages adds
 // its routes from its own module.
 import type { User } from "../../auth/users.js";
+import type { CapabilityRuntime } from "../../capability/runtime.js";
 import type { ServerDeps } from "../../deps.js";
 import { createSurface } from "../../http/surface.js";
 import { handlePageError } from "../error-page.js";
@@ -25,12 +26,13 @@ export function createDashboardSurface(deps: ServerDeps) {
 }
 export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 
-export function createDashboardApp(deps: ServerDeps): DashboardApp {
+/** `rt`: the service's capability runtime (the member routes' own: matcher, e-mail kick, secret box). */
+export function createDashboardApp(deps: ServerDeps, rt: CapabilityRuntime): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
   addTaskPages(app, deps);
   addTicketPages(app, deps);
   addSettingsPages(app, deps);
-  addCapabilityPages(app, deps);
+  addCapabilityPages(app, deps, rt);
   return app;
 }

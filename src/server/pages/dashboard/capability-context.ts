@@ -1,4 +1,4 @@
-// What the capability-request pages share: the capability runtime (made on first use), entering a workspace's
+// What the capability-request pages share: the service's capability runtime (the member routes' own), entering a workspace's
 // repository with the member routes' rules (404 for another workspace's, 403 without the rollout), finding a
 // request, and rendering the request page with a refusal (a member's POST is 403 on that page).
 import type { Context } from "hono";
@@ -10,7 +10,6 @@ import type { ServerDeps } from "../../deps.js";
 import { HttpError } from "../../http/http-error.js";
 import type { PagesEnv } from "../env.js";
 import { requireWorkspace, type WorkspaceAccess } from "./access.js";
-import { capabilityRuntimeOf } from "./capability-runtime.js";
 import { renderDashboardPage } from "./frame.js";
 import { renderRefusal } from "./refusals.js";
 import { type RequestView, renderRequest } from "./render-capability.js";
@@ -22,13 +21,8 @@ export const REQUEST_TITLE = "Capability request";
 
 export type CapabilityPages = ReturnType<typeof capabilityPagesOf>;
 
-export function capabilityPagesOf(deps: ServerDeps) {
-  // Made on first use: composing the routes (the OpenAPI document does it with no store) reads nothing.
-  let made: CapabilityRuntime | undefined;
-  const rt = () => {
-    made ??= capabilityRuntimeOf(deps);
-    return made;
-  };
+export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) {
+  const rt = () => runtime;
 
   /** The workspace (member), its rollout, and the repository: 404 for another workspace's, as the API. */
   const enter = (c: Context<PagesEnv>) => {

@@ -2,6 +2,7 @@
 // e-mails' link), with "Not now" and supplying a secret for owners and admins (capability-actions.ts): the same
 // listRequests, dismissRequest and putSecret as the member routes. Any member may look.
 import { listRequests } from "../../capability/manage.js";
+import type { CapabilityRuntime } from "../../capability/runtime.js";
 import type { ServerDeps } from "../../deps.js";
 import type { DashboardApp } from "./app.js";
 import { addCapabilityActions } from "./capability-actions.js";
@@ -17,8 +18,8 @@ import {
   capabilitySecretPath,
 } from "./wire.js";
 
-export function addCapabilityPages(app: DashboardApp, deps: ServerDeps): void {
-  const pages = capabilityPagesOf(deps);
+export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime: CapabilityRuntime): void {
+  const pages = capabilityPagesOf(deps, runtime);
   const { rt, enter, findRequest, show } = pages;
 
   app.get(routeOf(capabilityRequestsPath, "ws", "repo"), (c) => {
