@@ -122,6 +122,10 @@ export class StillWorkingError extends BatonError {
   }
 }
 
+/** What a caught value was, for a log line or a recorded outcome: `Name: message`, never its stack. */
+export const describeThrown = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+
 export function isBatonError(value: unknown): value is BatonError {
   return (
     value instanceof BatonError ||

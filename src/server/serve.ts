@@ -13,7 +13,11 @@ import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { codehostPushOf, createPushAccessLookup } from "./codehost/push-access.js";
-import { describeIntegrations, loadIntegrationSettings } from "./integrations/settings.js";
+import {
+  describeIntegrations,
+  type IntegrationFlags,
+  loadIntegrationSettings,
+} from "./integrations/settings.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
 import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
@@ -28,7 +32,8 @@ import { makeFolders, openDatabase } from "./store/open-store.js";
 import type { Database } from "./store/sqlite.js";
 import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
-export interface ServeOptions {
+/** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
+export interface ServeOptions extends IntegrationFlags {
   host: string;
   port: number;
   /** The sandbox listener (`/ops/v1` only; the box forwarders' target), `host:port`; default 127.0.0.1:0. */
@@ -65,21 +70,6 @@ export interface ServeOptions {
   sandboxUids?: string | undefined;
   /** The service's address as browsers and platforms reach it; default: the public listener's URL. */
   publicUrl?: string | undefined;
-  /** The real code host and tracker (integrations/settings.ts); secrets by file. */
-  codehostAppId?: string | undefined;
-  codehostAppSlug?: string | undefined;
-  codehostPrivateKeyFile?: string | undefined;
-  codehostWebhookSecretFile?: string | undefined;
-  codehostApiUrl?: string | undefined;
-  codehostWebUrl?: string | undefined;
-  codehostAgentLabel?: string | undefined;
-  codehostAgentLogin?: string | undefined;
-  trackerClientId?: string | undefined;
-  trackerClientSecretFile?: string | undefined;
-  trackerWebhookSecretFile?: string | undefined;
-  trackerApiUrl?: string | undefined;
-  trackerWebUrl?: string | undefined;
-  trackerAgentLabel?: string | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }

@@ -3,8 +3,10 @@
 // durable and finished, and the 202 carries the terminal operation: the client skips the long-poll. Otherwise
 // the row commits `pending` and the engagement's worker takes it in arrival order. The transaction is a group
 // commit (store/group-commit.ts): requests arriving together share one fsync.
+
 import { hash } from "node:crypto";
 import type { Overlay } from "../../envfile/overlay.js";
+import { describeThrown } from "../../errors.js";
 import type { StartOperationBody } from "../../transport/wire.js";
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
@@ -142,7 +144,7 @@ function runIfIdle(
   } catch (error) {
     statement(db, "ROLLBACK TO inline_activation").run();
     statement(db, "RELEASE inline_activation").run();
-    const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+    const described = describeThrown(error);
     logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
     return undefined;
   }

@@ -2,8 +2,10 @@
 // so a restart picks up exactly where the database says. On start, operations a killed service left `running`
 // go back to `pending` (their transaction never committed) unless they have been interrupted MAX_ATTEMPTS
 // times, in which case they fail terminally: no operation stays `running` forever.
+
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
+import { describeThrown } from "../../errors.js";
 import { OPERATION_ERRORS } from "../../transport/wire.js";
 import { commitSoon } from "../store/group-commit.js";
 import {
@@ -81,7 +83,7 @@ export class OperationWorker {
     const drain: Promise<void> = this.drain(engagementId)
       .catch((error: unknown) => {
         // Only reachable when the store itself fails; the operations stay open and resume on the next start.
-        const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+        const described = describeThrown(error);
         this.options.logger.error(
           { engagementId, err: described },
           "operation worker stopped for this engagement",
@@ -113,7 +115,7 @@ export class OperationWorker {
       try {
         await this.runOne(op);
       } catch (error) {
-        const described = error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown";
+        const described = describeThrown(error);
         this.options.logger.error({ operationId: op.id, err: described }, "operation step failed");
         await commitSoon(this.options.db, () =>
           markFailed(

@@ -3,7 +3,7 @@
 // left (engine.recover); on stop it aborts turns in hand and leaves them `running` without counting the attempt,
 // so the next start runs them again.
 import type { Logger } from "pino";
-import { isBatonError } from "../../errors.js";
+import { describeThrown, isBatonError } from "../../errors.js";
 import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import type { Codehost } from "../codehost/port.js";
@@ -107,10 +107,7 @@ export class TaskRuntime {
     const begun = await this.commit(() =>
       beginTurn(db, turnId, now(), (task) => this.options.sandboxes.credentialsFor(toAgentTask(task), now())),
     ).catch((error: unknown) => {
-      logger.error(
-        { turnId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
-        "turn could not begin",
-      );
+      logger.error({ turnId, err: describeThrown(error) }, "turn could not begin");
       return { kind: "gone" as const };
     });
     if (begun.kind === "gone") return;
@@ -129,10 +126,7 @@ export class TaskRuntime {
       });
       finish = await this.toFinish(task, result);
     } catch (error) {
-      logger.error(
-        { turnId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
-        "turn failed",
-      );
+      logger.error({ turnId, err: describeThrown(error) }, "turn failed");
       // A refusal that names what to fix (a `.batonrc.json` lint problem: keys and rules, never values) is said in
       // the conversation; anything else stays in the log.
       finish = {

@@ -2,7 +2,9 @@
 // read through the tracker or code-host port; refusals say what to fix; a full queue refuses before the issue is
 // touched (the port's claim comes after the task is saved). The task runs like any other (plan slots, the queue)
 // but its conversation belongs to the issue, so the conversation routes answer `not_an_api_task`.
+
 import { z } from "zod";
+import { describeThrown } from "../../errors.js";
 import type { Membership, User } from "../auth/users.js";
 import { domainError } from "../domain/errors.js";
 import type { TaskContext } from "../tasks/context.js";
@@ -83,7 +85,7 @@ export async function delegateTicket(
       {
         workspaceId,
         taskId,
-        err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown",
+        err: describeThrown(error),
       },
       `delegation: the ${found.source} did not record the claim of ${issue.identifier}`,
     ),

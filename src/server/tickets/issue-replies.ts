@@ -2,7 +2,9 @@
 // number) or the tracker (issue id), oldest first, each with a hidden marker naming its entry so the webhook of
 // the service's own comment is ignored. A failed post retries with backoff, then is recorded `failed`. Delivery
 // is at least once: a crash between posting and recording posts that reply again at the next start.
+
 import type { Logger } from "pino";
+import { describeThrown } from "../../errors.js";
 import type { Codehost } from "../codehost/port.js";
 import type { Database } from "../store/sqlite.js";
 import { statement } from "../store/statements.js";
@@ -94,7 +96,7 @@ export class IssueReplyWorker {
         {
           entry: due.entry_id,
           attempts,
-          err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown",
+          err: describeThrown(error),
         },
         failed
           ? "a reply could not be posted to its issue; giving up"

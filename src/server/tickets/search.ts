@@ -2,6 +2,7 @@
 // ports (read as the caller), with the tracker and code-host status. A port that fails leaves its issues out, so
 // the other source still shows; the failure is logged.
 
+import { describeThrown } from "../../errors.js";
 import type { Membership, User } from "../auth/users.js";
 import type { CodehostIssue } from "../codehost/port.js";
 import { domainError } from "../domain/errors.js";
@@ -52,7 +53,7 @@ export async function searchTickets(
   const login = user.codehostLogin;
   const failed = (port: string) => (error: unknown) => {
     ports.logger.warn(
-      { workspaceId, err: error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown" },
+      { workspaceId, err: describeThrown(error) },
       `ticket search: the ${port} could not be searched`,
     );
     return [];

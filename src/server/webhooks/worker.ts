@@ -2,7 +2,9 @@
 // `done` with what was done (or why it was ignored). A thrown error (a port that failed: the refusal comment could
 // not be posted) retries with backoff, up to MAX_ATTEMPTS, then `failed`. Each application is idempotent, so a
 // crash mid-apply re-runs it at the next start. Done rows older than the dedup window are pruned.
+
 import type { Logger } from "pino";
+import { describeThrown } from "../../errors.js";
 import type { Database } from "../store/sqlite.js";
 import { backoffMs, WorkLoop } from "../tickets/work-loop.js";
 import {
@@ -69,7 +71,7 @@ export class WebhookWorker {
       await commit(() => recordDeliveryEnd(db, delivery.seq, { state: "done", outcome, attempts }));
       logger.info({ ...log, outcome }, "webhook delivery applied");
     } catch (error) {
-      const why = `attempt ${attempts} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : "non-Error thrown"}`;
+      const why = `attempt ${attempts} failed: ${describeThrown(error)}`;
       if (attempts >= MAX_ATTEMPTS) {
         await commit(() => recordDeliveryEnd(db, delivery.seq, { state: "failed", outcome: why, attempts }));
         logger.warn({ ...log, outcome: why }, "webhook delivery failed");

@@ -5,10 +5,9 @@ import { userIdFor } from "../../../src/server/auth/users.js";
 import { installationById } from "../../../src/server/codehost/installations.js";
 import { TOKENS, until } from "../api/harness.js";
 import {
+  applyDelivery,
   createWebhookHarness,
-  deliveryRow,
   fixture,
-  newDeliveryId,
   type Payload,
   taskOfTicket,
   type WebhookHarness,
@@ -33,17 +32,8 @@ function onNewIssue(name: string, edit: (p: Payload) => void = () => {}): Payloa
 }
 
 /** Posts a delivery and waits until the worker recorded it; returns its outcome. */
-async function apply(event: string, payload: Payload): Promise<string> {
-  const deliveryId = newDeliveryId();
-  const answer = await h.deliver("codehost", event, payload, { deliveryId });
-  expect(answer.status).toBe(202);
-  const row = await until(() => {
-    const r = deliveryRow(h.db, deliveryId);
-    return r && r.state !== "queued" ? r : undefined;
-  }, `delivery ${deliveryId} to be applied`);
-  expect(row.state).toBe("done");
-  return row.outcome!;
-}
+const apply = (event: string, payload: Payload): Promise<string> =>
+  applyDelivery(h, "codehost", event, payload);
 
 const issueKey = (p: Payload) => `acme/api#${p.issue.number}`;
 const messages = (taskId: string) =>

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
+import { expect } from "vitest";
 import {
   applySeed,
   createServerApp,
@@ -25,7 +26,7 @@ import { localComments } from "../../../src/server/tickets/local-comments.js";
 import { signBody } from "../../../src/server/webhooks/verify.js";
 import { CODEHOST_HEADERS, TRACKER_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/webhooks/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { API_SEED } from "../api/harness.js";
+import { API_SEED, until } from "../api/harness.js";
 
 export const SECRETS = {
   codehost: "canary-webhook-codehost-3f9d2a71-never-print",
@@ -193,4 +194,25 @@ export function deliveryRow(db: Database, deliveryId: string) {
   return db
     .prepare("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?")
     .get(deliveryId) as { state: string; outcome: string | null; attempts: number } | undefined;
+}
+
+/** Posts a signed delivery, expects 202, waits until the worker recorded it, expects `done`; returns its outcome. */
+export async function applyDelivery(
+  h: WebhookHarness,
+  source: "codehost" | "tracker",
+  event: string,
+  payload: Payload,
+): Promise<string> {
+  const deliveryId = newDeliveryId();
+  const answer = await h.deliver(source, event, payload, { deliveryId });
+  expect(answer.status).toBe(202);
+  const row = await until(() => appliedRow(h.db, deliveryId), `delivery ${deliveryId} to be applied`);
+  expect(row.state).toBe("done");
+  return row.outcome!;
+}
+
+/** The delivery's row once the worker has taken it out of the queue (done or failed). */
+export function appliedRow(db: Database, deliveryId: string) {
+  const row = deliveryRow(db, deliveryId);
+  return row && row.state !== "queued" ? row : undefined;
 }

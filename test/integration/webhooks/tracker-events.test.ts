@@ -7,10 +7,9 @@ import { connectionOfOrganization } from "../../../src/server/tracker/connection
 import { TOKENS, until } from "../api/harness.js";
 import {
   AGENT_USER_ID,
+  applyDelivery,
   createWebhookHarness,
-  deliveryRow,
   freshTracker,
-  newDeliveryId,
   ORGANIZATION_ID,
   type Payload,
   taskOfTicket,
@@ -34,17 +33,9 @@ function onNewIssue(name: string, edit: (p: Payload) => void = () => {}): Payloa
   return payload;
 }
 
-async function apply(payload: Payload): Promise<string> {
-  const deliveryId = newDeliveryId();
+function apply(payload: Payload): Promise<string> {
   payload.webhookTimestamp = Date.now();
-  const answer = await h.deliver("tracker", payload.type, payload, { deliveryId });
-  expect(answer.status).toBe(202);
-  const row = await until(() => {
-    const r = deliveryRow(h.db, deliveryId);
-    return r && r.state !== "queued" ? r : undefined;
-  }, `delivery ${deliveryId} to be applied`);
-  expect(row.state).toBe("done");
-  return row.outcome!;
+  return applyDelivery(h, "tracker", payload.type, payload);
 }
 
 describe("an Issue update that gives the issue to the agent starts a task", () => {
