@@ -36,6 +36,11 @@ need openssl openssl
 need chromium chromium
 need tmux tmux
 need ssh openssh-client
+# PostgreSQL 15 (the second store engine, `--database-url`): the server binary itself, not the psql client that a
+# machine may carry without it.
+[ -x /usr/lib/postgresql/15/bin/postgres ] || packages+=(postgresql-15)
+need psql postgresql-client-15
+need pg_ctlcluster postgresql-common
 
 as_root() {
   if [ "$(id -u)" != 0 ]; then
@@ -68,3 +73,30 @@ if ! docker info >/dev/null 2>&1; then
   done
   echo "setup-machine: dockerd is up"
 fi
+
+# PostgreSQL on loopback for the tests of the second engine: Debian's cluster 15/main (created when the package
+# did not), listening on 127.0.0.1 only, with a `baton` role that may create databases. The tests read
+# BATON_TEST_DATABASE_URL and default to the URL below.
+if ! pg_isready -q -h 127.0.0.1 -p "${BATON_PG_PORT:-5432}" 2>/dev/null; then
+  as_root "starting PostgreSQL"
+  pg_lsclusters -h 2>/dev/null | awk '{print $1, $2}' | grep -qx "15 main" || pg_createcluster 15 main >/dev/null
+  echo "setup-machine: starting PostgreSQL 15 on 127.0.0.1:${BATON_PG_PORT:-5432}"
+  pg_ctlcluster -o "-c listen_addresses=127.0.0.1 -c port=${BATON_PG_PORT:-5432}" 15 main start
+  deadline=$((SECONDS + 60))
+  until pg_isready -q -h 127.0.0.1 -p "${BATON_PG_PORT:-5432}"; do
+    if ((SECONDS >= deadline)); then
+      echo "setup-machine: PostgreSQL did not answer within 60 s; see /var/log/postgresql/postgresql-15-main.log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+fi
+if [ "$(id -u)" = 0 ]; then
+  runuser -u postgres -- psql -q -p "${BATON_PG_PORT:-5432}" -v ON_ERROR_STOP=1 <<'SQL' >/dev/null
+SELECT 'CREATE ROLE baton LOGIN CREATEDB PASSWORD ''baton'''
+WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'baton') \gexec
+SELECT 'CREATE DATABASE baton_test OWNER baton'
+WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'baton_test') \gexec
+SQL
+fi
+

@@ -1,0 +1,246 @@
+// The PostgreSQL engine behind the store interface (`baton serve --database-url`): a `pg` pool for queries and
+// transactions, and one connection of its own for LISTEN that reconnects when it drops. Integers (int8 too)
+// come back as numbers, bytea as bytes, so rows look the same as SQLite's.
+
+import pRetry, { AbortError } from "p-retry";
+import pg from "pg";
+import { numberPlaceholders } from "./placeholders.js";
+import type { Dialect, RunResult, SqlValue, Store, Transaction, TransactionOptions } from "./store.js";
+
+const POSTGRES_DIALECT: Dialect = { skipLocked: " FOR UPDATE SKIP LOCKED" };
+
+/** SQLSTATEs after which a transaction may simply run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+const OID_INT8 = 20;
+const OID_NUMERIC = 1700;
+
+export interface PostgresStoreOptions {
+  /** Connections in the query pool (default 10). */
+  poolSize?: number;
+  /**
+   * The schema the store's tables live in (default: the role's search path). Tests give each suite its own;
+   * notification channels are named within it, so two schemas in one database never wake each other.
+   */
+  schema?: string;
+  /** How long to wait between attempts to restore the LISTEN connection (default 500 ms). */
+  reconnectDelayMs?: number;
+  /** Told when the LISTEN connection drops or fails to come back (the engine keeps trying). */
+  onListenError?: (error: unknown) => void;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === OID_INT8) return (value: string) => toNumber(value);
+    if (oid === OID_NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+function toNumber(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
+
+function toParams(params: readonly SqlValue[]): unknown[] {
+  return params.map((value) => (typeof value === "bigint" ? value.toString() : value));
+}
+
+export class PostgresStore implements Store {
+  readonly engine = "postgres" as const;
+  readonly dialect = POSTGRES_DIALECT;
+  private readonly pool: pg.Pool;
+  private readonly listener: Listener;
+
+  constructor(
+    readonly url: string,
+    private readonly options: PostgresStoreOptions = {},
+  ) {
+    const config: pg.PoolConfig = { connectionString: url, max: options.poolSize ?? 10, types };
+    if (options.schema) config.options = `-c search_path=${quoteIdentifier(options.schema)}`;
+    this.pool = new pg.Pool(config);
+    // An idle connection that the server drops emits here; the pool replaces it on the next query.
+    this.pool.on("error", () => {});
+    this.listener = new Listener(config, options);
+  }
+
+  /** Checks the server answers (a clear error at start instead of at the first request). */
+  async ping(): Promise<void> {
+    await this.pool.query("SELECT 1");
+  }
+
+  async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    return result.rows[0] as Row | undefined;
+  }
+
+  async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    return result.rows as Row[];
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    return { changes: result.rowCount ?? 0 };
+  }
+
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+    return pRetry(
+      async () => {
+        try {
+          return await this.attempt(begin, work);
+        } catch (error) {
+          if (RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
+          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
+        }
+      },
+      { retries: 8, minTimeout: 5, maxTimeout: 200, randomize: true },
+    );
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.listener.add(this.channelName(channel), onNotify);
+  }
+
+  async close(): Promise<void> {
+    await this.listener.close();
+    await this.pool.end();
+  }
+
+  private async attempt<T>(begin: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const notices: { channel: string; payload: string }[] = [];
+    let broken = false;
+    try {
+      await client.query(begin);
+      const tx: Transaction = {
+        get: async (sql, params = []) =>
+          (await client.query(numberPlaceholders(sql), toParams(params))).rows[0] as never,
+        all: async (sql, params = []) =>
+          (await client.query(numberPlaceholders(sql), toParams(params))).rows as never,
+        run: async (sql, params = []) => ({
+          changes: (await client.query(numberPlaceholders(sql), toParams(params))).rowCount ?? 0,
+        }),
+        lock: async (key) => {
+          await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [key]);
+        },
+        notify: (channel, payload = "") => {
+          notices.push({ channel: this.channelName(channel), payload });
+        },
+      };
+      const value = await work(tx);
+      // NOTIFY inside the transaction: PostgreSQL delivers it at COMMIT and drops it on rollback.
+      for (const notice of notices) {
+        await client.query("SELECT pg_notify($1, $2)", [notice.channel, notice.payload]);
+      }
+      await client.query("COMMIT");
+      return value;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch {
+        broken = true;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private channelName(channel: string): string {
+    return this.options.schema ? `${this.options.schema}.${channel}` : channel;
+  }
+}
+
+/**
+ * The LISTEN connection: listens on every channel someone wants, and after it drops reconnects, listens again
+ * and calls every handler once with an empty payload, since notifications sent meanwhile were lost.
+ */
+class Listener {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly options: PostgresStoreOptions,
+  ) {}
+
+  async add(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      const client = await this.connected();
+      await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    }
+    set.add(handler);
+    return async () => {
+      const current = this.handlers.get(channel);
+      if (!current?.delete(handler) || current.size > 0) return;
+      this.handlers.delete(channel);
+      if (this.client) await this.client.query(`UNLISTEN ${quoteIdentifier(channel)}`).catch(() => {});
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = undefined;
+    this.handlers.clear();
+    if (client) await client.end().catch(() => {});
+  }
+
+  private connected(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client(this.config);
+    client.on("notification", (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? "");
+    });
+    client.on("error", (error) => this.lost(client, error));
+    client.on("end", () => this.lost(client, new Error("the LISTEN connection ended")));
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client, error: unknown): void {
+    if (this.client !== client || this.closed) return;
+    this.client = undefined;
+    this.options.onListenError?.(error);
+    client.end().catch(() => {});
+    this.reconnectSoon();
+  }
+
+  private reconnectSoon(): void {
+    if (this.closed || this.handlers.size === 0) return;
+    this.retryTimer = setTimeout(() => {
+      this.connected().then(
+        () => {
+          // Whatever was sent while the connection was down is gone: wake every handler to look again.
+          for (const set of this.handlers.values()) for (const handler of set) handler("");
+        },
+        (error) => {
+          this.options.onListenError?.(error);
+          this.reconnectSoon();
+        },
+      );
+    }, this.options.reconnectDelayMs ?? 500);
+    this.retryTimer.unref();
+  }
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,62 @@
+// The store's asynchronous interface: the one way the domain reaches its rows, whichever engine holds them
+// (SQLite in one file, the embedded default; PostgreSQL for several instances). Queries are written once in the
+// SQL both engines speak, with `?` placeholders: no `rowid`, no `INSERT OR …` (use `ON CONFLICT`), booleans as
+// 0/1 integers, times as ISO text or integer milliseconds, JSON as text. Where the engines must differ the
+// caller asks `store.dialect`.
+
+/** A value a query takes or returns. Integers up to 2^53 come back as numbers on both engines. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+
+export interface RunResult {
+  /** Rows the statement inserted, updated or deleted. */
+  changes: number;
+}
+
+/** What a transaction and the store itself can run. */
+export interface Queryable {
+  get<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
+  all<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
+}
+
+export interface Transaction extends Queryable {
+  /**
+   * Serialises this transaction with every other one holding the same key, on any instance, until it ends
+   * (PostgreSQL: a transaction-scoped advisory lock; SQLite: a no-op, as its write transactions already run
+   * one at a time). Take keys in one order to stay clear of deadlocks.
+   */
+  lock(key: string): Promise<void>;
+  /** Wakes the listeners of `channel` on every instance once this transaction commits; nothing on rollback. */
+  notify(channel: string, payload?: string): void;
+}
+
+export type Engine = "sqlite" | "postgres";
+
+/** The SQL fragments that differ between the engines. */
+export interface Dialect {
+  /** Appended to a claim's inner SELECT: PostgreSQL skips rows another transaction holds; SQLite needs none. */
+  readonly skipLocked: string;
+}
+
+export interface TransactionOptions {
+  /**
+   * PostgreSQL's isolation level (default `read committed`, with `lock` and row locks where a rule needs order).
+   * `serializable` transactions that conflict are retried from the start, so `work` must have no effect
+   * outside the store. SQLite runs every write transaction alone, serializable by construction.
+   */
+  isolation?: "read committed" | "serializable";
+}
+
+export interface Store extends Queryable {
+  readonly engine: Engine;
+  readonly dialect: Dialect;
+  /**
+   * Runs `work` in one transaction and commits it when `work` resolves, or rolls it back and rethrows when it
+   * rejects. Await only store calls inside `work`: the transaction holds the write lock (SQLite) or a
+   * connection (PostgreSQL) until it ends.
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Calls `onNotify` for each notification on `channel` from any instance; resolves to a function that stops. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,227 @@
+// Both store engines behind the one interface: the same calls give the same rows, transactions commit or roll
+// back whole, notifications arrive only after a commit, and (PostgreSQL) across instances.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Store } from "../../../../src/server/store/store.js";
+import { admin, ENGINES, freshSchema, type TestSchema } from "../../../helpers/postgres.js";
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(ENGINES)("the $name engine", (engine) => {
+  let store: Store;
+  let another: () => Store;
+  let tearDown: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ store, another, tearDown } = await engine.setUp());
+    await store.run(
+      "CREATE TABLE items (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, size BIGINT, body BYTEA, note TEXT)",
+    );
+  });
+  afterEach(() => tearDown());
+
+  it("runs statements with ? placeholders and returns plain rows", async () => {
+    expect(
+      await store.run("INSERT INTO items (seq, name, size, note) VALUES (?, ?, ?, ?)", [
+        1,
+        "a",
+        2 ** 40,
+        "what?",
+      ]),
+    ).toEqual({
+      changes: 1,
+    });
+    await store.run("INSERT INTO items (seq, name, size) VALUES (?, ?, ?)", [2, "b", 3]);
+    expect(await store.get("SELECT name, size, note FROM items WHERE seq = ?", [1])).toEqual({
+      name: "a",
+      size: 2 ** 40,
+      note: "what?",
+    });
+    expect(await store.get("SELECT name FROM items WHERE name = '?' OR seq = ?", [2])).toEqual({ name: "b" });
+    expect(
+      (await store.all<{ name: string }>("SELECT name FROM items ORDER BY seq")).map((r) => r.name),
+    ).toEqual(["a", "b"]);
+    expect(await store.get("SELECT name FROM items WHERE seq = ?", [9])).toBeUndefined();
+    expect(await store.run("UPDATE items SET size = size + 1")).toEqual({ changes: 2 });
+  });
+
+  it("keeps bytes as bytes", async () => {
+    const body = new Uint8Array([0, 1, 254, 255]);
+    await store.run("INSERT INTO items (seq, name, body) VALUES (?, ?, ?)", [1, "a", body]);
+    const row = await store.get<{ body: Uint8Array }>("SELECT body FROM items");
+    expect([...row!.body]).toEqual([0, 1, 254, 255]);
+  });
+
+  it("speaks ON CONFLICT and RETURNING on both engines", async () => {
+    await store.run("INSERT INTO items (seq, name) VALUES (1, 'a')");
+    const again = await store.run(
+      "INSERT INTO items (seq, name) VALUES (2, 'a') ON CONFLICT (name) DO NOTHING",
+    );
+    expect(again.changes).toBe(0);
+    const returned = await store.get("UPDATE items SET note = ? WHERE name = ? RETURNING seq, note", [
+      "x",
+      "a",
+    ]);
+    expect(returned).toEqual({ seq: 1, note: "x" });
+  });
+
+  it("commits a transaction whole, and rolls one back whole when its work throws", async () => {
+    await store.transaction(async (tx) => {
+      await tx.run("INSERT INTO items (seq, name) VALUES (1, 'a')");
+      await tx.run("INSERT INTO items (seq, name) VALUES (2, 'b')");
+    });
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.run("INSERT INTO items (seq, name) VALUES (3, 'c')");
+        await tx.run("INSERT INTO items (seq, name) VALUES (4, 'a')"); // duplicate name
+      }),
+    ).rejects.toThrow();
+    expect(
+      (await store.all<{ seq: number }>("SELECT seq FROM items ORDER BY seq")).map((r) => r.seq),
+    ).toEqual([1, 2]);
+  });
+
+  it("rolls back only the transaction that failed when several commit together", async () => {
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3].map((seq) =>
+        store.transaction(async (tx) => {
+          await tx.run("INSERT INTO items (seq, name) VALUES (?, ?)", [seq, `n${seq}`]);
+          if (seq === 2) throw new Error("second fails");
+          return seq;
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(
+      (await store.all<{ seq: number }>("SELECT seq FROM items ORDER BY seq")).map((r) => r.seq),
+    ).toEqual([1, 3]);
+  });
+
+  it("never shows a statement outside a transaction what the transaction has not committed", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted = false;
+    const writing = store.transaction(async (tx) => {
+      await tx.run("INSERT INTO items (seq, name) VALUES (1, 'a')");
+      inserted = true;
+      await held;
+    });
+    await until(() => inserted, "the transaction's insert");
+    const reading = store.all("SELECT seq FROM items");
+    const first = await Promise.race([
+      reading,
+      new Promise((resolve) => setTimeout(() => resolve("waiting"), 50)),
+    ]);
+    if (first !== "waiting") expect(first).toEqual([]); // PostgreSQL answers at once, from before the insert
+    release();
+    await writing;
+    expect(await store.all("SELECT seq FROM items")).toEqual([{ seq: 1 }]);
+  });
+
+  it("notifies listeners after the commit and never after a rollback", async () => {
+    const heard: string[] = [];
+    const stop = await store.listen("items", (payload) => heard.push(payload));
+    await expect(
+      store.transaction(async (tx) => {
+        tx.notify("items", "rolled back");
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    await store.transaction(async (tx) => {
+      tx.notify("items", "committed");
+      await tx.run("INSERT INTO items (seq, name) VALUES (1, 'a')");
+    });
+    await until(() => heard.length > 0, "the notification");
+    expect(heard).toEqual(["committed"]);
+    await stop();
+    await store.transaction(async (tx) => tx.notify("items", "after stop"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual(["committed"]);
+  });
+
+  it("wakes a listener of another instance", async () => {
+    const other = another();
+    const heard: string[] = [];
+    await other.listen("wake", (payload) => heard.push(payload));
+    await store.transaction(async (tx) => tx.notify("wake", "from the first"));
+    await until(() => heard.length === 1, "the other instance's notification");
+    expect(heard).toEqual(["from the first"]);
+  });
+
+  it("serialises transactions that lock the same key, across instances", async () => {
+    await store.run("INSERT INTO items (seq, name, size) VALUES (1, 'counter', 0)");
+    const stores = [store, another(), another()];
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        stores[i % 3]!.transaction(async (tx) => {
+          await tx.lock("counter");
+          const row = await tx.get<{ size: number }>("SELECT size FROM items WHERE seq = 1");
+          await tx.run("UPDATE items SET size = ? WHERE seq = 1", [row!.size + 1]);
+        }),
+      ),
+    );
+    expect(await store.get("SELECT size FROM items WHERE seq = 1")).toEqual({ size: 30 });
+  });
+
+  it("retries serializable transactions that conflict, so every increment lands once", async () => {
+    await store.run("INSERT INTO items (seq, name, size) VALUES (1, 'counter', 0)");
+    const stores = [store, another()];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        stores[i % 2]!.transaction(
+          async (tx) => {
+            const row = await tx.get<{ size: number }>("SELECT size FROM items WHERE seq = 1");
+            await tx.run("UPDATE items SET size = ? WHERE seq = 1", [row!.size + 1]);
+          },
+          { isolation: "serializable" },
+        ),
+      ),
+    );
+    expect(await store.get("SELECT size FROM items WHERE seq = 1")).toEqual({ size: 20 });
+  });
+});
+
+describe("the PostgreSQL engine's LISTEN connection", () => {
+  let schema: TestSchema;
+  beforeEach(async () => {
+    schema = await freshSchema();
+  });
+  afterEach(() => schema.drop());
+
+  it("comes back after the server drops it, and wakes every listener once to look again", async () => {
+    const errors: unknown[] = [];
+    const listening = schema.open({ reconnectDelayMs: 50, onListenError: (error) => errors.push(error) });
+    const sending = schema.open();
+    const heard: string[] = [];
+    await listening.listen("wake", (payload) => heard.push(payload));
+    const killed = await admin(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND query LIKE $1",
+      [`%${schema.schema}.wake%`],
+    );
+    expect(killed.rowCount).toBe(1);
+    await until(() => heard.includes(""), "the wake-up after reconnecting");
+    expect(errors.length).toBeGreaterThan(0);
+    await sending.transaction(async (tx) => tx.notify("wake", "after"));
+    await until(() => heard.includes("after"), "a notification on the new connection");
+  });
+
+  it("keeps each schema's notifications to itself", async () => {
+    const other = await freshSchema();
+    try {
+      const heard: string[] = [];
+      await other.open().listen("wake", (payload) => heard.push(payload));
+      await schema.open().transaction(async (tx) => tx.notify("wake", "elsewhere"));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heard).toEqual([]);
+    } finally {
+      await other.drop();
+    }
+  });
+});
