@@ -127,7 +127,10 @@ export class SqliteStore implements Store {
     }
     group.forEach((item, i) => {
       const outcome = outcomes[i]!;
-      if (!outcome.ok) return item.reject(outcome.error);
+      if (!outcome.ok) {
+        item.reject(outcome.error);
+        return;
+      }
       for (const notice of outcome.notices) this.notifications.emit(notice.channel, notice.payload);
       item.resolve(outcome.value);
     });
