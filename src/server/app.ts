@@ -70,7 +70,7 @@ import { PAGE_PATHS } from "./pages/wire.js";
 import { createProxyInternalApp } from "./proxy/app.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
-import type { Database } from "./store/sqlite.js";
+import type { Store } from "./store/store.js";
 import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
 import { applyIssueEvent } from "./tickets/issue-events.js";
 import { IssueReplyWorker } from "./tickets/issue-replies.js";
@@ -81,7 +81,7 @@ import { WEBHOOKS_BASE_PATH } from "./webhooks/wire.js";
 import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface ServerAppOptions {
-  db: Database;
+  db: Store;
   logger: Logger;
   adminToken?: string | undefined;
   now?: () => Date;
@@ -373,8 +373,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     http,
     handle: async (request) => http.fetch(request),
     deps,
-    start: () => {
-      worker.recover();
+    start: async () => {
+      await worker.recover();
       tasks.start();
       // After the task engine: recovered deliveries and replies act on a running engine.
       webhookWorker.start();

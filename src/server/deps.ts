@@ -7,11 +7,11 @@ import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import type { SecretBox } from "./secrets/secret-box.js";
-import type { Database } from "./store/sqlite.js";
+import type { Store } from "./store/store.js";
 import type { TaskService } from "./tasks/service.js";
 
 export interface ServerDeps {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   worker: OperationWorker;

@@ -29,7 +29,7 @@ import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
 import { makeFolders, openDatabase } from "./store/open-store.js";
-import type { Database } from "./store/sqlite.js";
+import type { Store } from "./store/store.js";
 import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
@@ -129,7 +129,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const lock = await lockStore(dbPath).catch((error: unknown) => {
     throw error instanceof StoreInUseError ? error : cannotOpen(error);
   });
-  let db: Database;
+  let db: Store;
   let secretBox: SecretBox;
   try {
     secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
@@ -257,7 +257,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   }
 }
 
-async function applySeedFile(db: Database, path: string, box: SecretBox, logger: Logger): Promise<void> {
+async function applySeedFile(db: Store, path: string, box: SecretBox, logger: Logger): Promise<void> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, "utf8"));
@@ -269,7 +269,7 @@ async function applySeedFile(db: Database, path: string, box: SecretBox, logger:
       },
     );
   }
-  applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), box, logger);
+  await applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), box, logger);
 }
 
 const DEFAULT_AGENT_TIMEOUT_S = 1800;

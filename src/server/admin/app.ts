@@ -17,7 +17,6 @@ import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { reserveDisconnected } from "../operations/activate.js";
 import { applySeed } from "../seed/apply-seed.js";
-import { inTransaction } from "../store/transaction.js";
 import { promote } from "../tasks/engine.js";
 import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 import { sandboxHttpError } from "./sandbox-errors.js";
@@ -89,9 +88,9 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.SeedDocument, "the seed document"),
       responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
     }),
-    (c) => {
+    async (c) => {
       try {
-        applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
+        await applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
         if (error instanceof InputError) throw new HttpError(409, WIRE_ERRORS.conflict, error.message);
         throw error;
@@ -137,7 +136,7 @@ export function createAdminApp(deps: ServerDeps) {
         throw invalidRequest(
           "sandboxId, checkout, batonrc and image need a sandbox driver: start baton serve with --sandbox-driver docker|namespace",
         );
-      const issued = issueSandbox(deps.db, request, deps.now());
+      const issued = await issueSandbox(deps.db, request, deps.now());
       if (typeof issued === "string") throw FAILURES[issued];
       const env = {
         // The sandbox listener (a box reaches nothing else); in-process, without one, the caller's origin.
@@ -160,8 +159,8 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.CreateTurnBody, "the engagement, optional lifetime"),
       responses: { 201: jsonContent(S.CreateTurnResponse, "done"), ...ERRORS },
     }),
-    (c) => {
-      const issued = issueTurn(deps.db, c.req.valid("json"), deps.now());
+    async (c) => {
+      const issued = await issueTurn(deps.db, c.req.valid("json"), deps.now());
       if (typeof issued === "string") throw FAILURES[issued];
       return c.json(issued, 201);
     },
@@ -194,18 +193,18 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.CreateTokenBody, "the member's e-mail, a name, the lifetime in days"),
       responses: { 201: jsonContent(S.CreateTokenResponse, "the token, shown once"), ...ERRORS },
     }),
-    (c) => {
+    async (c) => {
       const input = c.req.valid("json");
       if (!findUserByEmail(deps.db, input.email))
         throw notFound("no member with that e-mail; add them to a workspace first");
-      const created = createPersonalToken(deps.db, input, deps.now());
+      const created = await createPersonalToken(deps.db, input, deps.now());
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {
         requestId: c.get("requestId"),
         actor: ADMIN_ACTOR,
-        tokenId: created.id,
-        owner: created.email,
-        name: created.name,
-        expiresAt: created.expiresAt,
+        tokenId: (await created).id,
+        owner: (await created).email,
+        name: (await created).name,
+        expiresAt: (await created).expiresAt,
       });
       return c.json(created, 201);
     },
@@ -221,11 +220,9 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.SetBillingBody, "the workspace and its billing state"),
       responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
     }),
-    (c) => {
+    async (c) => {
       const input = c.req.valid("json");
-      const changed = deps.db
-        .prepare("UPDATE workspaces SET billing_state = ? WHERE id = ?")
-        .run(input.state, input.workspaceId);
+      const changed = (await deps.db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [input.state, input.workspaceId]));
       if (changed.changes === 0) throw notFound("no such workspace");
       return c.json({ ok: true as const }, 200);
     },
@@ -241,17 +238,13 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.SetPlanBody, "the workspace and its plan"),
       responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
     }),
-    (c) => {
+    async (c) => {
       const input = c.req.valid("json");
-      const changed = inTransaction(deps.db, () => {
-        const result = deps.db
-          .prepare(
-            "UPDATE workspaces SET plan_name = coalesce(?, plan_name), plan_concurrency = ?, plan_queue_size = ? WHERE id = ?",
-          )
-          .run(input.name ?? null, input.concurrency, input.queueSize, input.workspaceId);
+      const changed = (await deps.db.transaction(async () => {
+        const result = (await deps.db.run("UPDATE workspaces SET plan_name = coalesce(?, plan_name), plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [input.name ?? null, input.concurrency, input.queueSize, input.workspaceId]));
         // A larger plan starts queued turns at once.
         return result.changes > 0 ? promote(deps.db, input.workspaceId) : null;
-      });
+      }));
       if (changed === null) throw notFound("no such workspace");
       deps.tasks.context.runTurns(changed);
       return c.json({ ok: true as const }, 200);
@@ -261,18 +254,14 @@ export function createAdminApp(deps: ServerDeps) {
 }
 
 /** Marks the repository disconnected; its names stay reserved in every engagement of the workspace. */
-function disconnectRepository(deps: ServerDeps, body: { workspaceId: string; repository: string }): boolean {
-  return inTransaction(deps.db, () => {
-    const changed = deps.db
-      .prepare("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ?")
-      .run(body.workspaceId, body.repository);
+async function disconnectRepository(deps: ServerDeps, body: { workspaceId: string; repository: string }): Promise<boolean> {
+  return (await deps.db.transaction(async () => {
+    const changed = (await deps.db.run("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ?", [body.workspaceId, body.repository]));
     if (changed.changes === 0) return false;
-    const engagements = deps.db
-      .prepare("SELECT id FROM engagements WHERE workspace_id = ?")
-      .all(body.workspaceId) as {
+    const engagements = (await deps.db.all("SELECT id FROM engagements WHERE workspace_id = ?", [body.workspaceId])) as {
       id: string;
     }[];
-    for (const e of engagements) reserveDisconnected(deps.db, e.id, body.workspaceId);
+    for (const e of engagements) await reserveDisconnected(deps.db, e.id, body.workspaceId);
     return true;
-  });
+  }));
 }

@@ -73,8 +73,8 @@ export function createSandboxAdminApp(deps: ServerDeps) {
       request: { params: idParams },
       responses: { 200: jsonContent(S.Sandbox, "the sandbox"), ...ERRORS },
     }),
-    (c) => {
-      const view = managerOf().show(c.req.valid("param").id);
+    async (c) => {
+      const view = await managerOf().show(c.req.valid("param").id);
       if (!view) throw notFound("no such sandbox");
       return c.json(view, 200);
     },

@@ -56,7 +56,7 @@ export function createTaskAdminApp(deps: ServerDeps) {
           TURN_ANSWER_ERRORS.agentNotManual,
           `this service's agent is ${agent.name}, which answers turns itself; start baton serve with --agent manual to answer them by hand`,
         );
-      const task = getTask(deps.db, id);
+      const task = await getTask(deps.db, id);
       if (!task) throw notFound("no such task");
       const turnId = task.open_turn_state === "running" ? task.open_turn_id : null;
       if (!turnId || !agent.answer(id, answer))
@@ -70,7 +70,7 @@ export function createTaskAdminApp(deps: ServerDeps) {
               : "the task's turn is starting and not yet waiting for an answer; retry in a moment",
         );
       await deps.tasks.runtime.whenDone(turnId);
-      const after = getTask(deps.db, id)!;
+      const after = (await getTask(deps.db, id))!;
       return c.json(
         { taskId: id, workspaceId: after.workspace_id, kind: answer.kind, status: after.status },
         200,

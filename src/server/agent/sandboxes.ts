@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { issueSandboxWithin, issueTurnWithin } from "../auth/sandbox-credentials.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import type { AgentTask, TurnSandbox } from "./port.js";
 
 export interface TurnCredentials {
@@ -31,7 +31,7 @@ export interface TurnSandboxProvider {
 }
 
 export interface HostSandboxOptions {
-  db: Database;
+  db: Store;
   /** Folder holding one working folder per task. */
   root: string;
   /** The service's own address (BATON_OPS_URL), known once it listens. */
@@ -46,14 +46,14 @@ export function createHostSandboxes(options: HostSandboxOptions): TurnSandboxPro
   const leases = new Map<string, { sandboxId: string; lease: string }>();
   return {
     kind: "host",
-    credentialsFor(task, now) {
+    async credentialsFor(task, now) {
       const held = leases.get(task.id);
       if (held) {
-        const turn = issueTurnWithin(options.db, { engagementId: task.id }, now);
+        const turn = await issueTurnWithin(options.db, { engagementId: task.id }, now);
         if (typeof turn === "string") throw new Error(`cannot issue a turn for ${task.id}: ${turn}`);
         return { ...held, turnToken: turn.turnToken };
       }
-      const issued = issueSandboxWithin(
+      const issued = await issueSandboxWithin(
         options.db,
         { workspaceId: task.workspaceId, engagementId: task.id },
         now,

@@ -143,7 +143,7 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 401: COMMON[401], 429: COMMON[429] }),
       },
     }),
-    (c) => c.json(whoAmI(deps.db, c.get("caller").user), 200),
+    async (c) => c.json(await whoAmI(deps.db, c.get("caller").user), 200),
   );
 
   app.openapi(
@@ -158,11 +158,11 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 401: COMMON[401], 429: COMMON[429] }),
       },
     }),
-    (c) => {
+    async (c) => {
       const caller = c.get("caller");
       // A sign-in's token ends the whole sign-in (reference: "revoked together with the rest of that sign-in").
-      if (caller.kind === "sign-in") endSignIn(deps.db, caller.tokenId, deps.now().getTime());
-      else revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
+      if (caller.kind === "sign-in") await endSignIn(deps.db, caller.tokenId, deps.now().getTime());
+      else await revokePersonalToken(deps.db, caller.tokenId, deps.now().getTime());
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenRevoked, {
         requestId: c.get("requestId"),
         actor: caller.user.email,
@@ -185,7 +185,7 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 400: "invalid_status, invalid_limit, invalid_cursor", ...COMMON }),
       },
     }),
-    (c) => c.json(listTasks(ctx(), c.get("membership").workspaceId, c.req.valid("query")), 200),
+    async (c) => c.json(await listTasks(ctx(), c.get("membership").workspaceId, c.req.valid("query")), 200),
     refuseInput,
   );
 
@@ -244,7 +244,7 @@ export function createApiApp(deps: ServerDeps) {
       request: { params: taskParams },
       responses: { 200: json(TaskSchema, "the task (bare object)"), ...errors(COMMON) },
     }),
-    (c) => c.json(readTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId), 200),
+    async (c) => c.json(await readTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId), 200),
   );
 
   app.openapi(
@@ -284,9 +284,9 @@ export function createApiApp(deps: ServerDeps) {
         ...errors({ 400: "invalid_cursor, invalid_limit", 409: "not_an_api_task", ...COMMON }),
       },
     }),
-    (c) => {
+    async (c) => {
       const { taskId } = c.req.valid("param");
-      return c.json(listMessages(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")), 200);
+      return c.json(await listMessages(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")), 200);
     },
     refuseInput,
   );

@@ -5,7 +5,7 @@
 import { domainError } from "../domain/errors.js";
 import { lookUpSignInToken } from "../oauth/sign-ins.js";
 import type { ResourceKind } from "../oauth/wire.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { PERSONAL_TOKEN_PREFIX, readBearerToken } from "./personal-token.js";
 import { type AuthenticatedToken, lookUpPersonalToken } from "./personal-tokens-store.js";
 import { type Membership, membershipOf, type User } from "./users.js";
@@ -51,28 +51,28 @@ const MISSING: Record<ResourceKind, string> = {
  * authorization server issued for this very resource (RFC 8707): a token bound to `/v1` is refused on `/v1/mcp`
  * and the other way round, as `unknown`.
  */
-export function authenticateApiToken(
-  db: Database,
+export async function authenticateApiToken(
+  db: Store,
   authorization: string | null,
   nowMs: number,
   resource: ResourceKind = "api",
-): AuthenticatedToken {
+): Promise<AuthenticatedToken> {
   const token = readBearerToken(authorization);
   if (!token) {
     const signIn = readSignInToken(authorization);
     if (!signIn) throw domainError("invalid_token", authorization ? REASONS.unknown : MISSING[resource]);
-    const looked = lookUpSignInToken(db, signIn, resource, nowMs);
+    const looked = await lookUpSignInToken(db, signIn, resource, nowMs);
     if (looked.state !== "active")
       throw domainError("invalid_token", signInReason(SIGN_IN_REASONS[looked.state], resource));
     return { kind: "sign-in", tokenId: looked.grantId, user: looked.user };
   }
-  const looked = lookUpPersonalToken(db, token, nowMs);
+  const looked = await lookUpPersonalToken(db, token, nowMs);
   if (looked.state !== "active") throw domainError("invalid_token", REASONS[looked.state]);
   return looked.found;
 }
 
-export function requireMembership(db: Database, user: User, workspaceId: string): Membership {
-  const membership = membershipOf(db, user, workspaceId);
+export async function requireMembership(db: Store, user: User, workspaceId: string): Promise<Membership> {
+  const membership = await membershipOf(db, user, workspaceId);
   if (!membership) throw domainError("not_found", "no such workspace; GET /v1/me lists yours");
   return membership;
 }

@@ -5,8 +5,7 @@
 import { HEADERS } from "../../transport/wire.js";
 import { domainError } from "../domain/errors.js";
 import { touchActivity } from "../sandboxes/store.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { hashCredential } from "./tokens.js";
 
 export interface Caller {
@@ -22,26 +21,23 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 /** The one refusal for a credential that is missing, unknown or of another engagement: it reveals nothing. */
 const UNKNOWN_CREDENTIALS = "the turn token or sandbox lease is missing, unknown or expired";
 
-export function authenticate(
-  db: Database,
+export async function authenticate(
+  db: Store,
   headers: Headers,
   nowMs: number,
   options: { allowExpired?: boolean } = {},
-): Caller {
+): Promise<Caller> {
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
   if (!bearer || !lease || lease.length > 512) throw domainError("invalid_token", UNKNOWN_CREDENTIALS);
   // One lookup: no row when either credential is unknown or they belong to different engagements.
-  const found = statement(
-    db,
-    `SELECT t.id AS turn_id, t.engagement_id, t.expires_at_ms, s.id AS sandbox_id, s.lease_expires_at_ms,
+  const found = (await db.get(`SELECT t.id AS turn_id, t.engagement_id, t.expires_at_ms, s.id AS sandbox_id, s.lease_expires_at_ms,
        e.workspace_id, w.rollout_repository_environments AS rollout
      FROM turns t
      JOIN sandboxes s ON s.lease_hash = ? AND s.engagement_id = t.engagement_id
      JOIN engagements e ON e.id = t.engagement_id
      JOIN workspaces w ON w.id = e.workspace_id
-     WHERE t.token_hash = ?`,
-  ).get(hashCredential(lease), hashCredential(bearer)) as
+     WHERE t.token_hash = ?`, [hashCredential(lease), hashCredential(bearer)])) as
     | {
         turn_id: string;
         engagement_id: string;
@@ -61,7 +57,7 @@ export function authenticate(
   if (!options.allowExpired && found.lease_expires_at_ms <= nowMs)
     throw domainError("invalid_token", "the sandbox lease has expired");
   // A lease use is sandbox activity (DESIGN "Sandbox activity"): the idle-stop clock starts again.
-  if (!options.allowExpired) touchActivity(db, found.sandbox_id, nowMs);
+  if (!options.allowExpired) await touchActivity(db, found.sandbox_id, nowMs);
   return {
     workspaceId: found.workspace_id,
     engagementId: found.engagement_id,

@@ -5,8 +5,7 @@
 // into a page saying what to do.
 import { randomBytes } from "node:crypto";
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { hashCredential } from "./tokens.js";
 
 export type InstallKind = "codehost" | "tracker";
@@ -16,32 +15,20 @@ const SCOPE = "install-state";
 const verifierScope = (kind: InstallKind) => `install-state/${kind}/verifier`;
 
 /** A new state for `userId` installing into (or linking with) `workspaceId`; `verifier`: the PKCE verifier. */
-export function issueInstallState(
-  db: Database,
+export async function issueInstallState(
+  db: Store,
   box: SecretBox,
   input: { kind: InstallKind; workspaceId: string; userId: string; verifier?: string | undefined },
   now: Date,
-): string {
+): Promise<string> {
   const state = box.seal(
     SCOPE,
     JSON.stringify({ k: input.kind, w: input.workspaceId, n: randomBytes(16).toString("base64url") }),
   );
-  statement(
-    db,
-    `INSERT INTO install_states (state_hash, kind, workspace_id, user_id, verifier_sealed, expires_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(
-    hashCredential(state),
-    input.kind,
-    input.workspaceId,
-    input.userId,
-    input.verifier ? box.seal(verifierScope(input.kind), input.verifier) : null,
-    now.getTime() + INSTALL_STATE_TTL_MS,
-  );
+  (await db.run(`INSERT INTO install_states (state_hash, kind, workspace_id, user_id, verifier_sealed, expires_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?)`, [hashCredential(state), input.kind, input.workspaceId, input.userId, input.verifier ? box.seal(verifierScope(input.kind), input.verifier) : null, now.getTime() + INSTALL_STATE_TTL_MS]));
   // Old states go with each new one: the table holds only the last ten minutes' flows.
-  statement(db, "DELETE FROM install_states WHERE expires_at_ms < ?").run(
-    now.getTime() - INSTALL_STATE_TTL_MS,
-  );
+  (await db.run("DELETE FROM install_states WHERE expires_at_ms < ?", [now.getTime() - INSTALL_STATE_TTL_MS]));
   return state;
 }
 
@@ -52,12 +39,12 @@ export type ConsumedInstallState =
   | { ok: false; refusal: InstallStateRefusal };
 
 /** Checks and uses up a state presented to the `kind` callback by `userId` (the signed-in member). */
-export function consumeInstallState(
-  db: Database,
+export async function consumeInstallState(
+  db: Store,
   box: SecretBox,
   input: { kind: InstallKind; state: string | null | undefined; userId: string },
   now: Date,
-): ConsumedInstallState {
+): Promise<ConsumedInstallState> {
   if (!input.state) return { ok: false, refusal: "missing" };
   let sealed: { k?: unknown; w?: unknown };
   try {
@@ -65,10 +52,7 @@ export function consumeInstallState(
   } catch {
     return { ok: false, refusal: "invalid" };
   }
-  const row = statement(
-    db,
-    "SELECT kind, workspace_id, user_id, verifier_sealed, expires_at_ms, used_at_ms FROM install_states WHERE state_hash = ?",
-  ).get(hashCredential(input.state)) as
+  const row = (await db.get("SELECT kind, workspace_id, user_id, verifier_sealed, expires_at_ms, used_at_ms FROM install_states WHERE state_hash = ?", [hashCredential(input.state)])) as
     | {
         kind: InstallKind;
         workspace_id: string;
@@ -83,10 +67,7 @@ export function consumeInstallState(
   if (row.used_at_ms !== null) return { ok: false, refusal: "used" };
   if (row.expires_at_ms <= now.getTime()) return { ok: false, refusal: "expired" };
   if (row.user_id !== input.userId) return { ok: false, refusal: "other_member" };
-  statement(db, "UPDATE install_states SET used_at_ms = ? WHERE state_hash = ?").run(
-    now.getTime(),
-    hashCredential(input.state),
-  );
+  (await db.run("UPDATE install_states SET used_at_ms = ? WHERE state_hash = ?", [now.getTime(), hashCredential(input.state)]));
   return {
     ok: true,
     workspaceId: row.workspace_id,

@@ -3,8 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { InputError } from "../../errors.js";
 import type { TokenLifetimeDays } from "../domain/limits.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { createOwnToken } from "./own-tokens.js";
 import { classifyToken, expiryFor, hashPersonalToken, type TokenState } from "./personal-token.js";
 import { newId } from "./tokens.js";
@@ -22,13 +21,13 @@ export interface CreatedToken {
 }
 
 /** The operator's path (`baton admin token create`): a token for the member with this e-mail, under a fresh id. */
-export function createPersonalToken(
-  db: Database,
+export async function createPersonalToken(
+  db: Store,
   input: { email: string; name: string; lifetimeDays: TokenLifetimeDays },
   now: Date,
   secret: Uint8Array = randomBytes(32),
-): CreatedToken {
-  const user = findUserByEmail(db, input.email);
+): Promise<CreatedToken> {
+  const user = await findUserByEmail(db, input.email);
   if (!user) throw new InputError(`no user ${input.email}; add them as a workspace member first`);
   const created = createOwnToken(
     db,
@@ -38,7 +37,7 @@ export function createPersonalToken(
     secret,
   );
   // A fresh 128-bit id is never taken already.
-  if (created === "already-created") throw new Error("a fresh token id was already taken");
+  if (await created === "already-created") throw new Error("a fresh token id was already taken");
   return created;
 }
 
@@ -51,16 +50,13 @@ export interface AuthenticatedToken {
 }
 
 /** The token's user when the token is active, else why not (never which tokens exist). */
-export function lookUpPersonalToken(
-  db: Database,
+export async function lookUpPersonalToken(
+  db: Store,
   token: string,
   nowMs: number,
-): { state: "active"; found: AuthenticatedToken } | { state: Exclude<TokenState, "active"> } {
-  const row = statement(
-    db,
-    `SELECT t.id, t.expires_at_ms, t.revoked_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
-     FROM personal_access_tokens t JOIN users u ON u.email = t.email WHERE t.token_hash = ?`,
-  ).get(hashPersonalToken(token)) as
+): Promise<{ state: "active"; found: AuthenticatedToken; } | { state: Exclude<TokenState, "active">; }> {
+  const row = (await db.get(`SELECT t.id, t.expires_at_ms, t.revoked_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
+     FROM personal_access_tokens t JOIN users u ON u.email = t.email WHERE t.token_hash = ?`, [hashPersonalToken(token)])) as
     | {
         id: string;
         expires_at_ms: number;
@@ -87,27 +83,14 @@ export function lookUpPersonalToken(
 }
 
 /** Revokes a token at once; returns false when it was already revoked or does not exist. */
-export function revokePersonalToken(db: Database, tokenId: string, nowMs: number): boolean {
+export async function revokePersonalToken(db: Store, tokenId: string, nowMs: number): Promise<boolean> {
   return (
-    statement(
-      db,
-      "UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL",
-    ).run(nowMs, tokenId).changes > 0
+    (await db.run("UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL", [nowMs, tokenId])).changes > 0
   );
 }
 
 /** A token named in the seed document: kept as its hash and last four, valid a year; re-seeding changes nothing. */
-export function seedPersonalToken(db: Database, email: string, token: string, now: Date): void {
-  statement(
-    db,
-    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
-     VALUES (?, ?, 'seed', ?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email, last_four = excluded.last_four`,
-  ).run(
-    hashPersonalToken(token),
-    email.toLowerCase(),
-    expiryFor(now.getTime(), 365),
-    now.toISOString(),
-    newId("pat"),
-    token.slice(-4),
-  );
+export async function seedPersonalToken(db: Store, email: string, token: string, now: Date): Promise<void> {
+  (await db.run(`INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
+     VALUES (?, ?, 'seed', ?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email, last_four = excluded.last_four`, [hashPersonalToken(token), email.toLowerCase(), expiryFor(now.getTime(), 365), now.toISOString(), newId("pat"), token.slice(-4)]));
 }

@@ -1,8 +1,7 @@
 // Sandboxes (lease) and turns (authorisation) for an engagement. Only sha256 hashes of the credentials are kept;
 // the credentials themselves are returned once, to the admin caller.
 
-import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { hashCredential, newCredential, newId } from "./tokens.js";
 
 export const DEFAULT_LEASE_TTL_SECONDS = 2 * 60 * 60;
@@ -19,40 +18,32 @@ export interface IssuedSandbox {
   turnExpiresAt: string;
 }
 
-export function issueSandbox(
-  db: Database,
+export async function issueSandbox(
+  db: Store,
   input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
-): IssuedSandbox | CredentialFailure {
-  return inTransaction(db, () => issueSandboxWithin(db, input, now));
+): Promise<IssuedSandbox | CredentialFailure> {
+  return (await db.transaction(async () => issueSandboxWithin(db, input, now)));
 }
 
 /** `issueSandbox` inside the caller's transaction (the task engine issues a turn's credentials as it begins it). */
-export function issueSandboxWithin(
-  db: Database,
+export async function issueSandboxWithin(
+  db: Store,
   input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
-): IssuedSandbox | CredentialFailure {
-  if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
+): Promise<IssuedSandbox | CredentialFailure> {
+  if (!(await db.get("SELECT 1 FROM workspaces WHERE id = ?", [input.workspaceId])))
     return "workspace_not_found";
-  const engagement = db
-    .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
-    .get(input.engagementId) as { workspace_id: string } | undefined;
+  const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [input.engagementId])) as { workspace_id: string } | undefined;
   if (engagement && engagement.workspace_id !== input.workspaceId) return "engagement_elsewhere";
   if (!engagement) {
-    db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
-      input.engagementId,
-      input.workspaceId,
-      now.toISOString(),
-    );
+    (await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [input.engagementId, input.workspaceId, now.toISOString()]));
   }
   const sandboxId = newId("sbx");
   const lease = newCredential("btl");
   const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
-  db.prepare(
-    "INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString());
-  const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+  (await db.run("INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)", [sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString()]));
+  const turn = await insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
   return {
     sandboxId,
     engagementId: input.engagementId,
@@ -63,47 +54,43 @@ export function issueSandboxWithin(
   };
 }
 
-export function issueTurn(
-  db: Database,
+export async function issueTurn(
+  db: Store,
   input: { engagementId: string; ttlSeconds?: number },
   now: Date,
-): { turnToken: string; turnExpiresAt: string } | CredentialFailure {
-  return inTransaction(db, () => issueTurnWithin(db, input, now));
+): Promise<{ turnToken: string; turnExpiresAt: string; } | CredentialFailure> {
+  return (await db.transaction(async () => issueTurnWithin(db, input, now)));
 }
 
 /**
  * Keeps a sandbox's lease (same value) valid for another `ttlSeconds` from `now`, inside the caller's transaction:
  * a box reused by a follow-up turn keeps the lease its files and shells already hold.
  */
-export function extendLeaseWithin(
-  db: Database,
+export async function extendLeaseWithin(
+  db: Store,
   input: { sandboxId: string; engagementId: string; ttlSeconds?: number },
   now: Date,
-): string {
+): Promise<string> {
   const expires = now.getTime() + (input.ttlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000;
-  db.prepare(
-    "UPDATE sandboxes SET lease_expires_at_ms = MAX(lease_expires_at_ms, ?) WHERE id = ? AND engagement_id = ?",
-  ).run(expires, input.sandboxId, input.engagementId);
+  (await db.run("UPDATE sandboxes SET lease_expires_at_ms = MAX(lease_expires_at_ms, ?) WHERE id = ? AND engagement_id = ?", [expires, input.sandboxId, input.engagementId]));
   return new Date(expires).toISOString();
 }
 
 /** `issueTurn` inside the caller's transaction. */
-export function issueTurnWithin(
-  db: Database,
+export async function issueTurnWithin(
+  db: Store,
   input: { engagementId: string; ttlSeconds?: number },
   now: Date,
-): { turnToken: string; turnExpiresAt: string } | CredentialFailure {
-  if (!db.prepare("SELECT 1 FROM engagements WHERE id = ?").get(input.engagementId))
+): Promise<{ turnToken: string; turnExpiresAt: string; } | CredentialFailure> {
+  if (!(await db.get("SELECT 1 FROM engagements WHERE id = ?", [input.engagementId])))
     return "engagement_not_found";
   return insertTurn(db, input.engagementId, input.ttlSeconds, now);
 }
 
-function insertTurn(db: Database, engagementId: string, ttlSeconds: number | undefined, now: Date) {
+async function insertTurn(db: Store, engagementId: string, ttlSeconds: number | undefined, now: Date) {
   const turnToken = newCredential("btt");
   const expires = new Date(now.getTime() + (ttlSeconds ?? DEFAULT_TURN_TTL_SECONDS) * 1000);
-  db.prepare(
-    "INSERT INTO turns (id, engagement_id, token_hash, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString());
+  (await db.run("INSERT INTO turns (id, engagement_id, token_hash, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)", [newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString()]));
   return { turnToken, turnExpiresAt: expires.toISOString() };
 }
 
@@ -111,26 +98,24 @@ function insertTurn(db: Database, engagementId: string, ttlSeconds: number | und
  * A follow-up reusing an existing sandbox: a fresh lease for the same sandbox id (the old lease stops working)
  * and a new turn. The caller has checked that the sandbox belongs to the engagement.
  */
-export function renewSandbox(
-  db: Database,
+export async function renewSandbox(
+  db: Store,
   input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
-): IssuedSandbox {
-  return inTransaction(db, () => renewSandboxWithin(db, input, now));
+): Promise<IssuedSandbox> {
+  return (await db.transaction(async () => renewSandboxWithin(db, input, now)));
 }
 
 /** `renewSandbox` inside the caller's transaction (a restarted service resuming a turn in an adopted box). */
-export function renewSandboxWithin(
-  db: Database,
+export async function renewSandboxWithin(
+  db: Store,
   input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
-): IssuedSandbox {
+): Promise<IssuedSandbox> {
   const lease = newCredential("btl");
   const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
-  db.prepare(
-    "UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?",
-  ).run(hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId);
-  const turn = insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
+  (await db.run("UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?", [hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId]));
+  const turn = await insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
   return {
     sandboxId: input.sandboxId,
     engagementId: input.engagementId,

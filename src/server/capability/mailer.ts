@@ -1,7 +1,7 @@
 // The outbox's delivery worker: one SMTP message per recipient (so a refused recipient never undoes the others),
 // retried with back-off, nodemailer over the `--smtp-url` transport. Wakes on `kick()` and polls as a fallback.
 import type { Logger } from "pino";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { type DueDelivery, dueDeliveries, markAttemptFailed, markDelivered } from "./outbox.js";
 
 export interface MailSender {
@@ -35,7 +35,7 @@ function describeSmtpError(error: unknown): string {
 }
 
 export function startDeliveryWorker(options: {
-  db: Database;
+  db: Store;
   sender: MailSender;
   logger: Logger;
   now?: () => Date;
@@ -52,10 +52,10 @@ export function startDeliveryWorker(options: {
   async function deliver(due: DueDelivery): Promise<void> {
     try {
       await sender.send({ to: due.recipient, subject: due.subject, text: due.text });
-      markDelivered(db, due, now());
+      await markDelivered(db, due, now());
     } catch (error) {
       const described = describeSmtpError(error);
-      markAttemptFailed(db, due, described, now());
+      await markAttemptFailed(db, due, described, now());
       logger.warn(
         { notificationId: due.notificationId, attempt: due.attempts + 1, err: described },
         "e-mail delivery failed",
@@ -66,7 +66,7 @@ export function startDeliveryWorker(options: {
   async function pass(): Promise<void> {
     do {
       again = false;
-      const due = dueDeliveries(db, now().getTime());
+      const due = await dueDeliveries(db, now().getTime());
       await Promise.all(due.map(deliver));
       if (due.length > 0) again = true;
     } while (again && !stopped);

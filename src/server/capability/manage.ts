@@ -11,7 +11,6 @@ import type {
 } from "../../transport/wire.js";
 import { domainError } from "../domain/errors.js";
 import { writeSecret } from "../secrets/store.js";
-import { inTransaction } from "../store/transaction.js";
 import { notificationsOf, requeueFailedDeliveries } from "./outbox.js";
 import {
   getRequest,
@@ -24,51 +23,49 @@ import {
 } from "./requests-store.js";
 import type { CapabilityRuntime } from "./runtime.js";
 
-export function repositoryInWorkspace(rt: CapabilityRuntime, workspaceId: string, repoId: string): void {
-  const row = rt.db
-    .prepare("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?")
-    .get(repoId, workspaceId);
+export async function repositoryInWorkspace(rt: CapabilityRuntime, workspaceId: string, repoId: string): Promise<void> {
+  const row = (await rt.db.get("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?", [repoId, workspaceId]));
   if (!row) throw domainError("not_found", "no such repository");
 }
 
-function requestInRepository(
+async function requestInRepository(
   rt: CapabilityRuntime,
   workspaceId: string,
   repoId: string,
   id: string,
-): StoredRequest {
-  const request = getRequest(rt.db, id);
+): Promise<StoredRequest> {
+  const request = await getRequest(rt.db, id);
   if (!request || request.workspaceId !== workspaceId || request.repositoryId !== repoId) {
     throw domainError("not_found", "no such capability request");
   }
   return request;
 }
 
-export function listRequests(
+export async function listRequests(
   rt: CapabilityRuntime,
   workspaceId: string,
   repoId: string,
-): CapabilityRequest[] {
-  repositoryInWorkspace(rt, workspaceId, repoId);
-  return requestsOfRepository(rt.db, workspaceId, repoId).map(toWire);
+): Promise<CapabilityRequest[]> {
+  await repositoryInWorkspace(rt, workspaceId, repoId);
+  return (await requestsOfRepository(rt.db, workspaceId, repoId)).map(toWire);
 }
 
-export function dismissRequest(
+export async function dismissRequest(
   rt: CapabilityRuntime,
   workspaceId: string,
   repoId: string,
   id: string,
-): CapabilityRequest {
-  return inTransaction(rt.db, () => {
-    const request = requestInRepository(rt, workspaceId, repoId, id);
+): Promise<CapabilityRequest> {
+  return (await rt.db.transaction(async () => {
+    const request = await requestInRepository(rt, workspaceId, repoId, id);
     const result = transitionCapabilityRequest(stateOf(request), { type: "dismiss" });
     if (!result.ok) throw domainError("request_closed", result.reason);
-    saveState(rt.db, id, result.state, rt.now().toISOString());
-    return toWire(getRequest(rt.db, id)!);
-  });
+    await saveState(rt.db, id, result.state, rt.now().toISOString());
+    return toWire((await getRequest(rt.db, id))!);
+  }));
 }
 
-export function putSecret(
+export async function putSecret(
   rt: CapabilityRuntime,
   workspaceId: string,
   repoId: string,
@@ -83,26 +80,24 @@ export function putSecret(
   }
   const now = rt.now();
   const at = now.toISOString();
-  return inTransaction(rt.db, () => {
-    repositoryInWorkspace(rt, workspaceId, repoId);
-    const clash = rt.db
-      .prepare("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?")
-      .get(repoId, name);
+  return (await rt.db.transaction(async () => {
+    await repositoryInWorkspace(rt, workspaceId, repoId);
+    const clash = (await rt.db.get("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?", [repoId, name]));
     if (clash)
       throw domainError(
         "invalid_request",
         `${name} is a sandbox.env name of this repository; pick another secret name`,
       );
-    const bound = body.capabilityRequestId
+    const bound = await (body.capabilityRequestId
       ? requestInRepository(rt, workspaceId, repoId, body.capabilityRequestId)
-      : null;
+      : null);
     let supplied: ReturnType<typeof transitionCapabilityRequest> | null = null;
     if (bound) {
       const auth = authoriseSecretForTarget(body.allowedHosts, {
-        form: bound.targetForm,
-        value: bound.target,
+        form: (await bound).targetForm,
+        value: (await bound).target,
       });
-      supplied = transitionCapabilityRequest(stateOf(bound), {
+      supplied = transitionCapabilityRequest(stateOf(await bound), {
         type: "access_supplied",
         authorised: auth.authorised,
         ...(auth.authorised ? {} : { why: auth.why }),
@@ -113,28 +108,28 @@ export function putSecret(
         throw domainError(code, supplied.reason);
       }
     }
-    const written = writeSecret(rt.db, rt.secretBox, {
-      repositoryId: repoId,
-      name,
-      value: body.value,
-      allowedHosts: body.allowedHosts,
-      at,
+    const written = await writeSecret(rt.db, rt.secretBox, {
+        repositoryId: repoId,
+        name,
+        value: body.value,
+        allowedHosts: body.allowedHosts,
+        at,
     });
     const secretId = written.secretId;
     const existing = written.created ? undefined : { id: secretId };
     const changed = new Map<string, CapabilityRequest>();
     if (bound && supplied?.ok) {
-      saveState(rt.db, bound.requestId, supplied.state, at, { boundSecretId: secretId });
-      changed.set(bound.requestId, toWire(getRequest(rt.db, bound.requestId)!));
+      await saveState(rt.db, (await bound).requestId, supplied.state, at, { boundSecretId: secretId });
+      changed.set((await bound).requestId, toWire((await getRequest(rt.db, (await bound).requestId))!));
     }
     if (existing) {
       // Rotation of a bound secret satisfies a repair again on every request it is bound to.
-      for (const request of requestsBoundTo(rt.db, secretId)) {
-        if (request.requestId === bound?.requestId) continue;
+      for (const request of await requestsBoundTo(rt.db, secretId)) {
+        if (request.requestId === (await bound)?.requestId) continue;
         const rotated = transitionCapabilityRequest(stateOf(request), { type: "secret_rotated" });
         if (rotated.ok && rotated.changed) {
-          saveState(rt.db, request.requestId, rotated.state, at);
-          changed.set(request.requestId, toWire(getRequest(rt.db, request.requestId)!));
+          await saveState(rt.db, request.requestId, rotated.state, at);
+          changed.set(request.requestId, toWire((await getRequest(rt.db, request.requestId))!));
         }
       }
     }
@@ -145,7 +140,7 @@ export function putSecret(
       updatedAt: at,
       capabilityRequests: [...changed.values()],
     };
-  });
+  }));
 }
 
 /** `o***@acme.test`: the sandbox sees that a recipient failed without learning the address. */
@@ -154,11 +149,11 @@ export function maskRecipient(email: string): string {
   return `${local.slice(0, 1)}***@${domain}`;
 }
 
-export function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: string): CapabilityRequestView {
-  const request = getRequest(rt.db, id);
+export async function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: string): Promise<CapabilityRequestView> {
+  const request = await getRequest(rt.db, id);
   if (!request || request.workspaceId !== workspaceId)
     throw domainError("not_found", "no such capability request");
-  const notifications = notificationsOf(rt.db, id).map((n) => ({
+  const notifications = (await notificationsOf(rt.db, id)).map((n) => ({
     id: n.id,
     kind: n.kind,
     createdAt: n.createdAt,
@@ -173,9 +168,9 @@ export function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: stri
   return { request: toWire(request), notifications };
 }
 
-export function redeliver(rt: CapabilityRuntime, workspaceId: string, id: string): RedeliverResponse {
-  viewRequest(rt, workspaceId, id);
-  const requeued = inTransaction(rt.db, () => requeueFailedDeliveries(rt.db, id, rt.now()));
+export async function redeliver(rt: CapabilityRuntime, workspaceId: string, id: string): Promise<RedeliverResponse> {
+  await viewRequest(rt, workspaceId, id);
+  const requeued = (await rt.db.transaction(async () => requeueFailedDeliveries(rt.db, id, rt.now())));
   rt.kickMail();
   return {
     ...viewRequest(rt, workspaceId, id),

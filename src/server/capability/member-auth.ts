@@ -3,7 +3,7 @@
 import { HEADERS, PERSONAL_TOKEN_PREFIX } from "../../transport/wire.js";
 import { lookUpPersonalToken } from "../auth/personal-tokens-store.js";
 import { domainError } from "../domain/errors.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 
 export const PERSONAL_TOKEN_PATTERN = /^btn_[A-Za-z0-9_-]{16,200}$/;
 export const DEFAULT_TOKEN_TTL_DAYS = 365;
@@ -18,27 +18,23 @@ export interface Member {
 
 const BEARER = /^Bearer (\S{1,256})$/;
 
-export function authenticateMember(
-  db: Database,
+export async function authenticateMember(
+  db: Store,
   headers: Headers,
   workspaceId: string,
   nowMs: number,
-): Member {
+): Promise<Member> {
   const token = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   if (!token?.startsWith(PERSONAL_TOKEN_PREFIX)) {
     throw domainError("invalid_token", "send a personal access token (btn_...) as Authorization: Bearer");
   }
   // The same lookup as the public API: a revoked token stops working here too.
-  const looked = lookUpPersonalToken(db, token, nowMs);
+  const looked = await lookUpPersonalToken(db, token, nowMs);
   if (looked.state !== "active")
     throw domainError("invalid_token", "the personal access token is unknown, expired or revoked");
   const row = { email: looked.found.user.email };
-  const member = db
-    .prepare(
-      `SELECT m.role, w.rollout_repository_environments AS rollout FROM members m
-       JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`,
-    )
-    .get(workspaceId, row.email) as { role: MemberRole; rollout: number } | undefined;
+  const member = (await db.get(`SELECT m.role, w.rollout_repository_environments AS rollout FROM members m
+       JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`, [workspaceId, row.email])) as { role: MemberRole; rollout: number } | undefined;
   if (!member) throw domainError("not_found", "no such workspace");
   return { email: row.email, role: member.role, workspaceId, rolloutEnabled: member.rollout === 1 };
 }

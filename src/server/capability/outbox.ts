@@ -1,7 +1,7 @@
 // The durable e-mail outbox: a notification row plus one delivery row per recipient, written by the caller inside
 // the same transaction as the state change, so a request is never recorded without its e-mail or vice versa.
 import type { DELIVERY_STATES } from "../../transport/wire.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import type { NotificationKind } from "./render-email.js";
 
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -25,16 +25,14 @@ export interface NotificationRow {
   deliveries: DeliveryRow[];
 }
 
-export function recipientsFor(db: Database, workspaceId: string): string[] {
-  const rows = db
-    .prepare("SELECT email FROM members WHERE workspace_id = ? AND role IN ('owner', 'admin') ORDER BY email")
-    .all(workspaceId) as { email: string }[];
+export async function recipientsFor(db: Store, workspaceId: string): Promise<string[]> {
+  const rows = (await db.all("SELECT email FROM members WHERE workspace_id = ? AND role IN ('owner', 'admin') ORDER BY email", [workspaceId])) as { email: string }[];
   return rows.map((r) => r.email);
 }
 
 /** Call inside the transaction that changes the request. */
-export function enqueueNotification(
-  db: Database,
+export async function enqueueNotification(
+  db: Store,
   input: {
     id: string;
     requestId: string;
@@ -44,10 +42,8 @@ export function enqueueNotification(
     recipients: string[];
   },
   now: Date,
-): void {
-  db.prepare(
-    "INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString());
+): Promise<void> {
+  (await db.run("INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)", [input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString()]));
   const insert = db.prepare(
     "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
   );
@@ -62,50 +58,31 @@ export interface DueDelivery {
   text: string;
 }
 
-export function dueDeliveries(db: Database, nowMs: number, limit = 50): DueDelivery[] {
-  return db
-    .prepare(
-      `SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
+export async function dueDeliveries(db: Store, nowMs: number, limit = 50): Promise<DueDelivery[]> {
+  return (await db.all(`SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
        FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
-       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`,
-    )
-    .all(nowMs, limit) as unknown as DueDelivery[];
+       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`, [nowMs, limit])) as unknown as DueDelivery[];
 }
 
-export function markDelivered(db: Database, due: DueDelivery, now: Date): void {
-  db.prepare(
-    "UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
-  ).run(now.toISOString(), due.notificationId, due.recipient);
+export async function markDelivered(db: Store, due: DueDelivery, now: Date): Promise<void> {
+  (await db.run("UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'", [now.toISOString(), due.notificationId, due.recipient]));
 }
 
 /** Records a failed attempt: retried later, or `failed` after MAX_DELIVERY_ATTEMPTS. `error` never holds a secret. */
-export function markAttemptFailed(db: Database, due: DueDelivery, error: string, now: Date): void {
+export async function markAttemptFailed(db: Store, due: DueDelivery, error: string, now: Date): Promise<void> {
   const attempts = due.attempts + 1;
   const state: DeliveryState = attempts >= MAX_DELIVERY_ATTEMPTS ? "failed" : "pending";
-  db.prepare(
-    "UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
-  ).run(
-    state,
-    attempts,
-    error.slice(0, 300),
-    now.getTime() + retryDelayMs(attempts),
-    due.notificationId,
-    due.recipient,
-  );
+  (await db.run("UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'", [state, attempts, error.slice(0, 300), now.getTime() + retryDelayMs(attempts), due.notificationId, due.recipient]));
 }
 
 /** Puts every failed delivery of a request's notifications back in the queue; sent ones are left alone. */
-export function requeueFailedDeliveries(
-  db: Database,
+export async function requeueFailedDeliveries(
+  db: Store,
   requestId: string,
   now: Date,
-): { notificationId: string; recipient: string }[] {
-  const rows = db
-    .prepare(
-      `SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
-       JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`,
-    )
-    .all(requestId) as { notificationId: string; recipient: string }[];
+): Promise<{ notificationId: string; recipient: string; }[]> {
+  const rows = (await db.all(`SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
+       JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`, [requestId])) as { notificationId: string; recipient: string }[];
   const update = db.prepare(
     "UPDATE notification_deliveries SET state = 'pending', attempts = 0, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ?",
   );
@@ -113,12 +90,8 @@ export function requeueFailedDeliveries(
   return rows;
 }
 
-export function notificationsOf(db: Database, requestId: string): NotificationRow[] {
-  const notes = db
-    .prepare(
-      "SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id",
-    )
-    .all(requestId) as unknown as Omit<NotificationRow, "deliveries">[];
+export async function notificationsOf(db: Store, requestId: string): Promise<NotificationRow[]> {
+  const notes = (await db.all("SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id", [requestId])) as unknown as Omit<NotificationRow, "deliveries">[];
   const deliveries = db.prepare(
     `SELECT notification_id AS notificationId, recipient, state, attempts, last_error AS lastError, sent_at AS sentAt
      FROM notification_deliveries WHERE notification_id = ? ORDER BY recipient`,

@@ -18,7 +18,6 @@ import {
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
-import { inTransaction } from "../store/transaction.js";
 import {
   getRequest,
   insertRequest,
@@ -45,17 +44,17 @@ export function checkEvidence(body: EvidenceBody): void {
 }
 
 /** Applies evidence inside a transaction; returns whether the status changed. */
-function applyEvidence(
+async function applyEvidence(
   rt: CapabilityRuntime,
   request: StoredRequest,
   body: EvidenceBody,
   now: Date,
-): boolean {
+): Promise<boolean> {
   const result = transitionCapabilityRequest(stateOf(request), { type: "evidence", outcome: body.outcome });
   if (!result.ok) throw domainError("request_closed", result.reason);
   const at = now.toISOString();
-  saveState(rt.db, request.requestId, result.state, at);
-  recordOutcome(
+  await saveState(rt.db, request.requestId, result.state, at);
+  await recordOutcome(
     rt.db,
     request.requestId,
     {
@@ -66,14 +65,12 @@ function applyEvidence(
     },
     at,
   );
-  if (result.notify === "repair") notifyOwners(rt, { ...request, ...result.state }, "repair", now);
+  if (result.notify === "repair") await notifyOwners(rt, { ...request, ...result.state }, "repair", now);
   return result.changed;
 }
 
-function repositoryOf(rt: CapabilityRuntime, workspaceId: string, slug: string): { id: string } {
-  const repo = rt.db
-    .prepare("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?")
-    .get(workspaceId, slug) as { id: string; connected: number } | undefined;
+async function repositoryOf(rt: CapabilityRuntime, workspaceId: string, slug: string): Promise<{ id: string; }> {
+  const repo = (await rt.db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [workspaceId, slug])) as { id: string; connected: number } | undefined;
   if (!repo) throw domainError("not_found", `no repository ${slug} in this workspace`);
   if (repo.connected !== 1) {
     throw domainError("invalid_repo", `${slug} is not connected to the workspace`);
@@ -98,13 +95,13 @@ export async function recordCapabilityRequest(
   }
   const reason = body.reason === undefined ? "" : validated(() => validateCapabilityReason(body.reason!));
   if (body.evidence) checkEvidence(body.evidence);
-  const repo = repositoryOf(rt, who.workspaceId, body.repository);
+  const repo = await repositoryOf(rt, who.workspaceId, body.repository);
 
-  const exactMatch = () =>
-    requestsWithTarget(rt.db, who.workspaceId, repo.id, target).find((r) => r.kind === kind);
+  const exactMatch = async () =>
+    (await requestsWithTarget(rt.db, who.workspaceId, repo.id, target)).find((r) => r.kind === kind);
   let decision: MergeDecision | null = null;
   if (!exactMatch()) {
-    const existing: MatchExisting[] = matchableRequests(rt.db, who.workspaceId, repo.id).map((r) => ({
+    const existing: MatchExisting[] = (await matchableRequests(rt.db, who.workspaceId, repo.id)).map((r) => ({
       requestId: r.requestId,
       kind: r.kind,
       target: r.target,
@@ -119,14 +116,14 @@ export async function recordCapabilityRequest(
   }
 
   const now = rt.now();
-  const response = inTransaction(rt.db, (): { status: 200 | 201; response: RecordCapabilityResponse } => {
+  const response = (await rt.db.transaction(async (): Promise<{ status: 200 | 201; response: RecordCapabilityResponse; }> => {
     // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
     // committed while the matcher ran. A duplicate gets the first answer, not a second record.
     const duplicate = replay();
     if (duplicate) return duplicate;
     const exact = exactMatch();
-    const candidate = decision?.requestId ? getRequest(rt.db, decision.requestId) : undefined;
-    const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
+    const candidate = await (decision?.requestId ? getRequest(rt.db, decision.requestId) : undefined);
+    const merged = await (candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined);
     const found = exact ?? merged;
     let request: StoredRequest;
     let status: 200 | 201 = 200;
@@ -148,32 +145,28 @@ export async function recordCapabilityRequest(
         createdAt: now.toISOString(),
         sandboxId: who.sandboxId,
       };
-      insertRequest(rt.db, created);
+      await insertRequest(rt.db, created);
       request = getRequest(rt.db, created.requestId)!;
-      notifyOwners(rt, request, "new_request", now);
+      await notifyOwners(rt, request, "new_request", now);
       status = 201;
     }
     let evidence: RecordCapabilityResponse["evidence"] = null;
     if (body.evidence) {
-      evidence = { outcome: body.evidence.outcome, changed: applyEvidence(rt, request, body.evidence, now) };
+      evidence = { outcome: body.evidence.outcome, changed: await applyEvidence(rt, request, body.evidence, now) };
       request = getRequest(rt.db, request.requestId)!;
     }
     const out: RecordCapabilityResponse = {
       request: toWire(request),
       matched: status === 200,
-      matchedBy: status === 201 ? null : exact ? "target" : "matcher",
+      matchedBy: status === 201 ? null : await exact ? "target" : "matcher",
       matcher: decision ? { outcome: decision.outcome, confidence: decision.confidence } : null,
       evidence,
     };
     if (idempotencyKey) {
-      rt.db
-        .prepare(
-          "INSERT INTO capability_idempotency (sandbox_id, idempotency_key, request_hash, response_json, created_at) VALUES (?, ?, ?, ?, ?)",
-        )
-        .run(who.sandboxId, idempotencyKey, requestHash, JSON.stringify(out), now.toISOString());
+      (await rt.db.run("INSERT INTO capability_idempotency (sandbox_id, idempotency_key, request_hash, response_json, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, idempotencyKey, requestHash, JSON.stringify(out), now.toISOString()]));
     }
     return { status, response: out };
-  });
+  }));
   rt.kickMail();
   return response;
 }
@@ -182,17 +175,13 @@ export async function recordCapabilityRequest(
  * The answer the first request with this Idempotency-Key got (its status too: 201 when it created the request,
  * 200 when it matched one), or undefined for a new key. The same key with other content is 409.
  */
-function firstAnswer(
+async function firstAnswer(
   rt: CapabilityRuntime,
   who: Caller,
   idempotencyKey: string,
   requestHash: string,
-): { status: 200 | 201; response: RecordCapabilityResponse } | undefined {
-  const previous = rt.db
-    .prepare(
-      "SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?",
-    )
-    .get(who.sandboxId, idempotencyKey) as { request_hash: string; response_json: string } | undefined;
+): Promise<{ status: 200 | 201; response: RecordCapabilityResponse; } | undefined> {
+  const previous = (await rt.db.get("SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?", [who.sandboxId, idempotencyKey])) as { request_hash: string; response_json: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
     throw domainError(
@@ -205,16 +194,16 @@ function firstAnswer(
 }
 
 /** Evidence by request id: the request must be in the caller's workspace. */
-export function reportEvidence(rt: CapabilityRuntime, who: Caller, requestId: string, body: EvidenceBody) {
+export async function reportEvidence(rt: CapabilityRuntime, who: Caller, requestId: string, body: EvidenceBody) {
   checkEvidence(body);
   const now = rt.now();
-  const out = inTransaction(rt.db, () => {
-    const request = getRequest(rt.db, requestId);
+  const out = (await rt.db.transaction(async () => {
+    const request = await getRequest(rt.db, requestId);
     if (!request || request.workspaceId !== who.workspaceId)
       throw domainError("not_found", "no such capability request");
     const changed = applyEvidence(rt, request, body, now);
-    return { request: toWire(getRequest(rt.db, requestId)!), evidence: { outcome: body.outcome, changed } };
-  });
+    return { request: toWire((await getRequest(rt.db, requestId))!), evidence: { outcome: body.outcome, changed } };
+  }));
   rt.kickMail();
   return out;
 }

@@ -3,7 +3,7 @@
 import { tryNormaliseCapabilityKind } from "../../capability/kinds.js";
 import type { CapabilityState, CapabilityStatus, EvidenceOutcome } from "../../capability/transitions.js";
 import type { CapabilityRequest } from "../../transport/wire.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 
 interface Row {
   id: string;
@@ -65,96 +65,66 @@ export const stateOf = (r: StoredRequest): CapabilityState => ({
   accessSupplied: r.accessSupplied,
 });
 
-export function getRequest(db: Database, id: string): StoredRequest | undefined {
-  const row = db.prepare("SELECT * FROM capability_requests WHERE id = ?").get(id) as Row | undefined;
+export async function getRequest(db: Store, id: string): Promise<StoredRequest | undefined> {
+  const row = (await db.get("SELECT * FROM capability_requests WHERE id = ?", [id])) as Row | undefined;
   return row && fromRow(row);
 }
 
-export function requestsOfRepository(
-  db: Database,
+export async function requestsOfRepository(
+  db: Store,
   workspaceId: string,
   repositoryId: string,
-): StoredRequest[] {
-  const rows = db
-    .prepare(
-      "SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? ORDER BY created_at, id",
-    )
-    .all(workspaceId, repositoryId) as unknown as Row[];
+): Promise<StoredRequest[]> {
+  const rows = (await db.all("SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? ORDER BY created_at, id", [workspaceId, repositoryId])) as unknown as Row[];
   return rows.map(fromRow);
 }
 
 /** Requests with this exact normalised target (any kind; the caller compares normalised kinds). */
-export function requestsWithTarget(
-  db: Database,
+export async function requestsWithTarget(
+  db: Store,
   workspaceId: string,
   repositoryId: string,
   target: { form: "host" | "name"; value: string },
-): StoredRequest[] {
-  const rows = db
-    .prepare(
-      "SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? AND target = ? AND target_form = ? ORDER BY created_at, id",
-    )
-    .all(workspaceId, repositoryId, target.value, target.form) as unknown as Row[];
+): Promise<StoredRequest[]> {
+  const rows = (await db.all("SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? AND target = ? AND target_form = ? ORDER BY created_at, id", [workspaceId, repositoryId, target.value, target.form])) as unknown as Row[];
   return rows.map(fromRow);
 }
 
 /** Requests the semantic matcher may merge into (open, verification_pending, repair_needed). */
-export function matchableRequests(db: Database, workspaceId: string, repositoryId: string): StoredRequest[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ?
-       AND status IN ('open', 'verification_pending', 'repair_needed') ORDER BY created_at, id`,
-    )
-    .all(workspaceId, repositoryId) as unknown as Row[];
+export async function matchableRequests(db: Store, workspaceId: string, repositoryId: string): Promise<StoredRequest[]> {
+  const rows = (await db.all(`SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ?
+       AND status IN ('open', 'verification_pending', 'repair_needed') ORDER BY created_at, id`, [workspaceId, repositoryId])) as unknown as Row[];
   return rows.map(fromRow);
 }
 
-export function requestsBoundTo(db: Database, secretId: string): StoredRequest[] {
-  const rows = db
-    .prepare("SELECT * FROM capability_requests WHERE bound_secret_id = ?")
-    .all(secretId) as unknown as Row[];
+export async function requestsBoundTo(db: Store, secretId: string): Promise<StoredRequest[]> {
+  const rows = (await db.all("SELECT * FROM capability_requests WHERE bound_secret_id = ?", [secretId])) as unknown as Row[];
   return rows.map(fromRow);
 }
 
-export function insertRequest(
-  db: Database,
+export async function insertRequest(
+  db: Store,
   r: Omit<StoredRequest, "status" | "accessSupplied" | "lastOutcome" | "boundSecretId" | "updatedAt"> & {
     sandboxId: string | null;
   },
-): void {
-  db.prepare(
-    `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason,
-       status, access_supplied, sandbox_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?)`,
-  ).run(
-    r.requestId,
-    r.workspaceId,
-    r.repositoryId,
-    r.repository,
-    r.kind,
-    r.target,
-    r.targetForm,
-    r.reason,
-    r.sandboxId,
-    r.createdAt,
-    r.createdAt,
-  );
+): Promise<void> {
+  (await db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason,
+       status, access_supplied, sandbox_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?)`, [r.requestId, r.workspaceId, r.repositoryId, r.repository, r.kind, r.target, r.targetForm, r.reason, r.sandboxId, r.createdAt, r.createdAt]));
 }
 
-export function saveState(
-  db: Database,
+export async function saveState(
+  db: Store,
   id: string,
   state: CapabilityState,
   at: string,
   extra: { boundSecretId?: string } = {},
-): void {
-  db.prepare(
-    `UPDATE capability_requests SET status = ?, access_supplied = ?, updated_at = ?,
-       bound_secret_id = COALESCE(?, bound_secret_id) WHERE id = ?`,
-  ).run(state.status, state.accessSupplied ? 1 : 0, at, extra.boundSecretId ?? null, id);
+): Promise<void> {
+  (await db.run(`UPDATE capability_requests SET status = ?, access_supplied = ?, updated_at = ?,
+       bound_secret_id = COALESCE(?, bound_secret_id) WHERE id = ?`, [state.status, state.accessSupplied ? 1 : 0, at, extra.boundSecretId ?? null, id]));
 }
 
-export function recordOutcome(
-  db: Database,
+export async function recordOutcome(
+  db: Store,
   id: string,
   input: {
     outcome: EvidenceOutcome;
@@ -163,11 +133,7 @@ export function recordOutcome(
     after: CapabilityStatus;
   },
   at: string,
-): void {
-  db.prepare(
-    "UPDATE capability_requests SET last_outcome = ?, last_outcome_status = ?, last_outcome_at = ?, updated_at = ? WHERE id = ?",
-  ).run(input.outcome, input.httpStatus, at, at, id);
-  db.prepare(
-    "INSERT INTO capability_evidence (request_id, outcome, http_status, status_before, status_after, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(id, input.outcome, input.httpStatus, input.before, input.after, at);
+): Promise<void> {
+  (await db.run("UPDATE capability_requests SET last_outcome = ?, last_outcome_status = ?, last_outcome_at = ?, updated_at = ? WHERE id = ?", [input.outcome, input.httpStatus, at, at, id]));
+  (await db.run("INSERT INTO capability_evidence (request_id, outcome, http_status, status_before, status_after, created_at) VALUES (?, ?, ?, ?, ?, ?)", [id, input.outcome, input.httpStatus, input.before, input.after, at]));
 }

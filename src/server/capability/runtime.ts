@@ -6,13 +6,13 @@ import { InputError } from "../../errors.js";
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { enqueueNotification, recipientsFor } from "./outbox.js";
 import { dashboardLink, type NotificationKind, renderCapabilityEmail } from "./render-email.js";
 import type { StoredRequest } from "./requests-store.js";
 
 export interface CapabilityRuntime {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   matcher: CapabilityMatcher;
@@ -34,13 +34,13 @@ export function validated<T>(run: () => T): T {
 }
 
 /** Writes the notification and its per-recipient deliveries; call inside the transaction of the state change. */
-export function notifyOwners(
+export async function notifyOwners(
   rt: CapabilityRuntime,
   request: StoredRequest,
   kind: NotificationKind,
   now: Date,
-): void {
-  const workspace = rt.db.prepare("SELECT name FROM workspaces WHERE id = ?").get(request.workspaceId) as
+): Promise<void> {
+  const workspace = (await rt.db.get("SELECT name FROM workspaces WHERE id = ?", [request.workspaceId])) as
     | { name: string }
     | undefined;
   const { subject, text } = renderCapabilityEmail({
@@ -58,7 +58,7 @@ export function notifyOwners(
       request.requestId,
     ),
   });
-  enqueueNotification(
+  await enqueueNotification(
     rt.db,
     {
       id: newId("ntf"),
@@ -66,7 +66,7 @@ export function notifyOwners(
       kind,
       subject,
       text,
-      recipients: recipientsFor(rt.db, request.workspaceId),
+      recipients: await recipientsFor(rt.db, request.workspaceId),
     },
     now,
   );

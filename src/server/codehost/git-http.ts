@@ -12,7 +12,6 @@ import type { ServerDeps } from "../deps.js";
 import { HttpError, notFound, payloadTooLarge } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
 import { touchActivity } from "../sandboxes/store.js";
-import { statement } from "../store/statements.js";
 import { parseCgiHead } from "./cgi.js";
 
 export const CODEHOST_GIT_BASE_PATH = "/codehost/v1/git";
@@ -62,20 +61,14 @@ export function createCodehostGitApp(deps: ServerDeps) {
     const lease = leaseOf(c.req.header("authorization"));
     if (!lease) throw challenge();
     const nowMs = deps.now().getTime();
-    const sandbox = statement(
-      deps.db,
-      `SELECT s.id, s.lease_expires_at_ms, e.workspace_id FROM sandboxes s
-         JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`,
-    ).get(hashCredential(lease)) as
+    const sandbox = (await deps.db.get(`SELECT s.id, s.lease_expires_at_ms, e.workspace_id FROM sandboxes s
+         JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`, [hashCredential(lease)])) as
       | { id: string; lease_expires_at_ms: number; workspace_id: string }
       | undefined;
     if (!sandbox || sandbox.lease_expires_at_ms <= nowMs) throw challenge();
-    touchActivity(deps.db, sandbox.id, nowMs);
+    await touchActivity(deps.db, sandbox.id, nowMs);
     const repo = `${owner}/${name.slice(0, -".git".length)}`;
-    const connected = statement(
-      deps.db,
-      "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1",
-    ).get(sandbox.workspace_id, repo);
+    const connected = (await deps.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [sandbox.workspace_id, repo]));
     if (!connected) throw notFound(`no repository ${repo} is connected to this sandbox's workspace`);
     const prefix = `/${owner}/${name}`;
     const rest = c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length);

@@ -5,7 +5,7 @@
 // functions over the store, run inside the caller's transaction.
 import { randomBytes } from "node:crypto";
 import { newId } from "../auth/tokens.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { statement } from "../store/statements.js";
 
 export interface Installation {
@@ -35,36 +35,28 @@ const toInstallation = (row: Row): Installation => ({
 
 const COLUMNS = "installation_id, workspace_id, account_login, credential_id, suspended";
 
-export function installationById(db: Database, installationId: string): Installation | undefined {
-  const row = statement(db, `SELECT ${COLUMNS} FROM codehost_installations WHERE installation_id = ?`).get(
-    installationId,
-  ) as Row | undefined;
+export async function installationById(db: Store, installationId: string): Promise<Installation | undefined> {
+  const row = (await db.get(`SELECT ${COLUMNS} FROM codehost_installations WHERE installation_id = ?`, [installationId])) as Row | undefined;
   return row && toInstallation(row);
 }
 
-export function installationsOf(db: Database, workspaceId: string): Installation[] {
+export async function installationsOf(db: Store, workspaceId: string): Promise<Installation[]> {
   return (
-    statement(
-      db,
-      `SELECT ${COLUMNS} FROM codehost_installations WHERE workspace_id = ? ORDER BY created_at`,
-    ).all(workspaceId) as unknown as Row[]
+    (await db.all(`SELECT ${COLUMNS} FROM codehost_installations WHERE workspace_id = ? ORDER BY created_at`, [workspaceId])) as unknown as Row[]
   ).map(toInstallation);
 }
 
 /** The installation that gives `repo` to the workspace, if any. */
-export function installationOfRepo(
-  db: Database,
+export async function installationOfRepo(
+  db: Store,
   workspaceId: string,
   repo: string,
-): Installation | undefined {
-  const row = statement(
-    db,
-    `SELECT ${COLUMNS.split(", ")
+): Promise<Installation | undefined> {
+  const row = (await db.get(`SELECT ${COLUMNS.split(", ")
       .map((c) => `i.${c}`)
       .join(", ")} FROM repositories r JOIN codehost_installations i
      ON i.installation_id = r.codehost_installation_id
-     WHERE r.workspace_id = ? AND r.slug = ? AND r.connected = 1`,
-  ).get(workspaceId, repo) as Row | undefined;
+     WHERE r.workspace_id = ? AND r.slug = ? AND r.connected = 1`, [workspaceId, repo])) as Row | undefined;
   return row && toInstallation(row);
 }
 
@@ -76,35 +68,26 @@ export class InstallationElsewhereError extends Error {
  * Records an installation for the workspace (or refreshes its account name) and marks the workspace's code host
  * connected. An installation already recorded for another workspace is refused: one installation, one workspace.
  */
-export function recordInstallation(
-  db: Database,
+export async function recordInstallation(
+  db: Store,
   input: { installationId: string; workspaceId: string; accountLogin: string },
   now: Date,
-): Installation {
-  const existing = installationById(db, input.installationId);
+): Promise<Installation> {
+  const existing = await installationById(db, input.installationId);
   if (existing && existing.workspaceId !== input.workspaceId)
     throw new InstallationElsewhereError(
       `installation ${input.installationId} is connected to another workspace`,
     );
-  statement(
-    db,
-    `INSERT INTO codehost_installations (installation_id, workspace_id, account_login, credential_id, created_at)
+  (await db.run(`INSERT INTO codehost_installations (installation_id, workspace_id, account_login, credential_id, created_at)
      VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`,
-  ).run(
-    input.installationId,
-    input.workspaceId,
-    input.accountLogin,
-    `sec_${randomBytes(16).toString("hex")}`,
-    now.toISOString(),
-  );
-  statement(db, "UPDATE workspaces SET codehost_connected = 1 WHERE id = ?").run(input.workspaceId);
+     ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`, [input.installationId, input.workspaceId, input.accountLogin, `sec_${randomBytes(16).toString("hex")}`, now.toISOString()]));
+  (await db.run("UPDATE workspaces SET codehost_connected = 1 WHERE id = ?", [input.workspaceId]));
   return installationById(db, input.installationId)!;
 }
 
 /** Repositories the installation now gives the workspace: enabled, and linked to the installation. */
 export function addInstallationRepos(
-  db: Database,
+  db: Store,
   installation: Installation,
   repos: readonly string[],
 ): void {
@@ -120,7 +103,7 @@ export function addInstallationRepos(
 
 /** Repositories the installation no longer gives: disabled (their secrets and history stay). */
 export function removeInstallationRepos(
-  db: Database,
+  db: Store,
   installation: Installation,
   repos: readonly string[],
 ): void {
@@ -132,16 +115,13 @@ export function removeInstallationRepos(
 }
 
 /** The installation's repositories are exactly `repos` (the install callback's full listing). */
-export function setInstallationRepos(
-  db: Database,
+export async function setInstallationRepos(
+  db: Store,
   installation: Installation,
   repos: readonly string[],
-): void {
+): Promise<void> {
   const current = (
-    statement(
-      db,
-      "SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1",
-    ).all(installation.workspaceId, installation.installationId) as { slug: string }[]
+    (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1", [installation.workspaceId, installation.installationId])) as { slug: string }[]
   ).map((r) => r.slug);
   const wanted = new Set(repos);
   removeInstallationRepos(
@@ -152,26 +132,20 @@ export function setInstallationRepos(
   addInstallationRepos(db, installation, repos);
 }
 
-export function setInstallationSuspended(db: Database, installationId: string, suspended: boolean): void {
-  statement(db, "UPDATE codehost_installations SET suspended = ? WHERE installation_id = ?").run(
-    suspended ? 1 : 0,
-    installationId,
-  );
+export async function setInstallationSuspended(db: Store, installationId: string, suspended: boolean): Promise<void> {
+  (await db.run("UPDATE codehost_installations SET suspended = ? WHERE installation_id = ?", [suspended ? 1 : 0, installationId]));
 }
 
 /**
  * The App was uninstalled: its repositories are disabled, the record goes, and the workspace's code host is
  * disconnected when no installation is left.
  */
-export function removeInstallation(db: Database, installationId: string): Installation | undefined {
-  const installation = installationById(db, installationId);
+export async function removeInstallation(db: Store, installationId: string): Promise<Installation | undefined> {
+  const installation = await installationById(db, installationId);
   if (!installation) return undefined;
-  statement(
-    db,
-    "UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND codehost_installation_id = ?",
-  ).run(installation.workspaceId, installationId);
-  statement(db, "DELETE FROM codehost_installations WHERE installation_id = ?").run(installationId);
-  if (installationsOf(db, installation.workspaceId).length === 0)
-    statement(db, "UPDATE workspaces SET codehost_connected = 0 WHERE id = ?").run(installation.workspaceId);
+  (await db.run("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND codehost_installation_id = ?", [installation.workspaceId, installationId]));
+  (await db.run("DELETE FROM codehost_installations WHERE installation_id = ?", [installationId]));
+  if ((await installationsOf(db, installation.workspaceId)).length === 0)
+    (await db.run("UPDATE workspaces SET codehost_connected = 0 WHERE id = ?", [installation.workspaceId]));
   return installation;
 }

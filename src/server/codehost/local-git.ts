@@ -5,9 +5,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadExeca } from "../agent/load-execa.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { addLocalComment, codehostIssueKey } from "../tickets/local-comments.js";
 import { createLocalIssues } from "./local-issues.js";
 import { type Codehost, CodehostError, type OpenedPullRequest } from "./port.js";
@@ -22,7 +20,7 @@ const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: "1",
 };
 
-export function createLocalCodehost(options: { db: Database; root: string; now: () => Date }): Codehost {
+export function createLocalCodehost(options: { db: Store; root: string; now: () => Date }): Codehost {
   const creating = new Map<string, Promise<string>>();
   const pathOf = (workspaceId: string, repo: string) => join(options.root, workspaceId, `${repo}.git`);
   const git = (dir: string, args: string[]) =>
@@ -62,7 +60,7 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
     kind: "local",
     ...createLocalIssues(options.db),
     async postComment({ workspaceId, repo, number, body }) {
-      addLocalComment(
+      await addLocalComment(
         options.db,
         { workspaceId, source: "codehost", issueKey: codehostIssueKey(repo, number), body },
         options.now(),
@@ -77,41 +75,21 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
         () => null,
       );
       if (!head) throw new CodehostError(`branch ${input.branch} was not pushed to ${input.repo}`);
-      const existing = statement(
-        options.db,
-        "SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?",
-      ).get(input.workspaceId, input.repo, input.branch) as
+      const existing = (await options.db.get("SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?", [input.workspaceId, input.repo, input.branch])) as
         | { number: number; url: string; merged: number }
         | undefined;
       if (existing) return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
-      return inTransaction(options.db, () => {
+      return (await options.db.transaction(async () => {
         const next = (
-          statement(
-            options.db,
-            "SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?",
-          ).get(input.workspaceId, input.repo) as { n: number }
+          (await options.db.get("SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?", [input.workspaceId, input.repo])) as { n: number }
         ).n;
         const url = `${pathToFileURL(dir).href}#pull/${next}`;
-        statement(
-          options.db,
-          "INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ).run(
-          input.workspaceId,
-          input.repo,
-          next,
-          input.branch,
-          input.taskId,
-          url,
-          options.now().toISOString(),
-        );
+        (await options.db.run("INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [input.workspaceId, input.repo, next, input.branch, input.taskId, url, options.now().toISOString()]));
         return { number: next, url, merged: false };
-      });
+      }));
     },
     async isMerged(input) {
-      const row = statement(
-        options.db,
-        "SELECT branch, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND number = ?",
-      ).get(input.workspaceId, input.repo, input.number) as { branch: string; merged: number } | undefined;
+      const row = (await options.db.get("SELECT branch, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND number = ?", [input.workspaceId, input.repo, input.number])) as { branch: string; merged: number } | undefined;
       if (!row) return false;
       if (row.merged === 1) return true;
       const dir = await ensure(input.workspaceId, input.repo);
@@ -125,10 +103,7 @@ export function createLocalCodehost(options: { db: Database; root: string; now: 
         () => false,
       );
       if (merged)
-        statement(
-          options.db,
-          "UPDATE pull_requests SET merged = 1 WHERE workspace_id = ? AND repo = ? AND number = ?",
-        ).run(input.workspaceId, input.repo, input.number);
+        (await options.db.run("UPDATE pull_requests SET merged = 1 WHERE workspace_id = ? AND repo = ? AND number = ?", [input.workspaceId, input.repo, input.number]));
       return merged;
     },
     async readDefaultBranchFile(input) {

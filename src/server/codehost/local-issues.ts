@@ -1,8 +1,7 @@
 // The local code host's issues: held in the store's `tickets` table (source `codehost`), seeded from the seed
 // document. Search matches every word of the query in the title or the text, as a code host's search terms do; a
 // claim sets the issue's task and, when it had none, its assignee.
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import type { Codehost, CodehostIssue } from "./port.js";
 
 interface Row {
@@ -45,33 +44,24 @@ export function matchesSearchTerms(issue: { title: string | null; context: strin
 
 export type CodehostIssues = Pick<Codehost, "searchIssues" | "findIssue" | "claimIssue">;
 
-export function createLocalIssues(db: Database): CodehostIssues {
+export function createLocalIssues(db: Store): CodehostIssues {
   return {
     async searchIssues({ workspaceId, login, repos, q, limit }) {
-      const rows = statement(
-        db,
-        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND state = 'open'
+      const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND state = 'open'
          AND is_pull_request = 0 AND task_id IS NULL AND (assignee IS NULL OR assignee = ?)
-         AND repo IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
-      ).all(workspaceId, login, JSON.stringify(repos)) as unknown as Row[];
+         AND repo IN (SELECT value FROM json_each(?)) ORDER BY rowid`, [workspaceId, login, JSON.stringify(repos)])) as unknown as Row[];
       return rows
         .filter((row) => !q || matchesSearchTerms(row, q))
         .slice(0, limit)
         .map(toIssue);
     },
     async findIssue({ workspaceId, repo, number }) {
-      const row = statement(
-        db,
-        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`,
-      ).get(workspaceId, repo, number) as Row | undefined;
+      const row = (await db.get(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`, [workspaceId, repo, number])) as Row | undefined;
       return row && toIssue(row);
     },
     async claimIssue({ workspaceId, repo, number, login, taskId }) {
-      statement(
-        db,
-        `UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
-         WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`,
-      ).run(taskId, login, workspaceId, repo, number);
+      (await db.run(`UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
+         WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`, [taskId, login, workspaceId, repo, number]));
     },
   };
 }

@@ -2,7 +2,7 @@
 // runs with. A box learns only the installation's credential id (its placeholder); the scripted agent, which runs
 // on the service's machine and not behind the proxy, gets the header with the real token. Without an App (the
 // local code host) both answer nothing and pushes go where they always did.
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import type { CodehostAppApi } from "./app-api.js";
 import { installationOfRepo } from "./installations.js";
 import { type CodehostPushAccess, installationAuthorizationHeader } from "./push-credentials.js";
@@ -25,20 +25,20 @@ export function codehostPushOf(
 }
 
 /** The installation (credential id) and web base for a repository an unsuspended installation gives. */
-export function createPushAccessLookup(db: Database, push: CodehostPush | undefined): PushAccessLookup {
-  return (workspaceId, repo) => {
+export function createPushAccessLookup(db: Store, push: CodehostPush | undefined): PushAccessLookup {
+  return async (workspaceId, repo) => {
     if (!push) return undefined;
-    const installation = installationOfRepo(db, workspaceId, repo);
+    const installation = await installationOfRepo(db, workspaceId, repo);
     if (!installation || installation.suspended) return undefined;
     return { credentialId: installation.credentialId, webUrl: push.webUrl };
   };
 }
 
 /** The Authorization header git sends as the installation (the real token: service-side pushes only). */
-export function createGitAuthHeader(db: Database, push: CodehostPush | undefined): GitAuthHeaderLookup {
+export function createGitAuthHeader(db: Store, push: CodehostPush | undefined): GitAuthHeaderLookup {
   return async (workspaceId, repo) => {
     if (!push) return null;
-    const installation = installationOfRepo(db, workspaceId, repo);
+    const installation = await installationOfRepo(db, workspaceId, repo);
     if (!installation || installation.suspended) return null;
     const { token } = await push.app.installationToken(installation.installationId);
     return installationAuthorizationHeader(token);

@@ -49,8 +49,8 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, o
 const OPEN_WORLD: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
 
 /** The caller's membership of the workspace, read on every call; not a member reads as no such workspace. */
-function member(call: ToolCall, workspaceId: string): Membership {
-  const membership = membershipOf(call.deps.db, call.caller.user, workspaceId);
+async function member(call: ToolCall, workspaceId: string): Promise<Membership> {
+  const membership = await membershipOf(call.deps.db, call.caller.user, workspaceId);
   if (!membership) throw domainError("not_found", "no such workspace; the whoami tool lists yours");
   return membership;
 }
@@ -72,8 +72,8 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
       "Tasks of a workspace, most recently active first, one page at a time; pass nextCursor as cursor for the next page.",
     annotations: READ_ONLY,
     outputSchema: TaskListSchema,
-    run: (call, input) =>
-      listTasks(call.deps.tasks.context, member(call, input.workspace_id).workspaceId, {
+    run: async (call, input) =>
+      listTasks(call.deps.tasks.context, (await member(call, input.workspace_id)).workspaceId, {
         status: input.status ?? null,
         limit: optional(input.limit),
         cursor: input.cursor ?? null,
@@ -84,8 +84,8 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
     description: "One task of a workspace, whatever its source.",
     annotations: READ_ONLY,
     outputSchema: TaskSchema,
-    run: (call, input) =>
-      readTask(call.deps.tasks.context, member(call, input.workspace_id).workspaceId, input.task_id),
+    run: async (call, input) =>
+      readTask(call.deps.tasks.context, (await member(call, input.workspace_id)).workspaceId, input.task_id),
   },
   start_task: {
     title: "Start a task",
@@ -117,9 +117,9 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
       "Sends a message on a task started from the command-line client, MCP or the API; the agent takes it as its next turn.",
     annotations: OPEN_WORLD,
     outputSchema: MessageIdSchema,
-    run: (call, input) =>
+    run: async (call, input) =>
       sendMessage(call.deps.tasks.context, {
-        workspaceId: member(call, input.workspace_id).workspaceId,
+        workspaceId: (await member(call, input.workspace_id)).workspaceId,
         taskId: input.task_id,
         user: call.caller.user,
         body: { text: input.text },
@@ -132,8 +132,8 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
       "The conversation of a task, oldest first; pass next as after to read on. Poll it to follow a task.",
     annotations: READ_ONLY,
     outputSchema: MessageListSchema,
-    run: (call, input) =>
-      listMessages(call.deps.tasks.context, member(call, input.workspace_id).workspaceId, input.task_id, {
+    run: async (call, input) =>
+      listMessages(call.deps.tasks.context, (await member(call, input.workspace_id)).workspaceId, input.task_id, {
         after: input.after ?? null,
         limit: optional(input.limit),
       }),

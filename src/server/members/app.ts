@@ -46,9 +46,9 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
         c.req.param("workspaceId") ?? "",
         deps.now().getTime(),
       );
-      if (options.gate && !member.rolloutEnabled)
+      if (options.gate && !(await member).rolloutEnabled)
         throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
-      if (options.owner) requireOwnerOrAdmin(member);
+      if (options.owner) requireOwnerOrAdmin(await member);
       c.set("member", member);
       await next();
     });
@@ -117,9 +117,9 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
-    (c) => {
+    async (c) => {
       const { workspaceId, repoId, name } = c.req.valid("param");
-      const result = putSecret(rt, workspaceId, repoId, name, c.req.valid("json"));
+      const result = await putSecret(rt, workspaceId, repoId, name, c.req.valid("json"));
       // The name only: the value never reaches a log line.
       logAuditEvent(deps.logger, AUDIT_EVENTS.secretWritten, {
         requestId: c.get("requestId"),
@@ -127,10 +127,10 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
         workspace: workspaceId,
         repository: repoId,
         secretName: name,
-        rotated: !result.created,
+        rotated: !(await result).created,
       });
       rt.kickMail();
-      return result.created ? c.json(result, 201) : c.json(result, 200);
+      return (await result).created ? c.json(result, 201) : c.json(result, 200);
     },
   );
   return app;

@@ -5,8 +5,7 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import { hashCredential } from "../auth/tokens.js";
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { forgetAccessToken } from "./sign-ins.js";
 
 export interface AdapterHooks {
@@ -28,7 +27,7 @@ function openQuietly(box: SecretBox, scope: string, sealed: string): string | un
 
 type Row = { payload: string; expires_at_ms: number | null; consumed_at_ms: number | null };
 
-export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (model: string) => Adapter {
+export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: string) => Adapter {
   const read = (row: Row | undefined, id: string, model: string): AdapterPayload | undefined => {
     if (!row) return undefined;
     // The provider checks expiry itself too; rows past it are as good as gone.
@@ -62,37 +61,21 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
           : {}),
       };
       const grantId = this.model === "Grant" ? id : (payload.grantId ?? null);
-      statement(
-        db,
-        `INSERT INTO oauth_models (model, id_hash, payload, grant_id, uid, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+      (await db.run(`INSERT INTO oauth_models (model, id_hash, payload, grant_id, uid, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-           uid = excluded.uid, expires_at_ms = excluded.expires_at_ms`,
-      ).run(
-        this.model,
-        hashCredential(id),
-        JSON.stringify(stored),
-        grantId,
-        payload.uid ?? null,
-        expiresIn ? Date.now() + expiresIn * 1000 : null,
-      );
+           uid = excluded.uid, expires_at_ms = excluded.expires_at_ms`, [this.model, hashCredential(id), JSON.stringify(stored), grantId, payload.uid ?? null, expiresIn ? Date.now() + expiresIn * 1000 : null]));
       if (this.model === "AccessToken") await hooks.onAccessToken(id, payload);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const row = statement(
-        db,
-        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?",
-      ).get(this.model, hashCredential(id)) as Row | undefined;
+      const row = (await db.get("SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?", [this.model, hashCredential(id)])) as Row | undefined;
       return read(row, id, this.model);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       // Only sessions are looked up by uid; the uid is not a bearer credential, the session id (cookie) is, and a
       // session's payload never held it raw. The provider re-reads the session by id after this.
-      const row = statement(
-        db,
-        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?",
-      ).get(this.model, uid) as Row | undefined;
+      const row = (await db.get("SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?", [this.model, uid])) as Row | undefined;
       return read(row, "", this.model);
     }
 
@@ -102,25 +85,18 @@ export function createStoreAdapter(db: Database, hooks: AdapterHooks): new (mode
     }
 
     async consume(id: string): Promise<void> {
-      statement(db, "UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?").run(
-        Date.now(),
-        this.model,
-        hashCredential(id),
-      );
+      (await db.run("UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?", [Date.now(), this.model, hashCredential(id)]));
     }
 
     async destroy(id: string): Promise<void> {
-      statement(db, "DELETE FROM oauth_models WHERE model = ? AND id_hash = ?").run(
-        this.model,
-        hashCredential(id),
-      );
-      if (this.model === "AccessToken") forgetAccessToken(db, id);
+      (await db.run("DELETE FROM oauth_models WHERE model = ? AND id_hash = ?", [this.model, hashCredential(id)]));
+      if (this.model === "AccessToken") await forgetAccessToken(db, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      statement(db, "DELETE FROM oauth_models WHERE model = ? AND grant_id = ?").run(this.model, grantId);
+      (await db.run("DELETE FROM oauth_models WHERE model = ? AND grant_id = ?", [this.model, grantId]));
       if (this.model === "AccessToken")
-        statement(db, "DELETE FROM oauth_access_tokens WHERE grant_id = ?").run(grantId);
+        (await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]));
     }
   };
 }

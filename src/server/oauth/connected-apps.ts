@@ -11,8 +11,8 @@ export interface ConnectedApp {
   expiresAt: string;
 }
 
-export function listConnectedApps(deps: ServerDeps, userId: string): ConnectedApp[] {
-  return activeSignInsOf(deps.db, userId, deps.now().getTime()).map((row) => ({
+export async function listConnectedApps(deps: ServerDeps, userId: string): Promise<ConnectedApp[]> {
+  return (await activeSignInsOf(deps.db, userId, deps.now().getTime())).map((row) => ({
     grantId: row.grantId,
     clientName: row.clientName,
     createdAt: new Date(row.createdAtMs).toISOString(),
@@ -22,6 +22,6 @@ export function listConnectedApps(deps: ServerDeps, userId: string): ConnectedAp
 }
 
 /** Ends the sign-in at once: its next API call gets 401 invalid_token. Unknown or another user's: false. */
-export function disconnectApp(deps: ServerDeps, userId: string, grantId: string): boolean {
-  return endSignIn(deps.db, grantId, deps.now().getTime(), userId);
+export async function disconnectApp(deps: ServerDeps, userId: string, grantId: string): Promise<boolean> {
+  return await endSignIn(deps.db, grantId, deps.now().getTime(), userId);
 }

@@ -46,7 +46,7 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
       const kind = payload.aud ? resourceKindOf(issuer, String(payload.aud)) : undefined;
       if (!kind || !payload.grantId || !payload.accountId || !payload.clientId) return;
       const clientName = await clientNameOf(made.provider, payload.clientId);
-      recordAccessToken(
+      await recordAccessToken(
         deps.db,
         {
           token,
@@ -127,7 +127,7 @@ export async function createAuthorizationServer(deps: ServerDeps): Promise<Autho
     },
     issueRefreshToken: async () => false,
     findAccount: async (_ctx, sub) => {
-      const user = findUserById(deps.db, sub);
+      const user = await findUserById(deps.db, sub);
       return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
     },
     renderError: async (ctx, out) => {

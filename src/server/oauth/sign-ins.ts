@@ -2,8 +2,7 @@
 // hash on every API request, ended by Disconnect or DELETE /v1/me/token. Plain SQL over the store, no provider.
 import { hashCredential } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { LAST_USE_GRANULARITY_MS, type ResourceKind, SIGN_IN_IDLE_MS, SIGN_IN_LIFETIME_MS } from "./wire.js";
 
 export interface IssuedAccessToken {
@@ -17,29 +16,15 @@ export interface IssuedAccessToken {
 }
 
 /** Indexes a newly issued access token; the first token of a grant starts its sign-in. */
-export function recordAccessToken(db: Database, issued: IssuedAccessToken, nowMs: number): void {
-  statement(
-    db,
-    `INSERT INTO oauth_sign_ins (grant_id, user_id, client_id, client_name, created_at_ms, expires_at_ms, last_used_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING`,
-  ).run(
-    issued.grantId,
-    issued.userId,
-    issued.clientId,
-    issued.clientName,
-    nowMs,
-    nowMs + SIGN_IN_LIFETIME_MS,
-    nowMs,
-  );
-  statement(
-    db,
-    `INSERT INTO oauth_access_tokens (token_hash, grant_id, resource_kind, expires_at_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT (token_hash) DO NOTHING`,
-  ).run(hashCredential(issued.token), issued.grantId, issued.resourceKind, issued.expiresAtMs);
+export async function recordAccessToken(db: Store, issued: IssuedAccessToken, nowMs: number): Promise<void> {
+  (await db.run(`INSERT INTO oauth_sign_ins (grant_id, user_id, client_id, client_name, created_at_ms, expires_at_ms, last_used_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING`, [issued.grantId, issued.userId, issued.clientId, issued.clientName, nowMs, nowMs + SIGN_IN_LIFETIME_MS, nowMs]));
+  (await db.run(`INSERT INTO oauth_access_tokens (token_hash, grant_id, resource_kind, expires_at_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (token_hash) DO NOTHING`, [hashCredential(issued.token), issued.grantId, issued.resourceKind, issued.expiresAtMs]));
 }
 
-export function forgetAccessToken(db: Database, token: string): void {
-  statement(db, "DELETE FROM oauth_access_tokens WHERE token_hash = ?").run(hashCredential(token));
+export async function forgetAccessToken(db: Store, token: string): Promise<void> {
+  (await db.run("DELETE FROM oauth_access_tokens WHERE token_hash = ?", [hashCredential(token)]));
 }
 
 export type SignInState = "active" | "unknown" | "expired" | "idle" | "ended";
@@ -60,19 +45,16 @@ export function classifySignIn(
 }
 
 /** The token's sign-in and user when it may act on `resource` now; records the use (at most once a minute). */
-export function lookUpSignInToken(
-  db: Database,
+export async function lookUpSignInToken(
+  db: Store,
   token: string,
   resource: ResourceKind,
   nowMs: number,
-): SignInLookup {
-  const row = statement(
-    db,
-    `SELECT t.grant_id, t.resource_kind, t.expires_at_ms AS token_expires_at_ms, s.expires_at_ms,
+): Promise<SignInLookup> {
+  const row = (await db.get(`SELECT t.grant_id, t.resource_kind, t.expires_at_ms AS token_expires_at_ms, s.expires_at_ms,
        s.last_used_at_ms, s.ended_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
      FROM oauth_access_tokens t JOIN oauth_sign_ins s ON s.grant_id = t.grant_id JOIN users u ON u.id = s.user_id
-     WHERE t.token_hash = ?`,
-  ).get(hashCredential(token)) as
+     WHERE t.token_hash = ?`, [hashCredential(token)])) as
     | {
         grant_id: string;
         resource_kind: string;
@@ -98,10 +80,7 @@ export function lookUpSignInToken(
   );
   if (state !== "active") return { state };
   if (nowMs - row.last_used_at_ms >= LAST_USE_GRANULARITY_MS)
-    statement(db, "UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?").run(
-      nowMs,
-      row.grant_id,
-    );
+    (await db.run("UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?", [nowMs, row.grant_id]));
   return {
     state,
     grantId: row.grant_id,
@@ -113,15 +92,12 @@ export function lookUpSignInToken(
  * Ends a sign-in at once: the sign-in is marked ended, its access tokens leave the index and every provider
  * artefact of the grant (grant, codes, tokens) is deleted. `userId` limits it to the user's own sign-ins.
  */
-export function endSignIn(db: Database, grantId: string, nowMs: number, userId?: string): boolean {
-  const ended = statement(
-    db,
-    `UPDATE oauth_sign_ins SET ended_at_ms = ? WHERE grant_id = ? AND ended_at_ms IS NULL
-     AND (? IS NULL OR user_id = ?)`,
-  ).run(nowMs, grantId, userId ?? null, userId ?? null);
+export async function endSignIn(db: Store, grantId: string, nowMs: number, userId?: string): Promise<boolean> {
+  const ended = (await db.run(`UPDATE oauth_sign_ins SET ended_at_ms = ? WHERE grant_id = ? AND ended_at_ms IS NULL
+     AND (? IS NULL OR user_id = ?)`, [nowMs, grantId, userId ?? null, userId ?? null]));
   if (ended.changes === 0) return false;
-  statement(db, "DELETE FROM oauth_access_tokens WHERE grant_id = ?").run(grantId);
-  statement(db, "DELETE FROM oauth_models WHERE grant_id = ?").run(grantId);
+  (await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]));
+  (await db.run("DELETE FROM oauth_models WHERE grant_id = ?", [grantId]));
   return true;
 }
 
@@ -134,13 +110,10 @@ export interface SignInRow {
 }
 
 /** The user's sign-ins still in effect at `nowMs`, newest first. */
-export function activeSignInsOf(db: Database, userId: string, nowMs: number): SignInRow[] {
-  const rows = statement(
-    db,
-    `SELECT grant_id, client_name, created_at_ms, last_used_at_ms, expires_at_ms FROM oauth_sign_ins
+export async function activeSignInsOf(db: Store, userId: string, nowMs: number): Promise<SignInRow[]> {
+  const rows = (await db.all(`SELECT grant_id, client_name, created_at_ms, last_used_at_ms, expires_at_ms FROM oauth_sign_ins
      WHERE user_id = ? AND ended_at_ms IS NULL AND expires_at_ms > ? AND last_used_at_ms > ?
-     ORDER BY created_at_ms DESC, grant_id`,
-  ).all(userId, nowMs, nowMs - SIGN_IN_IDLE_MS) as {
+     ORDER BY created_at_ms DESC, grant_id`, [userId, nowMs, nowMs - SIGN_IN_IDLE_MS])) as {
     grant_id: string;
     client_name: string;
     created_at_ms: number;

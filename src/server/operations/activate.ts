@@ -6,8 +6,7 @@ import { InputError } from "../../errors.js";
 import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "../../naming/index.js";
 import { type ActivationResult, OPERATION_ERRORS } from "../../transport/wire.js";
 import { type Finished, markFailed, markSucceeded, type OperationRow } from "../store/operations.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { buildOverlay, variableMapping } from "./build-overlay.js";
 import {
   disconnectedRepositoryIds,
@@ -36,14 +35,11 @@ export type ActivationOutcome =
   | { overlay: Overlay; finished: Finished };
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
-export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number): Failure | undefined {
-  const now = statement(
-    db,
-    `SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
+export async function checkStillAllowed(db: Store, op: OperationRow, nowMs: number): Promise<Failure | undefined> {
+  const now = (await db.get(`SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
        (SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?) AS lease_expires,
        (SELECT rollout_repository_environments FROM workspaces WHERE id = ?) AS rollout,
-       (SELECT connected FROM repositories WHERE id = ?) AS connected`,
-  ).get(op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id) as {
+       (SELECT connected FROM repositories WHERE id = ?) AS connected`, [op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id])) as {
     turn_expires: number;
     lease_expires: number;
     rollout: number;
@@ -78,51 +74,51 @@ export function checkStillAllowed(db: Database, op: OperationRow, nowMs: number)
 }
 
 /** The ledger with the names of every disconnected repository of the workspace reserved. */
-function withDisconnectedReserved(db: Database, ledger: NamingLedger, workspaceId: string): NamingLedger {
-  for (const id of disconnectedRepositoryIds(db, workspaceId)) ledger = reserveRepositoryNames(ledger, id);
+async function withDisconnectedReserved(db: Store, ledger: NamingLedger, workspaceId: string): Promise<NamingLedger> {
+  for (const id of await disconnectedRepositoryIds(db, workspaceId)) ledger = reserveRepositoryNames(ledger, id);
   return ledger;
 }
 
 /** Reserves the names of repositories that were disconnected since the ledger was last written. */
-export function reserveDisconnected(db: Database, engagementId: string, workspaceId: string): void {
-  const loaded = loadLedger(db, engagementId);
-  saveLedger(db, engagementId, withDisconnectedReserved(db, loaded, workspaceId).entries, loaded.entries);
+export async function reserveDisconnected(db: Store, engagementId: string, workspaceId: string): Promise<void> {
+  const loaded = await loadLedger(db, engagementId);
+  await saveLedger(db, engagementId, (await withDisconnectedReserved(db, loaded, workspaceId)).entries, loaded.entries);
 }
 
 /** Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. */
-export function commitActivation(db: Database, op: OperationRow, now: Date): ActivationOutcome {
-  const refusal = checkStillAllowed(db, op, now.getTime());
+export async function commitActivation(db: Store, op: OperationRow, now: Date): Promise<ActivationOutcome> {
+  const refusal = await checkStillAllowed(db, op, now.getTime());
   if (refusal) {
-    return { failure: refusal, finished: markFailed(db, op.id, refusal.code, refusal.reason, now) };
+    return { failure: refusal, finished: await markFailed(db, op.id, refusal.code, refusal.reason, now) };
   }
-  const loaded = loadLedger(db, op.engagement_id);
-  const reserved = withDisconnectedReserved(db, loaded, op.workspace_id);
+  const loaded = await loadLedger(db, op.engagement_id);
+  const reserved = await withDisconnectedReserved(db, loaded, op.workspace_id);
   let ledger: NamingLedger;
   try {
     ledger = assignVariableNames(reserved, {
       repositoryId: op.repository_id,
       repository: op.repository,
-      variables: repositoryVariableNames(db, op.repository_id, {
+      variables: await repositoryVariableNames(db, op.repository_id, {
         engagementId: op.engagement_id,
         repository: op.repository,
       }),
     }).ledger;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
+    await saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
-    return { failure, finished: markFailed(db, op.id, failure.code, failure.reason, now) };
+    return { failure, finished: await markFailed(db, op.id, failure.code, failure.reason, now) };
   }
-  saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
-  rememberActivatedRepository(db, op.engagement_id, op.repository_id);
-  const revision = nextOverlayRevision(db, op.engagement_id);
-  const overlay = buildOverlay(revision, loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
-  saveOverlay(db, op.engagement_id, op.id, overlay, now);
+  await saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
+  await rememberActivatedRepository(db, op.engagement_id, op.repository_id);
+  const revision = await nextOverlayRevision(db, op.engagement_id);
+  const overlay = buildOverlay(await revision, await loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
+  await saveOverlay(db, op.engagement_id, op.id, overlay, now);
   const result: ActivationResult = {
     overlayRevision: revision,
     variables: variableMapping(overlay),
     requestId: null,
-    managedStartup: buildManagedStartup(op.repository, loadCurrentVersion(db, op.repository_id)),
+    managedStartup: buildManagedStartup(op.repository, await loadCurrentVersion(db, op.repository_id)),
   };
-  return { overlay, finished: markSucceeded(db, op.id, revision, result, now) };
+  return { overlay, finished: await markSucceeded(db, op.id, await revision, result, now) };
 }

@@ -4,16 +4,13 @@ import type { Overlay } from "../../envfile/overlay.js";
 import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
 import { type Readiness, ReadinessSchema } from "../../transport/wire.js";
 import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { statement } from "../store/statements.js";
 import type { RepositoryConfiguration } from "./build-overlay.js";
 import type { EnvironmentVersion } from "./managed-startup.js";
 
-export function loadLedger(db: Database, engagementId: string): NamingLedger {
-  const rows = statement(
-    db,
-    "SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position",
-  ).all(engagementId) as {
+export async function loadLedger(db: Store, engagementId: string): Promise<NamingLedger> {
+  const rows = (await db.all("SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position", [engagementId])) as {
     repository_id: string;
     repository: string;
     variable: string;
@@ -36,13 +33,13 @@ export function loadLedger(db: Database, engagementId: string): NamingLedger {
  * Entries only ever grow or turn reserved, so positions stay stable: a changed or new position is one upsert,
  * and an activation that assigns nothing new writes nothing.
  */
-export function saveLedger(
-  db: Database,
+export async function saveLedger(
+  db: Store,
   engagementId: string,
   entries: readonly LedgerEntry[],
   before?: readonly LedgerEntry[],
-): void {
-  if (!before) statement(db, "DELETE FROM ledger_entries WHERE engagement_id = ?").run(engagementId);
+): Promise<void> {
+  if (!before) (await db.run("DELETE FROM ledger_entries WHERE engagement_id = ?", [engagementId]));
   const upsert = statement(
     db,
     `INSERT INTO ledger_entries (engagement_id, position, repository_id, repository, variable, assigned, status)
@@ -63,59 +60,45 @@ export function saveLedger(
   });
 }
 
-export function disconnectedRepositoryIds(db: Database, workspaceId: string): Set<string> {
+export async function disconnectedRepositoryIds(db: Store, workspaceId: string): Promise<Set<string>> {
   return new Set(
     (
-      statement(db, "SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0").all(
-        workspaceId,
-      ) as {
+      (await db.all("SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0", [workspaceId])) as {
         id: string;
       }[]
     ).map((r) => r.id),
   );
 }
 
-export function rememberActivatedRepository(db: Database, engagementId: string, repositoryId: string): void {
-  statement(
-    db,
-    `INSERT INTO engagement_repositories (engagement_id, repository_id, position)
+export async function rememberActivatedRepository(db: Store, engagementId: string, repositoryId: string): Promise<void> {
+  (await db.run(`INSERT INTO engagement_repositories (engagement_id, repository_id, position)
      SELECT ?, ?, COALESCE(MAX(position), -1) + 1 FROM engagement_repositories WHERE engagement_id = ?
-     ON CONFLICT (engagement_id, repository_id) DO NOTHING`,
-  ).run(engagementId, repositoryId, engagementId);
+     ON CONFLICT (engagement_id, repository_id) DO NOTHING`, [engagementId, repositoryId, engagementId]));
 }
 
 /** Connected repositories activated in the engagement, in first-activation order, with their configuration. */
-export function loadActivatedConfigurations(db: Database, engagementId: string): RepositoryConfiguration[] {
-  const repos = statement(
-    db,
-    `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
-       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
-  ).all(engagementId) as { id: string; slug: string }[];
+export async function loadActivatedConfigurations(db: Store, engagementId: string): Promise<RepositoryConfiguration[]> {
+  const repos = (await db.all(`SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`, [engagementId])) as { id: string; slug: string }[];
   // Every repository's variables in two queries, not two per repository.
   const sandboxEnv = groupBy(
-    statement(
-      db,
-      `SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
-         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`,
-    ).all(engagementId) as { repository_id: string; name: string; value: string }[],
+    (await db.all(`SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
+         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`, [engagementId])) as { repository_id: string; name: string; value: string }[],
     ({ name, value }) => ({ name, value }),
   );
   const secrets = groupBy(
-    statement(
-      db,
-      `SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
-         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`,
-    ).all(engagementId) as { repository_id: string; id: string; name: string }[],
+    (await db.all(`SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
+         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`, [engagementId])) as { repository_id: string; id: string; name: string }[],
     ({ id, name }) => ({ id, name }),
   );
-  return repos.map((r) => {
+  return repos.map(async (r) => {
     const repoSecrets = secrets.get(r.id) ?? [];
     return {
       repositoryId: r.id,
       repository: r.slug,
       sandboxEnv: mergeSandboxEnv({
         configured: sandboxEnv.get(r.id) ?? [],
-        batonrc: batonrcSandboxEnv(db, engagementId, r.slug),
+        batonrc: await batonrcSandboxEnv(db, engagementId, r.slug),
         secretNames: repoSecrets.map((s) => s.name),
       }),
       secrets: repoSecrets,
@@ -127,16 +110,13 @@ export function loadActivatedConfigurations(db: Database, engagementId: string):
  * `.batonrc.json`'s `sandbox.env` for a repository in an engagement: from the engagement's newest sandbox made
  * with that repository's checkout (recorded, linted, at creation), or nothing when no sandbox read one.
  */
-export function batonrcSandboxEnv(
-  db: Database,
+export async function batonrcSandboxEnv(
+  db: Store,
   engagementId: string,
   repository: string,
-): Record<string, string> {
-  const row = statement(
-    db,
-    `SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
-       ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
-  ).get(engagementId, repository) as { batonrc_json: string | null } | undefined;
+): Promise<Record<string, string>> {
+  const row = (await db.get(`SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
+       ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`, [engagementId, repository])) as { batonrc_json: string | null } | undefined;
   if (!row?.batonrc_json) return {};
   const batonrc = JSON.parse(row.batonrc_json) as { sandbox?: { env?: Record<string, string> } };
   return batonrc.sandbox?.env ?? {};
@@ -153,15 +133,12 @@ function groupBy<R extends { repository_id: string }, T>(rows: R[], pick: (row: 
 }
 
 /** Every variable name the repository brings to the engagement: its sandbox.env (both sources) and secrets. */
-export function repositoryVariableNames(
-  db: Database,
+export async function repositoryVariableNames(
+  db: Store,
   repositoryId: string,
   engagement?: { engagementId: string; repository: string },
-): string[] {
-  const rows = statement(
-    db,
-    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?",
-  ).all(repositoryId, repositoryId) as { name: string }[];
+): Promise<string[]> {
+  const rows = (await db.all("SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?", [repositoryId, repositoryId])) as { name: string }[];
   const names = new Set(rows.map((r) => r.name));
   if (engagement)
     for (const name of Object.keys(batonrcSandboxEnv(db, engagement.engagementId, engagement.repository)))
@@ -169,12 +146,9 @@ export function repositoryVariableNames(
   return [...names].sort();
 }
 
-export function loadCurrentVersion(db: Database, repositoryId: string): EnvironmentVersion | undefined {
-  const row = statement(
-    db,
-    `SELECT v.* FROM environment_versions v JOIN repositories r
-         ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`,
-  ).get(repositoryId) as
+export async function loadCurrentVersion(db: Store, repositoryId: string): Promise<EnvironmentVersion | undefined> {
+  const row = (await db.get(`SELECT v.* FROM environment_versions v JOIN repositories r
+         ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`, [repositoryId])) as
     | {
         version_id: string;
         dockerfile_path: string | null;
@@ -222,32 +196,23 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function nextOverlayRevision(db: Database, engagementId: string): number {
+export async function nextOverlayRevision(db: Store, engagementId: string): Promise<number> {
   return (
-    statement(
-      db,
-      "UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ? RETURNING overlay_revision",
-    ).get(engagementId) as { overlay_revision: number }
+    (await db.get("UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ? RETURNING overlay_revision", [engagementId])) as { overlay_revision: number }
   ).overlay_revision;
 }
 
-export function saveOverlay(
-  db: Database,
+export async function saveOverlay(
+  db: Store,
   engagementId: string,
   operationId: string,
   overlay: Overlay,
   now: Date,
-): void {
-  statement(
-    db,
-    "INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString());
+): Promise<void> {
+  (await db.run("INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)", [engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString()]));
 }
 
-export function loadOverlay(db: Database, engagementId: string, revision: number): Overlay | undefined {
-  const row = statement(
-    db,
-    "SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?",
-  ).get(engagementId, revision) as { document_json: string } | undefined;
+export async function loadOverlay(db: Store, engagementId: string, revision: number): Promise<Overlay | undefined> {
+  const row = (await db.get("SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?", [engagementId, revision])) as { document_json: string } | undefined;
   return row ? (JSON.parse(row.document_json) as Overlay) : undefined;
 }

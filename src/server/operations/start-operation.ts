@@ -12,9 +12,7 @@ import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { domainError } from "../domain/errors.js";
-import { commitSoon } from "../store/group-commit.js";
 import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
-import { statement } from "../store/statements.js";
 import { commitActivation } from "./activate.js";
 import { loadOverlay } from "./engagement-state.js";
 
@@ -34,12 +32,12 @@ export async function startOperation(
   requestId: string,
 ): Promise<StartedOperation> {
   const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
-  const started = await commitSoon(deps.db, () => {
-    const previous = findPrevious(deps, who, key, requestHash);
+  const started = await deps.db.transaction(async () => {
+    const previous = await findPrevious(deps, who, key, requestHash);
     if (previous) return { row: previous, created: false, queued: false, overlay: overlayOf(deps, previous) };
     const row = insertPending(deps, who, key, requestHash, body);
-    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
-    const finished = runIfIdle(deps, row);
+    deps.logger.debug({ requestId, operationId: (await row).id, repository: body.repository }, "operation accepted");
+    const finished = await runIfIdle(deps, await row);
     if (!finished) return { row, created: true, queued: true, overlay: undefined };
     return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
   });
@@ -48,21 +46,18 @@ export async function startOperation(
 }
 
 /** A replayed operation's overlay, when it has succeeded (the replaying sandbox is the one that started it). */
-function overlayOf(deps: ServerDeps, row: OperationRow): Overlay | undefined {
+async function overlayOf(deps: ServerDeps, row: OperationRow): Promise<Overlay | undefined> {
   if (row.state !== "succeeded" || row.overlay_revision === null) return undefined;
-  return loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
+  return await loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
 }
 
-function findPrevious(
+async function findPrevious(
   deps: ServerDeps,
   who: Caller,
   key: string,
   requestHash: string,
-): OperationRow | undefined {
-  const previous = statement(
-    deps.db,
-    "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
-  ).get(who.sandboxId, key) as { request_hash: string; operation_id: string } | undefined;
+): Promise<OperationRow | undefined> {
+  const previous = (await deps.db.get("SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?", [who.sandboxId, key])) as { request_hash: string; operation_id: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
     throw domainError(
@@ -73,18 +68,15 @@ function findPrevious(
   return getOperation(deps.db, previous.operation_id)!;
 }
 
-function insertPending(
+async function insertPending(
   deps: ServerDeps,
   who: Caller,
   key: string,
   requestHash: string,
   body: StartOperationBody,
-): OperationRow {
+): Promise<OperationRow> {
   const { db } = deps;
-  const repo = statement(
-    db,
-    "SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?",
-  ).get(who.workspaceId, body.repository) as { id: string; connected: number } | undefined;
+  const repo = (await db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [who.workspaceId, body.repository])) as { id: string; connected: number } | undefined;
   if (!repo) throw domainError("not_found", `no repository ${body.repository} in this workspace`);
   if (repo.connected !== 1) {
     throw domainError(
@@ -107,10 +99,7 @@ function insertPending(
     },
     now,
   );
-  statement(
-    db,
-    "INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(who.sandboxId, key, requestHash, row.id, now.toISOString());
+  (await db.run("INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, key, requestHash, (await row).id, now.toISOString()]));
   return row;
 }
 
@@ -122,28 +111,28 @@ function insertPending(
  * the worker (queue busy, or the activation threw: its savepoint is rolled back and the worker runs it again,
  * failing it `internal` with the usual attempt count if it throws there too).
  */
-function runIfIdle(
+async function runIfIdle(
   deps: ServerDeps,
   row: OperationRow,
-): { row: OperationRow; overlay: Overlay | undefined } | undefined {
+): Promise<{ row: OperationRow; overlay: Overlay | undefined; } | undefined> {
   const { db, logger } = deps;
-  if (!deps.worker.isIdle(row.engagement_id) || nextOpenSeq(db, row.engagement_id) !== row.seq)
+  if (!deps.worker.isIdle(row.engagement_id) || await nextOpenSeq(db, row.engagement_id) !== row.seq)
     return undefined;
-  statement(db, "SAVEPOINT inline_activation").run();
+  (await db.run("SAVEPOINT inline_activation"));
   try {
     const outcome = commitActivation(db, row, deps.now());
-    statement(db, "RELEASE inline_activation").run();
+    (await db.run("RELEASE inline_activation"));
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
       { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
       "operation finished",
     );
     // The row as committed, from what the activation wrote rather than read back.
-    const finished = outcome.finished ? { ...row, ...outcome.finished } : getOperation(db, row.id)!;
+    const finished = await ((await outcome).finished ? { ...row, ...(await outcome).finished } : getOperation(db, row.id)!);
     return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
-    statement(db, "ROLLBACK TO inline_activation").run();
-    statement(db, "RELEASE inline_activation").run();
+    (await db.run("ROLLBACK TO inline_activation"));
+    (await db.run("RELEASE inline_activation"));
     const described = describeThrown(error);
     logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
     return undefined;

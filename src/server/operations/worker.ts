@@ -7,7 +7,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
 import { describeThrown } from "../../errors.js";
 import { OPERATION_ERRORS } from "../../transport/wire.js";
-import { commitSoon } from "../store/group-commit.js";
 import {
   engagementsWithOpenOperations,
   getOperation,
@@ -16,15 +15,14 @@ import {
   nextOpenOperation,
   type OperationRow,
 } from "../store/operations.js";
-import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { checkStillAllowed, commitActivation } from "./activate.js";
 import type { OperationWaiters } from "./waiters.js";
 
 export const MAX_ATTEMPTS = 3;
 
 export interface WorkerOptions {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   waiters: OperationWaiters;
@@ -39,17 +37,17 @@ export class OperationWorker {
   constructor(private readonly options: WorkerOptions) {}
 
   /** Resets interrupted operations and starts draining every engagement with open work. */
-  recover(): void {
+  async recover(): Promise<void> {
     const { db, now, logger } = this.options;
     const at = now();
-    inTransaction(db, () => {
-      const stuck = db.prepare("SELECT id, attempts FROM operations WHERE state = 'running'").all() as {
+    (await db.transaction(async () => {
+      const stuck = (await db.all("SELECT id, attempts FROM operations WHERE state = 'running'")) as {
         id: string;
         attempts: number;
       }[];
       for (const op of stuck) {
         if (op.attempts >= MAX_ATTEMPTS) {
-          markFailed(
+          await markFailed(
             db,
             op.id,
             OPERATION_ERRORS.interrupted,
@@ -57,15 +55,12 @@ export class OperationWorker {
             at,
           );
         } else {
-          db.prepare("UPDATE operations SET state = 'pending', updated_at = ? WHERE id = ?").run(
-            at.toISOString(),
-            op.id,
-          );
+          (await db.run("UPDATE operations SET state = 'pending', updated_at = ? WHERE id = ?", [at.toISOString(), op.id]));
         }
       }
       if (stuck.length > 0) logger.info({ count: stuck.length }, "recovered interrupted operations");
-    });
-    for (const engagementId of engagementsWithOpenOperations(db)) this.kick(engagementId);
+    }));
+    for (const engagementId of await engagementsWithOpenOperations(db)) this.kick(engagementId);
   }
 
   /**
@@ -105,7 +100,7 @@ export class OperationWorker {
     // Let the request that kicked us respond first.
     await Promise.resolve();
     while (!this.stopping) {
-      const op = nextOpenOperation(this.options.db, engagementId);
+      const op = await nextOpenOperation(this.options.db, engagementId);
       if (!op) {
         // Leave the map in the same synchronous step that found the queue empty: a request that starts an
         // operation after this must see the engagement idle (or kick a new drain), never a drain that is over.
@@ -117,15 +112,14 @@ export class OperationWorker {
       } catch (error) {
         const described = describeThrown(error);
         this.options.logger.error({ operationId: op.id, err: described }, "operation step failed");
-        await commitSoon(this.options.db, () =>
+        await this.options.db.transaction(async () =>
           markFailed(
             this.options.db,
             op.id,
             "internal",
             "the service failed while running this operation; start it again",
             this.options.now(),
-          ),
-        );
+          ));
         this.options.waiters.notify(op.id);
       }
     }
@@ -135,17 +129,17 @@ export class OperationWorker {
     const { db, now, logger, waiters } = this.options;
     // Two commits (shared with other requests' in a group commit): `running` with its attempt count is durable
     // before the activation runs, so an operation that kills the service fails after MAX_ATTEMPTS restarts.
-    const refused = await commitSoon(db, () => {
-      const refusal = checkStillAllowed(db, op, now().getTime());
-      if (refusal) markFailed(db, op.id, refusal.code, refusal.reason, now());
-      else markRunning(db, op.id, now());
+    const refused = await db.transaction(async () => {
+      const refusal = await checkStillAllowed(db, op, now().getTime());
+      if (refusal) await markFailed(db, op.id, refusal.code, refusal.reason, now());
+      else await markRunning(db, op.id, now());
       return refusal;
     });
     waiters.notify(op.id);
     logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
     if (refused) return;
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
-    const outcome = await commitSoon(db, () => commitActivation(db, getOperation(db, op.id)!, now()));
+    const outcome = await db.transaction(async () => await commitActivation(db, (await getOperation(db, op.id))!, now()));
     waiters.notify(op.id);
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(

@@ -37,8 +37,8 @@ const served = (row: OperationRow) => toWireOperation(row) as z.infer<typeof S.O
 
 export function operationRoutes(deps: ServerDeps) {
   const app = createSurface<{ caller: Caller }>();
-  const ownOperation = (who: Caller, id: string): OperationRow => {
-    const row = getOperation(deps.db, id);
+  const ownOperation = async (who: Caller, id: string): Promise<OperationRow> => {
+    const row = await getOperation(deps.db, id);
     // Another engagement's operation is indistinguishable from one that does not exist.
     if (!row || row.engagement_id !== who.engagementId) throw notFound("no such operation");
     return row;
@@ -101,17 +101,17 @@ export function operationRoutes(deps: ServerDeps) {
     async (c) => {
       const { id } = c.req.valid("param");
       const waitMs = Math.min(c.req.valid("query")[QUERY.waitMs] ?? 0, MAX_WAIT_MS);
-      const first = ownOperation(c.var.caller, id);
+      const first = await ownOperation(c.var.caller, id);
       if (waitMs === 0 || TERMINAL_OPERATION_STATES.has(first.state)) return c.json(served(first), 200);
       // Register before re-reading so a change committed in between still wakes us.
       const waiter = deps.waiters.wait(id, waitMs, c.req.raw.signal);
-      const current = getOperation(deps.db, id)!;
+      const current = (await getOperation(deps.db, id))!;
       if (current.state !== first.state) {
         waiter.cancel();
         return c.json(served(current), 200);
       }
       await waiter.done;
-      return c.json(served(getOperation(deps.db, id)!), 200);
+      return c.json(served((await getOperation(deps.db, id))!), 200);
     },
   );
 
@@ -128,9 +128,9 @@ export function operationRoutes(deps: ServerDeps) {
         ...pick(401, 403, 404, 409),
       },
     }),
-    (c) => {
+    async (c) => {
       const who = c.var.caller;
-      const row = ownOperation(who, c.req.valid("param").id);
+      const row = await ownOperation(who, c.req.valid("param").id);
       // Only the sandbox that asked for the activation receives its overlay.
       if (row.sandbox_id !== who.sandboxId) throw notFound("no such operation");
       if (row.state !== "succeeded" || row.overlay_revision === null) {
@@ -140,7 +140,7 @@ export function operationRoutes(deps: ServerDeps) {
           `operation is ${row.state}; fetch the overlay once it has succeeded`,
         );
       }
-      const overlay = loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
+      const overlay = await loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
       if (!overlay) throw notFound("no such overlay");
       return c.json(overlay, 200);
     },

@@ -9,7 +9,6 @@ import { createMiddleware } from "hono/factory";
 import { hashCredential } from "../auth/tokens.js";
 import { findUserById } from "../auth/users.js";
 import type { ServerDeps } from "../deps.js";
-import { statement } from "../store/statements.js";
 import type { PagesEnv } from "./env.js";
 import { renderMessagePage } from "./message-page.js";
 import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
@@ -41,23 +40,20 @@ export function isLoopbackUrl(url: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
-export function startWebSession(
+export async function startWebSession(
   deps: ServerDeps,
   userId: string,
   secure: boolean,
-): { setCookie: string; cookie: string } {
+): Promise<{ setCookie: string; cookie: string; }> {
   const id = randomBytes(32).toString("base64url");
   const nowMs = deps.now().getTime();
-  statement(
-    deps.db,
-    "INSERT INTO web_sessions (id_hash, user_id, created_at_ms, last_seen_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)",
-  ).run(hashCredential(id), userId, nowMs, nowMs, nowMs + SESSION_MAX_MS);
+  (await deps.db.run("INSERT INTO web_sessions (id_hash, user_id, created_at_ms, last_seen_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)", [hashCredential(id), userId, nowMs, nowMs, nowMs + SESSION_MAX_MS]));
   return { setCookie: sessionCookie(id, secure, SESSION_MAX_MS / 1000), cookie: `${SESSION_COOKIE}=${id}` };
 }
 
 /** Ends the session the cookie names (sign-out); unknown ids are ignored. */
-export function endWebSession(deps: ServerDeps, sessionId: string): void {
-  statement(deps.db, "DELETE FROM web_sessions WHERE id_hash = ?").run(hashCredential(sessionId));
+export async function endWebSession(deps: ServerDeps, sessionId: string): Promise<void> {
+  (await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]));
 }
 
 export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv> {
@@ -65,24 +61,18 @@ export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv>
     const id = getCookie(c, SESSION_COOKIE);
     const nowMs = deps.now().getTime();
     const row = id
-      ? (statement(
-          deps.db,
-          "SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?",
-        ).get(hashCredential(id)) as
+      ? ((await deps.db.get("SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?", [hashCredential(id)])) as
           | { user_id: string; last_seen_at_ms: number; expires_at_ms: number }
           | undefined)
       : undefined;
     const live = row && row.expires_at_ms > nowMs && row.last_seen_at_ms + SESSION_IDLE_MS > nowMs;
-    const user = live && id ? findUserById(deps.db, row.user_id) : undefined;
+    const user = await (live && id ? findUserById(deps.db, row.user_id) : undefined);
     if (!user || !id) {
       const url = new URL(c.req.url);
       return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
     }
     if (row && nowMs - row.last_seen_at_ms >= TOUCH_GRANULARITY_MS)
-      statement(deps.db, "UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?").run(
-        nowMs,
-        hashCredential(id),
-      );
+      (await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [nowMs, hashCredential(id)]));
     c.set("webUser", user);
     c.set("csrfToken", csrfTokenFor(id));
     await next();

@@ -67,9 +67,9 @@ export function createSignInApp(deps: ServerDeps) {
         400,
       );
     const next = safeNextPath(typeof form.next === "string" ? form.next : undefined);
-    const user = findUserByEmail(deps.db, email);
+    const user = await findUserByEmail(deps.db, email);
     if (user) {
-      const issued = issueSignInLink(deps.db, user.id, next, deps.now().getTime());
+      const issued = await issueSignInLink(deps.db, user.id, next, deps.now().getTime());
       if (issued.state === "issued") {
         const link = `${issuerOf(deps)}${PAGE_PATHS.signInLink}?token=${issued.token}`;
         mailer.send({ to: user.email, ...renderSignInEmail({ link, minutes: LINK_LIFETIME_MS / 60_000 }) });
@@ -105,17 +105,17 @@ export function createSignInApp(deps: ServerDeps) {
   app.post(PAGE_PATHS.signInLink, async (c) => {
     const form = await c.req.parseBody();
     const token = typeof form.token === "string" ? form.token : "";
-    const redeemed = redeemSignInLink(deps.db, token, deps.now().getTime());
+    const redeemed = await redeemSignInLink(deps.db, token, deps.now().getTime());
     if (redeemed.state !== "valid") return c.html(invalidLink(redeemed.state), 400);
-    const session = startWebSession(deps, redeemed.userId, !isLoopbackUrl(c.req.url));
+    const session = await startWebSession(deps, redeemed.userId, !isLoopbackUrl(c.req.url));
     c.header("Set-Cookie", session.setCookie);
     return c.redirect(redeemed.next, 303);
   });
 
   // Sign-out ends the session in the store (the cookie alone would outlive a browser's "clear").
-  app.post(PAGE_PATHS.signOut, requireWebSession(deps), verifyCsrf(), (c) => {
+  app.post(PAGE_PATHS.signOut, requireWebSession(deps), verifyCsrf(), async (c) => {
     const id = getCookie(c, SESSION_COOKIE);
-    if (id) endWebSession(deps, id);
+    if (id) await endWebSession(deps, id);
     c.header("Set-Cookie", sessionCookie("", !isLoopbackUrl(c.req.url), 0));
     return c.redirect(PAGE_PATHS.signIn, 303);
   });

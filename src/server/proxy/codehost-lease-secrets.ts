@@ -7,8 +7,7 @@ import type { LeasePolicyResponse } from "../../proxy/lease/wire.js";
 import { formatSecretPlaceholder } from "../../transport/wire.js";
 import type { CodehostAppApi } from "../codehost/app-api.js";
 import { type Installation, installationOfRepo } from "../codehost/installations.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 
 type LeaseSecretWire = LeasePolicyResponse["secrets"][number];
 
@@ -22,22 +21,19 @@ export interface BoxOfLease {
  * The repositories of a box's engagement: those activated in it, the one the box was made for, and the task's
  * own (a task's engagement is the task) — each counted once.
  */
-export function repositoriesOfBox(db: Database, box: BoxOfLease): string[] {
-  const rows = statement(
-    db,
-    `SELECT r.slug AS slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+export async function repositoriesOfBox(db: Store, box: BoxOfLease): Promise<string[]> {
+  const rows = (await db.all(`SELECT r.slug AS slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
        WHERE er.engagement_id = ? AND r.connected = 1
      UNION SELECT repository FROM sandbox_boxes WHERE sandbox_id = ? AND repository IS NOT NULL
-     UNION SELECT repo FROM tasks WHERE id = ? AND workspace_id = ? AND repo IS NOT NULL`,
-  ).all(box.engagementId, box.sandboxId, box.engagementId, box.workspaceId) as { slug: string }[];
+     UNION SELECT repo FROM tasks WHERE id = ? AND workspace_id = ? AND repo IS NOT NULL`, [box.engagementId, box.sandboxId, box.engagementId, box.workspaceId])) as { slug: string }[];
   return rows.map((row) => row.slug);
 }
 
 /** The distinct, unsuspended installations that give those repositories to the box's workspace. */
-export function installationsOfBox(db: Database, box: BoxOfLease): Installation[] {
+export async function installationsOfBox(db: Store, box: BoxOfLease): Promise<Installation[]> {
   const found = new Map<string, Installation>();
-  for (const repo of repositoriesOfBox(db, box)) {
-    const installation = installationOfRepo(db, box.workspaceId, repo);
+  for (const repo of await repositoriesOfBox(db, box)) {
+    const installation = await installationOfRepo(db, box.workspaceId, repo);
     if (installation && !installation.suspended) found.set(installation.installationId, installation);
   }
   return [...found.values()];

@@ -10,7 +10,7 @@ import { hashCredential } from "../auth/tokens.js";
 import type { CodehostAppApi } from "../codehost/app-api.js";
 import { touchActivity } from "../sandboxes/store.js";
 import { type SecretBox, secretScope } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { installationsOfBox, mintInstallationSecrets } from "./codehost-lease-secrets.js";
 
 /** The code-host App whose installation tokens the lease carries (unset: the local code host, none). */
@@ -20,32 +20,24 @@ export interface LeaseCodehost {
 }
 
 export async function lookupLeasePolicy(
-  db: Database,
+  db: Store,
   box: SecretBox,
   lease: string,
   nowMs: number,
   codehost?: LeaseCodehost,
 ): Promise<LeasePolicyResponse | null> {
-  const sandbox = db
-    .prepare(
-      `SELECT s.id, s.engagement_id, s.lease_expires_at_ms, e.workspace_id
-       FROM sandboxes s JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`,
-    )
-    .get(hashCredential(lease)) as
+  const sandbox = (await db.get(`SELECT s.id, s.engagement_id, s.lease_expires_at_ms, e.workspace_id
+       FROM sandboxes s JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`, [hashCredential(lease)])) as
     | { id: string; engagement_id: string; lease_expires_at_ms: number; workspace_id: string }
     | undefined;
   if (!sandbox || sandbox.lease_expires_at_ms <= nowMs) return null;
   // A request through the proxy is a use of the lease: sandbox activity (DESIGN "Sandbox activity").
-  touchActivity(db, sandbox.id, nowMs);
-  const rows = db
-    .prepare(
-      `SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json
+  await touchActivity(db, sandbox.id, nowMs);
+  const rows = (await db.all(`SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json
        FROM engagement_repositories er
        JOIN repositories r ON r.id = er.repository_id AND r.connected = 1
        JOIN secrets sec ON sec.repository_id = r.id
-       WHERE er.engagement_id = ? ORDER BY er.position, sec.name`,
-    )
-    .all(sandbox.engagement_id) as {
+       WHERE er.engagement_id = ? ORDER BY er.position, sec.name`, [sandbox.engagement_id])) as {
     id: string;
     repository_id: string;
     name: string;
@@ -58,7 +50,7 @@ export async function lookupLeasePolicy(
     engagementId: sandbox.engagement_id,
   };
   // Read before the first await: the store's rows and the tokens describe the same moment.
-  const installations = codehost?.app ? installationsOfBox(db, owner) : [];
+  const installations = await (codehost?.app ? installationsOfBox(db, owner) : []);
   const tokens =
     codehost?.app && installations.length > 0
       ? await mintInstallationSecrets(installations, codehost.app, codehost.logger)

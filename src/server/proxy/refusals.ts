@@ -1,12 +1,11 @@
 // The proxy's refusals, kept per sandbox (the latest 200 each) and read back by that sandbox only.
 import type { ProxyRefusal, ReportRefusalsBody } from "../../proxy/lease/wire.js";
-import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 
 const KEEP_PER_SANDBOX = 200;
 
-export function recordRefusals(db: Database, body: ReportRefusalsBody): number {
-  return inTransaction(db, () => {
+export async function recordRefusals(db: Store, body: ReportRefusalsBody): Promise<number> {
+  return (await db.transaction(async () => {
     const known = db.prepare("SELECT 1 FROM sandboxes WHERE id = ?");
     const insert = db.prepare(
       `INSERT INTO proxy_refusals (sandbox_id, request_id, at, method, host, port, code, status, reason)
@@ -26,16 +25,12 @@ export function recordRefusals(db: Database, body: ReportRefusalsBody): number {
     );
     for (const id of touched) trim.run(id, id);
     return stored;
-  });
+  }));
 }
 
-export function refusalsOf(db: Database, sandboxId: string, limit = 50): ProxyRefusal[] {
-  const rows = db
-    .prepare(
-      `SELECT request_id, at, method, host, port, code, status, reason FROM proxy_refusals
-       WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ?`,
-    )
-    .all(sandboxId, limit) as {
+export async function refusalsOf(db: Store, sandboxId: string, limit = 50): Promise<ProxyRefusal[]> {
+  const rows = (await db.all(`SELECT request_id, at, method, host, port, code, status, reason FROM proxy_refusals
+       WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ?`, [sandboxId, limit])) as {
     request_id: string;
     at: string;
     method: string;

@@ -174,14 +174,14 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     proxyToken,
     logger,
   });
-  const proxies: Promise<ThrowawayProxy | undefined> = proxyListener
+  const proxies: Promise<ThrowawayProxy | undefined> = await (proxyListener
     ? startThrowawayProxy({
         listener: proxyListener,
         serveUrl: `http://127.0.0.1:${portOf(adminServer)}`,
         token: proxyToken!,
         logger,
       })
-    : Promise.resolve(undefined);
+    : Promise.resolve(undefined));
   const [madeDriver, madeService, madeProxy] = await Promise.allSettled([drivers, services, proxies]);
   const service = madeService.status === "fulfilled" ? madeService.value : undefined;
   const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
@@ -301,7 +301,7 @@ async function startThrowawayService(input: {
   ]);
   const db = await openDatabase(":memory:");
   const secretBox = ephemeralSecretBox();
-  applySeed(
+  await applySeed(
     db,
     SeedDocumentSchema.parse(
       buildLocalSeed({

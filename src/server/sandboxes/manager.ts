@@ -7,8 +7,7 @@ import { createSanitiser } from "../../evidence/sanitiser.js";
 import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../auth/sandbox-credentials.js";
 import type { CodehostPushAccess } from "../codehost/push-credentials.js";
-import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { resolveCheckout } from "./checkout-root.js";
 import type { CreatedBox, ExecOptions, ExecResult, SandboxDriver } from "./driver.js";
 import { buildBoxEnvironment, credentialEnvironment } from "./environment.js";
@@ -121,7 +120,7 @@ export interface Owner {
 }
 
 export interface SandboxManagerOptions {
-  db: Database;
+  db: Store;
   driver: SandboxDriver;
   defaultImage: string;
   now: () => Date;
@@ -174,8 +173,8 @@ export class SandboxManager {
   }
 
   /** The box of `sandboxId` if `owner` owns it; otherwise not found (never revealing that it exists). */
-  owned(sandboxId: string, owner: Owner): BoxRow {
-    const row = getBox(this.options.db, sandboxId);
+  async owned(sandboxId: string, owner: Owner): Promise<BoxRow> {
+    const row = await getBox(this.options.db, sandboxId);
     if (!row || row.workspaceId !== owner.workspaceId || row.engagementId !== owner.engagementId)
       throw new SandboxRefusal("sandbox_not_found", "no such sandbox in that workspace and engagement");
     return row;
@@ -224,10 +223,8 @@ export class SandboxManager {
     const input = this.confineCheckouts(requested);
     const batonrc = await this.readBatonrc(input);
     const now = this.options.now();
-    const engagement = db
-      .prepare("SELECT workspace_id FROM engagements WHERE id = ?")
-      .get(input.engagementId) as { workspace_id: string } | undefined;
-    if (!db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(input.workspaceId))
+    const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [input.engagementId])) as { workspace_id: string } | undefined;
+    if (!(await db.get("SELECT 1 FROM workspaces WHERE id = ?", [input.workspaceId])))
       throw new SandboxRefusal("workspace_not_found", "no such workspace; seed it first");
     if (engagement && engagement.workspace_id !== input.workspaceId)
       throw new SandboxRefusal(
@@ -236,17 +233,17 @@ export class SandboxManager {
       );
 
     // Reuse: the named sandbox (ownership checked) or the engagement's newest one, when its box still exists.
-    const candidate = input.sandboxId
+    const candidate = await (input.sandboxId
       ? this.owned(input.sandboxId, input)
       : engagement
         ? latestBoxOf(db, input.engagementId)
-        : undefined;
+        : undefined);
     if (candidate && isReusable(candidate.state) && candidate.boxRef) {
       if (await driver.exists(candidate.boxRef)) {
         const issued =
           input.issued?.sandboxId === candidate.sandboxId
             ? input.issued
-            : renewSandbox(
+            : await renewSandbox(
                 db,
                 {
                   sandboxId: candidate.sandboxId,
@@ -258,7 +255,7 @@ export class SandboxManager {
               );
         this.credentials.set(candidate.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
         await this.event(candidate.sandboxId, "activity");
-        const row = getBox(db, candidate.sandboxId)!;
+        const row = await (await getBox(db, candidate.sandboxId))!;
         return {
           issued,
           box: this.view(row),
@@ -274,7 +271,7 @@ export class SandboxManager {
 
     // A new box (or a lost one recreated): the engagement's pinned image wins over everything else.
     const issued =
-      input.issued && !getBox(db, input.issued.sandboxId) ? input.issued : issueSandbox(db, input, now);
+      await (input.issued && !getBox(db, input.issued.sandboxId) ? input.issued : issueSandbox(db, input, now));
     if (typeof issued === "string") throw new SandboxRefusal("workspace_not_found", issued);
     const pinned =
       pinnedImageOf(db, input.engagementId) ??
@@ -286,20 +283,12 @@ export class SandboxManager {
         now.getTime(),
       );
     const secrets = input.repository
-      ? (db
-          .prepare(
-            "SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name",
-          )
-          .all(input.workspaceId, input.repository) as { id: string; name: string }[])
+      ? ((await db.all("SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name", [input.workspaceId, input.repository])) as { id: string; name: string }[])
       : [];
     // The repository's sandbox.env as activation would give it (the service's record over .batonrc.json): a
     // workspace without the rollout gets it only here, at creation.
     const configured = input.repository
-      ? (db
-          .prepare(
-            "SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?",
-          )
-          .all(input.workspaceId, input.repository) as { name: string; value: string }[])
+      ? ((await db.all("SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?", [input.workspaceId, input.repository])) as { name: string; value: string }[])
       : [];
     const sandboxEnv = Object.fromEntries(
       mergeSandboxEnv({
@@ -353,8 +342,8 @@ export class SandboxManager {
       );
     }
     const nowMs = this.nowMs();
-    inTransaction(db, () =>
-      insertBox(db, {
+    (await db.transaction(async () =>
+      await insertBox(db, {
         sandboxId: issued.sandboxId,
         workspaceId: input.workspaceId,
         engagementId: input.engagementId,
@@ -368,8 +357,7 @@ export class SandboxManager {
         createdAtMs: nowMs,
         reach: created.reach as Record<string, string>,
         batonrc,
-      }),
-    );
+      })));
     this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
     logSandboxCreated(this.options.logger, {
       ...input,
@@ -380,7 +368,7 @@ export class SandboxManager {
     if (batonrc?.pre_clone?.length) await this.runPreClone(issued.sandboxId, created.ref, batonrc.pre_clone);
     return {
       issued,
-      box: this.view(getBox(db, issued.sandboxId)!),
+      box: this.view((await getBox(db, issued.sandboxId))!),
       env,
       reused: false,
       reach: created.reach,
@@ -405,7 +393,7 @@ export class SandboxManager {
       });
       if (result.exitCode !== 0) break; // later commands may depend on this one
     }
-    setPreClone(this.options.db, sandboxId, records);
+    await setPreClone(this.options.db, sandboxId, records);
   }
 
   /** Runs a command in an owned box: activity, and a stopped or archived box starts again first. */
@@ -415,7 +403,7 @@ export class SandboxManager {
     argv: readonly string[],
     options: ExecOptions,
   ): Promise<ExecResult> {
-    const row = this.owned(sandboxId, owner);
+    const row = await this.owned(sandboxId, owner);
     if (!row.boxRef || !isReusable(row.state))
       throw new SandboxRefusal(
         "sandbox_not_found",
@@ -434,15 +422,15 @@ export class SandboxManager {
   }
 
   async copyOut(sandboxId: string, owner: Owner, pathInBox: string, hostDir: string): Promise<void> {
-    const row = this.owned(sandboxId, owner);
+    const row = await this.owned(sandboxId, owner);
     if (!row.boxRef || row.state === "deleted")
       throw new SandboxRefusal("sandbox_not_found", "the box is gone");
     await this.options.driver.copyOut(row.boxRef, pathInBox, hostDir);
   }
 
   /** An operation, command or lease use (no box change needed: a box in use is running). */
-  recordActivity(sandboxId: string): void {
-    touchActivity(this.options.db, sandboxId, this.nowMs());
+  async recordActivity(sandboxId: string): Promise<void> {
+    await touchActivity(this.options.db, sandboxId, this.nowMs());
   }
 
   /**
@@ -451,11 +439,11 @@ export class SandboxManager {
    */
   event(sandboxId: string, event: LifecycleEvent, unless?: () => boolean): Promise<Transition | null> {
     return this.serialise(async () => {
-      const row = getBox(this.options.db, sandboxId);
+      const row = await getBox(this.options.db, sandboxId);
       if (!row || unless?.()) return null;
       const transition = decideOnEvent(row, event);
       if (!transition) {
-        if (event === "activity") this.recordActivity(sandboxId);
+        if (event === "activity") await this.recordActivity(sandboxId);
         return null;
       }
       await this.apply(row, transition);
@@ -464,12 +452,12 @@ export class SandboxManager {
   }
 
   async finishWork(sandboxId: string, owner: Owner) {
-    this.owned(sandboxId, owner);
+    await this.owned(sandboxId, owner);
     return this.event(sandboxId, "work_finished");
   }
 
   async cancel(sandboxId: string, owner: Owner) {
-    this.owned(sandboxId, owner);
+    await this.owned(sandboxId, owner);
     return this.event(sandboxId, "cancelled");
   }
 
@@ -483,12 +471,12 @@ export class SandboxManager {
     event: "work_finished" | "cancelled",
     stillIdle: () => boolean,
   ) {
-    this.owned(sandboxId, owner);
+    await this.owned(sandboxId, owner);
     return this.event(sandboxId, event, () => !stillIdle());
   }
 
   async remove(sandboxId: string, owner: Owner) {
-    this.owned(sandboxId, owner);
+    await this.owned(sandboxId, owner);
     return this.event(sandboxId, "deleted");
   }
 
@@ -502,7 +490,7 @@ export class SandboxManager {
     return this.serialise(async () => {
       const done: { sandboxId: string; transition: Transition }[] = [];
       const keep = new Set<string>();
-      for (const row of listBoxes(this.options.db, { live: true })) {
+      for (const row of await listBoxes(this.options.db, { live: true })) {
         if (
           row.boxRef &&
           row.driver === this.options.driver.name &&
@@ -513,7 +501,7 @@ export class SandboxManager {
         }
         const transition = decideOnEvent(row, "lost");
         if (!transition) continue;
-        applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
+        await applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
         this.credentials.delete(row.sandboxId);
         logSandboxTransition(this.options.logger, row, transition);
         done.push({ sandboxId: row.sandboxId, transition });
@@ -537,7 +525,7 @@ export class SandboxManager {
   private async sweepWith(decide: typeof decideOnSweep) {
     const done: { sandboxId: string; transition: Transition }[] = [];
     const nowMs = this.nowMs();
-    for (const row of listBoxes(this.options.db, { live: true })) {
+    for (const row of await listBoxes(this.options.db, { live: true })) {
       const transition = decide(row, nowMs);
       if (!transition) continue;
       try {
@@ -561,7 +549,7 @@ export class SandboxManager {
       if (transition.to === "deleted") await driver.remove(row.boxRef);
     }
     if (transition.to === "deleted") this.credentials.delete(row.sandboxId);
-    applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
+    await applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
     logSandboxTransition(this.options.logger, row, transition);
   }
 
@@ -571,12 +559,12 @@ export class SandboxManager {
     return next;
   }
 
-  list(workspaceId?: string): SandboxView[] {
-    return listBoxes(this.options.db, workspaceId ? { workspaceId } : {}).map((row) => this.view(row));
+  async list(workspaceId?: string): Promise<SandboxView[]> {
+    return (await listBoxes(this.options.db, workspaceId ? { workspaceId } : {})).map((row) => this.view(row));
   }
 
-  show(sandboxId: string): SandboxView | undefined {
-    const row = getBox(this.options.db, sandboxId);
+  async show(sandboxId: string): Promise<SandboxView | undefined> {
+    const row = await getBox(this.options.db, sandboxId);
     return row && this.view(row);
   }
 

@@ -2,7 +2,7 @@
 // the proxy and to the service's own address), the default image, and the sweeps' timers.
 import type { Logger } from "pino";
 import { UsageError } from "../../errors.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import type { DriverName, HostEndpoint, SandboxDriver } from "./driver.js";
 import { resolveSandboxImage } from "./image.js";
 import { SandboxManager, type SandboxManagerOptions } from "./manager.js";
@@ -58,7 +58,7 @@ export async function createSandboxDriver(
 }
 
 export interface StartSandboxManagerOptions extends SandboxDriverOptions {
-  db: Database;
+  db: Store;
   /** `--checkout-root`, checked and real (checkCheckoutRoot); none: checkouts are refused. */
   checkoutRoot?: string | undefined;
   logger: Logger;

@@ -1,5 +1,5 @@
 // The sandbox manager's rows: boxes, pinned images and lifecycle transitions. Plain functions over the store.
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { statement } from "../store/statements.js";
 import type { SandboxState, Transition } from "./lifecycle.js";
 
@@ -65,47 +65,27 @@ function toRow(raw: RawRow): BoxRow {
   };
 }
 
-export function insertBox(db: Database, row: Omit<BoxRow, "preClone">): void {
-  db.prepare(
-    `INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
+export async function insertBox(db: Store, row: Omit<BoxRow, "preClone">): Promise<void> {
+  (await db.run(`INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
        last_activity_at_ms, state_changed_at_ms, created_at_ms, reach_json, batonrc_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.sandboxId,
-    row.workspaceId,
-    row.engagementId,
-    row.driver,
-    row.boxRef,
-    row.image,
-    row.repository,
-    row.state,
-    row.lastActivityAtMs,
-    row.stateChangedAtMs,
-    row.createdAtMs,
-    JSON.stringify(row.reach),
-    row.batonrc === null ? null : JSON.stringify(row.batonrc),
-  );
-  recordTransition(db, row.sandboxId, { from: null, to: row.state, reason: "created" }, row.createdAtMs);
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.sandboxId, row.workspaceId, row.engagementId, row.driver, row.boxRef, row.image, row.repository, row.state, row.lastActivityAtMs, row.stateChangedAtMs, row.createdAtMs, JSON.stringify(row.reach), row.batonrc === null ? null : JSON.stringify(row.batonrc)]));
+  await recordTransition(db, row.sandboxId, { from: null, to: row.state, reason: "created" }, row.createdAtMs);
 }
 
-export function getBox(db: Database, sandboxId: string): BoxRow | undefined {
-  const raw = db.prepare("SELECT * FROM sandbox_boxes WHERE sandbox_id = ?").get(sandboxId) as
+export async function getBox(db: Store, sandboxId: string): Promise<BoxRow | undefined> {
+  const raw = (await db.get("SELECT * FROM sandbox_boxes WHERE sandbox_id = ?", [sandboxId])) as
     | RawRow
     | undefined;
   return raw && toRow(raw);
 }
 
 /** The engagement's newest box that is not deleted (the one a follow-up reuses). */
-export function latestBoxOf(db: Database, engagementId: string): BoxRow | undefined {
-  const raw = db
-    .prepare(
-      "SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
-    )
-    .get(engagementId) as RawRow | undefined;
+export async function latestBoxOf(db: Store, engagementId: string): Promise<BoxRow | undefined> {
+  const raw = (await db.get("SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1", [engagementId])) as RawRow | undefined;
   return raw && toRow(raw);
 }
 
-export function listBoxes(db: Database, filter: { workspaceId?: string; live?: boolean } = {}): BoxRow[] {
+export async function listBoxes(db: Store, filter: { workspaceId?: string; live?: boolean } = {}): Promise<BoxRow[]> {
   const where: string[] = [];
   const args: string[] = [];
   if (filter.workspaceId) {
@@ -114,45 +94,33 @@ export function listBoxes(db: Database, filter: { workspaceId?: string; live?: b
   }
   if (filter.live) where.push("state <> 'deleted'");
   const sql = `SELECT * FROM sandbox_boxes ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms, rowid`;
-  return (db.prepare(sql).all(...args) as unknown as RawRow[]).map(toRow);
+  return ((await db.all(sql, [...args])) as unknown as RawRow[]).map(toRow);
 }
 
-export function applyTransition(db: Database, sandboxId: string, transition: Transition, atMs: number): void {
-  db.prepare("UPDATE sandbox_boxes SET state = ?, state_changed_at_ms = ? WHERE sandbox_id = ?").run(
-    transition.to,
-    atMs,
-    sandboxId,
-  );
+export async function applyTransition(db: Store, sandboxId: string, transition: Transition, atMs: number): Promise<void> {
+  (await db.run("UPDATE sandbox_boxes SET state = ?, state_changed_at_ms = ? WHERE sandbox_id = ?", [transition.to, atMs, sandboxId]));
   if (transition.reason === "activity")
-    db.prepare("UPDATE sandbox_boxes SET last_activity_at_ms = ? WHERE sandbox_id = ?").run(atMs, sandboxId);
-  recordTransition(db, sandboxId, transition, atMs);
+    (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = ? WHERE sandbox_id = ?", [atMs, sandboxId]));
+  await recordTransition(db, sandboxId, transition, atMs);
 }
 
-function recordTransition(
-  db: Database,
+async function recordTransition(
+  db: Store,
   sandboxId: string,
   transition: { from: SandboxState | null; to: SandboxState; reason: string },
   atMs: number,
-): void {
-  db.prepare(
-    "INSERT INTO sandbox_transitions (sandbox_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)",
-  ).run(sandboxId, transition.from, transition.to, transition.reason, atMs);
+): Promise<void> {
+  (await db.run("INSERT INTO sandbox_transitions (sandbox_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)", [sandboxId, transition.from, transition.to, transition.reason, atMs]));
 }
 
 /** Any operation, command or lease use: the idle clock starts again. */
-export function touchActivity(db: Database, sandboxId: string, atMs: number): void {
+export async function touchActivity(db: Store, sandboxId: string, atMs: number): Promise<void> {
   // On every authenticated operations request: one cached statement, a primary-key update (no row: no-op).
-  statement(
-    db,
-    "UPDATE sandbox_boxes SET last_activity_at_ms = MAX(last_activity_at_ms, ?) WHERE sandbox_id = ? AND state <> 'deleted'",
-  ).run(atMs, sandboxId);
+  (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = MAX(last_activity_at_ms, ?) WHERE sandbox_id = ? AND state <> 'deleted'", [atMs, sandboxId]));
 }
 
-export function setPreClone(db: Database, sandboxId: string, records: readonly PreCloneRecord[]): void {
-  db.prepare("UPDATE sandbox_boxes SET pre_clone_json = ? WHERE sandbox_id = ?").run(
-    JSON.stringify(records),
-    sandboxId,
-  );
+export async function setPreClone(db: Store, sandboxId: string, records: readonly PreCloneRecord[]): Promise<void> {
+  (await db.run("UPDATE sandbox_boxes SET pre_clone_json = ? WHERE sandbox_id = ?", [JSON.stringify(records), sandboxId]));
 }
 
 export interface TransitionRecord {
@@ -162,12 +130,8 @@ export interface TransitionRecord {
   at: string;
 }
 
-export function transitionsOf(db: Database, sandboxId: string): TransitionRecord[] {
-  const rows = db
-    .prepare(
-      "SELECT from_state, to_state, reason, at_ms FROM sandbox_transitions WHERE sandbox_id = ? ORDER BY seq",
-    )
-    .all(sandboxId) as {
+export async function transitionsOf(db: Store, sandboxId: string): Promise<TransitionRecord[]> {
+  const rows = (await db.all("SELECT from_state, to_state, reason, at_ms FROM sandbox_transitions WHERE sandbox_id = ? ORDER BY seq", [sandboxId])) as {
     from_state: SandboxState | null;
     to_state: SandboxState;
     reason: string;
@@ -183,25 +147,21 @@ export function transitionsOf(db: Database, sandboxId: string): TransitionRecord
 
 export type ImageSource = "default" | "snapshot_name" | "request";
 
-export function pinnedImageOf(
-  db: Database,
+export async function pinnedImageOf(
+  db: Store,
   engagementId: string,
-): { image: string; source: ImageSource } | undefined {
-  return db
-    .prepare("SELECT image, source FROM engagement_images WHERE engagement_id = ?")
-    .get(engagementId) as { image: string; source: ImageSource } | undefined;
+): Promise<{ image: string; source: ImageSource; } | undefined> {
+  return (await db.get("SELECT image, source FROM engagement_images WHERE engagement_id = ?", [engagementId])) as { image: string; source: ImageSource } | undefined;
 }
 
 /** Pins the image to the engagement unless one is pinned already; returns the pinned one. */
-export function pinImage(
-  db: Database,
+export async function pinImage(
+  db: Store,
   engagementId: string,
   image: string,
   source: ImageSource,
   atMs: number,
-): { image: string; source: ImageSource } {
-  db.prepare(
-    "INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING",
-  ).run(engagementId, image, source, atMs);
+): Promise<{ image: string; source: ImageSource; }> {
+  (await db.run("INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING", [engagementId, image, source, atMs]));
   return pinnedImageOf(db, engagementId)!;
 }

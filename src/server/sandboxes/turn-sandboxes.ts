@@ -20,7 +20,7 @@ import {
 import { boxGitEnvironment, boxGitUrl } from "../codehost/git-http.js";
 import type { PushAccessLookup } from "../codehost/push-access.js";
 import { codehostPushEnvironment, codehostRepoUrl } from "../codehost/push-credentials.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { AGENT_HOME } from "./driver.js";
 import { isReusable } from "./lifecycle.js";
 import type { SandboxManager } from "./manager.js";
@@ -31,7 +31,7 @@ export const BOX_PROGRAM_DIR = `${AGENT_HOME}/.baton/agent`;
 const INSTALL_TIMEOUT_MS = 60_000;
 
 export interface ManagerSandboxesOptions {
-  db: Database;
+  db: Store;
   /** The sandbox manager, once `baton serve` has made it (it listens first: boxes reach its address). */
   manager: () => SandboxManager | undefined;
   /** Folder holding a working folder per task on the service's machine (for adapters that work there). */
@@ -67,8 +67,8 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
 
   return {
     kind: "manager",
-    credentialsFor(task, now): IssuedSandbox {
-      const row = latestBoxOf(db, task.id);
+    async credentialsFor(task, now): Promise<IssuedSandbox> {
+      const row = await latestBoxOf(db, task.id);
       const held = row && leases.get(row.sandboxId);
       if (row && held && row.workspaceId === task.workspaceId && isReusable(row.state)) {
         const leaseExpiresAt = extendLeaseWithin(
@@ -146,7 +146,7 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
 
     async settle(task, how, stillIdle) {
       const manager = options.manager();
-      const row = latestBoxOf(db, task.id);
+      const row = await latestBoxOf(db, task.id);
       if (!manager || !row || row.workspaceId !== task.workspaceId) return;
       const owner = { workspaceId: task.workspaceId, engagementId: task.id };
       await manager.settle(

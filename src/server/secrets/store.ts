@@ -1,7 +1,7 @@
 // Writes a repository secret with its value sealed; a secret keeps its id (and so its placeholder) across
 // rotations. Writing the value it already holds leaves the row as it is, so re-seeding changes nothing.
 import { newId } from "../auth/tokens.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { type SecretBox, secretScope } from "./secret-box.js";
 
 export interface SecretWrite {
@@ -12,14 +12,12 @@ export interface SecretWrite {
   at: string;
 }
 
-export function writeSecret(
-  db: Database,
+export async function writeSecret(
+  db: Store,
   box: SecretBox,
   write: SecretWrite,
-): { secretId: string; created: boolean; changed: boolean } {
-  const existing = db
-    .prepare("SELECT id, value_sealed, allowed_hosts_json FROM secrets WHERE repository_id = ? AND name = ?")
-    .get(write.repositoryId, write.name) as
+): Promise<{ secretId: string; created: boolean; changed: boolean; }> {
+  const existing = (await db.get("SELECT id, value_sealed, allowed_hosts_json FROM secrets WHERE repository_id = ? AND name = ?", [write.repositoryId, write.name])) as
     | { id: string; value_sealed: string; allowed_hosts_json: string }
     | undefined;
   const hosts = JSON.stringify(write.allowedHosts);
@@ -28,15 +26,11 @@ export function writeSecret(
     if (sameValue(box, scope, existing.value_sealed, write.value) && existing.allowed_hosts_json === hosts) {
       return { secretId: existing.id, created: false, changed: false };
     }
-    db.prepare(
-      "UPDATE secrets SET value_sealed = ?, allowed_hosts_json = ?, updated_at = ? WHERE id = ?",
-    ).run(box.seal(scope, write.value), hosts, write.at, existing.id);
+    (await db.run("UPDATE secrets SET value_sealed = ?, allowed_hosts_json = ?, updated_at = ? WHERE id = ?", [box.seal(scope, write.value), hosts, write.at, existing.id]));
     return { secretId: existing.id, created: false, changed: true };
   }
   const secretId = newId("sec");
-  db.prepare(
-    "INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(secretId, write.repositoryId, write.name, box.seal(scope, write.value), hosts, write.at);
+  (await db.run("INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES (?, ?, ?, ?, ?, ?)", [secretId, write.repositoryId, write.name, box.seal(scope, write.value), hosts, write.at]));
   return { secretId, created: true, changed: true };
 }
 

@@ -11,10 +11,10 @@ import { loadSeedItems } from "./seed-items.js";
 import { applyTableItem, pruneTableItem, type SeedContext, type TableItem } from "./table-item.js";
 
 /** Applies the repository and what it holds; returns its id. */
-export function applyRepository(ctx: SeedContext, workspaceId: string, repo: SeedRepository): string {
-  const id = repositoryIdFor(ctx, workspaceId, repo);
+export async function applyRepository(ctx: SeedContext, workspaceId: string, repo: SeedRepository): Promise<string> {
+  const id = await repositoryIdFor(ctx, workspaceId, repo);
   const env = repo.environment;
-  applyTableItem(
+  await applyTableItem(
     ctx,
     {
       kind: "repository",
@@ -30,10 +30,10 @@ export function applyRepository(ctx: SeedContext, workspaceId: string, repo: See
       connected: repo.connected ? 1 : 0,
       ...(env ? { currentVersionId: env.versionId } : {}),
     },
-    loadSeedItems(ctx.db, "repository", workspaceId).get(id),
+    (await loadSeedItems(ctx.db, "repository", workspaceId)).get(await id),
   );
   if (env) {
-    applyTableItem(
+    await applyTableItem(
       ctx,
       {
         kind: "environment_version",
@@ -61,22 +61,22 @@ export function applyRepository(ctx: SeedContext, workspaceId: string, repo: See
         readiness: JSON.stringify(env.readiness),
         startupTimeoutSeconds: env.startupTimeoutSeconds ?? null,
       },
-      loadSeedItems(ctx.db, "environment_version", id).get(env.versionId),
+      (await loadSeedItems(ctx.db, "environment_version", await id)).get(env.versionId),
     );
   }
-  const sandboxEnv = loadSeedItems(ctx.db, "sandbox_env", id);
+  const sandboxEnv = await loadSeedItems(ctx.db, "sandbox_env", await id);
   for (const [name, value] of Object.entries(repo.sandboxEnv))
-    applyTableItem(ctx, sandboxEnvItem(id, name), { value }, sandboxEnv.get(name));
-  const secrets = loadSeedItems(ctx.db, "secret", id);
+    await applyTableItem(ctx, sandboxEnvItem(await id, name), { value }, sandboxEnv.get(name));
+  const secrets = await loadSeedItems(ctx.db, "secret", await id);
   for (const secret of repo.secrets) {
     const applied = secrets.get(secret.name);
     // The fingerprint the seed last recorded, while the value is unchanged; a new one when it changed.
     const value = matchesFingerprint(secret.value, applied?.value)
       ? (applied!.value as string)
       : fingerprintSecret(secret.value);
-    applyTableItem(
+    await applyTableItem(
       ctx,
-      secretItem(ctx, id, secret.name, { value, plain: secret.value }),
+      secretItem(ctx, await id, secret.name, { value, plain: secret.value }),
       { value, allowedHosts: JSON.stringify(secret.allowedHosts) },
       applied,
     );
@@ -85,26 +85,22 @@ export function applyRepository(ctx: SeedContext, workspaceId: string, repo: See
 }
 
 /** Removes the sandboxEnv entries and secrets the seed set before and no longer has (unless changed since). */
-export function pruneRepository(ctx: SeedContext, id: string, repo: SeedRepository): void {
-  const sandboxEnv = loadSeedItems(ctx.db, "sandbox_env", id);
+export async function pruneRepository(ctx: SeedContext, id: string, repo: SeedRepository): Promise<void> {
+  const sandboxEnv = await loadSeedItems(ctx.db, "sandbox_env", id);
   for (const [name, applied] of itemsGone(sandboxEnv, new Set(Object.keys(repo.sandboxEnv))))
-    pruneTableItem(ctx, sandboxEnvItem(id, name), applied, `sandboxEnv ${name} of ${repo.repository}`);
-  const secrets = loadSeedItems(ctx.db, "secret", id);
+    await pruneTableItem(ctx, sandboxEnvItem(id, name), applied, `sandboxEnv ${name} of ${repo.repository}`);
+  const secrets = await loadSeedItems(ctx.db, "secret", id);
   for (const [name, applied] of itemsGone(secrets, new Set(repo.secrets.map((s) => s.name)))) {
     const item = secretItem(ctx, id, name, { value: applied.value as string });
-    pruneTableItem(ctx, item, applied, `secret ${name} of ${repo.repository}`);
+    await pruneTableItem(ctx, item, applied, `secret ${name} of ${repo.repository}`);
   }
 }
 
 /** A seed sandboxEnv name that is also a secret of the repository (one owners added, or one kept) is refused. */
-export function checkNameClashes(ctx: SeedContext, workspace: SeedWorkspace): void {
+export async function checkNameClashes(ctx: SeedContext, workspace: SeedWorkspace): Promise<void> {
   for (const repo of workspace.repositories) {
-    const clash = ctx.db
-      .prepare(
-        `SELECT e.name FROM sandbox_env e JOIN secrets s ON s.repository_id = e.repository_id AND s.name = e.name
-         JOIN repositories r ON r.id = e.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY e.name`,
-      )
-      .get(workspace.id, repo.repository) as { name: string } | undefined;
+    const clash = (await ctx.db.get(`SELECT e.name FROM sandbox_env e JOIN secrets s ON s.repository_id = e.repository_id AND s.name = e.name
+         JOIN repositories r ON r.id = e.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY e.name`, [workspace.id, repo.repository])) as { name: string } | undefined;
     if (clash) {
       throw new InputError(
         `${repo.repository}: ${clash.name} is a sandboxEnv entry of the seed and also a secret of the repository (set through the API); rename the sandboxEnv entry`,
@@ -117,17 +113,15 @@ export function defaultRepositoryId(workspaceId: string, slug: string): string {
   return `repo_${createHash("sha256").update(`${workspaceId}/${slug}`).digest("hex").slice(0, 16)}`;
 }
 
-function repositoryIdFor(ctx: SeedContext, workspaceId: string, repo: SeedRepository): string {
-  const bySlug = ctx.db
-    .prepare("SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?")
-    .get(workspaceId, repo.repository) as { id: string } | undefined;
+async function repositoryIdFor(ctx: SeedContext, workspaceId: string, repo: SeedRepository): Promise<string> {
+  const bySlug = (await ctx.db.get("SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?", [workspaceId, repo.repository])) as { id: string } | undefined;
   const id = repo.id ?? bySlug?.id ?? defaultRepositoryId(workspaceId, repo.repository);
   if (bySlug && bySlug.id !== id) {
     throw new InputError(
       `repository ${repo.repository} already has id ${bySlug.id}; drop "id" or use that one`,
     );
   }
-  const existing = ctx.db.prepare("SELECT workspace_id FROM repositories WHERE id = ?").get(id) as
+  const existing = (await ctx.db.get("SELECT workspace_id FROM repositories WHERE id = ?", [id])) as
     | { workspace_id: string }
     | undefined;
   if (existing && existing.workspace_id !== workspaceId) {

@@ -12,8 +12,7 @@ import type { Logger } from "pino";
 import { InputError } from "../../errors.js";
 import { hashCredential } from "../auth/tokens.js";
 import { DEFAULT_TOKEN_TTL_DAYS } from "../capability/member-auth.js";
-import type { Database } from "../store/sqlite.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { applyRepository, checkNameClashes, pruneRepository } from "./apply-repository.js";
 
 export { defaultRepositoryId } from "./apply-repository.js";
@@ -43,20 +42,20 @@ export interface SeedOutcome {
  * Applies `seed`; secret values are written sealed with `box` (the operator's key), never in plaintext. Logs (on
  * `logger`) each item that left the seed but stays, naming it, never a value.
  */
-export function applySeed(
-  db: Database,
+export async function applySeed(
+  db: Store,
   seed: SeedDocument,
   now: Date,
   box: SecretBox,
   logger?: Logger,
-): SeedOutcome {
+): Promise<SeedOutcome> {
   const ctx: SeedContext = { db, at: now.toISOString(), kept: [], box };
-  inTransaction(db, () => {
-    const workspaces = loadSeedItems(db, "workspace", "");
+  (await db.transaction(async () => {
+    const workspaces = await loadSeedItems(db, "workspace", "");
     const prunes: (() => void)[] = [];
     for (const workspace of seed.workspaces) {
       const tasks = workspaceTaskFields(workspace);
-      applyTableItem(
+      await applyTableItem(
         ctx,
         {
           kind: "workspace",
@@ -70,21 +69,21 @@ export function applySeed(
         { name: workspace.name, rollout: workspace.rollout.repositoryEnvironments ? 1 : 0, ...tasks.values },
         workspaces.get(workspace.id),
       );
-      prunes.push(applyMembers(ctx, workspace, now));
+      prunes.push(await applyMembers(ctx, workspace, now));
       for (const repository of workspace.repositories) {
-        const id = applyRepository(ctx, workspace.id, repository);
+        const id = await applyRepository(ctx, workspace.id, repository);
         prunes.push(() => pruneRepository(ctx, id, repository));
       }
-      applyEngagements(db, workspace, ctx.at);
+      await applyEngagements(db, workspace, ctx.at);
       applyWorkspaceIssues(db, workspace, now);
-      applyWorkspaceConnections(db, workspace, now);
+      await applyWorkspaceConnections(db, workspace, now);
     }
     // Removals come after every addition, so an item that moved (a token to another member, a secret name to
     // sandboxEnv) is judged against the whole new seed.
     for (const prune of prunes) prune();
-    for (const workspace of seed.workspaces) checkNameClashes(ctx, workspace);
-    if (seed.agent) applyAgentRules(db, seed.agent);
-  });
+    for (const workspace of seed.workspaces) await checkNameClashes(ctx, workspace);
+    if (seed.agent) await applyAgentRules(db, seed.agent);
+  }));
   for (const item of ctx.kept)
     logger?.warn({ item }, "left the seed but kept: changed through the API since the seed set it");
   return { kept: ctx.kept };
@@ -115,31 +114,31 @@ const tokenItem = (workspaceId: string, tokenHash: string, now: Date, token?: st
 });
 
 /** Applies the workspace's members and their tokens; returns the removal step for those that left the seed. */
-function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): () => void {
-  const members = loadSeedItems(ctx.db, "member", workspace.id);
-  const tokens = loadSeedItems(ctx.db, "member_token", workspace.id);
+async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): Promise<() => void> {
+  const members = await loadSeedItems(ctx.db, "member", workspace.id);
+  const tokens = await loadSeedItems(ctx.db, "member_token", workspace.id);
   const seenMembers = new Set<string>();
   const seenTokens = new Set<string>();
   for (const member of workspace.members) {
     const email = member.email.toLowerCase();
     seenMembers.add(email);
     const identity = memberTaskFields(member);
-    applyTableItem(
+    await applyTableItem(
       ctx,
       memberItem(workspace.id, email, identity.columns),
       { role: member.role, ...identity.values },
       members.get(email),
     );
-    applyMemberUser(ctx.db, member, now);
+    await applyMemberUser(ctx.db, member, now);
     if (member.token) {
       const hash = hashCredential(member.token);
       seenTokens.add(hash);
-      applyTableItem(ctx, tokenItem(workspace.id, hash, now, member.token), { email }, tokens.get(hash));
+      await applyTableItem(ctx, tokenItem(workspace.id, hash, now, member.token), { email }, tokens.get(hash));
     }
   }
-  return () => {
+  return async () => {
     for (const [email, applied] of itemsGone(members, seenMembers))
-      pruneTableItem(
+      await pruneTableItem(
         ctx,
         memberItem(workspace.id, email, memberTaskColumnsOf(applied)),
         applied,
@@ -148,27 +147,25 @@ function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): ()
     for (const [hash, applied] of itemsGone(tokens, seenTokens)) {
       const item = tokenItem(workspace.id, hash, now);
       // A member of another workspace in the seed may still hand out the same token: then it stays.
-      if (seededElsewhere(ctx.db, hash, workspace.id)) {
-        dropSeedItem(ctx.db, item);
+      if (await seededElsewhere(ctx.db, hash, workspace.id)) {
+        await dropSeedItem(ctx.db, item);
         continue;
       }
-      pruneTableItem(ctx, item, applied, `the seed token of ${String(applied.email)} in ${workspace.id}`);
+      await pruneTableItem(ctx, item, applied, `the seed token of ${String(applied.email)} in ${workspace.id}`);
     }
   };
 }
 
-function seededElsewhere(db: Database, tokenHash: string, workspaceId: string): boolean {
+async function seededElsewhere(db: Store, tokenHash: string, workspaceId: string): Promise<boolean> {
   return (
-    db
-      .prepare("SELECT 1 FROM seed_items WHERE kind = 'member_token' AND key = ? AND scope <> ?")
-      .get(tokenHash, workspaceId) !== undefined
+    (await db.get("SELECT 1 FROM seed_items WHERE kind = 'member_token' AND key = ? AND scope <> ?", [tokenHash, workspaceId])) !== undefined
   );
 }
 
 /** Engagements are only ever added; one id belongs to one workspace. */
-function applyEngagements(db: Database, workspace: SeedWorkspace, at: string): void {
+async function applyEngagements(db: Store, workspace: SeedWorkspace, at: string): Promise<void> {
   for (const engagement of workspace.engagements) {
-    const owner = db.prepare("SELECT workspace_id FROM engagements WHERE id = ?").get(engagement.id) as
+    const owner = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [engagement.id])) as
       | { workspace_id: string }
       | undefined;
     if (owner && owner.workspace_id !== workspace.id) {
@@ -177,11 +174,7 @@ function applyEngagements(db: Database, workspace: SeedWorkspace, at: string): v
       );
     }
     if (!owner) {
-      db.prepare("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)").run(
-        engagement.id,
-        workspace.id,
-        at,
-      );
+      (await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [engagement.id, workspace.id, at]));
     }
   }
 }

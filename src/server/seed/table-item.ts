@@ -2,7 +2,7 @@
 // table and column names are constants of apply-seed, never input.
 import type { SQLInputValue } from "node:sqlite";
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { type Fields, type FieldValue, fieldsToWrite, unchangedSinceSeeded } from "./plan.js";
 import { dropSeedItem, type SeedItemKind, saveSeedItem } from "./seed-items.js";
 
@@ -26,7 +26,7 @@ export interface TableItem {
 }
 
 export interface SeedContext {
-  db: Database;
+  db: Store;
   at: string;
   /** Items that left the seed but stay, because the service changed them since the seed set them. */
   kept: string[];
@@ -34,14 +34,10 @@ export interface SeedContext {
   box: SecretBox;
 }
 
-function read(db: Database, item: TableItem): Fields | undefined {
+async function read(db: Store, item: TableItem): Promise<Fields | undefined> {
   const fields = Object.keys(item.columns);
   const where = Object.keys(item.where);
-  const row = db
-    .prepare(
-      `SELECT ${fields.map((f) => item.columns[f]).join(", ")} FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`,
-    )
-    .get(...Object.values(item.where)) as Record<string, unknown> | undefined;
+  const row = (await db.get(`SELECT ${fields.map((f) => item.columns[f]).join(", ")} FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`, [...Object.values(item.where)])) as Record<string, unknown> | undefined;
   if (!row) return undefined;
   return Object.fromEntries(
     fields.map((f) => {
@@ -58,61 +54,47 @@ function columnValues(item: TableItem, fields: Fields): Record<string, SQLInputV
 }
 
 /** Writes what the seed changed (everything for a new item or a missing row) and records what it set. */
-export function applyTableItem(
+export async function applyTableItem(
   ctx: SeedContext,
   item: TableItem,
   desired: Fields,
   applied: Fields | undefined,
-): void {
+): Promise<void> {
   const where = Object.keys(item.where);
   const exists =
-    ctx.db
-      .prepare(`SELECT 1 FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`)
-      .get(...Object.values(item.where)) !== undefined;
+    (await ctx.db.get(`SELECT 1 FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`, [...Object.values(item.where)])) !== undefined;
   const names = fieldsToWrite(desired, applied, exists);
   if (!exists) {
     const values = { ...item.where, ...item.insertExtra, ...item.writeExtra, ...columnValues(item, desired) };
-    ctx.db
-      .prepare(
-        `INSERT INTO ${item.table} (${Object.keys(values).join(", ")}) VALUES (${Object.keys(values)
+    (await ctx.db.run(`INSERT INTO ${item.table} (${Object.keys(values).join(", ")}) VALUES (${Object.keys(values)
           .map(() => "?")
-          .join(", ")})`,
-      )
-      .run(...Object.values(values));
+          .join(", ")})`, [...Object.values(values)]));
   } else if (names.length > 0) {
     const values = {
       ...item.writeExtra,
       ...columnValues(item, Object.fromEntries(names.map((n) => [n, desired[n]!]))),
     };
-    ctx.db
-      .prepare(
-        `UPDATE ${item.table} SET ${Object.keys(values)
+    (await ctx.db.run(`UPDATE ${item.table} SET ${Object.keys(values)
           .map((c) => `${c} = ?`)
           .join(", ")} WHERE ${Object.keys(item.where)
           .map((c) => `${c} = ?`)
-          .join(" AND ")}`,
-      )
-      .run(...Object.values(values), ...Object.values(item.where));
+          .join(" AND ")}`, [...Object.values(values), ...Object.values(item.where)]));
   }
-  saveSeedItem(ctx.db, item, desired, ctx.at);
+  await saveSeedItem(ctx.db, item, desired, ctx.at);
 }
 
 /**
  * An item the seed set and no longer has: deleted when its row still holds what the seed set, kept (and named
  * in `ctx.kept`) when something else changed it since. Either way the seed forgets it.
  */
-export function pruneTableItem(ctx: SeedContext, item: TableItem, applied: Fields, describe: string): void {
-  const current = read(ctx.db, item);
+export async function pruneTableItem(ctx: SeedContext, item: TableItem, applied: Fields, describe: string): Promise<void> {
+  const current = await read(ctx.db, item);
   if (current && unchangedSinceSeeded(applied, current)) {
-    ctx.db
-      .prepare(
-        `DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
+    (await ctx.db.run(`DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
           .map((c) => `${c} = ?`)
-          .join(" AND ")}`,
-      )
-      .run(...Object.values(item.where));
-  } else if (current) {
+          .join(" AND ")}`, [...Object.values(item.where)]));
+  } else if (await current) {
     ctx.kept.push(describe);
   }
-  dropSeedItem(ctx.db, item);
+  await dropSeedItem(ctx.db, item);
 }

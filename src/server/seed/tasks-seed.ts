@@ -7,7 +7,7 @@ import { ScriptedRuleSchema } from "../agent/rules.js";
 import { newId } from "../auth/tokens.js";
 import { upsertUser } from "../auth/users.js";
 import { recordInstallation } from "../codehost/installations.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { statement } from "../store/statements.js";
 import type { Fields, FieldValue } from "./plan.js";
 
@@ -136,8 +136,8 @@ export function memberTaskColumnsOf(applied: Fields): Record<string, string> {
 }
 
 /** The member's user (one per e-mail, across workspaces): its name and code-host login when the seed names them. */
-export function applyMemberUser(db: Database, member: Member, now: Date): void {
-  upsertUser(db, { email: member.email, name: member.name, codehostLogin: member.codehostLogin }, now);
+export async function applyMemberUser(db: Store, member: Member, now: Date): Promise<void> {
+  await upsertUser(db, { email: member.email, name: member.name, codehostLogin: member.codehostLogin }, now);
 }
 
 /** Columns a seeded token gets when it is first inserted: an id to revoke it by and its last four characters. */
@@ -147,7 +147,7 @@ export const seededTokenColumns = (token: string) => ({ id: newId("pat"), last_f
  * The workspace's tracker and code-host issues: added or updated, never deleted; an issue's task and its assignee
  * once delegated are the service's and are kept.
  */
-export function applyWorkspaceIssues(db: Database, workspace: Workspace, now: Date): void {
+export function applyWorkspaceIssues(db: Store, workspace: Workspace, now: Date): void {
   const upsert = statement(
     db,
     `INSERT INTO tickets (id, workspace_id, source, identifier, repo, number, title, context, state, assignee, is_pull_request,
@@ -199,42 +199,33 @@ export function applyWorkspaceIssues(db: Database, workspace: Workspace, now: Da
  * for another workspace is the seed's mistake and stops it). The installation gives the seed's connected
  * repositories of the workspace.
  */
-export function applyWorkspaceConnections(db: Database, workspace: Workspace, now: Date): void {
+export async function applyWorkspaceConnections(db: Store, workspace: Workspace, now: Date): Promise<void> {
   const installation = workspace.codehost?.installation;
   if (installation) {
-    const recorded = recordInstallation(
-      db,
-      { installationId: installation.id, workspaceId: workspace.id, accountLogin: installation.account },
-      now,
+    const recorded = await recordInstallation(
+        db,
+        { installationId: installation.id, workspaceId: workspace.id, accountLogin: installation.account },
+        now
     );
-    statement(
-      db,
-      "UPDATE repositories SET codehost_installation_id = ? WHERE workspace_id = ? AND codehost_installation_id IS NULL",
-    ).run(recorded.installationId, workspace.id);
+    (await db.run("UPDATE repositories SET codehost_installation_id = ? WHERE workspace_id = ? AND codehost_installation_id IS NULL", [recorded.installationId, workspace.id]));
   }
   const organization = workspace.tracker?.organization;
   if (organization)
-    statement(
-      db,
-      `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, created_at)
+    (await db.run(`INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, created_at)
        VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
-       organization_name = excluded.organization_name`,
-    ).run(workspace.id, organization.id, organization.name, now.toISOString());
+       organization_name = excluded.organization_name`, [workspace.id, organization.id, organization.name, now.toISOString()]));
 }
 
 /** The scripted agent's rules are the seed's alone: a seed with `agent` replaces them. */
-export function applyAgentRules(db: Database, agent: z.infer<typeof SeedAgentSchema>): void {
-  statement(db, "DELETE FROM agent_rules").run();
-  agent.rules.forEach((rule, position) => {
-    statement(db, "INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)").run(
-      position,
-      JSON.stringify(rule),
-    );
+export async function applyAgentRules(db: Store, agent: z.infer<typeof SeedAgentSchema>): Promise<void> {
+  (await db.run("DELETE FROM agent_rules"));
+  agent.rules.forEach(async (rule, position) => {
+    (await db.run("INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)", [position, JSON.stringify(rule)]));
   });
 }
 
-export function loadAgentRules(db: Database): z.infer<typeof ScriptedRuleSchema>[] {
+export async function loadAgentRules(db: Store): Promise<z.infer<typeof ScriptedRuleSchema>[]> {
   return (
-    statement(db, "SELECT rule_json FROM agent_rules ORDER BY position").all() as { rule_json: string }[]
+    (await db.all("SELECT rule_json FROM agent_rules ORDER BY position")) as { rule_json: string }[]
   ).map((r) => ScriptedRuleSchema.parse(JSON.parse(r.rule_json)));
 }

@@ -1,8 +1,7 @@
 // Operation rows and their wire shape. State changes go through these functions so `updated_at` and
 // `finished_at` stay consistent.
 import type { Operation, OperationKind, OperationState } from "../../transport/wire.js";
-import type { Database } from "./sqlite.js";
-import { statement } from "./statements.js";
+import type { Store } from "./store.js";
 
 export interface OperationRow {
   seq: number;
@@ -39,12 +38,12 @@ export function toWireOperation(row: OperationRow): Operation {
   };
 }
 
-export function getOperation(db: Database, id: string): OperationRow | undefined {
-  return statement(db, "SELECT * FROM operations WHERE id = ?").get(id) as OperationRow | undefined;
+export async function getOperation(db: Store, id: string): Promise<OperationRow | undefined> {
+  return (await db.get("SELECT * FROM operations WHERE id = ?", [id])) as OperationRow | undefined;
 }
 
-export function insertOperation(
-  db: Database,
+export async function insertOperation(
+  db: Store,
   row: Pick<
     OperationRow,
     | "id"
@@ -57,24 +56,10 @@ export function insertOperation(
     | "repository"
   >,
   now: Date,
-): OperationRow {
+): Promise<OperationRow> {
   const at = now.toISOString();
-  const { lastInsertRowid } = statement(
-    db,
-    `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
-       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  ).run(
-    row.id,
-    row.kind,
-    row.workspace_id,
-    row.engagement_id,
-    row.sandbox_id,
-    row.turn_id,
-    row.repository_id,
-    row.repository,
-    at,
-    at,
-  );
+  const { lastInsertRowid } = (await db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, [row.id, row.kind, row.workspace_id, row.engagement_id, row.sandbox_id, row.turn_id, row.repository_id, row.repository, at, at]));
   // The row as stored, without reading it back (the column defaults are these).
   return {
     ...row,
@@ -97,27 +82,21 @@ export type Finished = Pick<
   "state" | "overlay_revision" | "result_json" | "error_code" | "error_reason" | "updated_at" | "finished_at"
 >;
 
-export function markRunning(db: Database, id: string, now: Date): void {
-  statement(
-    db,
-    "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
-  ).run(now.toISOString(), id);
+export async function markRunning(db: Store, id: string, now: Date): Promise<void> {
+  (await db.run("UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?", [now.toISOString(), id]));
 }
 
 /** Fails an open operation; what it wrote, or undefined when the operation was no longer open. */
-export function markFailed(
-  db: Database,
+export async function markFailed(
+  db: Store,
   id: string,
   code: string,
   reason: string,
   now: Date,
-): Finished | undefined {
+): Promise<Finished | undefined> {
   const at = now.toISOString();
-  const { changes } = statement(
-    db,
-    `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
-     WHERE id = ? AND state IN ('pending', 'running')`,
-  ).run(code, reason, at, at, id);
+  const { changes } = (await db.run(`UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
+     WHERE id = ? AND state IN ('pending', 'running')`, [code, reason, at, at, id]));
   if (Number(changes) === 0) return undefined;
   return {
     state: "failed",
@@ -130,20 +109,17 @@ export function markFailed(
   };
 }
 
-export function markSucceeded(
-  db: Database,
+export async function markSucceeded(
+  db: Store,
   id: string,
   overlayRevision: number,
   result: unknown,
   now: Date,
-): Finished {
+): Promise<Finished> {
   const at = now.toISOString();
   const resultJson = JSON.stringify(result);
-  statement(
-    db,
-    `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
-       finished_at = ? WHERE id = ?`,
-  ).run(overlayRevision, resultJson, at, at, id);
+  (await db.run(`UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
+       finished_at = ? WHERE id = ?`, [overlayRevision, resultJson, at, at, id]));
   return {
     state: "succeeded",
     overlay_revision: overlayRevision,
@@ -156,27 +132,18 @@ export function markSucceeded(
 }
 
 /** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
-export function nextOpenOperation(db: Database, engagementId: string): OperationRow | undefined {
-  return statement(
-    db,
-    "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
-  ).get(engagementId) as OperationRow | undefined;
+export async function nextOpenOperation(db: Store, engagementId: string): Promise<OperationRow | undefined> {
+  return (await db.get("SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1", [engagementId])) as OperationRow | undefined;
 }
 
 /** `seq` of nextOpenOperation's row, read from the open-operations index alone. */
-export function nextOpenSeq(db: Database, engagementId: string): number | undefined {
-  const row = statement(
-    db,
-    "SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
-  ).get(engagementId) as { seq: number } | undefined;
+export async function nextOpenSeq(db: Store, engagementId: string): Promise<number | undefined> {
+  const row = (await db.get("SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1", [engagementId])) as { seq: number } | undefined;
   return row?.seq;
 }
 
-export function engagementsWithOpenOperations(db: Database): string[] {
+export async function engagementsWithOpenOperations(db: Store): Promise<string[]> {
   return (
-    statement(
-      db,
-      "SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')",
-    ).all() as { engagement_id: string }[]
+    (await db.all("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")) as { engagement_id: string }[]
   ).map((r) => r.engagement_id);
 }

@@ -2,8 +2,7 @@
 // the queue, and recovery after a restart. Every function runs inside the caller's transaction and returns the
 // ids of turns that became `running`, which the runtime then executes.
 import { newId } from "../auth/tokens.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { queueIssuePost } from "../tickets/issue-post-queue.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
 import { NOTICES } from "./notices.js";
@@ -33,54 +32,54 @@ import {
 export const ENTRY_PREFIX: Record<EntryRole, string> = { user: "msg", agent: "agt", platform: "plt" };
 export const newEntryId = (role: EntryRole): string => newId(ENTRY_PREFIX[role]);
 
-function addEntry(
-  db: Database,
+async function addEntry(
+  db: Store,
   taskId: string,
   entry: { role: EntryRole; kind: EntryKind; body: string },
   now: Date,
-): string {
+): Promise<string> {
   const id = newEntryId(entry.role);
-  insertEntry(db, { id, taskId, ...entry }, now);
+  await insertEntry(db, { id, taskId, ...entry }, now);
   // A task of an issue says on the issue what the agent and the service said: queued in this same transaction.
-  queueIssuePost(db, taskId, id);
+  await queueIssuePost(db, taskId, id);
   return id;
 }
 
 /** Hands every saved message of the task to the engine, oldest first. */
-export function handOverTask(db: Database, taskId: string, now: Date): string[] {
+export async function handOverTask(db: Store, taskId: string, now: Date): Promise<string[]> {
   const started: string[] = [];
-  for (const entry of unhandedMessages(db, taskId)) started.push(...handOverOne(db, taskId, entry, now));
+  for (const entry of await unhandedMessages(db, taskId)) started.push(...await handOverOne(db, taskId, entry, now));
   return started;
 }
 
-function handOverOne(db: Database, taskId: string, entry: EntryRow, now: Date): string[] {
-  const task = getTask(db, taskId)!;
-  const facts = workspaceFacts(db, task.workspace_id)!;
-  const slots = slotCounts(db, task.workspace_id);
+async function handOverOne(db: Store, taskId: string, entry: EntryRow, now: Date): Promise<string[]> {
+  const task = (await getTask(db, taskId))!;
+  const facts = (await workspaceFacts(db, task.workspace_id))!;
+  const slots = await slotCounts(db, task.workspace_id);
   const placement = placeMessage(task.open_turn_state, facts.plan, slots);
   switch (placement.kind) {
     case "join_queued_turn":
-      handOverEntry(db, entry.id, task.open_turn_id);
+      await handOverEntry(db, entry.id, task.open_turn_id);
       return [];
     case "wait_for_turn":
-      handOverEntry(db, entry.id, null);
+      await handOverEntry(db, entry.id, null);
       return [];
     case "open_turn": {
-      const turnId = openTurn(db, task, placement.queued, now);
-      handOverEntry(db, entry.id, turnId);
+      const turnId = await openTurn(db, task, placement.queued, now);
+      await handOverEntry(db, entry.id, turnId);
       return placement.queued ? [] : [turnId];
     }
     case "refuse_queue_full": {
-      const turnId = refuseTurn(db, task, facts.plan, slots, now);
-      handOverEntry(db, entry.id, turnId);
+      const turnId = await refuseTurn(db, task, facts.plan, slots, now);
+      await handOverEntry(db, entry.id, turnId);
       return [];
     }
   }
 }
 
-function openTurn(db: Database, task: TaskRow, queued: boolean, now: Date): string {
+async function openTurn(db: Store, task: TaskRow, queued: boolean, now: Date): Promise<string> {
   const turnId = newId("turn");
-  insertTurn(
+  await insertTurn(
     db,
     {
       id: turnId,
@@ -93,33 +92,33 @@ function openTurn(db: Database, task: TaskRow, queued: boolean, now: Date): stri
   );
   // A task saved moments ago is already `pending` with no turn; an idle task resumes.
   const status = task.status === "pending" ? "pending" : nextStatus(task.status, "turn_opened");
-  setTaskState(db, task.id, { status, pausedOn: null, openTurnId: turnId }, now);
+  await setTaskState(db, task.id, { status, pausedOn: null, openTurnId: turnId }, now);
   return turnId;
 }
 
-function refuseTurn(
-  db: Database,
+async function refuseTurn(
+  db: Store,
   task: TaskRow,
   plan: Parameters<typeof NOTICES.queueFull>[0],
   slots: Parameters<typeof NOTICES.queueFull>[1],
   now: Date,
-): string {
+): Promise<string> {
   const turnId = newId("turn");
-  insertTurn(
+  await insertTurn(
     db,
     { id: turnId, taskId: task.id, workspaceId: task.workspace_id, state: "refused", waited: false },
     now,
   );
-  const closing = addEntry(
+  const closing = await addEntry(
     db,
     task.id,
     { role: "platform", kind: "error", body: NOTICES.queueFull(plan, slots) },
     now,
   );
-  endTurnRow(db, turnId, "refused", closing, "queue_full", now);
+  await endTurnRow(db, turnId, "refused", closing, "queue_full", now);
   // A task whose first turn never started has nothing to wait for: it fails rather than stay `pending`.
   if (task.status === "pending" && task.open_turn_id === null)
-    setTaskState(
+    await setTaskState(
       db,
       task.id,
       { status: nextStatus("pending", "turn_failed"), pausedOn: null, openTurnId: null },
@@ -129,10 +128,10 @@ function refuseTurn(
 }
 
 /** Starts the oldest queued turns of the workspace while plan slots are free. */
-export function promote(db: Database, workspaceId: string): string[] {
-  const facts = workspaceFacts(db, workspaceId)!;
-  const turns = oldestQueuedTurns(db, workspaceId, turnsToStart(facts.plan, slotCounts(db, workspaceId)));
-  for (const turn of turns) startQueuedTurn(db, turn.id);
+export async function promote(db: Store, workspaceId: string): Promise<string[]> {
+  const facts = (await workspaceFacts(db, workspaceId))!;
+  const turns = await oldestQueuedTurns(db, workspaceId, turnsToStart(facts.plan, await slotCounts(db, workspaceId)));
+  for (const turn of turns) await startQueuedTurn(db, turn.id);
   return turns.map((t) => t.id);
 }
 
@@ -145,16 +144,16 @@ export type BeginResult<T = undefined> =
  * The agent starts (or, after a crash, restarts) a running turn. Billing is checked here. `prepare` runs in the
  * same transaction for a turn that begins (the runtime issues the sandbox's credentials there).
  */
-export function beginTurn<T = undefined>(
-  db: Database,
+export async function beginTurn<T = undefined>(
+  db: Store,
   turnId: string,
   now: Date,
   prepare?: (task: TaskRow) => T,
-): BeginResult<T> {
-  const turn = getTurn(db, turnId);
+): Promise<BeginResult<T>> {
+  const turn = await getTurn(db, turnId);
   if (turn?.state !== "running") return { kind: "gone" };
-  const task = getTask(db, turn.task_id)!;
-  if (!workspaceFacts(db, task.workspace_id)!.billingActive) {
+  const task = (await getTask(db, turn.task_id))!;
+  if (!(await workspaceFacts(db, task.workspace_id))!.billingActive) {
     const started = closeTurn(db, task, turnId, {
       outcome: { kind: "billing_stopped" },
       closing: { role: "platform", kind: "error", body: NOTICES.billingPaused() },
@@ -164,18 +163,14 @@ export function beginTurn<T = undefined>(
     return { kind: "paused", started };
   }
   const attempt = turn.attempts + 1;
-  statement(db, "UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?) WHERE id = ?").run(
-    attempt,
-    now.toISOString(),
-    turnId,
-  );
-  setTaskState(
+  (await db.run("UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?) WHERE id = ?", [attempt, now.toISOString(), turnId]));
+  await setTaskState(
     db,
     task.id,
     { status: nextStatus(task.status, "turn_began"), pausedOn: null, openTurnId: turnId },
     now,
   );
-  const begun = getTask(db, task.id)!;
+  const begun = (await getTask(db, task.id))!;
   return { kind: "run", attempt, task: begun, prepared: prepare?.(begun) as T };
 }
 
@@ -194,18 +189,18 @@ export type TurnFinish =
  * Records the end of a turn. A result for a turn that is no longer running in this attempt (stopped, or rerun
  * after a restart) is dropped: `stale: true`.
  */
-export function finishTurn(
-  db: Database,
+export async function finishTurn(
+  db: Store,
   turnId: string,
   attempt: number,
   finish: TurnFinish,
   now: Date,
-): { stale: boolean; started: string[] } {
-  const turn = getTurn(db, turnId);
+): Promise<{ stale: boolean; started: string[]; }> {
+  const turn = await getTurn(db, turnId);
   if (turn?.state !== "running" || turn.attempts !== attempt) return { stale: true, started: [] };
-  const task = getTask(db, turn.task_id)!;
+  const task = (await getTask(db, turn.task_id))!;
   if (finish.kind === "reply") {
-    if (finish.pullRequest) setPullRequest(db, task.id, finish.pullRequest);
+    if (finish.pullRequest) await setPullRequest(db, task.id, finish.pullRequest);
     const prOpen = finish.pullRequest
       ? !finish.pullRequest.merged
       : task.pr_url !== null && task.pr_merged === 0 && task.pr_closed === 0;
@@ -221,7 +216,7 @@ export function finishTurn(
         : [];
     return {
       stale: false,
-      started: closeTurn(db, task, turnId, {
+      started: await closeTurn(db, task, turnId, {
         outcome: { kind: "reply", replyKind: finish.reply.kind, pullRequestOpen: prOpen },
         closing: { role: "agent", kind: finish.reply.kind, body: finish.reply.body },
         after,
@@ -233,7 +228,7 @@ export function finishTurn(
   if (finish.kind === "needs_access") {
     return {
       stale: false,
-      started: closeTurn(db, task, turnId, {
+      started: await closeTurn(db, task, turnId, {
         outcome: { kind: "needs_access" },
         closing: { role: "platform", kind: "error", body: NOTICES.accessPaused(finish.reason) },
         code: "needs_access",
@@ -243,7 +238,7 @@ export function finishTurn(
   }
   return {
     stale: false,
-    started: closeTurn(db, task, turnId, {
+    started: await closeTurn(db, task, turnId, {
       outcome: { kind: "error", code: finish.code },
       closing: { role: "platform", kind: "error", body: NOTICES.agentFailed(finish.reason) },
       code: finish.code,
@@ -261,12 +256,12 @@ interface Closing {
 }
 
 /** Ends the task's open turn, then lets waiting messages and queued turns move. */
-function closeTurn(db: Database, task: TaskRow, turnId: string, c: Closing): string[] {
+async function closeTurn(db: Store, task: TaskRow, turnId: string, c: Closing): Promise<string[]> {
   const end = endTurn(c.outcome);
-  const closingId = addEntry(db, task.id, c.closing, c.now);
-  for (const entry of c.after ?? []) addEntry(db, task.id, entry, c.now);
-  endTurnRow(db, turnId, end.turnState, closingId, c.code, c.now);
-  setTaskState(
+  const closingId = await addEntry(db, task.id, c.closing, c.now);
+  for (const entry of c.after ?? []) await addEntry(db, task.id, entry, c.now);
+  await endTurnRow(db, turnId, end.turnState, closingId, c.code, c.now);
+  await setTaskState(
     db,
     task.id,
     { status: nextStatus(task.status, end.event), pausedOn: end.pausedOn, openTurnId: null },
@@ -276,19 +271,19 @@ function closeTurn(db: Database, task: TaskRow, turnId: string, c: Closing): str
 }
 
 /** A slot or queue place was freed: start queued turns, then turn the task's waiting messages into its next turn. */
-function afterTurnEnded(db: Database, taskId: string, workspaceId: string, now: Date): string[] {
-  const started = promote(db, workspaceId);
-  if (waitingMessages(db, taskId).length === 0) return started;
-  const task = getTask(db, taskId)!;
-  const facts = workspaceFacts(db, workspaceId)!;
-  const slots = slotCounts(db, workspaceId);
+async function afterTurnEnded(db: Store, taskId: string, workspaceId: string, now: Date): Promise<string[]> {
+  const started = await promote(db, workspaceId);
+  if ((await waitingMessages(db, taskId)).length === 0) return started;
+  const task = (await getTask(db, taskId))!;
+  const facts = (await workspaceFacts(db, workspaceId))!;
+  const slots = await slotCounts(db, workspaceId);
   const placement = placeMessage(null, facts.plan, slots);
   if (placement.kind === "open_turn") {
-    const turnId = openTurn(db, task, placement.queued, now);
-    attachWaitingMessages(db, taskId, turnId);
+    const turnId = await openTurn(db, task, placement.queued, now);
+    await attachWaitingMessages(db, taskId, turnId);
     if (!placement.queued) started.push(turnId);
   } else {
-    attachWaitingMessages(db, taskId, refuseTurn(db, task, facts.plan, slots, now));
+    await attachWaitingMessages(db, taskId, await refuseTurn(db, task, facts.plan, slots, now));
   }
   return started;
 }
@@ -298,37 +293,37 @@ export type StopResult =
   | { stopped: true; turnId: string; wasRunning: boolean; started: string[] };
 
 /** Stops the task's queued or running turn: a `cancelled` turn and a platform message naming who stopped it. */
-export function stopTask(db: Database, taskId: string, byName: string, now: Date): StopResult {
-  const task = getTask(db, taskId);
+export async function stopTask(db: Store, taskId: string, byName: string, now: Date): Promise<StopResult> {
+  const task = await getTask(db, taskId);
   if (!task || !canStop(task.open_turn_state) || task.open_turn_id === null) return { stopped: false };
   const turnId = task.open_turn_id;
   const wasRunning = task.open_turn_state === "running";
-  const notRun = waitingMessages(db, taskId).length;
-  const closing = addEntry(
+  const notRun = (await waitingMessages(db, taskId)).length;
+  const closing = await addEntry(
     db,
     taskId,
     { role: "platform", kind: "response", body: NOTICES.stopped(byName, notRun) },
     now,
   );
-  endTurnRow(db, turnId, "cancelled", closing, "stopped", now);
+  await endTurnRow(db, turnId, "cancelled", closing, "stopped", now);
   // Messages that waited for this turn are answered by the stop notice: they belong to the cancelled turn.
-  attachWaitingMessages(db, taskId, turnId);
-  setTaskState(
+  await attachWaitingMessages(db, taskId, turnId);
+  await setTaskState(
     db,
     taskId,
     { status: nextStatus(task.status, "stopped"), pausedOn: null, openTurnId: null },
     now,
   );
-  return { stopped: true, turnId, wasRunning, started: promote(db, task.workspace_id) };
+  return { stopped: true, turnId, wasRunning, started: await promote(db, task.workspace_id) };
 }
 
 /** The code host merged the task's pull request. */
-export function markPullRequestMerged(db: Database, taskId: string, now: Date): void {
-  const task = getTask(db, taskId);
+export async function markPullRequestMerged(db: Store, taskId: string, now: Date): Promise<void> {
+  const task = await getTask(db, taskId);
   if (!task || task.pr_merged === 1) return;
-  statement(db, "UPDATE tasks SET pr_merged = 1 WHERE id = ?").run(taskId);
+  (await db.run("UPDATE tasks SET pr_merged = 1 WHERE id = ?", [taskId]));
   if (task.status === "pr_open")
-    setTaskState(
+    await setTaskState(
       db,
       taskId,
       { status: nextStatus("pr_open", "pull_request_merged"), pausedOn: null, openTurnId: null },
@@ -337,12 +332,12 @@ export function markPullRequestMerged(db: Database, taskId: string, now: Date): 
 }
 
 /** The code host closed the task's pull request without merging it (it stays `merged: false`). */
-export function markPullRequestClosed(db: Database, taskId: string, now: Date): void {
-  const task = getTask(db, taskId);
+export async function markPullRequestClosed(db: Store, taskId: string, now: Date): Promise<void> {
+  const task = await getTask(db, taskId);
   if (!task || task.pr_merged === 1 || task.pr_closed === 1) return;
-  statement(db, "UPDATE tasks SET pr_closed = 1 WHERE id = ?").run(taskId);
+  (await db.run("UPDATE tasks SET pr_closed = 1 WHERE id = ?", [taskId]));
   if (task.status === "pr_open")
-    setTaskState(
+    await setTaskState(
       db,
       taskId,
       { status: nextStatus("pr_open", "pull_request_closed"), pausedOn: null, openTurnId: null },
@@ -354,39 +349,30 @@ export function markPullRequestClosed(db: Database, taskId: string, now: Date): 
  * After a restart: hand over what was saved but not handed over, fail turns interrupted too often (a platform
  * error), open the next turn where messages wait, start queued turns, and return every running turn.
  */
-export function recover(db: Database, now: Date): string[] {
-  for (const { task_id } of statement(
-    db,
-    "SELECT DISTINCT task_id FROM task_messages WHERE handed_over = 0",
-  ).all() as {
+export async function recover(db: Store, now: Date): Promise<string[]> {
+  for (const { task_id } of (await db.all("SELECT DISTINCT task_id FROM task_messages WHERE handed_over = 0")) as {
     task_id: string;
   }[])
-    handOverTask(db, task_id, now);
-  const running = statement(
-    db,
-    "SELECT id, task_id, attempts FROM task_turns WHERE state = 'running'",
-  ).all() as {
+    await handOverTask(db, task_id, now);
+  const running = (await db.all("SELECT id, task_id, attempts FROM task_turns WHERE state = 'running'")) as {
     id: string;
     task_id: string;
     attempts: number;
   }[];
   for (const turn of running) {
     if (recoverTurn(turn.attempts) === "rerun") continue;
-    closeTurn(db, getTask(db, turn.task_id)!, turn.id, {
+    await closeTurn(db, (await getTask(db, turn.task_id))!, turn.id, {
       outcome: { kind: "error", code: "interrupted" },
       closing: { role: "platform", kind: "error", body: NOTICES.interrupted(turn.attempts) },
       code: "interrupted",
       now,
     });
   }
-  for (const { id, workspace_id } of statement(
-    db,
-    `SELECT DISTINCT t.id, t.workspace_id FROM tasks t JOIN task_messages m ON m.task_id = t.id
-     WHERE m.handed_over = 1 AND m.turn_id IS NULL AND t.open_turn_id IS NULL`,
-  ).all() as { id: string; workspace_id: string }[])
-    afterTurnEnded(db, id, workspace_id, now);
-  for (const { id } of statement(db, "SELECT id FROM workspaces").all() as { id: string }[]) promote(db, id);
+  for (const { id, workspace_id } of (await db.all(`SELECT DISTINCT t.id, t.workspace_id FROM tasks t JOIN task_messages m ON m.task_id = t.id
+     WHERE m.handed_over = 1 AND m.turn_id IS NULL AND t.open_turn_id IS NULL`)) as { id: string; workspace_id: string }[])
+    await afterTurnEnded(db, id, workspace_id, now);
+  for (const { id } of (await db.all("SELECT id FROM workspaces")) as { id: string }[]) await promote(db, id);
   return (
-    statement(db, "SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq").all() as { id: string }[]
+    (await db.all("SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq")) as { id: string }[]
   ).map((t) => t.id);
 }

@@ -4,8 +4,7 @@
 // finds the saved work and finishes it instead of doing it again.
 import { createHash } from "node:crypto";
 import { domainError } from "../domain/errors.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -26,12 +25,9 @@ export function hashRequest(content: Record<string, string | null>): string {
   return createHash("sha256").update(canonical, "utf8").digest("hex");
 }
 
-export function findRecord(db: Database, userId: string, key: string): IdempotencyRecord | undefined {
-  const row = statement(
-    db,
-    `SELECT request_hash, task_id, message_id, message_entry_id, response_json FROM api_idempotency
-     WHERE user_id = ? AND idempotency_key = ?`,
-  ).get(userId, key) as
+export async function findRecord(db: Store, userId: string, key: string): Promise<IdempotencyRecord | undefined> {
+  const row = (await db.get(`SELECT request_hash, task_id, message_id, message_entry_id, response_json FROM api_idempotency
+     WHERE user_id = ? AND idempotency_key = ?`, [userId, key])) as
     | {
         request_hash: string;
         task_id: string;
@@ -52,13 +48,13 @@ export function findRecord(db: Database, userId: string, key: string): Idempoten
 }
 
 /** The earlier request with this key, when its content matches; 409 `idempotency_conflict` when it does not. */
-export function replayable(
-  db: Database,
+export async function replayable(
+  db: Store,
   userId: string,
   key: string,
   requestHash: string,
-): IdempotencyRecord | undefined {
-  const record = findRecord(db, userId, key);
+): Promise<IdempotencyRecord | undefined> {
+  const record = await findRecord(db, userId, key);
   if (record && record.requestHash !== requestHash)
     throw domainError(
       "idempotency_conflict",
@@ -67,32 +63,17 @@ export function replayable(
   return record;
 }
 
-export function saveRecord(
-  db: Database,
+export async function saveRecord(
+  db: Store,
   userId: string,
   key: string,
   record: Omit<IdempotencyRecord, "response">,
   now: Date,
-): void {
-  statement(
-    db,
-    `INSERT INTO api_idempotency (user_id, idempotency_key, request_hash, task_id, message_id, message_entry_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    userId,
-    key,
-    record.requestHash,
-    record.taskId,
-    record.messageId,
-    record.messageEntryId,
-    now.toISOString(),
-  );
+): Promise<void> {
+  (await db.run(`INSERT INTO api_idempotency (user_id, idempotency_key, request_hash, task_id, message_id, message_entry_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`, [userId, key, record.requestHash, record.taskId, record.messageId, record.messageEntryId, now.toISOString()]));
 }
 
-export function storeAnswer(db: Database, userId: string, key: string, response: unknown): void {
-  statement(db, "UPDATE api_idempotency SET response_json = ? WHERE user_id = ? AND idempotency_key = ?").run(
-    JSON.stringify(response),
-    userId,
-    key,
-  );
+export async function storeAnswer(db: Store, userId: string, key: string, response: unknown): Promise<void> {
+  (await db.run("UPDATE api_idempotency SET response_json = ? WHERE user_id = ? AND idempotency_key = ?", [JSON.stringify(response), userId, key]));
 }

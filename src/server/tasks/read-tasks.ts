@@ -2,7 +2,6 @@
 // (oldest first, `after` an entry of this task).
 import { domainError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
-import { statement } from "../store/statements.js";
 import type { TaskContext } from "./context.js";
 import { decodeTaskCursor, encodeTaskCursor } from "./cursor.js";
 import { requireApiTask, requireTask } from "./send-message.js";
@@ -13,25 +12,22 @@ import { type ApiMessage, type ApiTask, toApiMessage, toApiTask } from "./views.
 const TASK_SELECT = `SELECT t.*, o.state AS open_turn_state FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`;
 
 /** GET .../tasks/{taskId} and the MCP tool `get_task`: one task of the workspace, whatever its source. */
-export function readTask(ctx: TaskContext, workspaceId: string, taskId: string): ApiTask {
-  return toApiTask(requireTask(ctx, workspaceId, taskId), ctx.dashboardBase());
+export async function readTask(ctx: TaskContext, workspaceId: string, taskId: string): Promise<ApiTask> {
+  return toApiTask(await requireTask(ctx, workspaceId, taskId), ctx.dashboardBase());
 }
 
-export function listTasks(
+export async function listTasks(
   ctx: TaskContext,
   workspaceId: string,
   query: { status?: string | null; limit?: string | null; cursor?: string | null },
-): { tasks: ApiTask[]; nextCursor: string | null } {
+): Promise<{ tasks: ApiTask[]; nextCursor: string | null; }> {
   const status = checkStatusFilter(query.status);
   const limit = checkLimit(query.limit, LIMITS.taskPage);
   const cursor = decodeTaskCursor(query.cursor);
   // The cursor's task must be one of this workspace's: a cursor of another list is not "the previous nextCursor".
   const cursorSeq = cursor
     ? (
-        statement(ctx.db, "SELECT seq FROM tasks WHERE id = ? AND workspace_id = ?").get(
-          cursor.taskId,
-          workspaceId,
-        ) as { seq: number } | undefined
+        (await ctx.db.get("SELECT seq FROM tasks WHERE id = ? AND workspace_id = ?", [cursor.taskId, workspaceId])) as { seq: number } | undefined
       )?.seq
     : undefined;
   if (cursor && cursorSeq === undefined)
@@ -46,7 +42,7 @@ export function listTasks(
   if (status) params.push(status);
   if (cursor) params.push(cursor.activityMs, cursor.activityMs, cursorSeq!);
   params.push(limit + 1);
-  const rows = statement(ctx.db, sql).all(...params) as unknown as TaskRow[];
+  const rows = (await ctx.db.all(sql, [...params])) as unknown as TaskRow[];
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -58,20 +54,17 @@ export function listTasks(
   };
 }
 
-export function listMessages(
+export async function listMessages(
   ctx: TaskContext,
   workspaceId: string,
   taskId: string,
   query: { after?: string | null; limit?: string | null },
-): { messages: ApiMessage[]; next: string | null } {
-  requireApiTask(ctx, workspaceId, taskId);
+): Promise<{ messages: ApiMessage[]; next: string | null; }> {
+  await requireApiTask(ctx, workspaceId, taskId);
   const limit = checkLimit(query.limit, LIMITS.messagePage);
   let afterSeq = 0;
   if (query.after !== null && query.after !== undefined) {
-    const entry = statement(ctx.db, "SELECT seq FROM task_messages WHERE id = ? AND task_id = ?").get(
-      query.after,
-      taskId,
-    ) as { seq: number } | undefined;
+    const entry = (await ctx.db.get("SELECT seq FROM task_messages WHERE id = ? AND task_id = ?", [query.after, taskId])) as { seq: number } | undefined;
     if (!entry)
       throw domainError(
         "invalid_cursor",
@@ -79,10 +72,7 @@ export function listMessages(
       );
     afterSeq = entry.seq;
   }
-  const rows = statement(
-    ctx.db,
-    "SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-  ).all(taskId, afterSeq, limit + 1) as unknown as Parameters<typeof toApiMessage>[0][];
+  const rows = (await ctx.db.all("SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?", [taskId, afterSeq, limit + 1])) as unknown as Parameters<typeof toApiMessage>[0][];
   const page = rows.slice(0, limit);
   return {
     messages: page.map(toApiMessage),

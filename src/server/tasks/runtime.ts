@@ -7,14 +7,12 @@ import { describeThrown, isBatonError } from "../../errors.js";
 import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import type { Codehost } from "../codehost/port.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
-import { inTransaction } from "../store/transaction.js";
+import type { Store } from "../store/store.js";
 import { beginTurn, finishTurn, markPullRequestMerged, recover, type TurnFinish } from "./engine.js";
 import { conversationOf, getTask, type TaskRow } from "./task-store.js";
 
 export interface TaskRuntimeOptions {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   agent: AgentRunner;
@@ -39,7 +37,7 @@ export class TaskRuntime {
   private readonly commit: <T>(work: () => T) => Promise<T>;
 
   constructor(private readonly options: TaskRuntimeOptions) {
-    this.commit = options.commit ?? ((work) => Promise.resolve(inTransaction(options.db, work)));
+    this.commit = options.commit ?? (async (work) => Promise.resolve((await options.db.transaction(async () => work()))));
   }
 
   isAccepting(): boolean {
@@ -47,9 +45,9 @@ export class TaskRuntime {
   }
 
   /** Recovers after a restart and starts executing every running turn. */
-  start(): void {
+  async start(): Promise<void> {
     const { db, now } = this.options;
-    const running = inTransaction(db, () => recover(db, now()));
+    const running = (await db.transaction(async () => recover(db, now())));
     this.accepting = true;
     this.runTurns(running);
     const every = this.options.pullRequestSweepMs ?? 0;
@@ -117,7 +115,7 @@ export class TaskRuntime {
     try {
       const agentTask = toAgentTask(task);
       const sandbox = await this.options.sandboxes.sandboxFor(agentTask, credentials);
-      const conversation = conversationOf(db, task.id).map(toConversationEntry);
+      const conversation = (await conversationOf(db, task.id)).map(toConversationEntry);
       const result = await this.options.agent.runTurn({
         task: agentTask,
         conversation,
@@ -140,29 +138,26 @@ export class TaskRuntime {
     }
     if (this.stopping) {
       // Shutdown, not a crash: the turn stays `running` and the next start runs it again without using up a try.
-      statement(
-        db,
-        "UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?",
-      ).run(turnId, attempt);
+      (await db.run("UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?", [turnId, attempt]));
       return;
     }
     const ended = await this.commit(() => finishTurn(db, turnId, attempt, finish, now()));
     this.runTurns(ended.started);
     // The task stopped working (this turn ended, or a member stopped it while it ran): its sandbox settles.
-    const after = getTask(db, task.id);
+    const after = await getTask(db, task.id);
     if (after && after.open_turn_id === null)
-      this.settle(task, after.status === "cancelled" ? "cancelled" : "finished");
+      await this.settle(task, after.status === "cancelled" ? "cancelled" : "finished");
   }
 
   /** A member stopped a task's queued turn (a running one settles as its turn ends). */
-  taskStopped(taskId: string): void {
-    const task = getTask(this.options.db, taskId);
-    if (task && task.open_turn_id === null && task.status === "cancelled") this.settle(task, "cancelled");
+  async taskStopped(taskId: string): Promise<void> {
+    const task = await getTask(this.options.db, taskId);
+    if (task && task.open_turn_id === null && task.status === "cancelled") await this.settle(task, "cancelled");
   }
 
-  private settle(task: TaskRow, how: "finished" | "cancelled"): void {
-    const stillIdle = () => getTask(this.options.db, task.id)?.open_turn_id === null;
-    const settling = this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
+  private async settle(task: TaskRow, how: "finished" | "cancelled"): Promise<void> {
+    const stillIdle = async () => (await getTask(this.options.db, task.id))?.open_turn_id === null;
+    const settling = await this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
     if (!settling) return;
     const tracked: Promise<void> = settling
       .catch((error: unknown) =>
@@ -188,10 +183,7 @@ export class TaskRuntime {
           code: "invalid_reply",
           reason: "the agent pushed a branch but named no repository",
         };
-      const connected = statement(
-        this.options.db,
-        "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1",
-      ).get(task.workspace_id, repo);
+      const connected = (await this.options.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [task.workspace_id, repo]));
       if (!connected)
         return { kind: "error", code: "invalid_reply", reason: `${repo} is not connected to the workspace` };
       try {
@@ -222,10 +214,7 @@ export class TaskRuntime {
   /** Marks tasks whose pull request the code host merged. */
   async sweepPullRequests(): Promise<void> {
     const { db, now, codehost } = { ...this.options };
-    const open = statement(
-      db,
-      "SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0 AND pr_closed = 0",
-    ).all() as {
+    const open = (await db.all("SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0 AND pr_closed = 0")) as {
       id: string;
       workspace_id: string;
       repo: string;

@@ -10,18 +10,18 @@ import { bodyObject, saveAndHandOver, saveUserMessage } from "./start-task.js";
 import { getTaskInWorkspace, type TaskRow } from "./task-store.js";
 import { checkIdempotencyKey, checkPrompt } from "./validate.js";
 
-export function requireTask(ctx: TaskContext, workspaceId: string, taskId: string): TaskRow {
-  const task = getTaskInWorkspace(ctx.db, workspaceId, taskId);
+export async function requireTask(ctx: TaskContext, workspaceId: string, taskId: string): Promise<TaskRow> {
+  const task = await getTaskInWorkspace(ctx.db, workspaceId, taskId);
   if (!task) throw domainError("not_found", "no such task in this workspace");
   return task;
 }
 
-export function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: string): TaskRow {
-  const task = requireTask(ctx, workspaceId, taskId);
-  if (task.source !== "api")
+export async function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: string): Promise<TaskRow> {
+  const task = await requireTask(ctx, workspaceId, taskId);
+  if ((await task).source !== "api")
     throw domainError(
       "not_an_api_task",
-      `this task started from ${task.source === "tracker" ? "the tracker" : "a code-host issue"}; its conversation stays on the issue`,
+      `this task started from ${(await task).source === "tracker" ? "the tracker" : "a code-host issue"}; its conversation stays on the issue`,
     );
   return task;
 }
@@ -30,18 +30,18 @@ export async function sendMessage(
   ctx: TaskContext,
   input: { workspaceId: string; taskId: string; user: User; body: unknown; idempotencyKey: string | null },
 ): Promise<{ messageId: string }> {
-  requireApiTask(ctx, input.workspaceId, input.taskId);
+  await requireApiTask(ctx, input.workspaceId, input.taskId);
   const key = checkIdempotencyKey(input.idempotencyKey);
   const body = bodyObject(input.body);
   const text = checkPrompt(body.text, "text");
   const requestHash = hashRequest({ op: "message", workspace: input.workspaceId, task: input.taskId, text });
   const { db } = ctx;
-  return saveAndHandOver(
+  return await saveAndHandOver(
     ctx,
     input.user.id,
     (_task, messageId) => ({ messageId }),
-    () => {
-      const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
+    async () => {
+      const earlier = await (key ? replayable(db, input.user.id, key, requestHash) : undefined);
       if (earlier) return earlier;
       const now = ctx.now();
       return saveUserMessage(db, {

@@ -17,8 +17,7 @@ import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
-import { commitSoon } from "../store/group-commit.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { createLocalTracker } from "../tracker/local.js";
 import type { Tracker } from "../tracker/port.js";
 import type { TaskContext } from "./context.js";
@@ -32,7 +31,7 @@ export interface AgentCommandSettings {
 }
 
 export interface TaskServiceOptions {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   /** Holds `sandboxes/<task id>` and the local code host's bare repositories under `codehost/`. */
@@ -116,12 +115,12 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           baseEnv: options.agentEnv ?? {},
         })
       : createScriptedAgent({
-          rules: () => loadAgentRules(db),
+          rules: async () => await loadAgentRules(db),
           gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
           gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
         }));
   // Requests arriving together share one synchronous=FULL commit (store/group-commit.ts).
-  const commit: TaskContext["commit"] = options.commit ?? ((work) => commitSoon(db, work));
+  const commit: TaskContext["commit"] = options.commit ?? ((work) => db.transaction(async () => work()));
   const runtime = new TaskRuntime({
     db,
     commit,

@@ -5,8 +5,7 @@ import { newId } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
 import { domainError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import type { TaskContext } from "./context.js";
 import { checkStart } from "./decide.js";
 import { newEntryId } from "./engine.js";
@@ -44,22 +43,22 @@ export async function startTask(
     repo,
   });
   const { db } = ctx;
-  return saveAndHandOver(
+  return await saveAndHandOver(
     ctx,
     input.user.id,
     (task: ApiTask, messageId: string) => ({ task, messageId }),
-    () => {
-      const earlier = key ? replayable(db, input.user.id, key, requestHash) : undefined;
+    async () => {
+      const earlier = await (key ? replayable(db, input.user.id, key, requestHash) : undefined);
       if (earlier) return earlier;
       if (repo && !isConnected(ctx, input.workspaceId, repo))
         throw domainError(
           "invalid_repo",
           `${repo} is not connected to this workspace; connect it or omit repo`,
         );
-      refuseIfLimited(ctx, input.workspaceId, input.user);
+      await refuseIfLimited(ctx, input.workspaceId, input.user);
       const now = ctx.now();
       const taskId = newId("task");
-      insertTask(
+      await insertTask(
         db,
         {
           id: taskId,
@@ -89,13 +88,13 @@ export function bodyObject(body: unknown): Record<string, unknown> {
  * Saves a user's message (a start's prompt or a follow-up) with its idempotency record. The key, when given, is
  * the messageId; a keyless request is recorded under its generated messageId: the key a client retries a 503 with.
  */
-export function saveUserMessage(
-  db: Database,
+export async function saveUserMessage(
+  db: Store,
   input: { taskId: string; text: string; key: string | null; userId: string; requestHash: string; now: Date },
-): Saved {
+): Promise<Saved> {
   const entryId = newEntryId("user");
   const messageId = input.key ?? entryId;
-  insertEntry(
+  await insertEntry(
     db,
     {
       id: entryId,
@@ -109,7 +108,7 @@ export function saveUserMessage(
     },
     input.now,
   );
-  saveRecord(
+  await saveRecord(
     db,
     input.userId,
     messageId,
@@ -136,23 +135,23 @@ export async function saveAndHandOver<T>(
   }),
 ): Promise<T> {
   const { db } = ctx;
-  const outcome = await ctx.commit(() => {
+  const outcome = await ctx.commit(async () => {
     const saved = save();
     if (saved.response !== null)
       return { kind: "answered" as const, response: saved.response as T, started: [] as string[] };
     if (!ctx.accepting())
       return { kind: "saved" as const, saved, cause: new Error("the service is stopping") };
-    statement(db, "SAVEPOINT hand_over").run();
+    (await db.run("SAVEPOINT hand_over"));
     try {
       const now = ctx.now();
       const started = ctx.handOver(db, saved.taskId, now);
-      const response = answer(toApiTask(getTask(db, saved.taskId)!, ctx.dashboardBase()), saved.messageId);
-      storeAnswer(db, userId, saved.messageId, response);
-      statement(db, "RELEASE hand_over").run();
+      const response = answer(toApiTask((await getTask(db, saved.taskId))!, ctx.dashboardBase()), saved.messageId);
+      await storeAnswer(db, userId, saved.messageId, response);
+      (await db.run("RELEASE hand_over"));
       return { kind: "answered" as const, response, started };
     } catch (cause) {
-      statement(db, "ROLLBACK TO hand_over").run();
-      statement(db, "RELEASE hand_over").run();
+      (await db.run("ROLLBACK TO hand_over"));
+      (await db.run("RELEASE hand_over"));
       return { kind: "saved" as const, saved, cause };
     }
   });
@@ -169,19 +168,16 @@ export async function saveAndHandOver<T>(
   return outcome.response;
 }
 
-function isConnected(ctx: TaskContext, workspaceId: string, repo: string): boolean {
+async function isConnected(ctx: TaskContext, workspaceId: string, repo: string): Promise<boolean> {
   return (
-    statement(ctx.db, "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1").get(
-      workspaceId,
-      repo,
-    ) !== undefined
+    (await ctx.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [workspaceId, repo])) !== undefined
   );
 }
 
-function refuseIfLimited(ctx: TaskContext, workspaceId: string, user: User): void {
-  const facts = workspaceFacts(ctx.db, workspaceId)!;
+async function refuseIfLimited(ctx: TaskContext, workspaceId: string, user: User): Promise<void> {
+  const facts = (await workspaceFacts(ctx.db, workspaceId))!;
   const slots = slotCounts(ctx.db, workspaceId);
-  const open = openApiTasksOf(ctx.db, workspaceId, user.id);
+  const open = await openApiTasksOf(ctx.db, workspaceId, user.id);
   const check = checkStart({
     countsAgainstUserLimit: true,
     openTasksOfUser: open,

@@ -13,7 +13,7 @@ export async function stopTaskTurn(
   taskId: string,
   user: User,
 ): Promise<{ accepted: true }> {
-  requireTask(ctx, workspaceId, taskId);
+  await requireTask(ctx, workspaceId, taskId);
   const result = await ctx.commit(() => stopTask(ctx.db, taskId, user.name, ctx.now()));
   if (!result.stopped)
     throw domainError("not_running", "the task has no running or queued turn; send a follow-up to start one");

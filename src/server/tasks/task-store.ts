@@ -1,6 +1,5 @@
 // Rows of the task engine's tables and the queries over them. Callers hold a transaction when they write.
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import type { Plan, SlotCounts } from "./decide.js";
 import type { PauseReason, TaskSource, TaskStatus, TurnState } from "./statuses.js";
 
@@ -63,107 +62,76 @@ export interface EntryRow {
 
 const TASK_SELECT = `SELECT t.*, o.state AS open_turn_state FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`;
 
-export function getTask(db: Database, taskId: string): TaskRow | undefined {
-  return statement(db, `${TASK_SELECT} WHERE t.id = ?`).get(taskId) as TaskRow | undefined;
+export async function getTask(db: Store, taskId: string): Promise<TaskRow | undefined> {
+  return (await db.get(`${TASK_SELECT} WHERE t.id = ?`, [taskId])) as TaskRow | undefined;
 }
 
-export function getTaskInWorkspace(db: Database, workspaceId: string, taskId: string): TaskRow | undefined {
-  return statement(db, `${TASK_SELECT} WHERE t.id = ? AND t.workspace_id = ?`).get(taskId, workspaceId) as
+export async function getTaskInWorkspace(db: Store, workspaceId: string, taskId: string): Promise<TaskRow | undefined> {
+  return (await db.get(`${TASK_SELECT} WHERE t.id = ? AND t.workspace_id = ?`, [taskId, workspaceId])) as
     | TaskRow
     | undefined;
 }
 
-export function insertTask(
-  db: Database,
+export async function insertTask(
+  db: Store,
   row: Pick<
     TaskRow,
     "id" | "workspace_id" | "source" | "status" | "title" | "repo" | "created_by" | "ticket_id"
   >,
   now: Date,
-): void {
-  statement(
-    db,
-    `INSERT INTO tasks (id, workspace_id, source, status, title, repo, created_by, ticket_id, created_at,
-       last_activity_at, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.id,
-    row.workspace_id,
-    row.source,
-    row.status,
-    row.title,
-    row.repo,
-    row.created_by,
-    row.ticket_id,
-    now.toISOString(),
-    now.toISOString(),
-    now.getTime(),
-  );
+): Promise<void> {
+  (await db.run(`INSERT INTO tasks (id, workspace_id, source, status, title, repo, created_by, ticket_id, created_at,
+       last_activity_at, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.workspace_id, row.source, row.status, row.title, row.repo, row.created_by, row.ticket_id, now.toISOString(), now.toISOString(), now.getTime()]));
 }
 
-export function setTaskState(
-  db: Database,
+export async function setTaskState(
+  db: Store,
   taskId: string,
   change: { status: TaskStatus; pausedOn: PauseReason | null; openTurnId: string | null },
   now: Date,
-): void {
-  statement(
-    db,
-    `UPDATE tasks SET status = ?, paused_on = ?, open_turn_id = ?, last_activity_at = ?, last_activity_ms = ?
-     WHERE id = ?`,
-  ).run(change.status, change.pausedOn, change.openTurnId, now.toISOString(), now.getTime(), taskId);
+): Promise<void> {
+  (await db.run(`UPDATE tasks SET status = ?, paused_on = ?, open_turn_id = ?, last_activity_at = ?, last_activity_ms = ?
+     WHERE id = ?`, [change.status, change.pausedOn, change.openTurnId, now.toISOString(), now.getTime(), taskId]));
 }
 
-export function touchTask(db: Database, taskId: string, now: Date): void {
-  statement(db, "UPDATE tasks SET last_activity_at = ?, last_activity_ms = ? WHERE id = ?").run(
-    now.toISOString(),
-    now.getTime(),
-    taskId,
-  );
+export async function touchTask(db: Store, taskId: string, now: Date): Promise<void> {
+  (await db.run("UPDATE tasks SET last_activity_at = ?, last_activity_ms = ? WHERE id = ?", [now.toISOString(), now.getTime(), taskId]));
 }
 
-export function setPullRequest(
-  db: Database,
+export async function setPullRequest(
+  db: Store,
   taskId: string,
   pr: { repo: string; number: number; url: string; branch: string; merged: boolean },
-): void {
+): Promise<void> {
   // The pull request's repository becomes the task's when the agent chose it.
-  statement(
-    db,
-    "UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ?, pr_closed = 0 WHERE id = ?",
-  ).run(pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId);
+  (await db.run("UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ?, pr_closed = 0 WHERE id = ?", [pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId]));
 }
 
-export function getTurn(db: Database, turnId: string): TurnRow | undefined {
-  return statement(db, "SELECT * FROM task_turns WHERE id = ?").get(turnId) as TurnRow | undefined;
+export async function getTurn(db: Store, turnId: string): Promise<TurnRow | undefined> {
+  return (await db.get("SELECT * FROM task_turns WHERE id = ?", [turnId])) as TurnRow | undefined;
 }
 
-export function insertTurn(
-  db: Database,
+export async function insertTurn(
+  db: Store,
   row: { id: string; taskId: string; workspaceId: string; state: TurnState; waited: boolean },
   now: Date,
-): void {
-  statement(
-    db,
-    "INSERT INTO task_turns (id, task_id, workspace_id, state, waited, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(row.id, row.taskId, row.workspaceId, row.state, row.waited ? 1 : 0, now.toISOString());
+): Promise<void> {
+  (await db.run("INSERT INTO task_turns (id, task_id, workspace_id, state, waited, created_at) VALUES (?, ?, ?, ?, ?, ?)", [row.id, row.taskId, row.workspaceId, row.state, row.waited ? 1 : 0, now.toISOString()]));
 }
 
-export function endTurnRow(
-  db: Database,
+export async function endTurnRow(
+  db: Store,
   turnId: string,
   state: TurnState,
   closingEntryId: string,
   outcomeCode: string | null,
   now: Date,
-): void {
-  statement(
-    db,
-    "UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?",
-  ).run(state, closingEntryId, outcomeCode, now.toISOString(), turnId);
+): Promise<void> {
+  (await db.run("UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?", [state, closingEntryId, outcomeCode, now.toISOString(), turnId]));
 }
 
-export function insertEntry(
-  db: Database,
+export async function insertEntry(
+  db: Store,
   entry: {
     id: string;
     taskId: string;
@@ -176,61 +144,37 @@ export function insertEntry(
     turnId?: string | null;
   },
   now: Date,
-): number {
-  const result = statement(
-    db,
-    `INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    entry.id,
-    entry.taskId,
-    entry.messageId ?? null,
-    entry.role,
-    entry.kind,
-    entry.body,
-    entry.authorId ?? null,
-    entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0,
-    entry.turnId ?? null,
-    now.toISOString(),
-  );
-  touchTask(db, entry.taskId, now);
+): Promise<number> {
+  const result = (await db.run(`INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [entry.id, entry.taskId, entry.messageId ?? null, entry.role, entry.kind, entry.body, entry.authorId ?? null, entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0, entry.turnId ?? null, now.toISOString()]));
+  await touchTask(db, entry.taskId, now);
   return Number(result.lastInsertRowid);
 }
 
-export function getEntry(db: Database, entryId: string): EntryRow | undefined {
-  return statement(db, "SELECT * FROM task_messages WHERE id = ?").get(entryId) as EntryRow | undefined;
+export async function getEntry(db: Store, entryId: string): Promise<EntryRow | undefined> {
+  return (await db.get("SELECT * FROM task_messages WHERE id = ?", [entryId])) as EntryRow | undefined;
 }
 
 /** User messages of a task saved but not yet handed to the engine, oldest first. */
-export function unhandedMessages(db: Database, taskId: string): EntryRow[] {
-  return statement(db, "SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 0 ORDER BY seq").all(
-    taskId,
-  ) as unknown as EntryRow[];
+export async function unhandedMessages(db: Store, taskId: string): Promise<EntryRow[]> {
+  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 0 ORDER BY seq", [taskId])) as unknown as EntryRow[];
 }
 
 /** User messages accepted while a turn ran, waiting to become the next turn, oldest first. */
-export function waitingMessages(db: Database, taskId: string): EntryRow[] {
-  return statement(
-    db,
-    "SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL ORDER BY seq",
-  ).all(taskId) as unknown as EntryRow[];
+export async function waitingMessages(db: Store, taskId: string): Promise<EntryRow[]> {
+  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL ORDER BY seq", [taskId])) as unknown as EntryRow[];
 }
 
-export function handOverEntry(db: Database, entryId: string, turnId: string | null): void {
-  statement(db, "UPDATE task_messages SET handed_over = 1, turn_id = ? WHERE id = ?").run(turnId, entryId);
+export async function handOverEntry(db: Store, entryId: string, turnId: string | null): Promise<void> {
+  (await db.run("UPDATE task_messages SET handed_over = 1, turn_id = ? WHERE id = ?", [turnId, entryId]));
 }
 
-export function attachWaitingMessages(db: Database, taskId: string, turnId: string): void {
-  statement(
-    db,
-    "UPDATE task_messages SET turn_id = ? WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL",
-  ).run(turnId, taskId);
+export async function attachWaitingMessages(db: Store, taskId: string, turnId: string): Promise<void> {
+  (await db.run("UPDATE task_messages SET turn_id = ? WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL", [turnId, taskId]));
 }
 
-export function conversationOf(db: Database, taskId: string): EntryRow[] {
-  return statement(db, "SELECT * FROM task_messages WHERE task_id = ? ORDER BY seq").all(
-    taskId,
-  ) as unknown as EntryRow[];
+export async function conversationOf(db: Store, taskId: string): Promise<EntryRow[]> {
+  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? ORDER BY seq", [taskId])) as unknown as EntryRow[];
 }
 
 export interface WorkspaceFacts {
@@ -241,12 +185,9 @@ export interface WorkspaceFacts {
   name: string;
 }
 
-export function workspaceFacts(db: Database, workspaceId: string): WorkspaceFacts | undefined {
-  const row = statement(
-    db,
-    `SELECT name, plan_name, plan_concurrency, plan_queue_size, billing_state, codehost_connected, tracker_connected
-     FROM workspaces WHERE id = ?`,
-  ).get(workspaceId) as
+export async function workspaceFacts(db: Store, workspaceId: string): Promise<WorkspaceFacts | undefined> {
+  const row = (await db.get(`SELECT name, plan_name, plan_concurrency, plan_queue_size, billing_state, codehost_connected, tracker_connected
+     FROM workspaces WHERE id = ?`, [workspaceId])) as
     | {
         name: string;
         plan_name: string;
@@ -268,36 +209,24 @@ export function workspaceFacts(db: Database, workspaceId: string): WorkspaceFact
   );
 }
 
-export function slotCounts(db: Database, workspaceId: string): SlotCounts {
-  const running = statement(
-    db,
-    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'",
-  ).get(workspaceId) as { n: number };
-  const queued = statement(
-    db,
-    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
-  ).get(workspaceId) as { n: number };
+export async function slotCounts(db: Store, workspaceId: string): Promise<SlotCounts> {
+  const running = (await db.get("SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'", [workspaceId])) as { n: number };
+  const queued = (await db.get("SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'", [workspaceId])) as { n: number };
   return { running: running.n, queued: queued.n };
 }
 
-export function oldestQueuedTurns(db: Database, workspaceId: string, count: number): TurnRow[] {
+export async function oldestQueuedTurns(db: Store, workspaceId: string, count: number): Promise<TurnRow[]> {
   if (count <= 0) return [];
-  return statement(
-    db,
-    "SELECT * FROM task_turns WHERE workspace_id = ? AND state = 'queued' ORDER BY seq LIMIT ?",
-  ).all(workspaceId, count) as unknown as TurnRow[];
+  return (await db.all("SELECT * FROM task_turns WHERE workspace_id = ? AND state = 'queued' ORDER BY seq LIMIT ?", [workspaceId, count])) as unknown as TurnRow[];
 }
 
-export function startQueuedTurn(db: Database, turnId: string): void {
-  statement(db, "UPDATE task_turns SET state = 'running' WHERE id = ? AND state = 'queued'").run(turnId);
+export async function startQueuedTurn(db: Store, turnId: string): Promise<void> {
+  (await db.run("UPDATE task_turns SET state = 'running' WHERE id = ? AND state = 'queued'", [turnId]));
 }
 
-export function openApiTasksOf(db: Database, workspaceId: string, userId: string): number {
+export async function openApiTasksOf(db: Store, workspaceId: string, userId: string): Promise<number> {
   return (
-    statement(
-      db,
-      `SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND created_by = ? AND source = 'api'
-       AND status IN ('pending', 'implementing')`,
-    ).get(workspaceId, userId) as { n: number }
+    (await db.get(`SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND created_by = ? AND source = 'api'
+       AND status IN ('pending', 'implementing')`, [workspaceId, userId])) as { n: number }
   ).n;
 }

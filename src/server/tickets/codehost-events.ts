@@ -3,7 +3,6 @@
 // issue closed or taken from the agent stops the turn; a pull request closed marks the task; installation events
 // keep the installation's records (codehost-installation-events.ts). Each returns what it did (the delivery's outcome) and is safe to re-run.
 import { installationById } from "../codehost/installations.js";
-import { statement } from "../store/statements.js";
 import { markPullRequestClosed, markPullRequestMerged } from "../tasks/engine.js";
 import { applyInstallationEvent, applyInstallationReposEvent } from "./codehost-installation-events.js";
 import {
@@ -52,18 +51,18 @@ export async function applyCodehostEvent(
 }
 
 /** The workspace of the delivery's installation; undefined (with why) for an unknown or suspended one. */
-function workspaceOf(
+async function workspaceOf(
   deps: IssueEventDeps,
   installationId: number,
-): { workspaceId: string } | { ignored: string } {
-  const installation = installationById(deps.ctx.db, String(installationId));
+): Promise<{ workspaceId: string; } | { ignored: string; }> {
+  const installation = await installationById(deps.ctx.db, String(installationId));
   if (!installation) return { ignored: `ignored: unknown installation ${installationId}` };
   if (installation.suspended) return { ignored: `ignored: installation ${installationId} is suspended` };
   return { workspaceId: installation.workspaceId };
 }
 
 async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<string> {
-  const ws = workspaceOf(deps, e.installation.id);
+  const ws = await workspaceOf(deps, e.installation.id);
   if ("ignored" in ws) return ws.ignored;
   const repo = e.repository.full_name;
   const identifier = codehostIdentifier({ repo, number: e.issue.number });
@@ -74,9 +73,9 @@ async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<s
     label: e.label?.name,
   });
   if (change.kind === "take") {
-    const task = taskOfIssue(deps.ctx, ws.workspaceId, "codehost", issueId);
+    const task = await taskOfIssue(deps.ctx, ws.workspaceId, "codehost", issueId);
     if (!task) return `ignored: ${identifier} has no task`;
-    const by = memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login)?.name ?? e.sender.login;
+    const by = (await memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login))?.name ?? e.sender.login;
     const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${change.why})`);
     return stopped
       ? `stopped task ${task.id}: ${identifier} ${e.action}`
@@ -87,14 +86,14 @@ async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<s
   if (e.issue.state === "closed") return `ignored: ${identifier} is closed`;
   const post = (body: string) =>
     deps.codehost.postComment({ workspaceId: ws.workspaceId, repo, number: e.issue.number, body });
-  const user = memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login);
+  const user = await memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login);
   if (!user)
     return refuseOnIssue(
       post,
       `@${e.sender.login} is not a member of the workspace with a linked code-host account; a member links their account in their Baton settings, then gives the issue to the agent again.`,
       `refused: sender ${e.sender.login} is not a member`,
     );
-  if (!enabledReposOf(deps.ctx.db, ws.workspaceId).has(repo))
+  if (!(await enabledReposOf(deps.ctx.db, ws.workspaceId)).has(repo))
     return refuseOnIssue(
       post,
       `${repo} is not enabled in the workspace; an owner enables it in the workspace's settings, then gives the issue to the agent again.`,
@@ -117,14 +116,14 @@ async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<s
 
 async function onComment(deps: IssueEventDeps, e: CodehostIssueCommentEvent): Promise<string> {
   if (e.action !== "created") return `ignored: issue_comment ${e.action}`;
-  const ws = workspaceOf(deps, e.installation.id);
+  const ws = await workspaceOf(deps, e.installation.id);
   if ("ignored" in ws) return ws.ignored;
   const identifier = codehostIdentifier({ repo: e.repository.full_name, number: e.issue.number });
   if (hasPostMarker(e.comment.body) || e.comment.user.type === "Bot")
     return `ignored: the service's own comment on ${identifier}`;
-  const task = taskOfIssue(deps.ctx, ws.workspaceId, "codehost", String(e.issue.id));
+  const task = await taskOfIssue(deps.ctx, ws.workspaceId, "codehost", String(e.issue.id));
   if (!task) return `ignored: ${identifier} has no task`;
-  const user = memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.comment.user.login);
+  const user = await memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.comment.user.login);
   if (!user) return `ignored: comment by ${e.comment.user.login}, not a member`;
   const text = (e.comment.body ?? "").trim();
   if (text === "") return "ignored: an empty comment";
@@ -144,12 +143,9 @@ async function onPullRequest(deps: IssueEventDeps, payload: unknown): Promise<st
   if (!parsed.success) return "ignored: the pull_request payload lacks fields it needs";
   const e = parsed.data;
   if (e.action !== "closed") return `ignored: pull_request ${e.action}`;
-  const ws = workspaceOf(deps, e.installation.id);
+  const ws = await workspaceOf(deps, e.installation.id);
   if ("ignored" in ws) return ws.ignored;
-  const row = statement(
-    deps.ctx.db,
-    "SELECT id FROM tasks WHERE workspace_id = ? AND repo = ? AND pr_number = ?",
-  ).get(ws.workspaceId, e.repository.full_name, e.pull_request.number) as { id: string } | undefined;
+  const row = (await deps.ctx.db.get("SELECT id FROM tasks WHERE workspace_id = ? AND repo = ? AND pr_number = ?", [ws.workspaceId, e.repository.full_name, e.pull_request.number])) as { id: string } | undefined;
   if (!row) return `ignored: no task opened ${e.repository.full_name}#${e.pull_request.number}`;
   const merged = e.pull_request.merged === true;
   await deps.ctx.commit(() =>

@@ -22,7 +22,7 @@ export async function applyInstallationEvent(deps: IssueEventDeps, payload: unkn
   const e = parsed.data;
   const id = String(e.installation.id);
   const { db } = deps.ctx;
-  const known = installationById(db, id);
+  const known = await installationById(db, id);
   if (!known) return `ignored: unknown installation ${id} (the install flow records new ones)`;
   const audit = (event: typeof AUDIT_EVENTS.codehostInstalled | typeof AUDIT_EVENTS.codehostUninstalled) =>
     logAuditEvent(deps.logger, event, {
@@ -34,9 +34,9 @@ export async function applyInstallationEvent(deps: IssueEventDeps, payload: unkn
     });
   switch (e.action) {
     case "created":
-      await deps.ctx.commit(() => {
+      await deps.ctx.commit(async () => {
         if (e.repositories)
-          setInstallationRepos(
+          await setInstallationRepos(
             db,
             known,
             e.repositories.map((r) => r.full_name),
@@ -63,7 +63,7 @@ export async function applyInstallationReposEvent(deps: IssueEventDeps, payload:
   const e = parsed.data;
   const id = String(e.installation.id);
   const { db } = deps.ctx;
-  const known = installationById(db, id);
+  const known = await installationById(db, id);
   if (!known) return `ignored: unknown installation ${id}`;
   const added = e.repositories_added.map((r) => r.full_name);
   const removed = e.repositories_removed.map((r) => r.full_name);

@@ -102,12 +102,12 @@ async function findIssue(
   user: User,
   body: DelegateBody,
 ): Promise<Found> {
-  const facts = workspaceFacts(ctx.db, workspaceId)!;
+  const facts = (await workspaceFacts(ctx.db, workspaceId))!;
   const refuse = (refusal: "tracker_not_connected" | "codehost_not_connected") =>
     refusalError(ctx, workspaceId, refusal, { open: 0, plan: facts.plan, slots: { running: 0, queued: 0 } });
   if (body.source === "tracker") {
     if (!facts.trackerConnected) throw refuse("tracker_not_connected");
-    const link = trackerLinkOf(ctx.db, workspaceId, user.email);
+    const link = await trackerLinkOf(ctx.db, workspaceId, user.email);
     if (!link.identity || !link.bound)
       throw domainError(
         "tracker_identity_unlinked",
@@ -133,7 +133,7 @@ async function findIssue(
       "link a code-host account first; the issue is delegated as you",
     );
   if (!facts.codehostConnected) throw refuse("codehost_not_connected");
-  if (!enabledReposOf(ctx.db, workspaceId).has(body.repo))
+  if (!(await enabledReposOf(ctx.db, workspaceId)).has(body.repo))
     throw domainError("invalid_repo", `${body.repo} is not enabled in this workspace`);
   const issue = await ports.codehost.findIssue({ workspaceId, repo: body.repo, number: body.number });
   if (!issue) throw domainError("not_found", `no issue ${body.repo}#${body.number}`);

@@ -1,8 +1,7 @@
 // Who acted on the platform, as a member of the workspace: the code-host login a user linked, or the tracker
 // identity a member bound. Webhook-started work is done as that member; anyone else is refused.
 import type { User } from "../auth/users.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 
 type Row = { id: string; email: string; name: string; codehost_login: string | null };
 const toUser = (row: Row): User => ({
@@ -13,26 +12,20 @@ const toUser = (row: Row): User => ({
 });
 
 /** The workspace member whose linked code-host login is `login` (logins are case-insensitive). */
-export function memberByCodehostLogin(db: Database, workspaceId: string, login: string): User | undefined {
-  const row = statement(
-    db,
-    `SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
-     WHERE m.workspace_id = ? AND lower(u.codehost_login) = lower(?)`,
-  ).get(workspaceId, login) as Row | undefined;
+export async function memberByCodehostLogin(db: Store, workspaceId: string, login: string): Promise<User | undefined> {
+  const row = (await db.get(`SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
+     WHERE m.workspace_id = ? AND lower(u.codehost_login) = lower(?)`, [workspaceId, login])) as Row | undefined;
   return row && toUser(row);
 }
 
 /** The workspace member whose tracker identity, bound to this workspace's tracker, is `identity`. */
-export function memberByTrackerIdentity(
-  db: Database,
+export async function memberByTrackerIdentity(
+  db: Store,
   workspaceId: string,
   identity: string,
-): User | undefined {
-  const row = statement(
-    db,
-    `SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
-     WHERE m.workspace_id = ? AND m.tracker_identity = ? AND m.tracker_identity_bound = 1`,
-  ).get(workspaceId, identity) as Row | undefined;
+): Promise<User | undefined> {
+  const row = (await db.get(`SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
+     WHERE m.workspace_id = ? AND m.tracker_identity = ? AND m.tracker_identity_bound = 1`, [workspaceId, identity])) as Row | undefined;
   return row && toUser(row);
 }
 

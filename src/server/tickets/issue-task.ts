@@ -3,7 +3,6 @@
 // comment), and stopping its turn when the issue stops being the agent's. Plain functions over the store.
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
-import { statement } from "../store/statements.js";
 import type { TaskContext } from "../tasks/context.js";
 import { checkStart } from "../tasks/decide.js";
 import { newEntryId, stopTask } from "../tasks/engine.js";
@@ -56,11 +55,11 @@ export async function startIssueTask(
 ): Promise<{ taskId: string }> {
   const { db } = ctx;
   const { workspaceId, source, issue } = input;
-  const { taskId, started } = await ctx.commit(() => {
+  const { taskId, started } = await ctx.commit(async () => {
     // Inside the write: two starts of one issue at once make one task.
-    if (issuesWithTasks(db, workspaceId, source, [issue.id]).size > 0)
+    if ((await issuesWithTasks(db, workspaceId, source, [issue.id])).size > 0)
       throw issueInProgress(issue.identifier);
-    const facts = workspaceFacts(db, workspaceId)!;
+    const facts = (await workspaceFacts(db, workspaceId))!;
     const slots = slotCounts(db, workspaceId);
     const check = checkStart({
       countsAgainstUserLimit: false,
@@ -74,7 +73,7 @@ export async function startIssueTask(
     if (!check.ok) throw refusalError(ctx, workspaceId, check.refusal, { open: 0, plan: facts.plan, slots });
     const now = ctx.now();
     const taskId = newId("task");
-    insertTask(
+    await insertTask(
       db,
       {
         id: taskId,
@@ -89,9 +88,9 @@ export async function startIssueTask(
       now,
     );
     if (issue.number !== null)
-      statement(db, "UPDATE tasks SET ticket_number = ? WHERE id = ?").run(issue.number, taskId);
+      (await db.run("UPDATE tasks SET ticket_number = ? WHERE id = ?", [issue.number, taskId]));
     const entryId = newEntryId("user");
-    insertEntry(
+    await insertEntry(
       db,
       {
         id: entryId,
@@ -113,11 +112,8 @@ export async function startIssueTask(
 }
 
 /** Whether the task's first message carries `key` (the task was started by that request or delivery). */
-export function startedWith(ctx: TaskContext, taskId: string, key: string): boolean {
-  const first = statement(
-    ctx.db,
-    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
-  ).get(taskId) as { message_id: string | null } | undefined;
+export async function startedWith(ctx: TaskContext, taskId: string, key: string): Promise<boolean> {
+  const first = (await ctx.db.get("SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [taskId])) as { message_id: string | null } | undefined;
   return first?.message_id === key;
 }
 
@@ -127,25 +123,19 @@ export const deliveryKey = (source: string, deliveryId: string): string =>
   `${source}${DELIVERY_KEY_INFIX}${deliveryId}`;
 
 /** Whether a webhook (the agent's label or assignment) started the task, rather than a member's delegation. */
-export function startedByWebhook(ctx: TaskContext, taskId: string): boolean {
-  const first = statement(
-    ctx.db,
-    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
-  ).get(taskId) as { message_id: string | null } | undefined;
+export async function startedByWebhook(ctx: TaskContext, taskId: string): Promise<boolean> {
+  const first = (await ctx.db.get("SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [taskId])) as { message_id: string | null } | undefined;
   return first?.message_id?.includes(DELIVERY_KEY_INFIX) ?? false;
 }
 
 /** The task working on the issue, if any. */
-export function taskOfIssue(
+export async function taskOfIssue(
   ctx: TaskContext,
   workspaceId: string,
   source: IssueSource,
   issueId: string,
-): TaskRow | undefined {
-  const row = statement(
-    ctx.db,
-    "SELECT id FROM tasks WHERE workspace_id = ? AND source = ? AND ticket_id = ?",
-  ).get(workspaceId, TASK_SOURCE_OF[source], issueId) as { id: string } | undefined;
+): Promise<TaskRow | undefined> {
+  const row = (await ctx.db.get("SELECT id FROM tasks WHERE workspace_id = ? AND source = ? AND ticket_id = ?", [workspaceId, TASK_SOURCE_OF[source], issueId])) as { id: string } | undefined;
   return row && getTask(ctx.db, row.id);
 }
 
@@ -158,14 +148,11 @@ export async function followUpIssueTask(
   input: { taskId: string; userId: string; text: string; key: string },
 ): Promise<{ added: boolean }> {
   const { db } = ctx;
-  const { added, started } = await ctx.commit(() => {
-    const seen = statement(db, "SELECT 1 FROM task_messages WHERE task_id = ? AND message_id = ?").get(
-      input.taskId,
-      input.key,
-    );
+  const { added, started } = await ctx.commit(async () => {
+    const seen = (await db.get("SELECT 1 FROM task_messages WHERE task_id = ? AND message_id = ?", [input.taskId, input.key]));
     if (seen) return { added: false, started: [] as string[] };
     const now = ctx.now();
-    insertEntry(
+    await insertEntry(
       db,
       {
         id: newEntryId("user"),

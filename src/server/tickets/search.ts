@@ -45,11 +45,11 @@ export async function searchTickets(
     throw domainError("invalid_request", "q is over 200 characters; shorten the search");
   const q = query.q?.trim() || null;
   const workspaceId = membership.workspaceId;
-  const facts = workspaceFacts(ctx.db, workspaceId)!;
-  const link = trackerLinkOf(ctx.db, workspaceId, user.email);
+  const facts = (await workspaceFacts(ctx.db, workspaceId))!;
+  const link = await trackerLinkOf(ctx.db, workspaceId, user.email);
   const identity = link.identity && link.bound ? link.identity : null;
-  const enabled = enabledReposOf(ctx.db, workspaceId);
-  const repoFirst = query.repo && enabled.has(query.repo) ? query.repo : null;
+  const enabled = await enabledReposOf(ctx.db, workspaceId);
+  const repoFirst = query.repo && (await enabled).has(query.repo) ? query.repo : null;
   const login = user.codehostLogin;
   const failed = (port: string) => (error: unknown) => {
     ports.logger.warn(
@@ -64,12 +64,12 @@ export async function searchTickets(
           .searchIssues({ workspaceId, identity, q, limit: PORT_SEARCH_PAGE })
           .catch(failed("tracker"))
       : ([] as TrackerIssue[]),
-    facts.codehostConnected && login && enabled.size > 0
+    facts.codehostConnected && login && (await enabled).size > 0
       ? ports.codehost
           .searchIssues({
             workspaceId,
             login,
-            repos: repoFirst ? [repoFirst, ...[...enabled].filter((r) => r !== repoFirst)] : [...enabled],
+            repos: repoFirst ? [repoFirst, ...[...await enabled].filter((r) => r !== repoFirst)] : [...await enabled],
             q,
             limit: PORT_SEARCH_PAGE,
           })
@@ -78,8 +78,8 @@ export async function searchTickets(
   ]);
   const selected = selectTickets(
     [
-      ...fromTracker(trackerIssues, issuesWithTasks(ctx.db, workspaceId, "tracker", ids(trackerIssues))),
-      ...fromCodehost(codehostIssues, issuesWithTasks(ctx.db, workspaceId, "codehost", ids(codehostIssues))),
+      ...fromTracker(trackerIssues, await issuesWithTasks(ctx.db, workspaceId, "tracker", ids(trackerIssues))),
+      ...fromCodehost(codehostIssues, await issuesWithTasks(ctx.db, workspaceId, "codehost", ids(codehostIssues))),
     ],
     { trackerIdentity: identity, codehostLogin: login },
     {

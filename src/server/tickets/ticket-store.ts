@@ -1,30 +1,24 @@
 // The service's own records around tickets: the caller's tracker identity in a workspace, the repositories the
 // workspace enabled, and which issues its tasks work on (the issues themselves come from the tracker and
 // code-host ports).
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 
 export interface TrackerLink {
   identity: string | null;
   bound: boolean;
 }
 
-export function trackerLinkOf(db: Database, workspaceId: string, email: string): TrackerLink {
-  const row = statement(
-    db,
-    "SELECT tracker_identity, tracker_identity_bound FROM members WHERE workspace_id = ? AND email = ?",
-  ).get(workspaceId, email) as
+export async function trackerLinkOf(db: Store, workspaceId: string, email: string): Promise<TrackerLink> {
+  const row = (await db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE workspace_id = ? AND email = ?", [workspaceId, email])) as
     | { tracker_identity: string | null; tracker_identity_bound: number }
     | undefined;
   return { identity: row?.tracker_identity ?? null, bound: row?.tracker_identity_bound === 1 };
 }
 
-export function enabledReposOf(db: Database, workspaceId: string): Set<string> {
+export async function enabledReposOf(db: Store, workspaceId: string): Promise<Set<string>> {
   return new Set(
     (
-      statement(db, "SELECT slug FROM repositories WHERE workspace_id = ? AND connected = 1").all(
-        workspaceId,
-      ) as { slug: string }[]
+      (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND connected = 1", [workspaceId])) as { slug: string }[]
     ).map((r) => r.slug),
   );
 }
@@ -33,20 +27,17 @@ export function enabledReposOf(db: Database, workspaceId: string): Set<string> {
 export const TASK_SOURCE_OF = { tracker: "tracker", codehost: "codehost_issue" } as const;
 
 /** Which of `issueIds` (of one port) a task of the workspace already works on. */
-export function issuesWithTasks(
-  db: Database,
+export async function issuesWithTasks(
+  db: Store,
   workspaceId: string,
   source: keyof typeof TASK_SOURCE_OF,
   issueIds: readonly string[],
-): Set<string> {
+): Promise<Set<string>> {
   if (issueIds.length === 0) return new Set();
   return new Set(
     (
-      statement(
-        db,
-        `SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
-         AND ticket_id IN (SELECT value FROM json_each(?))`,
-      ).all(workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)) as { ticket_id: string }[]
+      (await db.all(`SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
+         AND ticket_id IN (SELECT value FROM json_each(?))`, [workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)])) as { ticket_id: string }[]
     ).map((r) => r.ticket_id),
   );
 }

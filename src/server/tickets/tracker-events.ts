@@ -26,7 +26,7 @@ export async function applyTrackerEvent(deps: IssueEventDeps, payload: unknown):
   const parsed = TrackerEnvelopeSchema.safeParse(payload);
   if (!parsed.success) return "ignored: the payload lacks type, action or organizationId";
   const e = parsed.data;
-  const connection = connectionOfOrganization(deps.ctx.db, e.organizationId);
+  const connection = await connectionOfOrganization(deps.ctx.db, e.organizationId);
   if (!connection) return `ignored: unknown organization ${e.organizationId}`;
   if (e.type === TRACKER_TYPES.oauthApp && e.action === "revoked") {
     await deps.ctx.commit(() => removeConnection(deps.ctx.db, connection.workspaceId));
@@ -63,11 +63,11 @@ async function onIssueUpdate(
   if (change.kind === "none")
     return `ignored: the update neither gives ${data.identifier} to the agent nor takes it`;
   if (change.kind === "take") {
-    const task = taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
+    const task = await taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
     if (!task) return `ignored: ${data.identifier} has no task`;
     if ("byLabel" in change && !startedByWebhook(deps.ctx, task.id))
       return `ignored: a label removed from ${data.identifier}, whose task a member delegated`;
-    const actor = e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined;
+    const actor = await (e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined);
     const by = actor?.name ?? e.actor?.name ?? "the tracker";
     const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${change.why})`);
     return stopped
@@ -75,14 +75,14 @@ async function onIssueUpdate(
       : `ignored: task ${task.id} has no running or queued turn`;
   }
   const post = (body: string) => deps.tracker.postComment({ workspaceId, issueId: data.id, body });
-  const user = e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined;
+  const user = await (e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined);
   if (!user)
     return refuseOnIssue(
       post,
       `${e.actor?.name ?? "whoever gave it"} is not a member of the workspace with a linked tracker identity; a member links their tracker account in their Baton settings, then gives the issue to the agent again.`,
       `refused: actor ${e.actor?.id ?? "(none)"} is not a member`,
     );
-  return startFromIssue(deps, post, {
+  return await startFromIssue(deps, post, {
     workspaceId,
     source: "tracker",
     userId: user.id,
@@ -108,9 +108,9 @@ async function onComment(
   const author = c.userId ?? e.actor?.id ?? null;
   if (hasPostMarker(c.body) || (author !== null && author === connection.agentUserId))
     return "ignored: the service's own comment";
-  const task = taskOfIssue(deps.ctx, connection.workspaceId, "tracker", c.issueId);
+  const task = await taskOfIssue(deps.ctx, connection.workspaceId, "tracker", c.issueId);
   if (!task) return `ignored: issue ${c.issueId} has no task`;
-  const user = author ? memberByTrackerIdentity(deps.ctx.db, connection.workspaceId, author) : undefined;
+  const user = await (author ? memberByTrackerIdentity(deps.ctx.db, connection.workspaceId, author) : undefined);
   if (!user) return `ignored: comment by ${author ?? "(unknown)"}, not a member`;
   const text = c.body.trim();
   if (text === "") return "ignored: an empty comment";

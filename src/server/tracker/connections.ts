@@ -4,8 +4,7 @@
 // caller". The install callback writes these; the adapter and the webhook worker read them. Plain functions over
 // the store, run inside the caller's transaction; only `open*Token` decrypt.
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 
 export interface OAuthTokens {
   accessToken: string;
@@ -39,22 +38,16 @@ const toConnection = (row: ConnectionRow): TrackerConnection => ({
   agentUserId: row.agent_user_id,
 });
 
-export function connectionOfWorkspace(db: Database, workspaceId: string): TrackerConnection | undefined {
-  const row = statement(
-    db,
-    "SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE workspace_id = ?",
-  ).get(workspaceId) as ConnectionRow | undefined;
+export async function connectionOfWorkspace(db: Store, workspaceId: string): Promise<TrackerConnection | undefined> {
+  const row = (await db.get("SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as ConnectionRow | undefined;
   return row && toConnection(row);
 }
 
-export function connectionOfOrganization(
-  db: Database,
+export async function connectionOfOrganization(
+  db: Store,
   organizationId: string,
-): TrackerConnection | undefined {
-  const row = statement(
-    db,
-    "SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE organization_id = ?",
-  ).get(organizationId) as ConnectionRow | undefined;
+): Promise<TrackerConnection | undefined> {
+  const row = (await db.get("SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE organization_id = ?", [organizationId])) as ConnectionRow | undefined;
   return row && toConnection(row);
 }
 
@@ -63,54 +56,39 @@ export class OrganizationElsewhereError extends Error {
 }
 
 /** Connects the workspace to the organisation (or refreshes the connection) and marks its tracker connected. */
-export function recordConnection(
-  db: Database,
+export async function recordConnection(
+  db: Store,
   box: SecretBox,
   input: Omit<TrackerConnection, "agentUserId"> & { agentUserId: string | null; tokens: OAuthTokens | null },
   now: Date,
-): void {
-  const other = connectionOfOrganization(db, input.organizationId);
+): Promise<void> {
+  const other = await connectionOfOrganization(db, input.organizationId);
   if (other && other.workspaceId !== input.workspaceId)
     throw new OrganizationElsewhereError(
       `tracker organisation ${input.organizationName} is connected to another workspace`,
     );
   const scope = workspaceScope(input.workspaceId);
-  statement(
-    db,
-    `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, agent_user_id, token_sealed,
+  (await db.run(`INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, agent_user_id, token_sealed,
        refresh_sealed, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
        organization_name = excluded.organization_name, agent_user_id = coalesce(excluded.agent_user_id, agent_user_id),
        token_sealed = coalesce(excluded.token_sealed, token_sealed),
        refresh_sealed = coalesce(excluded.refresh_sealed, refresh_sealed),
-       expires_at_ms = coalesce(excluded.expires_at_ms, expires_at_ms)`,
-  ).run(
-    input.workspaceId,
-    input.organizationId,
-    input.organizationName,
-    input.agentUserId,
-    input.tokens ? box.seal(scope, input.tokens.accessToken) : null,
-    input.tokens?.refreshToken ? box.seal(`${scope}/refresh`, input.tokens.refreshToken) : null,
-    input.tokens?.expiresAtMs ?? null,
-    now.toISOString(),
-  );
-  statement(db, "UPDATE workspaces SET tracker_connected = 1 WHERE id = ?").run(input.workspaceId);
+       expires_at_ms = coalesce(excluded.expires_at_ms, expires_at_ms)`, [input.workspaceId, input.organizationId, input.organizationName, input.agentUserId, input.tokens ? box.seal(scope, input.tokens.accessToken) : null, input.tokens?.refreshToken ? box.seal(`${scope}/refresh`, input.tokens.refreshToken) : null, input.tokens?.expiresAtMs ?? null, now.toISOString()]));
+  (await db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = ?", [input.workspaceId]));
 }
 
 /** The organisation removed the app (or an admin disconnected it): tokens go, members' links are unbound. */
-export function removeConnection(db: Database, workspaceId: string): void {
-  statement(db, "DELETE FROM tracker_connections WHERE workspace_id = ?").run(workspaceId);
-  statement(db, "DELETE FROM tracker_member_tokens WHERE workspace_id = ?").run(workspaceId);
-  statement(db, "UPDATE members SET tracker_identity_bound = 0 WHERE workspace_id = ?").run(workspaceId);
-  statement(db, "UPDATE workspaces SET tracker_connected = 0 WHERE id = ?").run(workspaceId);
+export async function removeConnection(db: Store, workspaceId: string): Promise<void> {
+  (await db.run("DELETE FROM tracker_connections WHERE workspace_id = ?", [workspaceId]));
+  (await db.run("DELETE FROM tracker_member_tokens WHERE workspace_id = ?", [workspaceId]));
+  (await db.run("UPDATE members SET tracker_identity_bound = 0 WHERE workspace_id = ?", [workspaceId]));
+  (await db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = ?", [workspaceId]));
 }
 
 /** The workspace's own token (opened), or null when the connection holds none. */
-export function openConnectionTokens(db: Database, box: SecretBox, workspaceId: string): OAuthTokens | null {
-  const row = statement(
-    db,
-    "SELECT token_sealed, refresh_sealed, expires_at_ms FROM tracker_connections WHERE workspace_id = ?",
-  ).get(workspaceId) as
+export async function openConnectionTokens(db: Store, box: SecretBox, workspaceId: string): Promise<OAuthTokens | null> {
+  const row = (await db.get("SELECT token_sealed, refresh_sealed, expires_at_ms FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as
     | { token_sealed: string | null; refresh_sealed: string | null; expires_at_ms: number | null }
     | undefined;
   if (!row?.token_sealed) return null;
@@ -123,30 +101,22 @@ export function openConnectionTokens(db: Database, box: SecretBox, workspaceId: 
 }
 
 /** Replaces the workspace's token after a refresh. */
-export function storeConnectionTokens(
-  db: Database,
+export async function storeConnectionTokens(
+  db: Store,
   box: SecretBox,
   workspaceId: string,
   tokens: OAuthTokens,
-): void {
+): Promise<void> {
   const scope = workspaceScope(workspaceId);
-  statement(
-    db,
-    "UPDATE tracker_connections SET token_sealed = ?, refresh_sealed = ?, expires_at_ms = ? WHERE workspace_id = ?",
-  ).run(
-    box.seal(scope, tokens.accessToken),
-    tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null,
-    tokens.expiresAtMs,
-    workspaceId,
-  );
+  (await db.run("UPDATE tracker_connections SET token_sealed = ?, refresh_sealed = ?, expires_at_ms = ? WHERE workspace_id = ?", [box.seal(scope, tokens.accessToken), tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null, tokens.expiresAtMs, workspaceId]));
 }
 
 /**
  * Links the member's tracker identity in the workspace: `bound` when the identity belongs to the organisation the
  * workspace is connected to. Their token is kept (sealed) so the ticket search reads as them.
  */
-export function linkMemberIdentity(
-  db: Database,
+export async function linkMemberIdentity(
+  db: Store,
   box: SecretBox,
   input: {
     workspaceId: string;
@@ -156,50 +126,35 @@ export function linkMemberIdentity(
     bound: boolean;
     tokens: OAuthTokens;
   },
-): void {
-  statement(
-    db,
-    "UPDATE members SET tracker_identity = ?, tracker_identity_bound = ? WHERE workspace_id = ? AND email = ?",
-  ).run(input.identity, input.bound ? 1 : 0, input.workspaceId, input.email);
-  storeMemberTokens(db, box, input.workspaceId, input.userId, input.tokens);
+): Promise<void> {
+  (await db.run("UPDATE members SET tracker_identity = ?, tracker_identity_bound = ? WHERE workspace_id = ? AND email = ?", [input.identity, input.bound ? 1 : 0, input.workspaceId, input.email]));
+  await storeMemberTokens(db, box, input.workspaceId, input.userId, input.tokens);
 }
 
-export function storeMemberTokens(
-  db: Database,
+export async function storeMemberTokens(
+  db: Store,
   box: SecretBox,
   workspaceId: string,
   userId: string,
   tokens: OAuthTokens,
-): void {
+): Promise<void> {
   const scope = memberScope(workspaceId, userId);
-  statement(
-    db,
-    `INSERT INTO tracker_member_tokens (workspace_id, user_id, token_sealed, refresh_sealed, expires_at_ms)
+  (await db.run(`INSERT INTO tracker_member_tokens (workspace_id, user_id, token_sealed, refresh_sealed, expires_at_ms)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id, user_id) DO UPDATE SET token_sealed = excluded.token_sealed,
-       refresh_sealed = excluded.refresh_sealed, expires_at_ms = excluded.expires_at_ms`,
-  ).run(
-    workspaceId,
-    userId,
-    box.seal(scope, tokens.accessToken),
-    tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null,
-    tokens.expiresAtMs,
-  );
+       refresh_sealed = excluded.refresh_sealed, expires_at_ms = excluded.expires_at_ms`, [workspaceId, userId, box.seal(scope, tokens.accessToken), tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null, tokens.expiresAtMs]));
 }
 
 /** The member's own token (opened), found by their linked identity; null when they never linked one here. */
-export function openMemberTokensByIdentity(
-  db: Database,
+export async function openMemberTokensByIdentity(
+  db: Store,
   box: SecretBox,
   workspaceId: string,
   identity: string,
-): { userId: string; tokens: OAuthTokens } | null {
-  const row = statement(
-    db,
-    `SELECT t.user_id, t.token_sealed, t.refresh_sealed, t.expires_at_ms FROM members m
+): Promise<{ userId: string; tokens: OAuthTokens; } | null> {
+  const row = (await db.get(`SELECT t.user_id, t.token_sealed, t.refresh_sealed, t.expires_at_ms FROM members m
      JOIN users u ON u.email = m.email
      JOIN tracker_member_tokens t ON t.workspace_id = m.workspace_id AND t.user_id = u.id
-     WHERE m.workspace_id = ? AND m.tracker_identity = ?`,
-  ).get(workspaceId, identity) as
+     WHERE m.workspace_id = ? AND m.tracker_identity = ?`, [workspaceId, identity])) as
     | { user_id: string; token_sealed: string; refresh_sealed: string | null; expires_at_ms: number | null }
     | undefined;
   if (!row) return null;
@@ -215,9 +170,7 @@ export function openMemberTokensByIdentity(
 }
 
 /** The workspace's connection holds a token of its own (a seeded organisation alone does not connect it). */
-export function connectionHoldsToken(db: Database, workspaceId: string): boolean {
-  const row = statement(db, "SELECT token_sealed FROM tracker_connections WHERE workspace_id = ?").get(
-    workspaceId,
-  ) as { token_sealed: string | null } | undefined;
+export async function connectionHoldsToken(db: Store, workspaceId: string): Promise<boolean> {
+  const row = (await db.get("SELECT token_sealed FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as { token_sealed: string | null } | undefined;
   return Boolean(row?.token_sealed);
 }

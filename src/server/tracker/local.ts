@@ -1,8 +1,7 @@
 // The local tracker: issues held in the store's `tickets` table (source `tracker`), seeded from the seed
 // document. A claim sets the issue's task and, when it had none, its assignee, as a real tracker's assignment
 // and link would.
-import type { Database } from "../store/sqlite.js";
-import { statement } from "../store/statements.js";
+import type { Store } from "../store/store.js";
 import { addLocalComment } from "../tickets/local-comments.js";
 import type { Tracker, TrackerIssue } from "./port.js";
 
@@ -34,39 +33,30 @@ const toIssue = (row: Row): TrackerIssue => ({
 export const titleMatches = (title: string | null, q: string): boolean =>
   (title ?? "").toLowerCase().includes(q.toLowerCase());
 
-export function createLocalTracker(options: { db: Database; now?: () => Date }): Tracker {
+export function createLocalTracker(options: { db: Store; now?: () => Date }): Tracker {
   const { db } = options;
   const now = options.now ?? (() => new Date());
   return {
     kind: "local",
     async searchIssues({ workspaceId, identity, q, limit }) {
-      const rows = statement(
-        db,
-        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND state = 'open'
-         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY rowid`,
-      ).all(workspaceId, identity) as unknown as Row[];
+      const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND state = 'open'
+         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY rowid`, [workspaceId, identity])) as unknown as Row[];
       return rows
         .filter((row) => !q || titleMatches(row.title, q))
         .slice(0, limit)
         .map(toIssue);
     },
     async findIssue({ workspaceId, idOrIdentifier }) {
-      const row = statement(
-        db,
-        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND (id = ? OR identifier = ?)
-         ORDER BY id = ? DESC LIMIT 1`,
-      ).get(workspaceId, idOrIdentifier, idOrIdentifier, idOrIdentifier) as Row | undefined;
+      const row = (await db.get(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND (id = ? OR identifier = ?)
+         ORDER BY id = ? DESC LIMIT 1`, [workspaceId, idOrIdentifier, idOrIdentifier, idOrIdentifier])) as Row | undefined;
       return row && toIssue(row);
     },
     async claimIssue({ workspaceId, issueId, identity, taskId }) {
-      statement(
-        db,
-        `UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
-         WHERE workspace_id = ? AND source = 'tracker' AND id = ?`,
-      ).run(taskId, identity, workspaceId, issueId);
+      (await db.run(`UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
+         WHERE workspace_id = ? AND source = 'tracker' AND id = ?`, [taskId, identity, workspaceId, issueId]));
     },
     async postComment({ workspaceId, issueId, body }) {
-      addLocalComment(db, { workspaceId, source: "tracker", issueKey: issueId, body }, now());
+      await addLocalComment(db, { workspaceId, source: "tracker", issueKey: issueId, body }, now());
     },
   };
 }

@@ -5,7 +5,7 @@
 
 import type { Logger } from "pino";
 import { describeThrown } from "../../errors.js";
-import type { Database } from "../store/sqlite.js";
+import type { Store } from "../store/store.js";
 import { backoffMs, WorkLoop } from "../tickets/work-loop.js";
 import {
   type Delivery,
@@ -20,7 +20,7 @@ export const MAX_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface WebhookWorkerOptions {
-  db: Database;
+  db: Store;
   now: () => Date;
   logger: Logger;
   commit: <T>(work: () => T) => Promise<T>;
@@ -37,7 +37,7 @@ export class WebhookWorker {
   constructor(private readonly options: WebhookWorkerOptions) {
     this.loop = new WorkLoop({
       step: () => this.step(),
-      dueAt: () => nextDeliveryDueAt(options.db),
+      dueAt: async () => await nextDeliveryDueAt(options.db),
       now: () => options.now().getTime(),
     });
   }
@@ -62,7 +62,7 @@ export class WebhookWorker {
       this.lastPruneMs = nowMs;
       await commit(() => pruneDoneDeliveries(db, nowMs));
     }
-    const delivery = nextDueDelivery(db, nowMs);
+    const delivery = await nextDueDelivery(db, nowMs);
     if (!delivery) return false;
     const attempts = delivery.attempts + 1;
     const log = { source: delivery.source, delivery: delivery.deliveryId, event: delivery.event, attempts };

@@ -4,7 +4,7 @@
 // install callback and the egress proxy use (app-api.ts).
 import type { Logger } from "pino";
 import type { CodehostAppSettings } from "../../integrations/settings.js";
-import type { Database } from "../../store/sqlite.js";
+import type { Store } from "../../store/store.js";
 import type { CodehostAppApi } from "../app-api.js";
 import { installationOfRepo } from "../installations.js";
 import { type Codehost, CodehostError } from "../port.js";
@@ -17,7 +17,7 @@ import { InstallationReposSchema, InstallationSchema } from "./schemas.js";
 import { GITHUB_ROUTES } from "./wire.js";
 
 export interface GithubCodehostOptions {
-  db: Database;
+  db: Store;
   settings: CodehostAppSettings;
   logger: Logger;
   now: () => Date;
@@ -53,8 +53,8 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
   const appJwt = () =>
     signAppJwt({ appId: settings.appId, privateKeyPem: settings.privateKeyPem, now: now() });
   const tokens = createInstallationTokens({ rest, appJwt, now });
-  const installationOf = (workspaceId: string, repo: string): string => {
-    const installation = installationOfRepo(db, workspaceId, repo);
+  const installationOf = async (workspaceId: string, repo: string): Promise<string> => {
+    const installation = await installationOfRepo(db, workspaceId, repo);
     if (!installation)
       throw new CodehostError(
         `no installation of the code-host App gives this workspace ${repo}; an owner or admin installs the App on it from /install/codehost?workspace=${workspaceId}`,
@@ -62,7 +62,7 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
     return installation.installationId;
   };
   const tokenFor = async (workspaceId: string, repo: string) =>
-    (await tokens.get(installationOf(workspaceId, repo))).token;
+    (await tokens.get(await installationOf(workspaceId, repo))).token;
 
   return {
     kind: "github",

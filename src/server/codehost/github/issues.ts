@@ -2,8 +2,7 @@
 // the search runs once per installation over the repositories it gives, and "assigned to the member or to no one"
 // is applied to the answers (search has no OR of assignees). GitHub keeps no mark of Baton's work on an issue, so
 // "in progress" is the service's own record: a task of the workspace started from that issue.
-import type { Database } from "../../store/sqlite.js";
-import { statement } from "../../store/statements.js";
+import type { Store } from "../../store/store.js";
 import type { Codehost, CodehostIssue } from "../port.js";
 import type { RepoAccess } from "./pulls.js";
 import { expectStatus, readAnswer } from "./rest.js";
@@ -25,15 +24,12 @@ export function claimCommentOf(taskId: string): string {
 }
 
 export function createGithubIssues(
-  access: RepoAccess & { db: Database; installationOf(workspaceId: string, repo: string): string },
+  access: RepoAccess & { db: Store; installationOf(workspaceId: string, repo: string): string },
 ): Pick<Codehost, "searchIssues" | "findIssue" | "claimIssue" | "postComment"> {
   const { rest, db } = access;
-  const inProgress = (workspaceId: string, repo: string, number: number) =>
-    statement(
-      db,
-      "SELECT 1 FROM tasks WHERE workspace_id = ? AND repo = ? AND ticket_number = ? LIMIT 1",
-    ).get(workspaceId, repo, number) !== undefined;
-  const toIssue = (workspaceId: string, issue: GithubIssue, repo: string): CodehostIssue => ({
+  const inProgress = async (workspaceId: string, repo: string, number: number) =>
+    (await db.get("SELECT 1 FROM tasks WHERE workspace_id = ? AND repo = ? AND ticket_number = ? LIMIT 1", [workspaceId, repo, number])) !== undefined;
+  const toIssue = async (workspaceId: string, issue: GithubIssue, repo: string): Promise<CodehostIssue> => ({
     id: String(issue.id),
     repo,
     number: issue.number,
@@ -42,7 +38,7 @@ export function createGithubIssues(
     state: issue.state,
     assignee: issue.assignee?.login ?? null,
     isPullRequest: issue.pull_request !== undefined,
-    inProgress: inProgress(workspaceId, repo, issue.number),
+    inProgress: await inProgress(workspaceId, repo, issue.number),
     url: issue.html_url,
   });
 
@@ -68,7 +64,7 @@ export function createGithubIssues(
           const fromUrl = repoOfUrl(item.repository_url)?.toLowerCase();
           const repo = group.find((r) => r.toLowerCase() === fromUrl);
           if (!repo) continue;
-          const issue = toIssue(workspaceId, item, repo);
+          const issue = await toIssue(workspaceId, item, repo);
           if (issue.isPullRequest || issue.inProgress || issue.state !== "open") continue;
           if (issue.assignee !== null && issue.assignee !== login) continue;
           found.push(issue);

@@ -13,14 +13,14 @@ export interface WorkspaceAccess {
   memberships: Membership[];
 }
 
-export function requireWorkspace(
+export async function requireWorkspace(
   deps: ServerDeps,
   c: Context<PagesEnv>,
   workspaceId: string,
   need: "member" | "admin" = "member",
-): WorkspaceAccess {
+): Promise<WorkspaceAccess> {
   const user = c.get("webUser");
-  const membership = membershipOf(deps.db, user, workspaceId);
+  const membership = await membershipOf(deps.db, user, workspaceId);
   if (!membership)
     throw new HttpError(404, "not_found", "no such workspace; pick one of yours from the list");
   if (need === "admin" && membership.role === "member")
@@ -29,5 +29,5 @@ export function requireWorkspace(
       "forbidden",
       `only an owner or admin of ${membership.workspaceName} can do this; ask one of them`,
     );
-  return { membership, memberships: membershipsOf(deps.db, user) };
+  return { membership, memberships: await membershipsOf(deps.db, user) };
 }

@@ -18,19 +18,19 @@ import { capabilityDismissPath, capabilityRequestPath, capabilitySecretPath } fr
 export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages: CapabilityPages): void {
   const { rt, enter, findRequest, show, backToRequest, refuseMember } = pages;
 
-  app.post(routeOf(capabilityDismissPath, "ws", "repo", "request"), ...formGuards(SMALL_FORM_BYTES), (c) => {
+  app.post(routeOf(capabilityDismissPath, "ws", "repo", "request"), ...formGuards(SMALL_FORM_BYTES), async (c) => {
     const { access, ws, repoId } = enter(c);
     const requestId = paramOf(c, "request");
-    if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
+    if ((await access).membership.role === "member") return refuseMember(c, await access, repoId, requestId);
     try {
-      dismissRequest(rt(), ws, repoId, requestId);
+      await dismissRequest(rt(), ws, repoId, requestId);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const refusal = renderRefusal(error.reason, backToRequest(ws, repoId, requestId));
       return show(
         c,
-        access,
-        { request: findRequest(ws, repoId, requestId), refusal },
+        await access,
+        { request: await findRequest(ws, repoId, requestId), refusal },
         capabilityRefusalStatus(error),
       );
     }
@@ -50,14 +50,14 @@ export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages:
     async (c) => {
       const { access, ws, repoId } = enter(c);
       const requestId = paramOf(c, "request");
-      if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
+      if ((await access).membership.role === "member") return refuseMember(c, await access, repoId, requestId);
       const form = parseSecretForm(formFields(await c.req.parseBody()), requestId);
-      const refuse = (reason: string, status: number, name: string, allowedHosts: string) =>
+      const refuse = async (reason: string, status: number, name: string, allowedHosts: string) =>
         show(
           c,
-          access,
+          await access,
           {
-            request: findRequest(ws, repoId, requestId),
+            request: await findRequest(ws, repoId, requestId),
             refusal: renderRefusal(reason, backToRequest(ws, repoId, requestId)),
             secretForm: { name, allowedHosts },
           },
@@ -66,7 +66,7 @@ export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages:
       if (!form.ok) return refuse(form.reason, 400, form.name, form.allowedHosts);
       let rotated: boolean;
       try {
-        rotated = !putSecret(rt(), ws, repoId, form.name, form.body).created;
+        rotated = !(await putSecret(rt(), ws, repoId, form.name, form.body)).created;
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         return refuse(

@@ -25,9 +25,9 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
   const rt = () => runtime;
 
   /** The workspace (member), its rollout, and the repository: 404 for another workspace's, as the API. */
-  const enter = (c: Context<PagesEnv>) => {
+  const enter = async (c: Context<PagesEnv>) => {
     const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = access.membership.workspaceId;
+    const ws = (await access).membership.workspaceId;
     if (!rolloutEnabled(deps.db, ws))
       throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
     const repoId = paramOf(c, "repo");
@@ -40,8 +40,8 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
       );
     return { access, ws, repoId, slug };
   };
-  const findRequest = (ws: string, repoId: string, requestId: string) => {
-    const request = listRequests(rt(), ws, repoId).find((r) => r.requestId === requestId);
+  const findRequest = async (ws: string, repoId: string, requestId: string) => {
+    const request = (await listRequests(rt(), ws, repoId)).find((r) => r.requestId === requestId);
     if (!request)
       throw new HttpError(
         404,
@@ -77,14 +77,14 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
     label: "Back to the request",
   });
   /** A member's POST: the request page, 403, naming who can act. */
-  const refuseMember = (c: Context<PagesEnv>, access: WorkspaceAccess, repoId: string, requestId: string) => {
+  const refuseMember = async (c: Context<PagesEnv>, access: WorkspaceAccess, repoId: string, requestId: string) => {
     const ws = access.membership.workspaceId;
     const reason = `only an owner or admin of ${access.membership.workspaceName} can do this; ask one of them`;
     return show(
       c,
       access,
       {
-        request: findRequest(ws, repoId, requestId),
+        request: await findRequest(ws, repoId, requestId),
         refusal: renderRefusal(reason, backToRequest(ws, repoId, requestId)),
       },
       403,

@@ -22,7 +22,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime:
   const pages = capabilityPagesOf(deps, runtime);
   const { rt, enter, findRequest, show } = pages;
 
-  app.get(routeOf(capabilityRequestsPath, "ws", "repo"), (c) => {
+  app.get(routeOf(capabilityRequestsPath, "ws", "repo"), async (c) => {
     const { access, ws, repoId, slug } = enter(c);
     return c.html(
       renderDashboardPage({
@@ -31,15 +31,15 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime:
         csrfToken: c.get("csrfToken"),
         access,
         section: "settings",
-        body: renderRequestList(ws, slug, listRequests(rt(), ws, repoId)),
+        body: renderRequestList(ws, slug, await listRequests(rt(), ws, repoId)),
       }),
     );
   });
 
-  app.get(routeOf(capabilityRequestPath, "ws", "repo", "request"), (c) => {
+  app.get(routeOf(capabilityRequestPath, "ws", "repo", "request"), async (c) => {
     const { access, ws, repoId } = enter(c);
     const request = findRequest(ws, repoId, paramOf(c, "request"));
-    return show(c, access, { request, done: readDone(c.req.query(DONE_PARAM)) });
+    return show(c, await access, { request, done: readDone(c.req.query(DONE_PARAM)) });
   });
 
   for (const build of [capabilityDismissPath, capabilitySecretPath])

@@ -4,7 +4,6 @@ import { apiErrorOf } from "../../api/errors.js";
 import { DomainError } from "../../domain/errors.js";
 import { LIMITS } from "../../domain/limits.js";
 import { HttpError } from "../../http/http-error.js";
-import { statement } from "../../store/statements.js";
 import type { TaskContext } from "../../tasks/context.js";
 import { listMessages } from "../../tasks/read-tasks.js";
 import type { ApiMessage } from "../../tasks/views.js";
@@ -17,11 +16,8 @@ export function pageErrorOf(error: unknown): unknown {
   return new HttpError(answer.status, answer.error, answer.reason);
 }
 
-export function queuePlacesOf(ctx: TaskContext, workspaceId: string): Map<string, QueuePlace> {
-  const turns = statement(
-    ctx.db,
-    "SELECT task_id AS taskId, seq FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
-  ).all(workspaceId) as { taskId: string; seq: number }[];
+export async function queuePlacesOf(ctx: TaskContext, workspaceId: string): Promise<Map<string, QueuePlace>> {
+  const turns = (await ctx.db.all("SELECT task_id AS taskId, seq FROM task_turns WHERE workspace_id = ? AND state = 'queued'", [workspaceId])) as { taskId: string; seq: number }[];
   return assignQueuePositions(turns);
 }
 
@@ -31,18 +27,18 @@ export type Conversation = { entries: ApiMessage[] } | { elsewhere: string };
  * The entries after `after` (all of them without it), read with GET .../messages' function a page at a time; an
  * issue's task answers its refusal (`not_an_api_task`), whose reason says where the conversation is kept.
  */
-export function readConversation(
+export async function readConversation(
   ctx: TaskContext,
   workspaceId: string,
   taskId: string,
   after: string | null = null,
-): Conversation {
+): Promise<Conversation> {
   const entries: ApiMessage[] = [];
   let cursor = after;
   const limit = String(LIMITS.messagePage.max);
   try {
     for (;;) {
-      const page = listMessages(ctx, workspaceId, taskId, { after: cursor, limit });
+      const page = await listMessages(ctx, workspaceId, taskId, { after: cursor, limit });
       entries.push(...page.messages);
       if (page.next === null) return { entries };
       cursor = page.next;

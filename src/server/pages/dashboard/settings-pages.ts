@@ -15,14 +15,14 @@ export const SETTINGS_TITLE = "Settings";
 export const BILLING_TITLE = "Plan and billing";
 
 export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
-  app.get(routeOf(settingsPath, "ws"), (c) => {
+  app.get(routeOf(settingsPath, "ws"), async (c) => {
     const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = access.membership.workspaceId;
+    const ws = (await access).membership.workspaceId;
     const user = c.get("webUser");
     const body = renderSettings({
       ws,
-      canAdminister: access.membership.role !== "member",
-      connections: readConnections(deps.db, ws, user),
+      canAdminister: (await access).membership.role !== "member",
+      connections: await readConnections(deps.db, ws, user),
     });
     return c.html(
       renderDashboardPage({
@@ -36,9 +36,9 @@ export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
     );
   });
 
-  app.get(routeOf(billingPath, "ws"), (c) => {
+  app.get(routeOf(billingPath, "ws"), async (c) => {
     const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = access.membership.workspaceId;
+    const ws = (await access).membership.workspaceId;
     return c.html(
       renderDashboardPage({
         title: BILLING_TITLE,
@@ -46,7 +46,7 @@ export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
         csrfToken: c.get("csrfToken"),
         access,
         section: "settings",
-        body: renderBilling(ws, readBilling(deps.db, ws)),
+        body: renderBilling(ws, await readBilling(deps.db, ws)),
       }),
     );
   });

@@ -1,8 +1,7 @@
 // What the settings and billing pages read about a workspace (read-only): its code-host installations and
 // repositories, its tracker connection, the signed-in member's own linked accounts, its plan and slot counts.
 import type { User } from "../../auth/users.js";
-import type { Database } from "../../store/sqlite.js";
-import { statement } from "../../store/statements.js";
+import type { Store } from "../../store/store.js";
 import { slotCounts, workspaceFacts } from "../../tasks/task-store.js";
 import { trackerLinkOf } from "../../tickets/ticket-store.js";
 
@@ -28,24 +27,16 @@ export interface WorkspaceConnections {
   mine: { codehostLogin: string | null; trackerIdentity: string | null; trackerBound: boolean };
 }
 
-export function readConnections(db: Database, workspaceId: string, user: User): WorkspaceConnections {
-  const facts = workspaceFacts(db, workspaceId)!;
+export async function readConnections(db: Store, workspaceId: string, user: User): Promise<WorkspaceConnections> {
+  const facts = (await workspaceFacts(db, workspaceId))!;
   const installations = (
-    statement(
-      db,
-      "SELECT account_login, suspended, created_at FROM codehost_installations WHERE workspace_id = ? ORDER BY account_login",
-    ).all(workspaceId) as { account_login: string; suspended: number; created_at: string }[]
+    (await db.all("SELECT account_login, suspended, created_at FROM codehost_installations WHERE workspace_id = ? ORDER BY account_login", [workspaceId])) as { account_login: string; suspended: number; created_at: string }[]
   ).map((r) => ({ accountLogin: r.account_login, suspended: r.suspended === 1, createdAt: r.created_at }));
   const repositories = (
-    statement(db, "SELECT id, slug, connected FROM repositories WHERE workspace_id = ? ORDER BY slug").all(
-      workspaceId,
-    ) as { id: string; slug: string; connected: number }[]
+    (await db.all("SELECT id, slug, connected FROM repositories WHERE workspace_id = ? ORDER BY slug", [workspaceId])) as { id: string; slug: string; connected: number }[]
   ).map((r) => ({ id: r.id, slug: r.slug, enabled: r.connected === 1 }));
-  const tracker = statement(
-    db,
-    "SELECT organization_name FROM tracker_connections WHERE workspace_id = ?",
-  ).get(workspaceId) as { organization_name: string } | undefined;
-  const link = trackerLinkOf(db, workspaceId, user.email);
+  const tracker = (await db.get("SELECT organization_name FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as { organization_name: string } | undefined;
+  const link = await trackerLinkOf(db, workspaceId, user.email);
   return {
     codehostConnected: facts.codehostConnected,
     installations,
@@ -63,24 +54,19 @@ export interface BillingFacts {
   queued: number;
 }
 
-export function readBilling(db: Database, workspaceId: string): BillingFacts {
-  const facts = workspaceFacts(db, workspaceId)!;
+export async function readBilling(db: Store, workspaceId: string): Promise<BillingFacts> {
+  const facts = (await workspaceFacts(db, workspaceId))!;
   return { plan: facts.plan, billingActive: facts.billingActive, ...slotCounts(db, workspaceId) };
 }
 
 /** Whether the workspace has the repository-environments rollout (capability requests and secrets need it). */
-export function rolloutEnabled(db: Database, workspaceId: string): boolean {
-  const row = statement(db, "SELECT rollout_repository_environments AS r FROM workspaces WHERE id = ?").get(
-    workspaceId,
-  ) as { r: number } | undefined;
+export async function rolloutEnabled(db: Store, workspaceId: string): Promise<boolean> {
+  const row = (await db.get("SELECT rollout_repository_environments AS r FROM workspaces WHERE id = ?", [workspaceId])) as { r: number } | undefined;
   return row?.r === 1;
 }
 
 /** The slug of a repository of the workspace, or undefined when it is not one. */
-export function repositorySlugOf(db: Database, workspaceId: string, repoId: string): string | undefined {
-  const row = statement(db, "SELECT slug FROM repositories WHERE id = ? AND workspace_id = ?").get(
-    repoId,
-    workspaceId,
-  ) as { slug: string } | undefined;
+export async function repositorySlugOf(db: Store, workspaceId: string, repoId: string): Promise<string | undefined> {
+  const row = (await db.get("SELECT slug FROM repositories WHERE id = ? AND workspace_id = ?", [repoId, workspaceId])) as { slug: string } | undefined;
   return row?.slug;
 }

@@ -30,22 +30,22 @@ export function guard<T>(read: () => T): T {
   }
 }
 
-export function showTaskPage(
+export async function showTaskPage(
   c: PageContext,
   deps: ServerDeps,
   extra: Partial<Pick<TaskPageView, "error" | "followUpText" | "followUpKey">> = {},
   status = 200,
 ) {
-  const access = requireWorkspace(deps, c, c.req.param("ws") ?? "");
+  const access = await requireWorkspace(deps, c, c.req.param("ws") ?? "");
   const ws = access.membership.workspaceId;
   const ctx = deps.tasks.context;
-  const task = guard(() => readTask(ctx, ws, c.req.param("task") ?? ""));
+  const task = await guard(() => readTask(ctx, ws, c.req.param("task") ?? ""));
   const notice = NoticeSchema.safeParse(c.req.query("notice"));
   const body = renderTaskPage({
     workspaceId: ws,
     task,
-    place: queuePlacesOf(ctx, ws).get(task.id),
-    conversation: readConversation(ctx, ws, task.id),
+    place: (await queuePlacesOf(ctx, ws)).get(task.id),
+    conversation: await readConversation(ctx, ws, task.id),
     csrfToken: c.get("csrfToken"),
     followUpKey: randomUUID(),
     notice: notice.success && !extra.error ? NOTICE_WORDS[notice.data] : undefined,
@@ -55,18 +55,18 @@ export function showTaskPage(
   return c.html(renderDashboardPage({ ...frameOf(c, access), title, section: "tasks", body }), status as 200);
 }
 
-export function showNewTask(
+export async function showNewTask(
   c: PageContext,
   deps: ServerDeps,
   form: Omit<NewTaskView, "workspaceId" | "csrfToken" | "repos">,
   status = 200,
 ) {
-  const access = requireWorkspace(deps, c, c.req.param("ws") ?? "");
+  const access = await requireWorkspace(deps, c, c.req.param("ws") ?? "");
   const ws = access.membership.workspaceId;
   const body = renderNewTask({
     workspaceId: ws,
     csrfToken: c.get("csrfToken"),
-    repos: [...enabledReposOf(deps.db, ws)].sort(),
+    repos: [...await enabledReposOf(deps.db, ws)].sort(),
     ...form,
   });
   return c.html(

@@ -42,7 +42,7 @@ export function addTaskForms(app: DashboardApp, deps: ServerDeps): void {
   app.get(TASK_ROUTES.newTask, (c) => showNewTask(c, deps, { key: randomUUID() }));
 
   app.post(TASK_ROUTES.tasks, ...guards, async (c) => {
-    const access = requireWorkspace(deps, c, c.req.param("ws"));
+    const access = await requireWorkspace(deps, c, c.req.param("ws"));
     const ws = access.membership.workspaceId;
     const form = await readForm(c);
     const user = c.get("webUser");
@@ -73,7 +73,7 @@ export function addTaskForms(app: DashboardApp, deps: ServerDeps): void {
   });
 
   app.post(TASK_ROUTES.messages, ...guards, async (c) => {
-    const access = requireWorkspace(deps, c, c.req.param("ws"));
+    const access = await requireWorkspace(deps, c, c.req.param("ws"));
     const ws = access.membership.workspaceId;
     const taskId = c.req.param("task");
     const form = await readForm(c);
@@ -95,7 +95,7 @@ export function addTaskForms(app: DashboardApp, deps: ServerDeps): void {
   });
 
   app.post(TASK_ROUTES.stop, ...guards, async (c) => {
-    const access = requireWorkspace(deps, c, c.req.param("ws"));
+    const access = await requireWorkspace(deps, c, c.req.param("ws"));
     const ws = access.membership.workspaceId;
     const taskId = c.req.param("task");
     const user = c.get("webUser");

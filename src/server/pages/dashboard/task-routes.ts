@@ -30,8 +30,8 @@ const ListQuerySchema = z.object({
 
 export function addTaskPages(app: DashboardApp, deps: ServerDeps): void {
   app.get(DASHBOARD_SCRIPT_PATH, serveDashboardScript);
-  app.get(DASHBOARD_HOME, (c) => {
-    const first = membershipsOf(deps.db, c.get("webUser"))[0];
+  app.get(DASHBOARD_HOME, async (c) => {
+    const first = (await membershipsOf(deps.db, c.get("webUser")))[0];
     if (first) return c.redirect(tasksPath(first.workspaceId), 303);
     return c.html(
       renderPage({
@@ -43,18 +43,18 @@ export function addTaskPages(app: DashboardApp, deps: ServerDeps): void {
     );
   });
   addTaskForms(app, deps);
-  app.get(TASK_ROUTES.tasks, (c) => {
-    const access = requireWorkspace(deps, c, c.req.param("ws"));
+  app.get(TASK_ROUTES.tasks, async (c) => {
+    const access = await requireWorkspace(deps, c, c.req.param("ws"));
     const ws = access.membership.workspaceId;
     const query = ListQuerySchema.safeParse(c.req.query());
     const status = query.success && query.data.status ? query.data.status : null;
     const after = query.success ? (query.data.after ?? null) : null;
     const ctx = deps.tasks.context;
-    const page = guard(() => listTasks(ctx, ws, { status, cursor: after }));
+    const page = await guard(() => listTasks(ctx, ws, { status, cursor: after }));
     const body = renderTaskList({
       workspaceId: ws,
       tasks: page.tasks,
-      places: queuePlacesOf(ctx, ws),
+      places: await queuePlacesOf(ctx, ws),
       status,
       nextCursor: page.nextCursor,
       paged: after !== null,
@@ -62,17 +62,17 @@ export function addTaskPages(app: DashboardApp, deps: ServerDeps): void {
     return c.html(renderDashboardPage({ ...frameOf(c, access), title: "Tasks", section: "tasks", body }));
   });
   app.get(TASK_ROUTES.task, (c) => showTaskPage(c, deps));
-  app.get(TASK_ROUTES.updates, (c) => {
-    const access = requireWorkspace(deps, c, c.req.param("ws"));
+  app.get(TASK_ROUTES.updates, async (c) => {
+    const access = await requireWorkspace(deps, c, c.req.param("ws"));
     const ws = access.membership.workspaceId;
     const ctx = deps.tasks.context;
-    const task = guard(() => readTask(ctx, ws, c.req.param("task")));
+    const task = await guard(() => readTask(ctx, ws, c.req.param("task")));
     const conversation = readConversation(ctx, ws, task.id, c.req.query("after") ?? null);
     const entries = "entries" in conversation ? conversation.entries : [];
     return c.json({
       entries: renderEntries(entries).toString(),
       last: entries.at(-1)?.id ?? null,
-      status: renderStatus(task, queuePlacesOf(ctx, ws).get(task.id)).toString(),
+      status: renderStatus(task, (await queuePlacesOf(ctx, ws)).get(task.id)).toString(),
       pullRequest: renderPullRequest(task).toString(),
       lastActivity: renderTime(task.lastActivityAt).toString(),
       actions: renderStop({ workspaceId: ws, task, csrfToken: c.get("csrfToken") }).toString(),

@@ -31,7 +31,7 @@ export function addTicketPages(app: DashboardApp, deps: ServerDeps): void {
   });
 
   app.get(routeOf(ticketsPath, "ws"), async (c) => {
-    const access = requireWorkspace(deps, c, paramOf(c, "ws"));
+    const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
     const query = { q: c.req.query("q") ?? "", repo: c.req.query("repo") ?? "" };
     const delegated = readDelegated(c.req.query(DELEGATED_PARAM));
     return showPicker(c, access, query, { delegated });
@@ -40,7 +40,7 @@ export function addTicketPages(app: DashboardApp, deps: ServerDeps): void {
   app.get(routeOf(delegatePath, "ws"), (c) => c.redirect(ticketsPath(paramOf(c, "ws")), 303));
 
   app.post(routeOf(delegatePath, "ws"), ...formGuards(SMALL_FORM_BYTES), async (c) => {
-    const access = requireWorkspace(deps, c, paramOf(c, "ws"));
+    const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
     const ws = access.membership.workspaceId;
     const form = parseDelegateForm(formFields(await c.req.parseBody()));
     const empty = { q: "", repo: "" };
@@ -85,7 +85,7 @@ export function addTicketPages(app: DashboardApp, deps: ServerDeps): void {
       user,
       csrfToken: c.get("csrfToken"),
       search,
-      enabledRepos: [...enabledReposOf(deps.db, ws)].sort(),
+      enabledRepos: [...await enabledReposOf(deps.db, ws)].sort(),
       query,
       delegated: shown.delegated,
       refusal,

@@ -15,7 +15,6 @@ import {
 } from "../../codehost/installations.js";
 import type { ServerDeps } from "../../deps.js";
 import { HttpError } from "../../http/http-error.js";
-import { inTransaction } from "../../store/transaction.js";
 import { html } from "../html.js";
 import { renderPage } from "../layout.js";
 import { type InstallApp, requireMembership, stateRefusal } from "./common.js";
@@ -34,15 +33,15 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
       "this service has no code-host App configured; its operator sets --codehost-app-id, --codehost-app-slug and --codehost-private-key-file",
     );
 
-  app.get(INSTALL_PATHS.codehost, (c) => {
+  app.get(INSTALL_PATHS.codehost, async (c) => {
     const settings = deps.integrations.codehost.app;
     if (!settings || !deps.codehostApp) throw notConfigured();
-    const membership = requireMembership(deps, c, "codehost", c.req.query(WORKSPACE_PARAM), "admin");
-    const state = issueInstallState(
-      deps.db,
-      deps.secretBox,
-      { kind: "codehost", workspaceId: membership.workspaceId, userId: c.get("webUser").id },
-      deps.now(),
+    const membership = await requireMembership(deps, c, "codehost", c.req.query(WORKSPACE_PARAM), "admin");
+    const state = await issueInstallState(
+        deps.db,
+        deps.secretBox,
+        { kind: "codehost", workspaceId: membership.workspaceId, userId: c.get("webUser").id },
+        deps.now()
     );
     return c.redirect(appInstallUrl(settings.webUrl, settings.appSlug, state), 302);
   });
@@ -65,26 +64,26 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
         "this link carries no valid installation_id; start again from the workspace's code-host install link",
       );
     const user = c.get("webUser");
-    const consumed = consumeInstallState(
-      deps.db,
-      deps.secretBox,
-      { kind: "codehost", state: c.req.query("state"), userId: user.id },
-      deps.now(),
+    const consumed = await consumeInstallState(
+        deps.db,
+        deps.secretBox,
+        { kind: "codehost", state: c.req.query("state"), userId: user.id },
+        deps.now()
     );
     if (!consumed.ok) throw stateRefusal("codehost", consumed.refusal);
     // Still an owner or admin now, not only when the flow started.
-    const membership = requireMembership(deps, c, "codehost", consumed.workspaceId, "admin");
+    const membership = await requireMembership(deps, c, "codehost", consumed.workspaceId, "admin");
     const installation = await codehostApp.getInstallation(installationId).catch(unavailable);
     const repos = await codehostApp.listInstallationRepos(installationId).catch(unavailable);
     try {
-      inTransaction(deps.db, () => {
-        const recorded = recordInstallation(
-          deps.db,
-          { installationId, workspaceId: membership.workspaceId, accountLogin: installation.accountLogin },
-          deps.now(),
+      (await deps.db.transaction(async () => {
+        const recorded = await recordInstallation(
+            deps.db,
+            { installationId, workspaceId: membership.workspaceId, accountLogin: installation.accountLogin },
+            deps.now()
         );
-        setInstallationRepos(deps.db, recorded, repos);
-      });
+        await setInstallationRepos(deps.db, recorded, repos);
+      }));
     } catch (error) {
       if (error instanceof InstallationElsewhereError)
         throw new HttpError(

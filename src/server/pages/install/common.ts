@@ -31,20 +31,20 @@ const PLATFORM_NAME: Record<InstallKind, string> = { codehost: "code host", trac
  * workspace). Refusals are HttpErrors the page app renders: 400 without the parameter, 404 for a workspace the
  * caller is not in, 403 for a member where an owner or admin is needed.
  */
-export function requireMembership(
+export async function requireMembership(
   deps: ServerDeps,
   c: Context<PagesEnv>,
   kind: InstallKind,
   workspaceId: string | undefined,
   need: "admin" | "member",
-): Membership {
+): Promise<Membership> {
   if (!workspaceId)
     throw new HttpError(
       400,
       "invalid_request",
       `name the workspace: ${INSTALL_PATHS[kind]}?${WORKSPACE_PARAM}=<workspace id> (baton workspace shows its id)`,
     );
-  const membership = membershipOf(deps.db, c.get("webUser"), workspaceId);
+  const membership = await membershipOf(deps.db, c.get("webUser"), workspaceId);
   if (!membership) throw new HttpError(404, "not_found", "no such workspace");
   if (need === "admin" && membership.role === "member")
     throw new HttpError(

@@ -67,7 +67,7 @@ export async function completeTrackerInstall(
   const audit = { requestId: input.requestId, actor: user.email, workspace: membership.workspaceId };
   if (input.purpose === "connect") {
     try {
-      recordConnection(
+      await recordConnection(
         deps.db,
         deps.secretBox,
         {
@@ -97,9 +97,9 @@ export async function completeTrackerInstall(
       `${membership.workspaceName} is connected to the tracker organisation ${viewer.organization.name}; Baton acts there as ${viewer.name}. Next, link your own tracker account so your issues show in the ticket search: open ${again}. Each member links theirs the same way.`,
     );
   }
-  const connection = connectionOfWorkspace(deps.db, membership.workspaceId);
+  const connection = await connectionOfWorkspace(deps.db, membership.workspaceId);
   const bound = connection?.organizationId === viewer.organization.id;
-  linkMemberIdentity(deps.db, deps.secretBox, {
+  await linkMemberIdentity(deps.db, deps.secretBox, {
     workspaceId: membership.workspaceId,
     userId: user.id,
     email: user.email,

@@ -26,17 +26,17 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
     return oauth;
   };
 
-  app.get(INSTALL_PATHS.tracker, (c) => {
+  app.get(INSTALL_PATHS.tracker, async (c) => {
     const settings = oauthOf();
     const workspaceId = c.req.query(WORKSPACE_PARAM);
-    const connected = workspaceId ? connectionHoldsToken(deps.db, workspaceId) : false;
+    const connected = await (workspaceId ? connectionHoldsToken(deps.db, workspaceId) : false);
     const purpose = choosePurpose({ connected });
-    const membership = requireMembership(
-      deps,
-      c as Context<PagesEnv>,
-      "tracker",
-      workspaceId,
-      roleNeeded(purpose),
+    const membership = await requireMembership(
+        deps,
+        c as Context<PagesEnv>,
+        "tracker",
+        workspaceId,
+        roleNeeded(purpose)
     );
     const verifier = verifierFor(purpose, createPkceVerifier());
     const state = issueInstallState(
@@ -54,11 +54,11 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
   app.get(INSTALL_PATHS.trackerCallback, async (c) => {
     const settings = oauthOf();
     const user = c.get("webUser");
-    const consumed = consumeInstallState(
-      deps.db,
-      deps.secretBox,
-      { kind: "tracker", state: c.req.query("state"), userId: user.id },
-      deps.now(),
+    const consumed = await consumeInstallState(
+        deps.db,
+        deps.secretBox,
+        { kind: "tracker", state: c.req.query("state"), userId: user.id },
+        deps.now()
     );
     if (!consumed.ok) throw stateRefusal("tracker", consumed.refusal);
     const purpose = consumed.verifier ? purposeOf(consumed.verifier) : undefined;

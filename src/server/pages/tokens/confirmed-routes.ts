@@ -26,7 +26,7 @@ export function addConfirmedRoutes(app: TokensPageApp, { deps, apps, formGuards 
     if (!parsed.success) throw invalidRequest(parsed.error.issues[0]!.message);
     const user = c.get("webUser");
     const nowMs = deps.now().getTime();
-    const token = findOwnToken(deps.db, user, parsed.data.tokenId, nowMs);
+    const token = await findOwnToken(deps.db, user, parsed.data.tokenId, nowMs);
     if (!token) throw noSuchToken();
     if (parsed.data.confirm === undefined)
       return c.html(
@@ -40,7 +40,7 @@ export function addConfirmedRoutes(app: TokensPageApp, { deps, apps, formGuards 
           button: "Revoke token",
         }),
       );
-    const outcome = revokeOwnToken(deps.db, user, token.id, nowMs);
+    const outcome = await revokeOwnToken(deps.db, user, token.id, nowMs);
     if (outcome === "not-found") throw noSuchToken();
     if (outcome === "revoked")
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenRevoked, {

@@ -32,8 +32,8 @@ export function addTokenRoutes(app: TokensPageApp, context: TokensPageContext): 
     }
     const user = c.get("webUser");
     const { formId, ...input } = parsed.data;
-    const created = createOwnToken(deps.db, user, { id: formId, ...input }, deps.now());
-    if (created === "already-created") return redirectToList(c, NOTICES.alreadyCreated);
+    const created = await createOwnToken(deps.db, user, { id: formId, ...input }, deps.now());
+    if (await created === "already-created") return redirectToList(c, NOTICES.alreadyCreated);
     logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {
       requestId: c.get("requestId"),
       actor: user.email,
@@ -42,7 +42,7 @@ export function addTokenRoutes(app: TokensPageApp, context: TokensPageContext): 
       name: created.name,
       expiresAt: created.expiresAt,
     });
-    return showTokensPage(c, context, { created });
+    return await showTokensPage(c, context, { created });
   });
 }
 
@@ -56,7 +56,7 @@ async function showTokensPage(
   const view: TokensPageView = {
     user,
     csrfToken: c.get("csrfToken"),
-    tokens: listOwnTokens(deps.db, user, deps.now().getTime()),
+    tokens: await listOwnTokens(deps.db, user, deps.now().getTime()),
     apps: await apps.list(user.id),
     form: { formId: newId("pat") },
     ...extra,

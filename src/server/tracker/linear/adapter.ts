@@ -4,7 +4,7 @@
 import type { Logger } from "pino";
 import type { TrackerOAuthSettings } from "../../integrations/settings.js";
 import type { SecretBox } from "../../secrets/secret-box.js";
-import type { Database } from "../../store/sqlite.js";
+import type { Store } from "../../store/store.js";
 import type { Tracker, TrackerIssue } from "../port.js";
 import { createCredentials } from "./credentials.js";
 import { TrackerApiError } from "./errors.js";
@@ -22,7 +22,7 @@ import {
 import { LINEAR_CLOSED_STATE_TYPES, LINEAR_NOT_FOUND_PREFIX, LINEAR_STARTED_STATE_TYPE } from "./wire.js";
 
 export interface LinearTrackerOptions {
-  db: Database;
+  db: Store;
   box: SecretBox;
   settings: TrackerOAuthSettings;
   logger: Logger;

@@ -2,7 +2,7 @@
 // workspace's (the app's), opened from the store for each call (a refresh elsewhere replaces it), refreshed near
 // expiry, and refreshed once more when the tracker answers 401 to a token good by our clock.
 import type { SecretBox } from "../../secrets/secret-box.js";
-import type { Database } from "../../store/sqlite.js";
+import type { Store } from "../../store/store.js";
 import {
   type OAuthTokens,
   openConnectionTokens,
@@ -22,7 +22,7 @@ export interface Credential {
 }
 
 export function createCredentials(deps: {
-  db: Database;
+  db: Store;
   box: SecretBox;
   now: () => Date;
   refresh: (refreshToken: string) => Promise<OAuthTokens>;
@@ -48,8 +48,8 @@ export function createCredentials(deps: {
     let userId = "";
     return {
       key: `member/${workspaceId}/${identity}`,
-      open: () => {
-        const found = openMemberTokensByIdentity(db, box, workspaceId, identity);
+      open: async () => {
+        const found = await openMemberTokensByIdentity(db, box, workspaceId, identity);
         userId = found?.userId ?? "";
         return found?.tokens ?? null;
       },
@@ -59,7 +59,7 @@ export function createCredentials(deps: {
   };
   const asWorkspace = (workspaceId: string): Credential => ({
     key: `workspace/${workspaceId}`,
-    open: () => openConnectionTokens(db, box, workspaceId),
+    open: async () => await openConnectionTokens(db, box, workspaceId),
     store: (fresh) => storeConnectionTokens(db, box, workspaceId, fresh),
     missing: `workspace ${workspaceId} holds no tracker token; an owner or admin connects it at /install/tracker?workspace=${workspaceId}`,
   });
