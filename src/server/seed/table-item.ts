@@ -1,8 +1,7 @@
 // One seeded row seen through the seed's field names: read it, insert it, update some fields, delete it. The
 // table and column names are constants of apply-seed, never input.
-import type { SQLInputValue } from "node:sqlite";
 import type { SecretBox } from "../secrets/secret-box.js";
-import type { Store } from "../store/store.js";
+import type { SqlValue, Store } from "../store/store.js";
 import { type Fields, type FieldValue, fieldsToWrite, unchangedSinceSeeded } from "./plan.js";
 import { dropSeedItem, type SeedItemKind, saveSeedItem } from "./seed-items.js";
 
@@ -12,15 +11,15 @@ export interface TableItem {
   key: string;
   table: string;
   /** Key columns and their values. */
-  where: Readonly<Record<string, SQLInputValue>>;
+  where: Readonly<Record<string, SqlValue>>;
   /** Seed field name -> column. */
   columns: Readonly<Record<string, string>>;
   /** More columns an INSERT sets (ids, timestamps). */
-  insertExtra?: Readonly<Record<string, SQLInputValue>>;
+  insertExtra?: Readonly<Record<string, SqlValue>>;
   /** More columns every write sets (updated_at). */
-  writeExtra?: Readonly<Record<string, SQLInputValue>>;
+  writeExtra?: Readonly<Record<string, SqlValue>>;
   /** The value to store for a field (a secret's value for its fingerprint); the field value by default. */
-  toColumn?: (field: string, value: FieldValue) => SQLInputValue;
+  toColumn?: (field: string, value: FieldValue) => SqlValue;
   /** The field value a stored column stands for (a stored secret as its fingerprint); the column by default. */
   fromColumn?: (field: string, value: unknown) => FieldValue;
 }
@@ -47,7 +46,7 @@ async function read(db: Store, item: TableItem): Promise<Fields | undefined> {
   );
 }
 
-function columnValues(item: TableItem, fields: Fields): Record<string, SQLInputValue> {
+function columnValues(item: TableItem, fields: Fields): Record<string, SqlValue> {
   return Object.fromEntries(
     Object.entries(fields).map(([f, v]) => [item.columns[f]!, item.toColumn ? item.toColumn(f, v) : v]),
   );
@@ -93,7 +92,7 @@ export async function pruneTableItem(ctx: SeedContext, item: TableItem, applied:
     (await ctx.db.run(`DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
           .map((c) => `${c} = ?`)
           .join(" AND ")}`, [...Object.values(item.where)]));
-  } else if (await current) {
+  } else if (current) {
     ctx.kept.push(describe);
   }
   await dropSeedItem(ctx.db, item);
