@@ -44,10 +44,12 @@ export async function enqueueNotification(
   now: Date,
 ): Promise<void> {
   (await db.run("INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)", [input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString()]));
-  const insert = db.prepare(
-    "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
-  );
-  for (const recipient of input.recipients) insert.run(input.id, recipient, now.getTime());
+  for (const recipient of input.recipients) {
+    await db.run(
+      "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
+      [input.id, recipient, now.getTime()],
+    );
+  }
 }
 
 export interface DueDelivery {
@@ -83,18 +85,25 @@ export async function requeueFailedDeliveries(
 ): Promise<{ notificationId: string; recipient: string; }[]> {
   const rows = (await db.all(`SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`, [requestId])) as { notificationId: string; recipient: string }[];
-  const update = db.prepare(
-    "UPDATE notification_deliveries SET state = 'pending', attempts = 0, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ?",
-  );
-  for (const row of rows) update.run(now.getTime(), row.notificationId, row.recipient);
+  for (const row of rows) {
+    await db.run(
+      "UPDATE notification_deliveries SET state = 'pending', attempts = 0, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ?",
+      [now.getTime(), row.notificationId, row.recipient],
+    );
+  }
   return rows;
 }
 
 export async function notificationsOf(db: Store, requestId: string): Promise<NotificationRow[]> {
   const notes = (await db.all("SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id", [requestId])) as unknown as Omit<NotificationRow, "deliveries">[];
-  const deliveries = db.prepare(
-    `SELECT notification_id AS notificationId, recipient, state, attempts, last_error AS lastError, sent_at AS sentAt
-     FROM notification_deliveries WHERE notification_id = ? ORDER BY recipient`,
-  );
-  return notes.map((n) => ({ ...n, deliveries: deliveries.all(n.id) as unknown as DeliveryRow[] }));
+  const result: NotificationRow[] = [];
+  for (const n of notes) {
+    const deliveries = (await db.all(
+      `SELECT notification_id AS notificationId, recipient, state, attempts, last_error AS lastError, sent_at AS sentAt
+       FROM notification_deliveries WHERE notification_id = ? ORDER BY recipient`,
+      [n.id],
+    )) as unknown as DeliveryRow[];
+    result.push({ ...n, deliveries });
+  }
+  return result;
 }

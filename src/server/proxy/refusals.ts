@@ -6,24 +6,25 @@ const KEEP_PER_SANDBOX = 200;
 
 export async function recordRefusals(db: Store, body: ReportRefusalsBody): Promise<number> {
   return (await db.transaction(async () => {
-    const known = db.prepare("SELECT 1 FROM sandboxes WHERE id = ?");
-    const insert = db.prepare(
-      `INSERT INTO proxy_refusals (sandbox_id, request_id, at, method, host, port, code, status, reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
     const touched = new Set<string>();
     let stored = 0;
     for (const r of body.refusals) {
-      if (!known.get(r.sandboxId)) continue;
-      insert.run(r.sandboxId, r.requestId, r.at, r.method, r.host, r.port, r.code, r.status, r.reason);
+      if (!(await db.get("SELECT 1 FROM sandboxes WHERE id = ?", [r.sandboxId]))) continue;
+      await db.run(
+        `INSERT INTO proxy_refusals (sandbox_id, request_id, at, method, host, port, code, status, reason)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [r.sandboxId, r.requestId, r.at, r.method, r.host, r.port, r.code, r.status, r.reason],
+      );
       touched.add(r.sandboxId);
       stored += 1;
     }
-    const trim = db.prepare(
-      `DELETE FROM proxy_refusals WHERE sandbox_id = ? AND seq NOT IN
-         (SELECT seq FROM proxy_refusals WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ${KEEP_PER_SANDBOX})`,
-    );
-    for (const id of touched) trim.run(id, id);
+    for (const id of touched) {
+      await db.run(
+        `DELETE FROM proxy_refusals WHERE sandbox_id = ? AND seq NOT IN
+           (SELECT seq FROM proxy_refusals WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ${KEEP_PER_SANDBOX})`,
+        [id, id],
+      );
+    }
     return stored;
   }));
 }
