@@ -26,7 +26,7 @@ export const authenticateBearer = (deps: ServerDeps) =>
   createMiddleware<McpEnv>(async (c, next) => {
     try {
       const authorization = c.req.header(MCP_HEADERS.authorization) ?? null;
-      c.set("caller", authenticateApiToken(deps.db, authorization, deps.now().getTime(), "mcp"));
+      c.set("caller", await authenticateApiToken(deps.db, authorization, deps.now().getTime(), "mcp"));
     } catch (error) {
       if (error instanceof DomainError && error.code === "invalid_token")
         throw unauthorized(deps, error.reason);

@@ -40,15 +40,15 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
   /** `gate`: the route needs the repository-environments rollout. `owner`: owners and admins only. */
   const memberAuth = (options: { gate: boolean; owner: boolean }) =>
     createMiddleware<MembersEnv>(async (c, next) => {
-      const member = authenticateMember(
+      const member = await authenticateMember(
         deps.db,
         c.req.raw.headers,
         c.req.param("workspaceId") ?? "",
         deps.now().getTime(),
       );
-      if (options.gate && !(await member).rolloutEnabled)
+      if (options.gate && !member.rolloutEnabled)
         throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
-      if (options.owner) requireOwnerOrAdmin(await member);
+      if (options.owner) requireOwnerOrAdmin(member);
       c.set("member", member);
       await next();
     });
@@ -63,9 +63,9 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: z.object(repoParams) },
       responses: { 200: jsonContent(S.CapabilityList, "the requests"), ...pick(401, 403, 404) },
     }),
-    (c) => {
+    async (c) => {
       const { workspaceId, repoId } = c.req.valid("param");
-      return c.json({ requests: listRequests(rt, workspaceId, repoId) }, 200);
+      return c.json({ requests: await listRequests(rt, workspaceId, repoId) }, 200);
     },
   );
 
@@ -79,9 +79,9 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: z.object({ ...repoParams, requestId: pathParam() }) },
       responses: { 200: jsonContent(S.DismissResponse, "dismissed"), ...pick(401, 403, 404, 409) },
     }),
-    (c) => {
+    async (c) => {
       const { workspaceId, repoId, requestId } = c.req.valid("param");
-      const request = dismissRequest(rt, workspaceId, repoId, requestId);
+      const request = await dismissRequest(rt, workspaceId, repoId, requestId);
       logAuditEvent(deps.logger, AUDIT_EVENTS.capabilityDismissed, {
         requestId: c.get("requestId"),
         actor: c.get("member").email,

@@ -11,7 +11,7 @@ import { refusalsOf } from "../proxy/refusals.js";
 export function proxyRefusalRoutes(deps: ServerDeps) {
   const app = createSurface<{ caller: Caller }>();
   const sandbox = createMiddleware<ServerEnv<{ caller: Caller }>>(async (c, next) => {
-    c.set("caller", authenticate(deps.db, c.req.raw.headers, deps.now().getTime()));
+    c.set("caller", await authenticate(deps.db, c.req.raw.headers, deps.now().getTime()));
     await next();
   });
   app.openapi(
@@ -26,7 +26,7 @@ export function proxyRefusalRoutes(deps: ServerDeps) {
         ...errorResponses({ 401: "invalid_token: turn token or lease missing, unknown or expired" }),
       },
     }),
-    (c) => c.json({ refusals: refusalsOf(deps.db, c.var.caller.sandboxId) }, 200),
+    async (c) => c.json({ refusals: await refusalsOf(deps.db, c.var.caller.sandboxId) }, 200),
   );
   return app;
 }

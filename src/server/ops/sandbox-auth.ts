@@ -9,8 +9,8 @@ export type OpsEnv = ServerEnv<{ caller: Caller }>;
 
 export function sandboxAuth(deps: ServerDeps, options: { allowExpired?: boolean } = {}) {
   return createMiddleware<OpsEnv>(async (c, next) => {
-    const caller = authenticate(deps.db, c.req.raw.headers, deps.now().getTime(), options);
-    requireRollout(await caller);
+    const caller = await authenticate(deps.db, c.req.raw.headers, deps.now().getTime(), options);
+    requireRollout(caller);
     c.set("caller", caller);
     await next();
   });

@@ -69,7 +69,7 @@ export function createProxyInternalApp(deps: ServerDeps) {
       request: { body: { required: true, ...jsonContent(ReportRefusalsBodySchema, "the refusals") } },
       responses: { 200: jsonContent(z.object({ stored: z.number().int() }), "stored"), ...ERRORS },
     }),
-    (c) => c.json({ stored: recordRefusals(deps.db, c.req.valid("json")) }, 200),
+    async (c) => c.json({ stored: await recordRefusals(deps.db, c.req.valid("json")) }, 200),
   );
   return app;
 }
