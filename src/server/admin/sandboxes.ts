@@ -54,10 +54,10 @@ export function createSandboxAdminApp(deps: ServerDeps) {
       request: { query: z.object({ workspaceId: z.string().min(1).optional() }) },
       responses: { 200: jsonContent(S.SandboxList, "the sandboxes"), ...ERRORS },
     }),
-    (c) => {
+    async (c) => {
       const manager = managerOf();
       return c.json(
-        { driver: manager.driverName, sandboxes: manager.list(c.req.valid("query").workspaceId) },
+        { driver: manager.driverName, sandboxes: await manager.list(c.req.valid("query").workspaceId) },
         200,
       );
     },
@@ -94,7 +94,7 @@ export function createSandboxAdminApp(deps: ServerDeps) {
       const { id } = c.req.valid("param");
       const manager = managerOf();
       const transition = await mapped(() => manager.remove(id, c.req.valid("query")));
-      return c.json({ transition, sandbox: manager.show(id) }, 200);
+      return c.json({ transition, sandbox: await manager.show(id) }, 200);
     },
   );
 
@@ -139,7 +139,7 @@ export function createSandboxAdminApp(deps: ServerDeps) {
       const transition = await mapped(() =>
         request.event === "work_finished" ? manager.finishWork(id, request) : manager.cancel(id, request),
       );
-      return c.json({ transition, sandbox: manager.show(id) }, 200);
+      return c.json({ transition, sandbox: await manager.show(id) }, 200);
     },
   );
 

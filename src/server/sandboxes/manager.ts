@@ -111,7 +111,7 @@ export interface SandboxView {
   createdAt: string;
   preClone: PreCloneRecord[];
   postClone: string[];
-  transitions: ReturnType<typeof transitionsOf>;
+  transitions: Awaited<ReturnType<typeof transitionsOf>>;
 }
 
 export interface Owner {
@@ -152,7 +152,7 @@ export class SandboxManager {
     return this.options.now().getTime();
   }
 
-  view(row: BoxRow): SandboxView {
+  async view(row: BoxRow): Promise<SandboxView> {
     const batonrc = row.batonrc as Batonrc | null;
     return {
       sandboxId: row.sandboxId,
@@ -168,7 +168,7 @@ export class SandboxManager {
       createdAt: new Date(row.createdAtMs).toISOString(),
       preClone: row.preClone,
       postClone: batonrc?.post_clone ?? [],
-      transitions: transitionsOf(this.options.db, row.sandboxId),
+      transitions: await transitionsOf(this.options.db, row.sandboxId),
     };
   }
 
@@ -255,10 +255,10 @@ export class SandboxManager {
               );
         this.credentials.set(candidate.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
         await this.event(candidate.sandboxId, "activity");
-        const row = await (await getBox(db, candidate.sandboxId))!;
+        const row = (await getBox(db, candidate.sandboxId))!;
         return {
           issued,
-          box: this.view(row),
+          box: await this.view(row),
           env: credentialEnvironment(row.reach, issued.turnToken, issued.lease),
           reused: true,
           reach: row.reach,
@@ -271,17 +271,17 @@ export class SandboxManager {
 
     // A new box (or a lost one recreated): the engagement's pinned image wins over everything else.
     const issued =
-      await (input.issued && !getBox(db, input.issued.sandboxId) ? input.issued : issueSandbox(db, input, now));
+      input.issued && !(await getBox(db, input.issued.sandboxId)) ? input.issued : await issueSandbox(db, input, now);
     if (typeof issued === "string") throw new SandboxRefusal("workspace_not_found", issued);
     const pinned =
-      pinnedImageOf(db, input.engagementId) ??
-      pinImage(
+      (await pinnedImageOf(db, input.engagementId)) ??
+      (await pinImage(
         db,
         input.engagementId,
         input.image ?? batonrc?.sandbox?.snapshot_name ?? this.options.defaultImage,
         input.image ? "request" : batonrc?.sandbox?.snapshot_name ? "snapshot_name" : "default",
         now.getTime(),
-      );
+      ));
     const secrets = input.repository
       ? ((await db.all("SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name", [input.workspaceId, input.repository])) as { id: string; name: string }[])
       : [];
@@ -368,7 +368,7 @@ export class SandboxManager {
     if (batonrc?.pre_clone?.length) await this.runPreClone(issued.sandboxId, created.ref, batonrc.pre_clone);
     return {
       issued,
-      box: this.view((await getBox(db, issued.sandboxId))!),
+      box: await this.view((await getBox(db, issued.sandboxId))!),
       env,
       reused: false,
       reach: created.reach,
@@ -560,12 +560,14 @@ export class SandboxManager {
   }
 
   async list(workspaceId?: string): Promise<SandboxView[]> {
-    return (await listBoxes(this.options.db, workspaceId ? { workspaceId } : {})).map((row) => this.view(row));
+    const views: SandboxView[] = [];
+    for (const row of await listBoxes(this.options.db, workspaceId ? { workspaceId } : {})) views.push(await this.view(row));
+    return views;
   }
 
   async show(sandboxId: string): Promise<SandboxView | undefined> {
     const row = await getBox(this.options.db, sandboxId);
-    return row && this.view(row);
+    return row && (await this.view(row));
   }
 
   /**

@@ -163,5 +163,5 @@ export async function pinImage(
   atMs: number,
 ): Promise<{ image: string; source: ImageSource; }> {
   (await db.run("INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING", [engagementId, image, source, atMs]));
-  return pinnedImageOf(db, engagementId)!;
+  return (await pinnedImageOf(db, engagementId))!;
 }
