@@ -18,7 +18,7 @@ export interface TurnCredentials {
 export interface TurnSandboxProvider {
   readonly kind: string;
   /** Runs inside the transaction that begins the turn: a lease for the task's sandbox and a turn token. */
-  credentialsFor(task: AgentTask, now: Date): TurnCredentials;
+  credentialsFor(task: AgentTask, now: Date): Promise<TurnCredentials>;
   /** After that commit: the sandbox for the turn (created on the first turn, reused by follow-ups). */
   sandboxFor(task: AgentTask, credentials: TurnCredentials): Promise<TurnSandbox>;
   /**
@@ -27,7 +27,7 @@ export interface TurnSandboxProvider {
    * `stillIdle` says, when the change is about to apply, whether the task still has no turn (a follow-up may have
    * begun meanwhile: then nothing changes).
    */
-  settle?(task: AgentTask, how: "finished" | "cancelled", stillIdle: () => boolean): Promise<void>;
+  settle?(task: AgentTask, how: "finished" | "cancelled", stillIdle: () => Promise<boolean>): Promise<void>;
 }
 
 export interface HostSandboxOptions {

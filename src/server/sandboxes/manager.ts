@@ -437,10 +437,10 @@ export class SandboxManager {
    * Applies an event's transition to the store and the box. Serialised with sweeps and other events; `unless`
    * is asked just before, and a true answer leaves the box as it is.
    */
-  event(sandboxId: string, event: LifecycleEvent, unless?: () => boolean): Promise<Transition | null> {
+  event(sandboxId: string, event: LifecycleEvent, unless?: () => Promise<boolean>): Promise<Transition | null> {
     return this.serialise(async () => {
       const row = await getBox(this.options.db, sandboxId);
-      if (!row || unless?.()) return null;
+      if (!row || (await unless?.())) return null;
       const transition = decideOnEvent(row, event);
       if (!transition) {
         if (event === "activity") await this.recordActivity(sandboxId);
@@ -469,10 +469,10 @@ export class SandboxManager {
     sandboxId: string,
     owner: Owner,
     event: "work_finished" | "cancelled",
-    stillIdle: () => boolean,
+    stillIdle: () => Promise<boolean>,
   ) {
     await this.owned(sandboxId, owner);
-    return this.event(sandboxId, event, () => !stillIdle());
+    return this.event(sandboxId, event, async () => !(await stillIdle()));
   }
 
   async remove(sandboxId: string, owner: Owner) {

@@ -71,12 +71,12 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
       const row = await latestBoxOf(db, task.id);
       const held = row && leases.get(row.sandboxId);
       if (row && held && row.workspaceId === task.workspaceId && isReusable(row.state)) {
-        const leaseExpiresAt = extendLeaseWithin(
+        const leaseExpiresAt = await extendLeaseWithin(
           db,
           { sandboxId: row.sandboxId, engagementId: task.id },
           now,
         );
-        const turn = issueTurnWithin(db, { engagementId: task.id }, now);
+        const turn = await issueTurnWithin(db, { engagementId: task.id }, now);
         if (typeof turn === "string") throw new Error(`cannot issue a turn for ${task.id}: ${turn}`);
         return {
           sandboxId: row.sandboxId,
@@ -90,7 +90,7 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
       // box with a fresh lease, so a resumed turn finds the files it left.
       if (row && row.workspaceId === task.workspaceId && isReusable(row.state) && row.boxRef)
         return renewSandboxWithin(db, { sandboxId: row.sandboxId, engagementId: task.id }, now);
-      const issued = issueSandboxWithin(db, { workspaceId: task.workspaceId, engagementId: task.id }, now);
+      const issued = await issueSandboxWithin(db, { workspaceId: task.workspaceId, engagementId: task.id }, now);
       if (typeof issued === "string") throw new Error(`cannot make a sandbox for ${task.id}: ${issued}`);
       return issued;
     },

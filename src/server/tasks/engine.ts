@@ -148,13 +148,13 @@ export async function beginTurn<T = undefined>(
   db: Store,
   turnId: string,
   now: Date,
-  prepare?: (task: TaskRow) => T,
+  prepare?: (task: TaskRow) => Promise<T>,
 ): Promise<BeginResult<T>> {
   const turn = await getTurn(db, turnId);
   if (turn?.state !== "running") return { kind: "gone" };
   const task = (await getTask(db, turn.task_id))!;
   if (!(await workspaceFacts(db, task.workspace_id))!.billingActive) {
-    const started = closeTurn(db, task, turnId, {
+    const started = await closeTurn(db, task, turnId, {
       outcome: { kind: "billing_stopped" },
       closing: { role: "platform", kind: "error", body: NOTICES.billingPaused() },
       code: "billing_inactive",
@@ -171,7 +171,7 @@ export async function beginTurn<T = undefined>(
     now,
   );
   const begun = (await getTask(db, task.id))!;
-  return { kind: "run", attempt, task: begun, prepared: prepare?.(begun) as T };
+  return { kind: "run", attempt, task: begun, prepared: (await prepare?.(begun)) as T };
 }
 
 /** What the runtime learned from the agent port, already sanitised, with the pull request already opened. */

@@ -157,7 +157,7 @@ export class TaskRuntime {
 
   private async settle(task: TaskRow, how: "finished" | "cancelled"): Promise<void> {
     const stillIdle = async () => (await getTask(this.options.db, task.id))?.open_turn_id === null;
-    const settling = await this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
+    const settling = this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
     if (!settling) return;
     const tracked: Promise<void> = settling
       .catch((error: unknown) =>
