@@ -19,7 +19,7 @@ export interface TaskRuntimeOptions {
   sandboxes: TurnSandboxProvider;
   codehost: Codehost;
   /** How writes commit (group commit when the store offers it); default: a transaction each. */
-  commit?: <T>(work: () => T) => Promise<T>;
+  commit?: <T>(work: () => Promise<T>) => Promise<T>;
   /** How often open pull requests are checked for a merge (0: never). */
   pullRequestSweepMs?: number;
 }
@@ -34,10 +34,10 @@ export class TaskRuntime {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
 
-  private readonly commit: <T>(work: () => T) => Promise<T>;
+  private readonly commit: <T>(work: () => Promise<T>) => Promise<T>;
 
   constructor(private readonly options: TaskRuntimeOptions) {
-    this.commit = options.commit ?? (async (work) => Promise.resolve((await options.db.transaction(async () => work()))));
+    this.commit = options.commit ?? ((work) => options.db.transaction(work));
   }
 
   isAccepting(): boolean {

@@ -120,7 +120,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
         }));
   // Requests arriving together share one synchronous=FULL commit (store/group-commit.ts).
-  const commit: TaskContext["commit"] = options.commit ?? ((work) => db.transaction(async () => work()));
+  const commit: TaskContext["commit"] = options.commit ?? ((work) => db.transaction(work));
   const runtime = new TaskRuntime({
     db,
     commit,

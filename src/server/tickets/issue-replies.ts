@@ -28,7 +28,7 @@ export interface IssueReplyWorkerOptions {
   db: Store;
   now: () => Date;
   logger: Logger;
-  commit: <T>(work: () => T) => Promise<T>;
+  commit: <T>(work: () => Promise<T>) => Promise<T>;
   codehost: Codehost;
   tracker: Tracker;
   /** How often the outbox is looked at when nothing woke it (entries are added by the engine's transactions). */

@@ -23,7 +23,7 @@ export interface WebhookWorkerOptions {
   db: Store;
   now: () => Date;
   logger: Logger;
-  commit: <T>(work: () => T) => Promise<T>;
+  commit: <T>(work: () => Promise<T>) => Promise<T>;
   /** Applies a delivery; returns its outcome. Throws when a port failed and a retry may succeed. */
   apply: (delivery: Delivery) => Promise<string>;
   /** The first retry's delay (tests make it short). */
