@@ -40,7 +40,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 
 export interface ScriptedAgentOptions {
   /** The rules, read at each turn so that re-seeding takes effect at once. */
-  rules: () => readonly ScriptedRule[];
+  rules: () => Promise<readonly ScriptedRule[]>;
   /** The git URL the code host accepts pushes for `repo` on. */
   gitUrl: (workspaceId: string, repo: string) => Promise<string>;
   /**
@@ -55,7 +55,7 @@ export function createScriptedAgent(options: ScriptedAgentOptions): AgentRunner 
     name: "scripted",
     async runTurn(input: RunTurnInput): Promise<TurnResult> {
       const last = [...input.conversation].reverse().find((e) => e.role === "user")?.body ?? "";
-      const rule = pickRule(options.rules(), last);
+      const rule = pickRule(await options.rules(), last);
       if (rule.delayMs > 0 && !(await sleep(rule.delayMs, input.signal)))
         return { kind: "error", code: "stopped", reason: "the turn was stopped" };
       if (rule.error) return { kind: "error", code: "agent_failed", reason: rule.error };

@@ -5,7 +5,7 @@ import type { Store } from "../store/store.js";
 export interface TaskContext {
   db: Store;
   /**
-   * Runs `work` (synchronous, no transaction of its own) in a write transaction and resolves once it committed.
+   * Runs `work` (store calls only, joining this transaction) in a write transaction and resolves once it committed.
    * The service shares one commit among the requests of an event-loop turn when the store can.
    */
   commit: <T>(work: () => Promise<T>) => Promise<T>;
@@ -13,7 +13,7 @@ export interface TaskContext {
   /** Base of dashboard links, without a trailing slash. */
   dashboardBase: () => string;
   /** Hands the task's saved messages to the engine (inside a transaction); returns turns that started. */
-  handOver: (db: Store, taskId: string, now: Date) => string[];
+  handOver: (db: Store, taskId: string, now: Date) => Promise<string[]>;
   /** False while the service stops: saved requests are then answered 503 and handed over at the next start. */
   accepting: () => boolean;
   /** Runs turns that became `running`. */
@@ -21,5 +21,5 @@ export interface TaskContext {
   /** Cancels the agent's work on a turn that was stopped. */
   abortTurn: (turnId: string) => void;
   /** A member stopped the task's queued turn: its sandbox is archived (a running turn's is, as it ends). */
-  taskStopped?: (taskId: string) => void;
+  taskStopped?: (taskId: string) => Promise<void>;
 }

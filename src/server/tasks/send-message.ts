@@ -41,7 +41,7 @@ export async function sendMessage(
     input.user.id,
     (_task, messageId) => ({ messageId }),
     async () => {
-      const earlier = await (key ? replayable(db, input.user.id, key, requestHash) : undefined);
+      const earlier = key ? await replayable(db, input.user.id, key, requestHash) : undefined;
       if (earlier) return earlier;
       const now = ctx.now();
       return saveUserMessage(db, {

@@ -115,7 +115,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           baseEnv: options.agentEnv ?? {},
         })
       : createScriptedAgent({
-          rules: async () => await loadAgentRules(db),
+          rules: () => loadAgentRules(db),
           gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
           gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
         }));

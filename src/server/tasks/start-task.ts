@@ -48,9 +48,9 @@ export async function startTask(
     input.user.id,
     (task: ApiTask, messageId: string) => ({ task, messageId }),
     async () => {
-      const earlier = await (key ? replayable(db, input.user.id, key, requestHash) : undefined);
+      const earlier = key ? await replayable(db, input.user.id, key, requestHash) : undefined;
       if (earlier) return earlier;
-      if (repo && !isConnected(ctx, input.workspaceId, repo))
+      if (repo && !(await isConnected(ctx, input.workspaceId, repo)))
         throw domainError(
           "invalid_repo",
           `${repo} is not connected to this workspace; connect it or omit repo`,
@@ -128,7 +128,7 @@ export async function saveAndHandOver<T>(
   ctx: TaskContext,
   userId: string,
   answer: (task: ApiTask, messageId: string) => T,
-  save: () => Saved,
+  save: () => Promise<Saved>,
   unavailableFields: (saved: Saved) => { taskId?: string; messageId: string } = (s) => ({
     taskId: s.taskId,
     messageId: s.messageId,
@@ -136,7 +136,7 @@ export async function saveAndHandOver<T>(
 ): Promise<T> {
   const { db } = ctx;
   const outcome = await ctx.commit(async () => {
-    const saved = save();
+    const saved = await save();
     if (saved.response !== null)
       return { kind: "answered" as const, response: saved.response as T, started: [] as string[] };
     if (!ctx.accepting())
@@ -144,7 +144,7 @@ export async function saveAndHandOver<T>(
     (await db.run("SAVEPOINT hand_over"));
     try {
       const now = ctx.now();
-      const started = ctx.handOver(db, saved.taskId, now);
+      const started = await ctx.handOver(db, saved.taskId, now);
       const response = answer(toApiTask((await getTask(db, saved.taskId))!, ctx.dashboardBase()), saved.messageId);
       await storeAnswer(db, userId, saved.messageId, response);
       (await db.run("RELEASE hand_over"));
@@ -176,7 +176,7 @@ async function isConnected(ctx: TaskContext, workspaceId: string, repo: string):
 
 async function refuseIfLimited(ctx: TaskContext, workspaceId: string, user: User): Promise<void> {
   const facts = (await workspaceFacts(ctx.db, workspaceId))!;
-  const slots = slotCounts(ctx.db, workspaceId);
+  const slots = await slotCounts(ctx.db, workspaceId);
   const open = await openApiTasksOf(ctx.db, workspaceId, user.id);
   const check = checkStart({
     countsAgainstUserLimit: true,

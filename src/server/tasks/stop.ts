@@ -18,7 +18,7 @@ export async function stopTaskTurn(
   if (!result.stopped)
     throw domainError("not_running", "the task has no running or queued turn; send a follow-up to start one");
   if (result.wasRunning) ctx.abortTurn(result.turnId);
-  else ctx.taskStopped?.(taskId);
+  else await ctx.taskStopped?.(taskId);
   ctx.runTurns(result.started);
   return { accepted: true };
 }

@@ -60,7 +60,7 @@ export async function startIssueTask(
     if ((await issuesWithTasks(db, workspaceId, source, [issue.id])).size > 0)
       throw issueInProgress(issue.identifier);
     const facts = (await workspaceFacts(db, workspaceId))!;
-    const slots = slotCounts(db, workspaceId);
+    const slots = await slotCounts(db, workspaceId);
     const check = checkStart({
       countsAgainstUserLimit: false,
       openTasksOfUser: 0,
@@ -105,7 +105,7 @@ export async function startIssueTask(
       now,
     );
     // While the service stops the message stays saved, not handed over: the next start hands it over.
-    return { taskId, started: ctx.accepting() ? ctx.handOver(db, taskId, now) : [] };
+    return { taskId, started: ctx.accepting() ? await ctx.handOver(db, taskId, now) : [] };
   });
   ctx.runTurns(started);
   return { taskId };
@@ -166,7 +166,7 @@ export async function followUpIssueTask(
       },
       now,
     );
-    return { added: true, started: ctx.accepting() ? ctx.handOver(db, input.taskId, now) : [] };
+    return { added: true, started: ctx.accepting() ? await ctx.handOver(db, input.taskId, now) : [] };
   });
   ctx.runTurns(started);
   return { added };
@@ -177,7 +177,7 @@ export async function stopIssueTask(ctx: TaskContext, taskId: string, byName: st
   const result = await ctx.commit(() => stopTask(ctx.db, taskId, byName, ctx.now()));
   if (!result.stopped) return false;
   if (result.wasRunning) ctx.abortTurn(result.turnId);
-  else ctx.taskStopped?.(taskId);
+  else await ctx.taskStopped?.(taskId);
   ctx.runTurns(result.started);
   return true;
 }
