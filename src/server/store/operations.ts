@@ -58,12 +58,12 @@ export async function insertOperation(
   now: Date,
 ): Promise<OperationRow> {
   const at = now.toISOString();
-  const { lastInsertRowid } = (await db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
-       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`, [row.id, row.kind, row.workspace_id, row.engagement_id, row.sandbox_id, row.turn_id, row.repository_id, row.repository, at, at]));
+  const inserted = (await db.get<{ seq: number }>(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING seq`, [row.id, row.kind, row.workspace_id, row.engagement_id, row.sandbox_id, row.turn_id, row.repository_id, row.repository, at, at]));
   // The row as stored, without reading it back (the column defaults are these).
   return {
     ...row,
-    seq: Number(lastInsertRowid),
+    seq: inserted!.seq,
     state: "pending",
     attempts: 0,
     overlay_revision: null,

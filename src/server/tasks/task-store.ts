@@ -145,10 +145,10 @@ export async function insertEntry(
   },
   now: Date,
 ): Promise<number> {
-  const result = (await db.run(`INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [entry.id, entry.taskId, entry.messageId ?? null, entry.role, entry.kind, entry.body, entry.authorId ?? null, entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0, entry.turnId ?? null, now.toISOString()]));
+  const inserted = (await db.get<{ seq: number }>(`INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`, [entry.id, entry.taskId, entry.messageId ?? null, entry.role, entry.kind, entry.body, entry.authorId ?? null, entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0, entry.turnId ?? null, now.toISOString()]));
   await touchTask(db, entry.taskId, now);
-  return Number(result.lastInsertRowid);
+  return inserted!.seq;
 }
 
 export async function getEntry(db: Store, entryId: string): Promise<EntryRow | undefined> {
