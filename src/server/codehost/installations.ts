@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { newId } from "../auth/tokens.js";
 import type { Store } from "../store/store.js";
-import { statement } from "../store/statements.js";
 
 export interface Installation {
   installationId: string;
@@ -82,36 +81,37 @@ export async function recordInstallation(
      VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`, [input.installationId, input.workspaceId, input.accountLogin, `sec_${randomBytes(16).toString("hex")}`, now.toISOString()]));
   (await db.run("UPDATE workspaces SET codehost_connected = 1 WHERE id = ?", [input.workspaceId]));
-  return installationById(db, input.installationId)!;
+  return (await installationById(db, input.installationId))!;
 }
 
 /** Repositories the installation now gives the workspace: enabled, and linked to the installation. */
-export function addInstallationRepos(
+export async function addInstallationRepos(
   db: Store,
   installation: Installation,
   repos: readonly string[],
-): void {
-  const upsert = statement(
-    db,
-    `INSERT INTO repositories (id, workspace_id, slug, connected, codehost_installation_id) VALUES (?, ?, ?, 1, ?)
-     ON CONFLICT (workspace_id, slug) DO UPDATE SET connected = 1,
-       codehost_installation_id = excluded.codehost_installation_id`,
-  );
-  for (const repo of repos)
-    upsert.run(newId("repo"), installation.workspaceId, repo, installation.installationId);
+): Promise<void> {
+  for (const repo of repos) {
+    await db.run(
+      `INSERT INTO repositories (id, workspace_id, slug, connected, codehost_installation_id) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (workspace_id, slug) DO UPDATE SET connected = 1,
+         codehost_installation_id = excluded.codehost_installation_id`,
+      [newId("repo"), installation.workspaceId, repo, installation.installationId],
+    );
+  }
 }
 
 /** Repositories the installation no longer gives: disabled (their secrets and history stay). */
-export function removeInstallationRepos(
+export async function removeInstallationRepos(
   db: Store,
   installation: Installation,
   repos: readonly string[],
-): void {
-  const disable = statement(
-    db,
-    `UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ? AND codehost_installation_id = ?`,
-  );
-  for (const repo of repos) disable.run(installation.workspaceId, repo, installation.installationId);
+): Promise<void> {
+  for (const repo of repos) {
+    await db.run(
+      "UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ? AND codehost_installation_id = ?",
+      [installation.workspaceId, repo, installation.installationId],
+    );
+  }
 }
 
 /** The installation's repositories are exactly `repos` (the install callback's full listing). */
@@ -124,12 +124,12 @@ export async function setInstallationRepos(
     (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1", [installation.workspaceId, installation.installationId])) as { slug: string }[]
   ).map((r) => r.slug);
   const wanted = new Set(repos);
-  removeInstallationRepos(
+  await removeInstallationRepos(
     db,
     installation,
     current.filter((slug) => !wanted.has(slug)),
   );
-  addInstallationRepos(db, installation, repos);
+  await addInstallationRepos(db, installation, repos);
 }
 
 export async function setInstallationSuspended(db: Store, installationId: string, suspended: boolean): Promise<void> {

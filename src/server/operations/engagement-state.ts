@@ -5,7 +5,6 @@ import type { LedgerEntry, NamingLedger } from "../../naming/index.js";
 import { type Readiness, ReadinessSchema } from "../../transport/wire.js";
 import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";
 import type { Store } from "../store/store.js";
-import { statement } from "../store/statements.js";
 import type { RepositoryConfiguration } from "./build-overlay.js";
 import type { EnvironmentVersion } from "./managed-startup.js";
 
@@ -40,15 +39,8 @@ export async function saveLedger(
   before?: readonly LedgerEntry[],
 ): Promise<void> {
   if (!before) (await db.run("DELETE FROM ledger_entries WHERE engagement_id = ?", [engagementId]));
-  const upsert = statement(
-    db,
-    `INSERT INTO ledger_entries (engagement_id, position, repository_id, repository, variable, assigned, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (engagement_id, position) DO UPDATE SET repository_id = excluded.repository_id,
-       repository = excluded.repository, variable = excluded.variable, assigned = excluded.assigned,
-       status = excluded.status`,
-  );
-  entries.forEach((e, i) => {
+  // In order, one statement at a time: the rows are written within the caller's transaction.
+  for (const [i, e] of entries.entries()) {
     const old = before?.[i];
     const same =
       old?.repositoryId === e.repositoryId &&
@@ -56,8 +48,16 @@ export async function saveLedger(
       old.variable === e.variable &&
       old.assigned === e.assigned &&
       old.status === e.status;
-    if (!same) upsert.run(engagementId, i, e.repositoryId, e.repository, e.variable, e.assigned, e.status);
-  });
+    if (same) continue;
+    await db.run(
+      `INSERT INTO ledger_entries (engagement_id, position, repository_id, repository, variable, assigned, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (engagement_id, position) DO UPDATE SET repository_id = excluded.repository_id,
+         repository = excluded.repository, variable = excluded.variable, assigned = excluded.assigned,
+         status = excluded.status`,
+      [engagementId, i, e.repositoryId, e.repository, e.variable, e.assigned, e.status],
+    );
+  }
 }
 
 export async function disconnectedRepositoryIds(db: Store, workspaceId: string): Promise<Set<string>> {

@@ -1,6 +1,5 @@
 // The sandbox manager's rows: boxes, pinned images and lifecycle transitions. Plain functions over the store.
 import type { Store } from "../store/store.js";
-import { statement } from "../store/statements.js";
 import type { SandboxState, Transition } from "./lifecycle.js";
 
 export interface BoxRow {

@@ -7,8 +7,7 @@ import { ScriptedRuleSchema } from "../agent/rules.js";
 import { newId } from "../auth/tokens.js";
 import { upsertUser } from "../auth/users.js";
 import { recordInstallation } from "../codehost/installations.js";
-import type { Store } from "../store/store.js";
-import { statement } from "../store/statements.js";
+import type { SqlValue, Store } from "../store/store.js";
 import type { Fields, FieldValue } from "./plan.js";
 
 const Login = z
@@ -147,17 +146,18 @@ export const seededTokenColumns = (token: string) => ({ id: newId("pat"), last_f
  * The workspace's tracker and code-host issues: added or updated, never deleted; an issue's task and its assignee
  * once delegated are the service's and are kept.
  */
-export function applyWorkspaceIssues(db: Store, workspace: Workspace, now: Date): void {
-  const upsert = statement(
-    db,
+export async function applyWorkspaceIssues(db: Store, workspace: Workspace, now: Date): Promise<void> {
+  const upsert = (...values: SqlValue[]) =>
+    db.run(
     `INSERT INTO tickets (id, workspace_id, source, identifier, repo, number, title, context, state, assignee, is_pull_request,
        url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (workspace_id, source, identifier) DO UPDATE SET title = excluded.title, context = excluded.context,
        state = excluded.state, assignee = coalesce(tickets.assignee, excluded.assignee),
        is_pull_request = excluded.is_pull_request, url = excluded.url`,
-  );
+      values,
+    );
   for (const issue of workspace.tracker?.issues ?? []) {
-    upsert.run(
+    await upsert(
       issue.id ?? `trk_${workspace.id}_${issue.identifier}`,
       workspace.id,
       "tracker",
@@ -175,7 +175,7 @@ export function applyWorkspaceIssues(db: Store, workspace: Workspace, now: Date)
   }
   for (const issue of workspace.codehost?.issues ?? []) {
     const identifier = `${issue.repo}#${issue.number}`;
-    upsert.run(
+    await upsert(
       `ch_${workspace.id}_${issue.repo.replace("/", "_")}_${issue.number}`,
       workspace.id,
       "codehost",

@@ -67,9 +67,9 @@ export async function applyInstallationReposEvent(deps: IssueEventDeps, payload:
   if (!known) return `ignored: unknown installation ${id}`;
   const added = e.repositories_added.map((r) => r.full_name);
   const removed = e.repositories_removed.map((r) => r.full_name);
-  await deps.ctx.commit(() => {
-    addInstallationRepos(db, known, added);
-    removeInstallationRepos(db, known, removed);
+  await deps.ctx.commit(async () => {
+    await addInstallationRepos(db, known, added);
+    await removeInstallationRepos(db, known, removed);
   });
   return `installation ${id}: ${added.length} repositories added, ${removed.length} removed`;
 }
