@@ -52,7 +52,7 @@ export async function applySeed(
   const ctx: SeedContext = { db, at: now.toISOString(), kept: [], box };
   (await db.transaction(async () => {
     const workspaces = await loadSeedItems(db, "workspace", "");
-    const prunes: (() => void)[] = [];
+    const prunes: (() => Promise<void>)[] = [];
     for (const workspace of seed.workspaces) {
       const tasks = workspaceTaskFields(workspace);
       await applyTableItem(
@@ -75,12 +75,12 @@ export async function applySeed(
         prunes.push(() => pruneRepository(ctx, id, repository));
       }
       await applyEngagements(db, workspace, ctx.at);
-      applyWorkspaceIssues(db, workspace, now);
+      await applyWorkspaceIssues(db, workspace, now);
       await applyWorkspaceConnections(db, workspace, now);
     }
     // Removals come after every addition, so an item that moved (a token to another member, a secret name to
     // sandboxEnv) is judged against the whole new seed.
-    for (const prune of prunes) prune();
+    for (const prune of prunes) await prune();
     for (const workspace of seed.workspaces) await checkNameClashes(ctx, workspace);
     if (seed.agent) await applyAgentRules(db, seed.agent);
   }));
@@ -114,7 +114,7 @@ const tokenItem = (workspaceId: string, tokenHash: string, now: Date, token?: st
 });
 
 /** Applies the workspace's members and their tokens; returns the removal step for those that left the seed. */
-async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): Promise<() => void> {
+async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): Promise<() => Promise<void>> {
   const members = await loadSeedItems(ctx.db, "member", workspace.id);
   const tokens = await loadSeedItems(ctx.db, "member_token", workspace.id);
   const seenMembers = new Set<string>();
