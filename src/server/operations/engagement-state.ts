@@ -91,9 +91,10 @@ export async function loadActivatedConfigurations(db: Store, engagementId: strin
          JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`, [engagementId])) as { repository_id: string; id: string; name: string }[],
     ({ id, name }) => ({ id, name }),
   );
-  return repos.map(async (r) => {
+  const configurations: RepositoryConfiguration[] = [];
+  for (const r of repos) {
     const repoSecrets = secrets.get(r.id) ?? [];
-    return {
+    configurations.push({
       repositoryId: r.id,
       repository: r.slug,
       sandboxEnv: mergeSandboxEnv({
@@ -102,8 +103,9 @@ export async function loadActivatedConfigurations(db: Store, engagementId: strin
         secretNames: repoSecrets.map((s) => s.name),
       }),
       secrets: repoSecrets,
-    };
-  });
+    });
+  }
+  return configurations;
 }
 
 /**
