@@ -29,7 +29,7 @@ export async function createPersonalToken(
 ): Promise<CreatedToken> {
   const user = await findUserByEmail(db, input.email);
   if (!user) throw new InputError(`no user ${input.email}; add them as a workspace member first`);
-  const created = createOwnToken(
+  const created = await createOwnToken(
     db,
     user,
     { id: newId("pat"), name: input.name, lifetimeDays: input.lifetimeDays },
@@ -37,7 +37,7 @@ export async function createPersonalToken(
     secret,
   );
   // A fresh 128-bit id is never taken already.
-  if (await created === "already-created") throw new Error("a fresh token id was already taken");
+  if (created === "already-created") throw new Error("a fresh token id was already taken");
   return created;
 }
 

@@ -55,7 +55,7 @@ export async function upsertUser(
   } else {
     (await db.run("UPDATE users SET name = ?, codehost_login = ? WHERE id = ?", [input.name ?? existing.name, input.codehostLogin === undefined ? existing.codehostLogin : input.codehostLogin, existing.id]));
   }
-  return findUserByEmail(db, email)!;
+  return (await findUserByEmail(db, email))!;
 }
 
 export async function membershipOf(db: Store, user: User, workspaceId: string): Promise<Membership | undefined> {

@@ -173,7 +173,7 @@ export async function redeliver(rt: CapabilityRuntime, workspaceId: string, id: 
   const requeued = (await rt.db.transaction(async () => requeueFailedDeliveries(rt.db, id, rt.now())));
   rt.kickMail();
   return {
-    ...viewRequest(rt, workspaceId, id),
+    ...(await viewRequest(rt, workspaceId, id)),
     redelivered: requeued.map((r) => ({
       notificationId: r.notificationId,
       recipient: maskRecipient(r.recipient),

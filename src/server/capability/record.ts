@@ -85,8 +85,8 @@ export async function recordCapabilityRequest(
   idempotencyKey: string | null,
 ): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> {
   const requestHash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  const replay = () => (idempotencyKey ? firstAnswer(rt, who, idempotencyKey, requestHash) : undefined);
-  const early = replay();
+  const replay = async () => (idempotencyKey ? await firstAnswer(rt, who, idempotencyKey, requestHash) : undefined);
+  const early = await replay();
   if (early) return early;
   const kind = validated(() => normaliseCapabilityKind(body.capability));
   const target = validated(() => normaliseCapabilityTarget(body.target));
@@ -100,7 +100,7 @@ export async function recordCapabilityRequest(
   const exactMatch = async () =>
     (await requestsWithTarget(rt.db, who.workspaceId, repo.id, target)).find((r) => r.kind === kind);
   let decision: MergeDecision | null = null;
-  if (!exactMatch()) {
+  if (!(await exactMatch())) {
     const existing: MatchExisting[] = (await matchableRequests(rt.db, who.workspaceId, repo.id)).map((r) => ({
       requestId: r.requestId,
       kind: r.kind,
@@ -119,11 +119,11 @@ export async function recordCapabilityRequest(
   const response = (await rt.db.transaction(async (): Promise<{ status: 200 | 201; response: RecordCapabilityResponse; }> => {
     // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
     // committed while the matcher ran. A duplicate gets the first answer, not a second record.
-    const duplicate = replay();
+    const duplicate = await replay();
     if (duplicate) return duplicate;
-    const exact = exactMatch();
-    const candidate = await (decision?.requestId ? getRequest(rt.db, decision.requestId) : undefined);
-    const merged = await (candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined);
+    const exact = await exactMatch();
+    const candidate = decision?.requestId ? await getRequest(rt.db, decision.requestId) : undefined;
+    const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
     const found = exact ?? merged;
     let request: StoredRequest;
     let status: 200 | 201 = 200;
@@ -146,19 +146,19 @@ export async function recordCapabilityRequest(
         sandboxId: who.sandboxId,
       };
       await insertRequest(rt.db, created);
-      request = getRequest(rt.db, created.requestId)!;
+      request = (await getRequest(rt.db, created.requestId))!;
       await notifyOwners(rt, request, "new_request", now);
       status = 201;
     }
     let evidence: RecordCapabilityResponse["evidence"] = null;
     if (body.evidence) {
       evidence = { outcome: body.evidence.outcome, changed: await applyEvidence(rt, request, body.evidence, now) };
-      request = getRequest(rt.db, request.requestId)!;
+      request = (await getRequest(rt.db, request.requestId))!;
     }
     const out: RecordCapabilityResponse = {
       request: toWire(request),
       matched: status === 200,
-      matchedBy: status === 201 ? null : await exact ? "target" : "matcher",
+      matchedBy: status === 201 ? null : exact ? "target" : "matcher",
       matcher: decision ? { outcome: decision.outcome, confidence: decision.confidence } : null,
       evidence,
     };

@@ -33,7 +33,7 @@ export function addTokenRoutes(app: TokensPageApp, context: TokensPageContext): 
     const user = c.get("webUser");
     const { formId, ...input } = parsed.data;
     const created = await createOwnToken(deps.db, user, { id: formId, ...input }, deps.now());
-    if (await created === "already-created") return redirectToList(c, NOTICES.alreadyCreated);
+    if (created === "already-created") return redirectToList(c, NOTICES.alreadyCreated);
     logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {
       requestId: c.get("requestId"),
       actor: user.email,
