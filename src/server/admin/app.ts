@@ -201,10 +201,10 @@ export function createAdminApp(deps: ServerDeps) {
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {
         requestId: c.get("requestId"),
         actor: ADMIN_ACTOR,
-        tokenId: (await created).id,
-        owner: (await created).email,
-        name: (await created).name,
-        expiresAt: (await created).expiresAt,
+        tokenId: created.id,
+        owner: created.email,
+        name: created.name,
+        expiresAt: created.expiresAt,
       });
       return c.json(created, 201);
     },

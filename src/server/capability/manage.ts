@@ -94,10 +94,10 @@ export async function putSecret(
     let supplied: ReturnType<typeof transitionCapabilityRequest> | null = null;
     if (bound) {
       const auth = authoriseSecretForTarget(body.allowedHosts, {
-        form: (await bound).targetForm,
-        value: (await bound).target,
+        form: bound.targetForm,
+        value: bound.target,
       });
-      supplied = transitionCapabilityRequest(stateOf(await bound), {
+      supplied = transitionCapabilityRequest(stateOf(bound), {
         type: "access_supplied",
         authorised: auth.authorised,
         ...(auth.authorised ? {} : { why: auth.why }),
@@ -119,13 +119,13 @@ export async function putSecret(
     const existing = written.created ? undefined : { id: secretId };
     const changed = new Map<string, CapabilityRequest>();
     if (bound && supplied?.ok) {
-      await saveState(rt.db, (await bound).requestId, supplied.state, at, { boundSecretId: secretId });
-      changed.set((await bound).requestId, toWire((await getRequest(rt.db, (await bound).requestId))!));
+      await saveState(rt.db, bound.requestId, supplied.state, at, { boundSecretId: secretId });
+      changed.set(bound.requestId, toWire((await getRequest(rt.db, bound.requestId))!));
     }
     if (existing) {
       // Rotation of a bound secret satisfies a repair again on every request it is bound to.
       for (const request of await requestsBoundTo(rt.db, secretId)) {
-        if (request.requestId === (await bound)?.requestId) continue;
+        if (request.requestId === bound?.requestId) continue;
         const rotated = transitionCapabilityRequest(stateOf(request), { type: "secret_rotated" });
         if (rotated.ok && rotated.changed) {
           await saveState(rt.db, request.requestId, rotated.state, at);

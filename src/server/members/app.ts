@@ -127,10 +127,10 @@ export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
         workspace: workspaceId,
         repository: repoId,
         secretName: name,
-        rotated: !(await result).created,
+        rotated: !result.created,
       });
       rt.kickMail();
-      return (await result).created ? c.json(result, 201) : c.json(result, 200);
+      return result.created ? c.json(result, 201) : c.json(result, 200);
     },
   );
   return app;

@@ -112,7 +112,7 @@ export async function commitActivation(db: Store, op: OperationRow, now: Date): 
   await saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   await rememberActivatedRepository(db, op.engagement_id, op.repository_id);
   const revision = await nextOverlayRevision(db, op.engagement_id);
-  const overlay = buildOverlay(await revision, await loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
+  const overlay = buildOverlay(revision, await loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
   await saveOverlay(db, op.engagement_id, op.id, overlay, now);
   const result: ActivationResult = {
     overlayRevision: revision,
@@ -120,5 +120,5 @@ export async function commitActivation(db: Store, op: OperationRow, now: Date): 
     requestId: null,
     managedStartup: buildManagedStartup(op.repository, await loadCurrentVersion(db, op.repository_id)),
   };
-  return { overlay, finished: await markSucceeded(db, op.id, await revision, result, now) };
+  return { overlay, finished: await markSucceeded(db, op.id, revision, result, now) };
 }

@@ -35,9 +35,9 @@ export async function startOperation(
   const started = await deps.db.transaction(async () => {
     const previous = await findPrevious(deps, who, key, requestHash);
     if (previous) return { row: previous, created: false, queued: false, overlay: overlayOf(deps, previous) };
-    const row = insertPending(deps, who, key, requestHash, body);
-    deps.logger.debug({ requestId, operationId: (await row).id, repository: body.repository }, "operation accepted");
-    const finished = await runIfIdle(deps, await row);
+    const row = await insertPending(deps, who, key, requestHash, body);
+    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
+    const finished = await runIfIdle(deps, row);
     if (!finished) return { row, created: true, queued: true, overlay: undefined };
     return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
   });
@@ -85,7 +85,7 @@ async function insertPending(
     );
   }
   const now = deps.now();
-  const row = insertOperation(
+  const row = await insertOperation(
     db,
     {
       id: newId("op"),
@@ -99,7 +99,7 @@ async function insertPending(
     },
     now,
   );
-  (await db.run("INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, key, requestHash, (await row).id, now.toISOString()]));
+  (await db.run("INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, key, requestHash, row.id, now.toISOString()]));
   return row;
 }
 
@@ -120,7 +120,7 @@ async function runIfIdle(
     return undefined;
   (await db.run("SAVEPOINT inline_activation"));
   try {
-    const outcome = commitActivation(db, row, deps.now());
+    const outcome = await commitActivation(db, row, deps.now());
     (await db.run("RELEASE inline_activation"));
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
@@ -128,7 +128,7 @@ async function runIfIdle(
       "operation finished",
     );
     // The row as committed, from what the activation wrote rather than read back.
-    const finished = await ((await outcome).finished ? { ...row, ...(await outcome).finished } : getOperation(db, row.id)!);
+    const finished = await (outcome.finished ? { ...row, ...outcome.finished } : getOperation(db, row.id)!);
     return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
     (await db.run("ROLLBACK TO inline_activation"));

@@ -30,7 +30,7 @@ export async function applyRepository(ctx: SeedContext, workspaceId: string, rep
       connected: repo.connected ? 1 : 0,
       ...(env ? { currentVersionId: env.versionId } : {}),
     },
-    (await loadSeedItems(ctx.db, "repository", workspaceId)).get(await id),
+    (await loadSeedItems(ctx.db, "repository", workspaceId)).get(id),
   );
   if (env) {
     await applyTableItem(
@@ -61,13 +61,13 @@ export async function applyRepository(ctx: SeedContext, workspaceId: string, rep
         readiness: JSON.stringify(env.readiness),
         startupTimeoutSeconds: env.startupTimeoutSeconds ?? null,
       },
-      (await loadSeedItems(ctx.db, "environment_version", await id)).get(env.versionId),
+      (await loadSeedItems(ctx.db, "environment_version", id)).get(env.versionId),
     );
   }
-  const sandboxEnv = await loadSeedItems(ctx.db, "sandbox_env", await id);
+  const sandboxEnv = await loadSeedItems(ctx.db, "sandbox_env", id);
   for (const [name, value] of Object.entries(repo.sandboxEnv))
-    await applyTableItem(ctx, sandboxEnvItem(await id, name), { value }, sandboxEnv.get(name));
-  const secrets = await loadSeedItems(ctx.db, "secret", await id);
+    await applyTableItem(ctx, sandboxEnvItem(id, name), { value }, sandboxEnv.get(name));
+  const secrets = await loadSeedItems(ctx.db, "secret", id);
   for (const secret of repo.secrets) {
     const applied = secrets.get(secret.name);
     // The fingerprint the seed last recorded, while the value is unchanged; a new one when it changed.
@@ -76,7 +76,7 @@ export async function applyRepository(ctx: SeedContext, workspaceId: string, rep
       : fingerprintSecret(secret.value);
     await applyTableItem(
       ctx,
-      secretItem(ctx, await id, secret.name, { value, plain: secret.value }),
+      secretItem(ctx, id, secret.name, { value, plain: secret.value }),
       { value, allowedHosts: JSON.stringify(secret.allowedHosts) },
       applied,
     );

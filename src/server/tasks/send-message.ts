@@ -18,10 +18,10 @@ export async function requireTask(ctx: TaskContext, workspaceId: string, taskId:
 
 export async function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: string): Promise<TaskRow> {
   const task = await requireTask(ctx, workspaceId, taskId);
-  if ((await task).source !== "api")
+  if (task.source !== "api")
     throw domainError(
       "not_an_api_task",
-      `this task started from ${(await task).source === "tracker" ? "the tracker" : "a code-host issue"}; its conversation stays on the issue`,
+      `this task started from ${task.source === "tracker" ? "the tracker" : "a code-host issue"}; its conversation stays on the issue`,
     );
   return task;
 }

@@ -49,7 +49,7 @@ export async function searchTickets(
   const link = await trackerLinkOf(ctx.db, workspaceId, user.email);
   const identity = link.identity && link.bound ? link.identity : null;
   const enabled = await enabledReposOf(ctx.db, workspaceId);
-  const repoFirst = query.repo && (await enabled).has(query.repo) ? query.repo : null;
+  const repoFirst = query.repo && enabled.has(query.repo) ? query.repo : null;
   const login = user.codehostLogin;
   const failed = (port: string) => (error: unknown) => {
     ports.logger.warn(
@@ -64,12 +64,12 @@ export async function searchTickets(
           .searchIssues({ workspaceId, identity, q, limit: PORT_SEARCH_PAGE })
           .catch(failed("tracker"))
       : ([] as TrackerIssue[]),
-    facts.codehostConnected && login && (await enabled).size > 0
+    facts.codehostConnected && login && enabled.size > 0
       ? ports.codehost
           .searchIssues({
             workspaceId,
             login,
-            repos: repoFirst ? [repoFirst, ...[...await enabled].filter((r) => r !== repoFirst)] : [...await enabled],
+            repos: repoFirst ? [repoFirst, ...[...enabled].filter((r) => r !== repoFirst)] : [...enabled],
             q,
             limit: PORT_SEARCH_PAGE,
           })

@@ -26,8 +26,8 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
 
   /** The workspace (member), its rollout, and the repository: 404 for another workspace's, as the API. */
   const enter = async (c: Context<PagesEnv>) => {
-    const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = (await access).membership.workspaceId;
+    const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
+    const ws = access.membership.workspaceId;
     if (!rolloutEnabled(deps.db, ws))
       throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
     const repoId = paramOf(c, "repo");

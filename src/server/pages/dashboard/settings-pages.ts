@@ -16,12 +16,12 @@ export const BILLING_TITLE = "Plan and billing";
 
 export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
   app.get(routeOf(settingsPath, "ws"), async (c) => {
-    const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = (await access).membership.workspaceId;
+    const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
+    const ws = access.membership.workspaceId;
     const user = c.get("webUser");
     const body = renderSettings({
       ws,
-      canAdminister: (await access).membership.role !== "member",
+      canAdminister: access.membership.role !== "member",
       connections: await readConnections(deps.db, ws, user),
     });
     return c.html(
@@ -37,8 +37,8 @@ export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
   });
 
   app.get(routeOf(billingPath, "ws"), async (c) => {
-    const access = requireWorkspace(deps, c, paramOf(c, "ws"));
-    const ws = (await access).membership.workspaceId;
+    const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
+    const ws = access.membership.workspaceId;
     return c.html(
       renderDashboardPage({
         title: BILLING_TITLE,
