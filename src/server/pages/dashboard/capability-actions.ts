@@ -19,9 +19,9 @@ export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages:
   const { rt, enter, findRequest, show, backToRequest, refuseMember } = pages;
 
   app.post(routeOf(capabilityDismissPath, "ws", "repo", "request"), ...formGuards(SMALL_FORM_BYTES), async (c) => {
-    const { access, ws, repoId } = enter(c);
+    const { access, ws, repoId } = await enter(c);
     const requestId = paramOf(c, "request");
-    if ((await access).membership.role === "member") return refuseMember(c, await access, repoId, requestId);
+    if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
     try {
       await dismissRequest(rt(), ws, repoId, requestId);
     } catch (error) {
@@ -29,7 +29,7 @@ export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages:
       const refusal = renderRefusal(error.reason, backToRequest(ws, repoId, requestId));
       return show(
         c,
-        await access,
+        access,
         { request: await findRequest(ws, repoId, requestId), refusal },
         capabilityRefusalStatus(error),
       );
@@ -48,14 +48,14 @@ export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages:
     routeOf(capabilitySecretPath, "ws", "repo", "request"),
     ...formGuards(SECRET_FORM_BYTES),
     async (c) => {
-      const { access, ws, repoId } = enter(c);
+      const { access, ws, repoId } = await enter(c);
       const requestId = paramOf(c, "request");
-      if ((await access).membership.role === "member") return refuseMember(c, await access, repoId, requestId);
+      if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
       const form = parseSecretForm(formFields(await c.req.parseBody()), requestId);
       const refuse = async (reason: string, status: number, name: string, allowedHosts: string) =>
         show(
           c,
-          await access,
+          access,
           {
             request: await findRequest(ws, repoId, requestId),
             refusal: renderRefusal(reason, backToRequest(ws, repoId, requestId)),

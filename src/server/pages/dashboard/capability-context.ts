@@ -28,10 +28,10 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
   const enter = async (c: Context<PagesEnv>) => {
     const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
     const ws = access.membership.workspaceId;
-    if (!rolloutEnabled(deps.db, ws))
+    if (!(await rolloutEnabled(deps.db, ws)))
       throw new HttpError(403, WIRE_ERRORS.rolloutDisabled, ROLLOUT_DISABLED_REASON);
     const repoId = paramOf(c, "repo");
-    const slug = repositorySlugOf(deps.db, ws, repoId);
+    const slug = await repositorySlugOf(deps.db, ws, repoId);
     if (slug === undefined)
       throw new HttpError(
         404,

@@ -23,7 +23,7 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime:
   const { rt, enter, findRequest, show } = pages;
 
   app.get(routeOf(capabilityRequestsPath, "ws", "repo"), async (c) => {
-    const { access, ws, repoId, slug } = enter(c);
+    const { access, ws, repoId, slug } = await enter(c);
     return c.html(
       renderDashboardPage({
         title: `Capability requests of ${slug}`,
@@ -37,9 +37,9 @@ export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime:
   });
 
   app.get(routeOf(capabilityRequestPath, "ws", "repo", "request"), async (c) => {
-    const { access, ws, repoId } = enter(c);
-    const request = findRequest(ws, repoId, paramOf(c, "request"));
-    return show(c, await access, { request, done: readDone(c.req.query(DONE_PARAM)) });
+    const { access, ws, repoId } = await enter(c);
+    const request = await findRequest(ws, repoId, paramOf(c, "request"));
+    return show(c, access, { request, done: readDone(c.req.query(DONE_PARAM)) });
   });
 
   for (const build of [capabilityDismissPath, capabilitySecretPath])
