@@ -94,7 +94,7 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
     annotations: OPEN_WORLD,
     outputSchema: StartTaskResponseSchema,
     run: async (call, input) => {
-      const { workspaceId } = member(call, input.workspace_id);
+      const { workspaceId } = await member(call, input.workspace_id);
       const answer = await startTask(call.deps.tasks.context, {
         workspaceId,
         user: call.caller.user,
@@ -144,7 +144,7 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     outputSchema: AcceptedSchema,
     run: async (call, input) => {
-      const { workspaceId } = member(call, input.workspace_id);
+      const { workspaceId } = await member(call, input.workspace_id);
       const stopped = await stopTaskTurn(
         call.deps.tasks.context,
         workspaceId,

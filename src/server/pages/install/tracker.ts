@@ -39,7 +39,7 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
         roleNeeded(purpose)
     );
     const verifier = verifierFor(purpose, createPkceVerifier());
-    const state = issueInstallState(
+    const state = await issueInstallState(
       deps.db,
       deps.secretBox,
       { kind: "tracker", workspaceId: membership.workspaceId, userId: c.get("webUser").id, verifier },
@@ -63,7 +63,7 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
     if (!consumed.ok) throw stateRefusal("tracker", consumed.refusal);
     const purpose = consumed.verifier ? purposeOf(consumed.verifier) : undefined;
     if (!purpose || !consumed.verifier) throw stateRefusal("tracker", "invalid");
-    const membership = requireMembership(
+    const membership = await requireMembership(
       deps,
       c as Context<PagesEnv>,
       "tracker",
