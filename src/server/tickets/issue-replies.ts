@@ -45,7 +45,7 @@ export class IssueReplyWorker {
   constructor(private readonly options: IssueReplyWorkerOptions) {
     this.loop = new WorkLoop({
       step: () => this.step(),
-      dueAt: () => undefined,
+      dueAt: async () => undefined,
       now: () => options.now().getTime(),
       idleMs: options.pollMs ?? 500,
     });

@@ -6,7 +6,7 @@ export interface WorkLoopOptions {
   /** Works one due item; false when there was none. Must not throw (record failures in the store instead). */
   step: () => Promise<boolean>;
   /** When the next queued item falls due (epoch ms), if any is queued. */
-  dueAt: () => number | undefined;
+  dueAt: () => Promise<number | undefined>;
   now: () => number;
   /** The longest sleep, so rows written by another process are seen eventually. */
   idleMs?: number;
@@ -55,9 +55,12 @@ export class WorkLoop {
     }
   }
 
-  private sleep(): Promise<void> {
+  private async sleep(): Promise<void> {
     const idle = this.options.idleMs ?? 60_000;
-    const due = this.options.dueAt();
+    const due = await this.options.dueAt();
+    // Reading `dueAt` awaited the store: a wake() (or stop()) in the meantime found no sleep to end, so it is
+    // honoured here rather than lost until the idle timeout.
+    if (this.pending || !this.running) return;
     const ms = due === undefined ? idle : Math.max(0, Math.min(idle, due - this.options.now()));
     return new Promise((resolve) => {
       const done = () => {

@@ -37,7 +37,7 @@ export class WebhookWorker {
   constructor(private readonly options: WebhookWorkerOptions) {
     this.loop = new WorkLoop({
       step: () => this.step(),
-      dueAt: async () => await nextDeliveryDueAt(options.db),
+      dueAt: () => nextDeliveryDueAt(options.db),
       now: () => options.now().getTime(),
     });
   }
