@@ -56,7 +56,7 @@ export interface BillingFacts {
 
 export async function readBilling(db: Store, workspaceId: string): Promise<BillingFacts> {
   const facts = (await workspaceFacts(db, workspaceId))!;
-  return { plan: facts.plan, billingActive: facts.billingActive, ...slotCounts(db, workspaceId) };
+  return { plan: facts.plan, billingActive: facts.billingActive, ...(await slotCounts(db, workspaceId)) };
 }
 
 /** Whether the workspace has the repository-environments rollout (capability requests and secrets need it). */

@@ -15,8 +15,8 @@ import { createTokenKeeper } from "./tokens.js";
 
 export interface Credential {
   key: string;
-  open: () => OAuthTokens | null;
-  store: (tokens: OAuthTokens) => void;
+  open: () => Promise<OAuthTokens | null>;
+  store: (tokens: OAuthTokens) => Promise<void>;
   /** The refusal when there is no token: what to do about it. */
   missing: string;
 }
@@ -34,12 +34,12 @@ export function createCredentials(deps: {
    * reissued, or our clock ahead of the tracker's) gets one forced refresh and one more try.
    */
   const withToken = async <T>(credential: Credential, call: (token: string) => Promise<T>): Promise<T> => {
-    const tokens = credential.open();
+    const tokens = await credential.open();
     if (!tokens) throw new TrackerApiError(credential.missing, { code: "not_configured" });
     try {
       return await call(await accessTokenOf(credential.key, tokens, credential.store));
     } catch (error) {
-      const latest = credential.open();
+      const latest = await credential.open();
       if (!(error instanceof TrackerApiError && error.status === 401) || !latest?.refreshToken) throw error;
       return call(await accessTokenOf(credential.key, latest, credential.store, { force: true }));
     }
@@ -59,7 +59,7 @@ export function createCredentials(deps: {
   };
   const asWorkspace = (workspaceId: string): Credential => ({
     key: `workspace/${workspaceId}`,
-    open: async () => await openConnectionTokens(db, box, workspaceId),
+    open: () => openConnectionTokens(db, box, workspaceId),
     store: (fresh) => storeConnectionTokens(db, box, workspaceId, fresh),
     missing: `workspace ${workspaceId} holds no tracker token; an owner or admin connects it at /install/tracker?workspace=${workspaceId}`,
   });

@@ -24,7 +24,7 @@ export function createTokenKeeper(deps: {
   return async function accessTokenOf(
     key: string,
     tokens: OAuthTokens,
-    store: (tokens: OAuthTokens) => void,
+    store: (tokens: OAuthTokens) => Promise<void>,
     options: { force?: boolean } = {},
   ): Promise<string> {
     const refreshable = options.force
@@ -35,10 +35,10 @@ export function createTokenKeeper(deps: {
     if (!pending) {
       pending = deps
         .refresh(tokens.refreshToken!)
-        .then((fresh) => {
+        .then(async (fresh) => {
           // A token endpoint that does not rotate leaves the old refresh token good.
           const kept = { ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken };
-          store(kept);
+          await store(kept);
           return kept;
         })
         .finally(() => inFlight.delete(key));
