@@ -109,7 +109,7 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
   };
   const crash = (error: unknown) =>
     context.logger.error({ err: error instanceof Error ? error.message : String(error) }, "request failed");
-  server.on("request", async (req, res) => {
+  server.on("request", (req, res) => {
     if (refused.has(req.socket)) {
       req.socket.destroy();
       return;
@@ -131,9 +131,9 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       finishRefusal(context, record, { error, rule: "limits", reason: overLimit, started: Date.now() });
       return;
     }
-    const handled = await (tunnel
+    const handled = tunnel
       ? handleTunnelRequest(context, tunnel, req, res)
-      : handleHttpRequest(context, req, res));
+      : handleHttpRequest(context, req, res);
     handled.catch((error: unknown) => {
       crash(error);
       res.destroy();
