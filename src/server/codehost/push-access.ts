@@ -13,7 +13,7 @@ export interface CodehostPush {
   webUrl: string;
 }
 
-export type PushAccessLookup = (workspaceId: string, repo: string) => CodehostPushAccess | undefined;
+export type PushAccessLookup = (workspaceId: string, repo: string) => Promise<CodehostPushAccess | undefined>;
 export type GitAuthHeaderLookup = (workspaceId: string, repo: string) => Promise<string | null>;
 
 /** The App and web base when both are configured; otherwise undefined (the local code host). */

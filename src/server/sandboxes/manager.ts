@@ -129,7 +129,7 @@ export interface SandboxManagerOptions {
   /** `--checkout-root`, already checked (checkCheckoutRoot) and real: checkouts come only from under it. */
   checkoutRoot?: string | undefined;
   /** The installation giving a repository at the real code host: its box pushes with the token's placeholder. */
-  codehostPush?: ((workspaceId: string, repo: string) => CodehostPushAccess | undefined) | undefined;
+  codehostPush?: ((workspaceId: string, repo: string) => Promise<CodehostPushAccess | undefined>) | undefined;
 }
 
 export class SandboxManager {
@@ -298,7 +298,7 @@ export class SandboxManager {
       }).map(({ name, value }) => [name, value]),
     );
     const codehost = input.repository
-      ? this.options.codehostPush?.(input.workspaceId, input.repository)
+      ? await this.options.codehostPush?.(input.workspaceId, input.repository)
       : undefined;
     let created: CreatedBox;
     let env: Record<string, string> = {};

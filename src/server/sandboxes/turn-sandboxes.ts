@@ -113,7 +113,7 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
       const workdir = join(options.root, task.id);
       await mkdir(workdir, { recursive: true, mode: 0o700 });
       const local = made.reach.ops ? boxGitEnvironment(made.reach.ops, lease) : {};
-      const access = task.repo ? options.pushAccess?.(task.workspaceId, task.repo) : undefined;
+      const access = task.repo ? await options.pushAccess?.(task.workspaceId, task.repo) : undefined;
       // The turn's git settings replace the box's: the installation's header goes after the local one again.
       const git = access ? codehostPushEnvironment(access, local) : local;
       const gitUrl =

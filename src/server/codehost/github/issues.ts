@@ -24,7 +24,7 @@ export function claimCommentOf(taskId: string): string {
 }
 
 export function createGithubIssues(
-  access: RepoAccess & { db: Store; installationOf(workspaceId: string, repo: string): string },
+  access: RepoAccess & { db: Store; installationOf(workspaceId: string, repo: string): Promise<string> },
 ): Pick<Codehost, "searchIssues" | "findIssue" | "claimIssue" | "postComment"> {
   const { rest, db } = access;
   const inProgress = async (workspaceId: string, repo: string, number: number) =>
@@ -46,7 +46,7 @@ export function createGithubIssues(
     async searchIssues({ workspaceId, login, repos, q, limit }) {
       const byInstallation = new Map<string, string[]>();
       for (const repo of repos) {
-        const id = access.installationOf(workspaceId, repo);
+        const id = await access.installationOf(workspaceId, repo);
         byInstallation.set(id, [...(byInstallation.get(id) ?? []), repo]);
       }
       const found: CodehostIssue[] = [];
