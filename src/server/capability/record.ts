@@ -201,7 +201,7 @@ export async function reportEvidence(rt: CapabilityRuntime, who: Caller, request
     const request = await getRequest(rt.db, requestId);
     if (!request || request.workspaceId !== who.workspaceId)
       throw domainError("not_found", "no such capability request");
-    const changed = applyEvidence(rt, request, body, now);
+    const changed = await applyEvidence(rt, request, body, now);
     return { request: toWire((await getRequest(rt.db, requestId))!), evidence: { outcome: body.outcome, changed } };
   }));
   rt.kickMail();

@@ -34,7 +34,7 @@ export async function startOperation(
   const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
   const started = await deps.db.transaction(async () => {
     const previous = await findPrevious(deps, who, key, requestHash);
-    if (previous) return { row: previous, created: false, queued: false, overlay: overlayOf(deps, previous) };
+    if (previous) return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
     const row = await insertPending(deps, who, key, requestHash, body);
     deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
     const finished = await runIfIdle(deps, row);
@@ -128,7 +128,7 @@ async function runIfIdle(
       "operation finished",
     );
     // The row as committed, from what the activation wrote rather than read back.
-    const finished = await (outcome.finished ? { ...row, ...outcome.finished } : getOperation(db, row.id)!);
+    const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
     return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
     (await db.run("ROLLBACK TO inline_activation"));

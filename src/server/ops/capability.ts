@@ -74,10 +74,10 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: idParams },
       responses: { 200: jsonContent(S.CapabilityRequestView, "the request"), ...pick(401, 403, 404) },
     }),
-    (c) =>
+    async (c) =>
       c.json(
         {
-          ...viewRequest(rt, c.var.caller.workspaceId, c.req.valid("param").id),
+          ...(await viewRequest(rt, c.var.caller.workspaceId, c.req.valid("param").id)),
           emailDelivery: emailDelivery(deps),
         },
         200,
@@ -114,10 +114,10 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
       request: { params: idParams },
       responses: { 200: jsonContent(S.RedeliverResponse, "requeued"), ...pick(401, 403, 404) },
     }),
-    (c) =>
+    async (c) =>
       c.json(
         {
-          ...redeliver(rt, c.var.caller.workspaceId, c.req.valid("param").id),
+          ...(await redeliver(rt, c.var.caller.workspaceId, c.req.valid("param").id)),
           emailDelivery: emailDelivery(deps),
         },
         200,
