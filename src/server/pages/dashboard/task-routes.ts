@@ -67,7 +67,7 @@ export function addTaskPages(app: DashboardApp, deps: ServerDeps): void {
     const ws = access.membership.workspaceId;
     const ctx = deps.tasks.context;
     const task = await guard(() => readTask(ctx, ws, c.req.param("task")));
-    const conversation = readConversation(ctx, ws, task.id, c.req.query("after") ?? null);
+    const conversation = await readConversation(ctx, ws, task.id, c.req.query("after") ?? null);
     const entries = "entries" in conversation ? conversation.entries : [];
     return c.json({
       entries: renderEntries(entries).toString(),
