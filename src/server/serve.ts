@@ -29,6 +29,8 @@ import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
 import { makeFolders, openDatabase } from "./store/open-store.js";
+import type { Database } from "./store/sqlite.js";
+import { SqliteStore } from "./store/sqlite-store.js";
 import type { Store } from "./store/store.js";
 import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
@@ -129,17 +131,23 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const lock = await lockStore(dbPath).catch((error: unknown) => {
     throw error instanceof StoreInUseError ? error : cannotOpen(error);
   });
-  let db: Store;
+  let database: Database;
   let secretBox: SecretBox;
   try {
     secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
-    db = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
+    database = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
       throw cannotOpen(error);
     });
   } catch (error) {
     lock.release();
     throw error;
   }
+  // The one place the service wraps its SQLite file in the store the domain speaks to.
+  const db: Store = new SqliteStore(database);
+  const closeStore = async () => {
+    await db.close();
+    database.close();
+  };
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -246,12 +254,12 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         // A client holding a keep-alive connection open must not keep the service up.
         for (const listener of Object.values(listeners)) listener.closeConnections(2000);
         await closed;
-        db.close();
+        await closeStore();
         lock.release();
       },
     };
   } catch (error) {
-    db.close();
+    await closeStore();
     lock.release();
     throw error;
   }
