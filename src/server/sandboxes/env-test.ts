@@ -174,14 +174,14 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     proxyToken,
     logger,
   });
-  const proxies: Promise<ThrowawayProxy | undefined> = await (proxyListener
+  const proxies: Promise<ThrowawayProxy | undefined> = proxyListener
     ? startThrowawayProxy({
         listener: proxyListener,
         serveUrl: `http://127.0.0.1:${portOf(adminServer)}`,
         token: proxyToken!,
         logger,
       })
-    : Promise.resolve(undefined));
+    : Promise.resolve(undefined);
   const [madeDriver, madeService, madeProxy] = await Promise.allSettled([drivers, services, proxies]);
   const service = madeService.status === "fulfilled" ? madeService.value : undefined;
   const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
@@ -270,7 +270,8 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       proxy?.stop(),
       closeServers(),
     ]);
-    service?.db.close();
+    await service?.db.close();
+    service?.database.close();
   }
 }
 
@@ -289,17 +290,20 @@ async function startThrowawayService(input: {
   const [
     { createServerApp },
     { openDatabase },
+    { SqliteStore },
     { applySeed },
     { SeedDocumentSchema },
     { ephemeralSecretBox },
   ] = await Promise.all([
     import("../app.js"),
     import("../store/open-store.js"),
+    import("../store/sqlite-store.js"),
     import("../seed/apply-seed.js"),
     import("../seed/schema.js"),
     import("../secrets/index.js"),
   ]);
-  const db = await openDatabase(":memory:");
+  const database = await openDatabase(":memory:");
+  const db = new SqliteStore(database);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,
@@ -326,7 +330,7 @@ async function startThrowawayService(input: {
     proxyToken: input.proxyToken,
   });
   app.start();
-  return { db, app, sandboxes };
+  return { db, database, app, sandboxes };
 }
 
 /** Schema of the part of `baton env activate --json` that says where the startup runner was installed. */
