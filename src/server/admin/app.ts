@@ -176,8 +176,8 @@ export function createAdminApp(deps: ServerDeps) {
       request: body(S.DisconnectRepositoryBody, "the workspace and repository"),
       responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
     }),
-    (c) => {
-      if (!disconnectRepository(deps, c.req.valid("json")))
+    async (c) => {
+      if (!(await disconnectRepository(deps, c.req.valid("json"))))
         throw notFound("no such repository in that workspace");
       return c.json({ ok: true as const }, 200);
     },
@@ -195,7 +195,7 @@ export function createAdminApp(deps: ServerDeps) {
     }),
     async (c) => {
       const input = c.req.valid("json");
-      if (!findUserByEmail(deps.db, input.email))
+      if (!(await findUserByEmail(deps.db, input.email)))
         throw notFound("no member with that e-mail; add them to a workspace first");
       const created = await createPersonalToken(deps.db, input, deps.now());
       logAuditEvent(deps.logger, AUDIT_EVENTS.tokenCreated, {

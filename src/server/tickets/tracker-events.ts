@@ -65,7 +65,7 @@ async function onIssueUpdate(
   if (change.kind === "take") {
     const task = await taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
     if (!task) return `ignored: ${data.identifier} has no task`;
-    if ("byLabel" in change && !startedByWebhook(deps.ctx, task.id))
+    if ("byLabel" in change && !(await startedByWebhook(deps.ctx, task.id)))
       return `ignored: a label removed from ${data.identifier}, whose task a member delegated`;
     const actor = await (e.actor ? memberByTrackerIdentity(deps.ctx.db, workspaceId, e.actor.id) : undefined);
     const by = actor?.name ?? e.actor?.name ?? "the tracker";
