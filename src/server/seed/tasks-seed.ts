@@ -219,9 +219,8 @@ export async function applyWorkspaceConnections(db: Store, workspace: Workspace,
 /** The scripted agent's rules are the seed's alone: a seed with `agent` replaces them. */
 export async function applyAgentRules(db: Store, agent: z.infer<typeof SeedAgentSchema>): Promise<void> {
   (await db.run("DELETE FROM agent_rules"));
-  agent.rules.forEach(async (rule, position) => {
-    (await db.run("INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)", [position, JSON.stringify(rule)]));
-  });
+  for (const [position, rule] of agent.rules.entries())
+    await db.run("INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)", [position, JSON.stringify(rule)]);
 }
 
 export async function loadAgentRules(db: Store): Promise<z.infer<typeof ScriptedRuleSchema>[]> {
