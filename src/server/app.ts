@@ -126,7 +126,7 @@ export interface ServerApp {
   handle: (request: Request) => Promise<Response>;
   deps: ServerDeps;
   /** Resets interrupted operations and resumes open ones. Call once the service is ready to serve. */
-  start(): void;
+  start(): Promise<void>;
   /** Wakes long-polls, lets the operation in hand finish; the caller closes the database afterwards. */
   stop(): Promise<void>;
 }

@@ -231,7 +231,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       });
       logger.info({ driver: flags.sandboxDriver }, "sandbox manager started");
     }
-    app.start();
+    await app.start();
     logger.info({ url, opsUrl, adminUrl, ...describeIntegrations(integrations) }, "listening");
     return {
       url,

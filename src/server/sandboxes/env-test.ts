@@ -329,7 +329,7 @@ async function startThrowawayService(input: {
     secretBox,
     proxyToken: input.proxyToken,
   });
-  app.start();
+  await app.start();
   return { db, database, app, sandboxes };
 }
 
