@@ -375,7 +375,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     deps,
     start: async () => {
       await worker.recover();
-      tasks.start();
+      await tasks.start();
       // After the task engine: recovered deliveries and replies act on a running engine.
       webhookWorker.start();
       replies.start();

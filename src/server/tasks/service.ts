@@ -72,7 +72,7 @@ export interface TaskService {
   codehost: Codehost;
   tracker: Tracker;
   agent: AgentRunner;
-  start(): void;
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
