@@ -67,10 +67,12 @@ function visit(sf, node) {
     const e = node.expression;
     if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && promiseAt(e)) report(sf, e, "floating");
   }
-  if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && node.modifiers?.some((m) => m.kind === K.AsyncKeyword)) {
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
     const contextual = checker.getContextualType(node);
     const signatures = contextual?.getCallSignatures() ?? [];
-    if (signatures.length > 0 && signatures.every(returnsVoid)) report(sf, node, "async-to-void");
+    const own = checker.getSignatureFromDeclaration(node);
+    const returnsPromise = own && isPromiseType(checker.getReturnTypeOfSignature(own));
+    if (returnsPromise && signatures.length > 0 && signatures.every(returnsVoid)) report(sf, node, "promise-to-void");
   }
   ts.forEachChild(node, (child) => visit(sf, child));
 }
