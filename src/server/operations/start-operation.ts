@@ -12,7 +12,13 @@ import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import type { ServerDeps } from "../deps.js";
 import { domainError } from "../domain/errors.js";
-import { getOperation, insertOperation, nextOpenSeq, type OperationRow } from "../store/operations.js";
+import {
+  engagementOperationsLock,
+  getOperation,
+  insertOperation,
+  nextOpenSeq,
+  type OperationRow,
+} from "../store/operations.js";
 import { commitActivation } from "./activate.js";
 import { loadOverlay } from "./engagement-state.js";
 
@@ -32,7 +38,9 @@ export async function startOperation(
   requestId: string,
 ): Promise<StartedOperation> {
   const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
-  const started = await deps.db.transaction(async () => {
+  const started = await deps.db.transaction(async (tx) => {
+    // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
+    await tx.lock(engagementOperationsLock(who.engagementId));
     const previous = await findPrevious(deps, who, key, requestHash);
     if (previous) return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
     const row = await insertPending(deps, who, key, requestHash, body);
@@ -105,8 +113,9 @@ async function insertPending(
 
 /**
  * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
- * open row, no worker draining it). Activations stay serial per engagement: node:sqlite is synchronous, so
- * nothing else runs between this check and the commit. Returns the finished row (with the overlay it committed
+ * open row, no worker draining it). Activations stay serial per engagement: the caller's transaction holds the
+ * engagement's operations lock, which the worker's drain takes to find the queue empty, so no drain starts or
+ * ends between this check and the commit (on one instance: the drains are per process). Returns the finished row (with the overlay it committed
  * when it succeeded), or undefined to leave it to
  * the worker (queue busy, or the activation threw: its savepoint is rolled back and the worker runs it again,
  * failing it `internal` with the usual attempt count if it throws there too).

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { describeThrown } from "../../errors.js";
 import { OPERATION_ERRORS } from "../../transport/wire.js";
 import {
+  engagementOperationsLock,
   engagementsWithOpenOperations,
   getOperation,
   markFailed,
@@ -99,14 +100,19 @@ export class OperationWorker {
   private async drain(engagementId: string): Promise<void> {
     // Let the request that kicked us respond first.
     await Promise.resolve();
+    const { db } = this.options;
     while (!this.stopping) {
-      const op = await nextOpenOperation(this.options.db, engagementId);
-      if (!op) {
-        // Leave the map in the same synchronous step that found the queue empty: a request that starts an
-        // operation after this must see the engagement idle (or kick a new drain), never a drain that is over.
-        this.drains.delete(engagementId);
-        return;
-      }
+      // Leave the map in the transaction that found the queue empty, holding the engagement's lock: a request
+      // that starts an operation takes the same lock (startOperation), so it either ran before (its row is found
+      // here) or runs after and sees the engagement idle. With the synchronous store this was one synchronous
+      // step; now that the read awaits, the lock (and SQLite's one-at-a-time transactions) keeps that order.
+      const op = await db.transaction(async (tx) => {
+        await tx.lock(engagementOperationsLock(engagementId));
+        const next = await nextOpenOperation(db, engagementId);
+        if (!next) this.drains.delete(engagementId);
+        return next;
+      });
+      if (!op) return;
       try {
         await this.runOne(op);
       } catch (error) {

@@ -131,6 +131,12 @@ export async function markSucceeded(
   };
 }
 
+/**
+ * The store lock (Transaction.lock) that orders, per engagement, a request deciding whether to run its operation
+ * inline against the worker's drain deciding that the queue is empty.
+ */
+export const engagementOperationsLock = (engagementId: string): string => `operations:${engagementId}`;
+
 /** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
 export async function nextOpenOperation(db: Store, engagementId: string): Promise<OperationRow | undefined> {
   return (await db.get("SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1", [engagementId])) as OperationRow | undefined;
