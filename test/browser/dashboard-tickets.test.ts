@@ -35,12 +35,8 @@ beforeAll(async () => {
     ["cr_b_dismiss", "api.dismiss.test"],
     ["cr_b_secret", "api.secret.test"],
   ] as const)
-    h.db
-      .prepare(
-        `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
-         VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call this API', 'open', ?, ?)`,
-      )
-      .run(id, target, at, at);
+    (await h.db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+         VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call this API', 'open', ?, ?)`, [id, target, at, at]));
   server = createNodeServer(async (request: Request) => {
     const response = await h.app.listeners.public.fetch(request);
     served.push(await response.clone().text());
@@ -73,7 +69,7 @@ async function seriousFindings(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 const statusOf = (id: string) =>
-  (h.db.prepare("SELECT status FROM capability_requests WHERE id = ?").get(id) as { status: string }).status;
+  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
 
 describe("the dashboard's ticket and capability pages in Chromium", () => {
   it("delegates a seeded ticket by clicking its Delegate button; a second click elsewhere shows the refusal's reason and what to do next", async () => {

@@ -16,7 +16,7 @@ import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
-import { openDatabase } from "../../src/server/store/open-store.js";
+import { openSqliteStore } from "../helpers/sqlite-store.js";
 import type { Database } from "../../src/server/store/sqlite.js";
 import { readTree } from "../helpers/canary.js";
 import { ACTIVATION_CANARIES, ACTIVATION_SEED, FIXTURES } from "../helpers/serve.js";
@@ -40,7 +40,7 @@ describe("the agent flow on the namespace driver", () => {
 
   const box = ephemeralSecretBox();
   beforeAll(async () => {
-    db = await openDatabase(join(tmp, "serve.sqlite"));
+    db = await openSqliteStore(join(tmp, "serve.sqlite"));
     applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),

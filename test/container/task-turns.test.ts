@@ -20,7 +20,7 @@ import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
-import { openDatabase } from "../../src/server/store/open-store.js";
+import { openSqliteStore } from "../helpers/sqlite-store.js";
 import type { Database } from "../../src/server/store/sqlite.js";
 import { pollUntil } from "../helpers/poll.js";
 import { DRIVERS } from "../helpers/sandbox-drivers.js";
@@ -102,7 +102,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
 
   beforeAll(async () => {
     const secretBox = ephemeralSecretBox();
-    db = await openDatabase(join(tmp, "serve.sqlite"));
+    db = await openSqliteStore(join(tmp, "serve.sqlite"));
     applySeed(
       db,
       SeedDocumentSchema.parse({

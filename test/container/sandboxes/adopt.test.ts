@@ -12,7 +12,7 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openDatabase } from "../../../src/server/store/open-store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { DRIVERS, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED } from "../../helpers/serve.js";
 
@@ -25,7 +25,7 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
   }, async () => {
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     const open = async (name: string) => {
-      const db = await openDatabase(join(mkdtempSync(join(tmp, `${name}-`)), "serve.sqlite"));
+      const db = await openSqliteStore(join(mkdtempSync(join(tmp, `${name}-`)), "serve.sqlite"));
       applySeed(
         db,
         SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
@@ -67,9 +67,7 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
         timeoutMs: 30_000,
       });
       // The store stops listing one box (as a run that died between making a box and recording it would leave).
-      db.prepare("UPDATE sandbox_boxes SET state = 'deleted' WHERE sandbox_id = ?").run(
-        dropped.box.sandboxId,
-      );
+      (await db.run("UPDATE sandbox_boxes SET state = 'deleted' WHERE sandbox_id = ?", [dropped.box.sandboxId]));
       await first.detach();
 
       const second = await start(after.port, serviceDir);

@@ -16,7 +16,7 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openDatabase } from "../../../src/server/store/open-store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { sandboxImage, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
@@ -56,7 +56,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   const box = ephemeralSecretBox();
   beforeAll(async () => {
     execFileSync("docker", ["tag", sandboxImage(), snapshot]);
-    db = await openDatabase(join(tmp, "serve.sqlite"));
+    db = await openSqliteStore(join(tmp, "serve.sqlite"));
     applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),

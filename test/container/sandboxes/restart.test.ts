@@ -13,7 +13,7 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openDatabase } from "../../../src/server/store/open-store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { DRIVERS, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
 
@@ -23,7 +23,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
   it("records the stopped service's boxes as lost, and runs the sweeps at start", async () => {
     let clock = Date.parse("2026-03-02T09:00:00Z");
-    const db = await openDatabase(join(mkdtempSync(join(tmp, "store-")), "serve.sqlite"));
+    const db = await openSqliteStore(join(mkdtempSync(join(tmp, "store-")), "serve.sqlite"));
     const ops = await startListener("ops");
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     applySeed(

@@ -115,7 +115,7 @@ describe("authentication", () => {
     );
     expect((await h.call("GET", API_PATHS.tasks("ws_beta"), { token: made.token })).status).toBe(200);
     // No route removes a member yet (the dashboard comes later): the store is changed as the dashboard would.
-    h.db.prepare("DELETE FROM members WHERE workspace_id = 'ws_beta' AND email = 'owner@acme.test'").run();
+    (await h.db.run("DELETE FROM members WHERE workspace_id = 'ws_beta' AND email = 'owner@acme.test'"));
     expect((await h.call("GET", API_PATHS.tasks("ws_beta"), { token: made.token })).status).toBe(404);
     expect((await h.call("GET", API_PATHS.tasks("ws_acme"), { token: made.token })).status).toBe(200);
     expect(

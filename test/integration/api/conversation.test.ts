@@ -41,7 +41,7 @@ const task = async (taskId: string) =>
 async function drain() {
   const open = () =>
     (
-      h.db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')").get() as {
+      (await h.db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')")) as {
         n: number;
       }
     ).n;
@@ -116,7 +116,7 @@ describe("a task is a conversation of turns", () => {
       "user/message: long job",
       "platform/response: Stopped by Olive Owner. Send a follow-up to continue.",
     ]);
-    expect(h.db.prepare("SELECT state FROM task_turns WHERE task_id = ?").all(id)).toEqual([
+    expect((await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [id]))).toEqual([
       { state: "cancelled" },
     ]);
   });
@@ -159,7 +159,7 @@ describe("a task is a conversation of turns", () => {
         })
       ).status,
     ).toBe(202);
-    const id = (h.db.prepare("SELECT id FROM tasks WHERE ticket_id = 'trk_2'").get() as { id: string }).id;
+    const id = ((await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'trk_2'")) as { id: string }).id;
     await turnOf(id);
     const stopped = await h.call("POST", API_PATHS.stop("ws_acme", id), {
       token: freshToken(h, "owner@acme.test"),
@@ -192,13 +192,9 @@ describe("a task is a conversation of turns", () => {
     expect(answers.map((a) => a.status)).toEqual([...Array(6).fill(202), 202]);
     await drain();
     // Every user message belongs to a turn that ended with a closing entry after it.
-    const orphans = h.db
-      .prepare(
-        `SELECT m.body FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+    const orphans = (await h.db.all(`SELECT m.body FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
          LEFT JOIN task_messages c ON c.id = x.closing_entry_id
-         WHERE m.task_id = ? AND m.role = 'user' AND (x.state IS NULL OR x.state IN ('queued', 'running') OR c.seq < m.seq)`,
-      )
-      .all(id);
+         WHERE m.task_id = ? AND m.role = 'user' AND (x.state IS NULL OR x.state IN ('queued', 'running') OR c.seq < m.seq)`, [id]));
     expect(orphans).toEqual([]);
     const conversationLines = await lines(id);
     for (let i = 0; i < 6; i++) expect(conversationLines).toContain(`user/message: racer ${i}`);
@@ -322,7 +318,7 @@ describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
       "user/message: waits in the queue",
       "platform/response: Stopped by Dev Eloper. Send a follow-up to continue.",
     ]);
-    expect(h.db.prepare("SELECT state FROM task_turns WHERE task_id = ?").all(c)).toEqual([
+    expect((await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [c]))).toEqual([
       { state: "cancelled" },
     ]);
     agent.waiting(a)!.answer(reply("a done"));

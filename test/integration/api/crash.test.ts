@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
-import { openDatabase } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { until } from "./harness.js";
 import { createSocketClient } from "./socket-client.js";
@@ -117,10 +117,10 @@ describe("kill -9 during turns and idempotent starts", () => {
     }
     expect(unanswered, "some requests were cut by a crash").toBeGreaterThan(0);
 
-    const db = await openDatabase(serve.dbPath);
+    const db = await openSqliteStore(serve.dbPath);
     const open = () =>
       (
-        db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get() as {
+        (await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")) as {
           n: number;
         }
       ).n;
@@ -131,15 +131,11 @@ describe("kill -9 during turns and idempotent starts", () => {
     // No duplicate: each key of each person is one message in one task.
     for (const [id, { taskId, messageId, kind }] of accepted) {
       const userId = (
-        db.prepare("SELECT id FROM users WHERE email = ?").get(USERS[Number(id.split("/")[0])]!.email) as {
+        (await db.get("SELECT id FROM users WHERE email = ?", [USERS[Number(id.split("/")[0])]!.email])) as {
           id: string;
         }
       ).id;
-      const rows = db
-        .prepare(
-          "SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?",
-        )
-        .all(messageId, userId) as {
+      const rows = (await db.all("SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?", [messageId, userId])) as {
         task_id: string;
         handed_over: number;
         turn_id: string | null;
@@ -148,34 +144,26 @@ describe("kill -9 during turns and idempotent starts", () => {
       expect(rows[0]!.task_id).toBe(taskId);
       expect(rows[0]!.handed_over).toBe(1);
       expect(rows[0]!.turn_id, `${kind} ${id} was never answered: no turn holds it`).not.toBeNull();
-      const turn = db
-        .prepare("SELECT state, closing_entry_id FROM task_turns WHERE id = ?")
-        .get(rows[0]!.turn_id) as { state: string; closing_entry_id: string };
+      const turn = (await db.get("SELECT state, closing_entry_id FROM task_turns WHERE id = ?", [rows[0]!.turn_id])) as { state: string; closing_entry_id: string };
       expect(["succeeded", "failed", "cancelled", "paused", "refused"], `${id}`).toContain(turn.state);
       expect(turn.closing_entry_id).not.toBeNull();
     }
     // A refused retry had never been saved: no message carries its key.
     for (const id of refused)
       expect(
-        db.prepare("SELECT count(*) AS n FROM task_messages WHERE message_id = ?").get(id.split("/")[1]!),
+        (await db.get("SELECT count(*) AS n FROM task_messages WHERE message_id = ?", [id.split("/")[1]!])),
       ).toEqual({ n: 0 });
-    const tasks = (db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n;
+    const tasks = ((await db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n;
     expect(tasks).toBe(
       new Set([...accepted.values()].filter((a) => a.kind === "start").map((a) => a.taskId)).size,
     );
     expect(
-      db
-        .prepare(
-          "SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)",
-        )
-        .get(),
+      (await db.get("SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)")),
     ).toEqual({ n: 0 });
     expect(
-      db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')").get(),
+      (await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")),
     ).toEqual({ n: 0 });
-    const interrupted = db
-      .prepare("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'")
-      .get() as { n: number };
+    const interrupted = (await db.get("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'")) as { n: number };
     expect(interrupted.n, "some turns were running when the service was killed").toBeGreaterThan(0);
     db.close();
   });

@@ -11,16 +11,10 @@ import { expect } from "vitest";
 import { createLogger } from "../../../src/log.js";
 import { API_HEADERS } from "../../../src/server/api/wire.js";
 import { createPersonalToken } from "../../../src/server/auth/personal-tokens-store.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/sqlite.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { checkResponse } from "./openapi-check.js";
@@ -47,7 +41,7 @@ export interface Seen {
 
 export interface ApiHarness {
   app: ServerApp;
-  db: Database;
+  db: Store;
   /** The key sealing secret values in this harness's store. */
   secretBox: SecretBox;
   dir: string;
@@ -66,7 +60,7 @@ export async function createApiHarness(
   options: { seed?: unknown; tasks?: Partial<TaskServiceOptions> } = {},
 ): Promise<ApiHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tasks-api-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(
     db,
@@ -152,7 +146,7 @@ export function freshToken(h: ApiHarness, email = "dev@acme.test"): string {
 export function waitForStatus(h: ApiHarness, taskId: string, statuses: string[]): Promise<string> {
   return until(
     () => {
-      const row = h.db.prepare("SELECT status FROM tasks WHERE id = ?").get(taskId) as
+      const row = (await h.db.get("SELECT status FROM tasks WHERE id = ?", [taskId])) as
         | { status: string }
         | undefined;
       return row && statuses.includes(row.status) ? row.status : undefined;

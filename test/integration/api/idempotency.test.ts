@@ -25,7 +25,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const count = (sql: string, ...args: string[]) => (h.db.prepare(sql).get(...args) as { n: number }).n;
+const count = (sql: string, ...args: string[]) => ((await h.db.get(sql, [...args])) as { n: number }).n;
 const startWith = (token: string, key: string | undefined, body: unknown) =>
   h.call("POST", API_PATHS.tasks("ws_acme"), {
     token,
@@ -105,7 +105,7 @@ describe("Idempotency-Key", () => {
     expect(second.status).toBe(409);
     expect(second.body.error).toBe("idempotency_conflict");
     await waitForStatus(h, first.body.task.id, ["replied"]);
-    h.db.prepare("DELETE FROM api_idempotency WHERE idempotency_key = 'conflict-key'").run();
+    (await h.db.run("DELETE FROM api_idempotency WHERE idempotency_key = 'conflict-key'"));
   });
 
   it("keys belong to their sender: two people using one key start two tasks", async () => {
@@ -177,14 +177,14 @@ describe("Idempotency-Key", () => {
     const token = freshToken(h);
     const first = await startWith(token, "never-refused", { prompt: "before billing stopped" });
     await waitForStatus(h, first.body.task.id, ["replied"]);
-    h.db.prepare("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'").run();
+    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'"));
     try {
       const retry = await startWith(token, "never-refused", { prompt: "before billing stopped" });
       expect(retry.status).toBe(202);
       expect(retry.body).toEqual(first.body);
       expect((await startWith(token, "new-key", { prompt: "new" })).body.error).toBe("billing_inactive");
     } finally {
-      h.db.prepare("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'").run();
+      (await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'"));
     }
   });
 
@@ -331,7 +331,7 @@ describe("Idempotency-Key", () => {
       expect(((await retry.json()) as { task: { id: string } }).task.id).toBe(saved.body.taskId);
       expect(
         (
-          stopping.db.prepare("SELECT count(*) AS n FROM tasks WHERE title = ?").get(body.prompt) as {
+          (await stopping.db.get("SELECT count(*) AS n FROM tasks WHERE title = ?", [body.prompt])) as {
             n: number;
           }
         ).n,

@@ -36,9 +36,7 @@ const SEED = {
 let h: ApiHarness;
 beforeAll(async () => {
   h = await createApiHarness({ seed: SEED });
-  h.db
-    .prepare("UPDATE members SET tracker_identity = 'u0-t', tracker_identity_bound = 1 WHERE email = ?")
-    .run(USERS[0]!);
+  (await h.db.run("UPDATE members SET tracker_identity = 'u0-t', tracker_identity_bound = 1 WHERE email = ?", [USERS[0]!]));
 });
 afterAll(async () => {
   await h.close();
@@ -48,9 +46,7 @@ const start = (token: string, prompt: string) =>
   h.call("POST", API_PATHS.tasks("ws_load"), { token, body: { prompt } });
 async function stopAll() {
   const token = freshToken(h, USERS[20]);
-  for (const { id, workspace_id } of h.db
-    .prepare("SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')")
-    .all() as { id: string; workspace_id: string }[])
+  for (const { id, workspace_id } of (await h.db.all("SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')")) as { id: string; workspace_id: string }[])
     await h.call("POST", API_PATHS.stop(workspace_id, id), { token });
 }
 

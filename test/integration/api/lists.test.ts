@@ -29,7 +29,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(202);
-  delegated = (h.db.prepare("SELECT id FROM tasks WHERE source = 'tracker'").get() as { id: string }).id;
+  delegated = ((await h.db.get("SELECT id FROM tasks WHERE source = 'tracker'")) as { id: string }).id;
   (await until(() => agent.waiting(delegated), "delegated turn")).answer(reply("on the issue"));
   await waitForStatus(h, delegated, ["replied"]);
 });
@@ -138,7 +138,7 @@ describe("the task list's cursor belongs to its workspace's list", () => {
 
   it("a cursor says nothing about other workspaces: it does not carry the task's place among all the service's tasks", async () => {
     const page = await list("?limit=1");
-    const { seq } = h.db.prepare("SELECT seq FROM tasks WHERE id = ?").get(page.body.tasks[0].id) as {
+    const { seq } = (await h.db.get("SELECT seq FROM tasks WHERE id = ?", [page.body.tasks[0].id])) as {
       seq: number;
     };
     // That place counts every workspace's tasks made before it; the cursor is base64url of dot-separated fields.

@@ -75,7 +75,7 @@ describe("pull requests through the code host", () => {
   });
 
   it("a follow-up on a completed task resumes it", async () => {
-    const id = (h.db.prepare("SELECT id FROM tasks WHERE status = 'completed'").get() as { id: string }).id;
+    const id = ((await h.db.get("SELECT id FROM tasks WHERE status = 'completed'")) as { id: string }).id;
     await h.call("POST", API_PATHS.messages("ws_acme", id), {
       token: freshToken(h),
       body: { text: "one more thing" },
@@ -159,7 +159,7 @@ describe("POST /admin/v1/tokens", () => {
     });
     expect(Date.parse(made.body.expiresAt) - Date.parse(made.body.createdAt)).toBe(90 * 86_400_000);
     expect((await h.call("GET", API_PATHS.me, { token: made.body.token })).status).toBe(200);
-    const row = h.db.prepare("SELECT * FROM personal_access_tokens WHERE id = ?").get(made.body.id) as Record<
+    const row = (await h.db.get("SELECT * FROM personal_access_tokens WHERE id = ?", [made.body.id])) as Record<
       string,
       unknown
     >;
@@ -180,7 +180,7 @@ it("no open turn is left behind", async () => {
   await until(
     () =>
       (
-        h.db.prepare("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')").get() as {
+        (await h.db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')")) as {
           n: number;
         }
       ).n === 0 || undefined,

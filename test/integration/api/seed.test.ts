@@ -13,11 +13,7 @@ const seed = () => JSON.parse(readFileSync(API_SEED, "utf8"));
 const reseed = (document: unknown) =>
   applySeed(h.db, SeedDocumentSchema.parse(document), new Date(), h.secretBox, createLogger({}));
 const workspace = () =>
-  h.db
-    .prepare(
-      "SELECT plan_name, plan_concurrency, plan_queue_size, billing_state FROM workspaces WHERE id = 'ws_acme'",
-    )
-    .get();
+  (await h.db.get("SELECT plan_name, plan_concurrency, plan_queue_size, billing_state FROM workspaces WHERE id = 'ws_acme'"));
 
 beforeAll(async () => {
   h = await createApiHarness();
@@ -28,9 +24,7 @@ afterAll(async () => {
 
 describe("re-seeding the task engine's parts", () => {
   it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", () => {
-    h.db
-      .prepare("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'")
-      .run();
+    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'"));
     reseed(seed());
     expect(workspace()).toEqual({
       plan_name: "team",
@@ -60,13 +54,11 @@ describe("re-seeding the task engine's parts", () => {
       { id: "trk_2", identifier: "ENG-2", title: "Add rate limiting docs (edited)", assignee: null },
     ];
     reseed(document);
-    expect(h.db.prepare("SELECT count(*) AS n FROM tickets WHERE workspace_id = 'ws_acme'").get()).toEqual({
+    expect((await h.db.get("SELECT count(*) AS n FROM tickets WHERE workspace_id = 'ws_acme'"))).toEqual({
       n: 8,
     });
     expect(
-      h.db
-        .prepare("SELECT title, assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'")
-        .get(),
+      (await h.db.get("SELECT title, assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'")),
     ).toEqual({
       title: "Add rate limiting docs (edited)",
       assignee: "dev-t",
@@ -75,7 +67,7 @@ describe("re-seeding the task engine's parts", () => {
   });
 
   it("the scripted agent's rules are replaced by a seed that has them, kept by one that has none", () => {
-    const count = () => (h.db.prepare("SELECT count(*) AS n FROM agent_rules").get() as { n: number }).n;
+    const count = () => ((await h.db.get("SELECT count(*) AS n FROM agent_rules")) as { n: number }).n;
     const before = count();
     const withoutAgent = seed();
     delete withoutAgent.agent;
@@ -86,9 +78,7 @@ describe("re-seeding the task engine's parts", () => {
   });
 
   it("a seeded token has an id and its last four, so it can be revoked; re-seeding does not bring it back", async () => {
-    const row = h.db
-      .prepare("SELECT id, last_four FROM personal_access_tokens WHERE last_four = ?")
-      .get(TOKENS.unbound.slice(-4)) as {
+    const row = (await h.db.get("SELECT id, last_four FROM personal_access_tokens WHERE last_four = ?", [TOKENS.unbound.slice(-4)])) as {
       id: string;
     };
     expect(row.id).toMatch(/^pat_/);
@@ -99,17 +89,13 @@ describe("re-seeding the task engine's parts", () => {
 
   it("a member's tracker identity and name come from the seed", () => {
     expect(
-      h.db
-        .prepare(
-          "SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'unbound@acme.test'",
-        )
-        .get(),
+      (await h.db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'unbound@acme.test'")),
     ).toEqual({
       tracker_identity: "ub-t",
       tracker_identity_bound: 0,
     });
     expect(
-      h.db.prepare("SELECT name, codehost_login FROM users WHERE email = 'owner@acme.test'").get(),
+      (await h.db.get("SELECT name, codehost_login FROM users WHERE email = 'owner@acme.test'")),
     ).toEqual({
       name: "Olive Owner",
       codehost_login: "olive",

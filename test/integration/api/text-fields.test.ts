@@ -100,10 +100,10 @@ describe("POST .../tasks: title", () => {
   });
 
   it("no task is made by a refused start", async () => {
-    const before = (h.db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n;
+    const before = ((await h.db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n;
     await start(String.raw`{"prompt":"fix it","title":"\u202e"}`);
     await start(String.raw`{"prompt":"\u0000"}`);
-    expect((h.db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n).toBe(before);
+    expect(((await h.db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n).toBe(before);
   });
 });
 

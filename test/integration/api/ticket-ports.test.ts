@@ -186,7 +186,7 @@ describe("delegation through the ports", () => {
   it("finds the issue through its port, saves the task, then claims the issue with the task's id as the caller", async () => {
     const answer = await delegate({ source: "tracker", id: "R2" });
     expect(answer).toMatchObject({ status: 202, body: { ok: true } });
-    const task = h.db.prepare("SELECT id, title, source FROM tasks WHERE ticket_id = 'r2'").get() as {
+    const task = (await h.db.get("SELECT id, title, source FROM tasks WHERE ticket_id = 'r2'")) as {
       id: string;
       title: string;
       source: string;
@@ -209,7 +209,7 @@ describe("delegation through the ports", () => {
 
   it("a code-host issue: found and claimed as the caller's login", async () => {
     expect((await delegate({ source: "codehost", repo: "acme/api", number: 41 })).status).toBe(202);
-    const { id } = h.db.prepare("SELECT id FROM tasks WHERE ticket_id = 'gh-41'").get() as { id: string };
+    const { id } = (await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'gh-41'")) as { id: string };
     expect(calls.at(-1)).toEqual({
       port: "codehost",
       method: "claimIssue",
@@ -231,9 +231,7 @@ describe("delegation through the ports", () => {
   });
 
   it("if the workspace queue is full the request is refused before the issue is touched: no claim", async () => {
-    h.db
-      .prepare("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'")
-      .run();
+    (await h.db.run("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'"));
     try {
       trackerIssues = [issue({ id: "queued-out" })];
       const answer = await delegate({ source: "tracker", id: "queued-out" });
@@ -241,9 +239,7 @@ describe("delegation through the ports", () => {
       expect(answer.body.error).toBe("queue_full");
       expect(calls.map((c) => c.method)).toEqual(["findIssue"]);
     } finally {
-      h.db
-        .prepare("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'")
-        .run();
+      (await h.db.run("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'"));
     }
   });
 
@@ -251,7 +247,7 @@ describe("delegation through the ports", () => {
     failing.claim = true;
     trackerIssues = [issue({ id: "unclaimed" })];
     expect((await delegate({ source: "tracker", id: "unclaimed" })).status).toBe(202);
-    const { id } = h.db.prepare("SELECT id FROM tasks WHERE ticket_id = 'unclaimed'").get() as { id: string };
+    const { id } = (await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'unclaimed'")) as { id: string };
     await waitForStatus(h, id, ["replied"]);
   });
 
@@ -263,14 +259,14 @@ describe("delegation through the ports", () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
     expect(answers.find((a) => a.status === 409)!.body.error).toBe("ticket_in_progress");
-    expect(h.db.prepare("SELECT count(*) AS n FROM tasks WHERE ticket_id = 'raced'").get()).toEqual({ n: 1 });
+    expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = 'raced'"))).toEqual({ n: 1 });
     expect(calls.filter((c) => c.method === "claimIssue")).toHaveLength(1);
-    const { id } = h.db.prepare("SELECT id FROM tasks WHERE ticket_id = 'raced'").get() as { id: string };
+    const { id } = (await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'raced'")) as { id: string };
     await waitForStatus(h, id, ["replied"]);
   });
 
   it("a workspace whose tracker is not connected: 409 tracker_not_connected with settingsUrl, and the tracker is not asked", async () => {
-    h.db.prepare("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'").run();
+    (await h.db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'"));
     try {
       const answer = await delegate({ source: "tracker", id: "r2" });
       expect(answer.status).toBe(409);
@@ -280,7 +276,7 @@ describe("delegation through the ports", () => {
       });
       expect(calls).toEqual([]);
     } finally {
-      h.db.prepare("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'").run();
+      (await h.db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'"));
     }
   });
 

@@ -5,14 +5,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, CAPABILITY_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
@@ -127,7 +121,7 @@ export async function startWorld(
       const { DatabaseSync } = await loadSqlite();
       const db = new DatabaseSync(serve.dbPath, { readOnly: true });
       try {
-        return db.prepare(sql).all() as Record<string, unknown>[];
+        return (await db.all(sql)) as Record<string, unknown>[];
       } finally {
         db.close();
       }
@@ -170,7 +164,7 @@ export interface InProcessService {
 
 export async function startInProcess(name: string): Promise<InProcessService> {
   const dir = await mkdtemp(join(tmpdir(), `baton-cap-${name}-`));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   // A key for this process only: the suites read secrets back through the service, never from the store.
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(SEED), new Date(), secretBox);

@@ -27,9 +27,7 @@ async function put(name: string, body: string | Uint8Array) {
 }
 // The store keeps the value sealed (secrets at rest); the service's own key opens it for the comparison.
 const stored = (name: string) => {
-  const row = service.db
-    .prepare("SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?")
-    .get(name) as { value_sealed: string } | undefined;
+  const row = (await service.db.get("SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?", [name])) as { value_sealed: string } | undefined;
   return row && { value: service.app.deps.secretBox.open(secretScope("repo_api", name), row.value_sealed) };
 };
 const canary = CANARIES[1]!;

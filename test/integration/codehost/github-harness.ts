@@ -10,12 +10,8 @@ import { promisify } from "node:util";
 import { pino } from "pino";
 import { createGithubCodehost } from "../../../src/server/codehost/github/adapter.js";
 import { recordInstallation, setInstallationRepos } from "../../../src/server/codehost/installations.js";
-import {
-  applySeed,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-} from "../../../src/server/index.js";
+import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
 import { API_SEED } from "../api/harness.js";
@@ -47,7 +43,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
   await fake.addRepo("other/secret");
   fake.addInstallation(INSTALLATION, "acme", ["acme/web", "acme/api"]);
   fake.addInstallation(502, "other", ["other/secret"]);
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   applySeed(
     db,
     SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),

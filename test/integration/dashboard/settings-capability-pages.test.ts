@@ -21,15 +21,11 @@ const CANARY = "canary-dashboard-secret-5b1e7c0d-never-shown";
 
 function insertRequest(id: string, target: string, status = "open") {
   const at = new Date().toISOString();
-  h.db
-    .prepare(
-      `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
-       VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call the payment provider', ?, ?, ?)`,
-    )
-    .run(id, target, status, at, at);
+  (await h.db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+       VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call the payment provider', ?, ?, ?)`, [id, target, status, at, at]));
 }
 const statusOf = (id: string) =>
-  (h.db.prepare("SELECT status FROM capability_requests WHERE id = ?").get(id) as { status: string }).status;
+  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
 
 beforeAll(async () => {
   h = await createPagesHarness();
@@ -138,7 +134,7 @@ describe("capability requests", () => {
   });
 
   it("refuses the pages where repository environments are not enabled (403, the API's reason)", async () => {
-    const repo = h.db.prepare("SELECT id FROM repositories WHERE workspace_id = 'ws_beta'").get() as {
+    const repo = (await h.db.get("SELECT id FROM repositories WHERE workspace_id = 'ws_beta'")) as {
       id: string;
     };
     const page = await get(capabilityRequestsPath("ws_beta", repo.id), owner);

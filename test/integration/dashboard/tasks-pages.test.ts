@@ -80,9 +80,7 @@ describe("dashboard task pages", () => {
     const { path, fields } = await startFromForm("Fix <b>the</b> login bug");
     const again = await h.page("POST", tasksPath(WS), { cookie: owner, form: fields });
     expect(again.headers.get("location")?.split("?")[0]).toBe(path);
-    const count = h.db
-      .prepare("SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND title = ?")
-      .get(WS, "Fix <b>the</b> login bug") as { n: number };
+    const count = (await h.db.get("SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND title = ?", [WS, "Fix <b>the</b> login bug"])) as { n: number };
     expect(count.n).toBe(1);
     const page = await pollUntil(
       () => h.page("GET", path, { cookie: owner }),
@@ -173,14 +171,14 @@ describe("dashboard task pages", () => {
   ])(
     "a %s form without the session's CSRF token is refused with 403 and changes nothing",
     async (_, path) => {
-      const before = h.db.prepare("SELECT count(*) AS n FROM task_messages").get() as { n: number };
+      const before = (await h.db.get("SELECT count(*) AS n FROM task_messages")) as { n: number };
       const refused = await h.page("POST", path(), {
         cookie: owner,
         form: { [CSRF_FIELD]: "forged", prompt: "x", text: "x", key: "csrf-k" },
       });
       expect(refused.status).toBe(403);
       expect(refused.text).toContain("Reload the page and try again");
-      expect(h.db.prepare("SELECT count(*) AS n FROM task_messages").get()).toEqual(before);
+      expect((await h.db.get("SELECT count(*) AS n FROM task_messages"))).toEqual(before);
     },
   );
 
@@ -210,7 +208,7 @@ describe("dashboard task pages", () => {
   );
 
   it("a start form over the body limit is refused with 413 saying what to do, and starts nothing", async () => {
-    const before = h.db.prepare("SELECT count(*) AS n FROM tasks").get();
+    const before = (await h.db.get("SELECT count(*) AS n FROM tasks"));
     const form = await h.page("GET", newTaskPath(WS), { cookie: owner });
     const refused = await h.page("POST", tasksPath(WS), {
       cookie: owner,
@@ -218,7 +216,7 @@ describe("dashboard task pages", () => {
     });
     expect(refused.status).toBe(413);
     expect(refused.text).toContain("shorten what you typed");
-    expect(h.db.prepare("SELECT count(*) AS n FROM tasks").get()).toEqual(before);
+    expect((await h.db.get("SELECT count(*) AS n FROM tasks"))).toEqual(before);
   });
 
   it("the repository picker lists the connected repositories and the agent's choice, never a disconnected one", async () => {

@@ -253,7 +253,7 @@ describe("a token from the authorization server is good only on the resource it 
   // Recorded as the provider records the tokens it issues (oauth/sign-ins.ts); the browser flow that issues them
   // is the OAuth suite's.
   const issue = (resourceKind: "api" | "mcp", token: string) => {
-    const user = h.db.prepare("SELECT id FROM users WHERE email = 'dev@acme.test'").get() as { id: string };
+    const user = (await h.db.get("SELECT id FROM users WHERE email = 'dev@acme.test'")) as { id: string };
     recordAccessToken(
       h.db,
       {
@@ -288,9 +288,7 @@ describe("a token from the authorization server is good only on the resource it 
 
   it("a sign-in past its 90 days is refused with a reason for an app, not for the baton command", async () => {
     const token = issue("mcp", `E${"e".repeat(42)}`);
-    h.db
-      .prepare("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?")
-      .run(Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`);
+    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`]));
     h.clock.offsetMs += 91 * 86_400_000;
     try {
       const answer = await rpc(h, callTool("whoami"), { token });

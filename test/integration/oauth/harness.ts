@@ -13,15 +13,8 @@ import { signInWithBrowser } from "../../../src/client/browser-sign-in.js";
 import { listenOnLoopback } from "../../../src/client/loopback-callback.js";
 import { buildAuthorizationUrl, makeSignInSecrets } from "../../../src/client/pkce.js";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
-import {
-  applySeed,
-  createNodeServer,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createNodeServer, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
@@ -64,7 +57,7 @@ export async function startOAuthWorld(
 ): Promise<OAuthWorld> {
   const dir = await mkdtemp(join(tmpdir(), "oauth-"));
   const dbPath = join(dir, "serve.sqlite");
-  const db = await openDatabase(dbPath);
+  const db = await openSqliteStore(dbPath);
   const secretBox = ephemeralSecretBox();
   const seed = JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "seeds", "api.json"), "utf8"));
   applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);

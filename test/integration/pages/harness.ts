@@ -8,14 +8,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { findUserByEmail, type User } from "../../../src/server/auth/users.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
@@ -50,7 +44,7 @@ export interface PagesHarness {
 
 export async function createPagesHarness(): Promise<PagesHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
   const logs: string[] = [];

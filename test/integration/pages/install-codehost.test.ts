@@ -14,14 +14,8 @@ import {
   installationOfRepo,
   recordInstallation,
 } from "../../../src/server/codehost/installations.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
@@ -52,7 +46,7 @@ beforeAll(async () => {
   fake.addInstallation(502, "aardvark", ["aardvark/zoo"]);
   fake.state.setup.url = "http://baton.test/install/codehost/callback";
   fake.state.setup.installationId = 501;
-  db = await openDatabase(join(dir, "serve.sqlite"));
+  db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
   recordInstallation(

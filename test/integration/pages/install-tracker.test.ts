@@ -12,14 +12,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
@@ -39,7 +33,7 @@ const answers: string[] = [];
 beforeAll(async () => {
   fake = await createFakeLinear().start();
   dir = await mkdtemp(join(tmpdir(), "install-tracker-"));
-  db = await openDatabase(join(dir, "serve.sqlite"));
+  db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
   app = createServerApp({
@@ -125,9 +119,7 @@ describe("an owner or admin connects the workspace", () => {
   });
 
   it("the callback records the organisation, the app's user as the agent, and says to link one's own account", async () => {
-    const row = db
-      .prepare("SELECT * FROM tracker_connections WHERE workspace_id = 'ws_acme'")
-      .get() as Record<string, unknown>;
+    const row = (await db.get("SELECT * FROM tracker_connections WHERE workspace_id = 'ws_acme'")) as Record<string, unknown>;
     expect(row).toMatchObject({
       organization_id: ORG.acme.id,
       organization_name: ORG.acme.name,
@@ -145,7 +137,7 @@ describe("an owner or admin connects the workspace", () => {
     expect(page.status).toBe(409);
     expect(page.text).toContain("already connected to another Baton workspace");
     expect(
-      db.prepare("SELECT count(*) AS n FROM tracker_connections WHERE workspace_id = 'ws_aaa_other'").get(),
+      (await db.get("SELECT count(*) AS n FROM tracker_connections WHERE workspace_id = 'ws_aaa_other'")),
     ).toEqual({ n: 0 });
   });
 });
@@ -157,11 +149,7 @@ describe("a member links their own identity", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Your tracker account Dev Eloper is linked in Acme");
     expect(
-      db
-        .prepare(
-          "SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'dev@acme.test' AND workspace_id = 'ws_acme'",
-        )
-        .get(),
+      (await db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'dev@acme.test' AND workspace_id = 'ws_acme'")),
     ).toEqual({
       tracker_identity: USERS.dev,
       tracker_identity_bound: 1,
@@ -184,7 +172,7 @@ describe("a member links their own identity", () => {
     const body = await response.text();
     answers.push(body);
     expect(response.status, body).toBeLessThan(300);
-    const task = db.prepare("SELECT id, source FROM tasks WHERE ticket_id = 'iss_2'").get() as {
+    const task = (await db.get("SELECT id, source FROM tasks WHERE ticket_id = 'iss_2'")) as {
       id: string;
       source: string;
     };
@@ -220,11 +208,7 @@ describe("a member links their own identity", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("You declined the tracker&#39;s request, so nothing was connected or linked");
     expect(
-      db
-        .prepare(
-          "SELECT tracker_identity FROM members WHERE email = 'unbound@acme.test' AND workspace_id = 'ws_acme'",
-        )
-        .get(),
+      (await db.get("SELECT tracker_identity FROM members WHERE email = 'unbound@acme.test' AND workspace_id = 'ws_acme'")),
     ).toEqual({ tracker_identity: "ub-t" });
     expect((await get(callback, cookie)).text).toContain("this link was already used");
   });

@@ -47,10 +47,10 @@ async function createToken(name: string, lifetimeDays = "30", who = cookie) {
 }
 
 const tokenCount = () =>
-  (h.db.prepare("SELECT count(*) AS n FROM personal_access_tokens").get() as { n: number }).n;
+  ((await h.db.get("SELECT count(*) AS n FROM personal_access_tokens")) as { n: number }).n;
 const revokedAt = (lastFour: string) =>
   (
-    h.db.prepare("SELECT revoked_at_ms FROM personal_access_tokens WHERE last_four = ?").get(lastFour) as {
+    (await h.db.get("SELECT revoked_at_ms FROM personal_access_tokens WHERE last_four = ?", [lastFour])) as {
       revoked_at_ms: number | null;
     }
   ).revoked_at_ms;
@@ -65,9 +65,7 @@ describe("creating a token", () => {
       expect(answer.text).toContain("you will not see it again");
       expect(answer.headers.get("cache-control")).toBe("no-store");
       expect((await h.me(token)).status).toBe(200);
-      const row = h.db
-        .prepare("SELECT created_at, expires_at_ms FROM personal_access_tokens WHERE last_four = ?")
-        .get(token.slice(-4)) as { created_at: string; expires_at_ms: number };
+      const row = (await h.db.get("SELECT created_at, expires_at_ms FROM personal_access_tokens WHERE last_four = ?", [token.slice(-4)])) as { created_at: string; expires_at_ms: number };
       expect(row.expires_at_ms - Date.parse(row.created_at)).toBe(days * DAY_MS);
       expect(Date.parse(row.created_at)).toBeGreaterThanOrEqual(before - 1000);
     },

@@ -123,9 +123,7 @@ describe("the installation token behind a placeholder", () => {
       engagementId: "eng-fail",
       repository: "acme/api",
     });
-    const repo = world.db
-      .prepare("SELECT id FROM repositories WHERE workspace_id = 'ws_acme' AND slug = 'acme/api'")
-      .get() as {
+    const repo = (await world.db.get("SELECT id FROM repositories WHERE workspace_id = 'ws_acme' AND slug = 'acme/api'")) as {
       id: string;
     };
     rememberActivatedRepository(world.db, "eng-fail", repo.id);

@@ -15,14 +15,8 @@ import {
   recordInstallation,
 } from "../../../src/server/codehost/installations.js";
 import { codehostPushOf, createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
 import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
@@ -96,7 +90,7 @@ export async function startWorld(options: {
   proxyToken?: string;
 }): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), "baton-codehost-lease-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
   const installation = recordInstallation(

@@ -7,14 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../../src/log.js";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
@@ -67,7 +61,7 @@ export async function createHarness(
   options: { activationDelayMs?: number; proxyToken?: string } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
   const clock = { offsetMs: 0 };

@@ -76,24 +76,18 @@ describe("POST /ops/v1/operations", () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     // A variable no shell can name fails the activation in the request (invalid_configuration).
-    harness.db
-      .prepare("INSERT INTO sandbox_env (repository_id, name, value) VALUES ('repo_web', 'BAD-NAME', 'x')")
-      .run();
+    (await harness.db.run("INSERT INTO sandbox_env (repository_id, name, value) VALUES ('repo_web', 'BAD-NAME', 'x')"));
     const failed = await (await harness.start(creds, "acme/web")).json();
     expect(failed).toMatchObject({ state: "failed", error: { code: "invalid_configuration" } });
     expect(failed).not.toHaveProperty("overlay");
     // Behind an open operation of the engagement the answer is pending.
-    const turn = harness.db.prepare("SELECT id FROM turns WHERE engagement_id = 'eng-1'").get() as {
+    const turn = (await harness.db.get("SELECT id FROM turns WHERE engagement_id = 'eng-1'")) as {
       id: string;
     };
     const at = new Date().toISOString();
-    harness.db
-      .prepare(
-        `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+    (await harness.db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
            repository, state, created_at, updated_at)
-         VALUES ('op_ahead', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_api', 'acme/api', 'pending', ?, ?)`,
-      )
-      .run(creds.sandboxId, turn.id, at, at);
+         VALUES ('op_ahead', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_api', 'acme/api', 'pending', ?, ?)`, [creds.sandboxId, turn.id, at, at]));
     const pending = await (await harness.start(creds, "acme/api")).json();
     expect(pending).toMatchObject({ state: "pending" });
     expect(pending).not.toHaveProperty("overlay");
@@ -103,17 +97,13 @@ describe("POST /ops/v1/operations", () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     // An operation still open from before (e.g. accepted just before the service stopped, not yet picked up).
-    const turn = harness.db.prepare("SELECT id FROM turns WHERE engagement_id = 'eng-1'").get() as {
+    const turn = (await harness.db.get("SELECT id FROM turns WHERE engagement_id = 'eng-1'")) as {
       id: string;
     };
     const at = new Date().toISOString();
-    harness.db
-      .prepare(
-        `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+    (await harness.db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
            repository, state, created_at, updated_at)
-         VALUES ('op_older', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_web', 'acme/web', 'pending', ?, ?)`,
-      )
-      .run(creds.sandboxId, turn.id, at, at);
+         VALUES ('op_older', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_web', 'acme/web', 'pending', ?, ?)`, [creds.sandboxId, turn.id, at, at]));
     const created = OperationSchema.parse(await (await harness.start(creds, "acme/api")).json());
     expect(created).toMatchObject({ state: "pending", result: null });
     const done = await harness.settle(creds, created.id);
@@ -128,7 +118,7 @@ describe("POST /ops/v1/operations", () => {
     const first = (await (await harness.start(creds, "acme/api", "same-key")).json()) as Operation;
     const again = (await (await harness.start(creds, "acme/api", "same-key")).json()) as Operation;
     expect(again.id).toBe(first.id);
-    const count = harness.db.prepare("SELECT COUNT(*) AS n FROM operations").get() as { n: number };
+    const count = (await harness.db.get("SELECT COUNT(*) AS n FROM operations")) as { n: number };
     expect(count.n).toBe(1);
   });
 
@@ -339,11 +329,9 @@ describe("expiry fails an operation terminally", () => {
     harness.clock.offsetMs = 120_000; // the lease is now past its expiry; the turn is not
     // The caller's own lease has expired too, so read the row directly: the route would (rightly) say 401.
     await waitForRow(harness, created.id);
-    const row = harness.db
-      .prepare("SELECT state, error_code, error_reason FROM operations WHERE id = ?")
-      .get(created.id);
+    const row = (await harness.db.get("SELECT state, error_code, error_reason FROM operations WHERE id = ?", [created.id]));
     expect(row).toMatchObject({ state: "failed", error_code: "lease_expired" });
-    const ledger = harness.db.prepare("SELECT COUNT(*) AS n FROM ledger_entries").get() as { n: number };
+    const ledger = (await harness.db.get("SELECT COUNT(*) AS n FROM ledger_entries")) as { n: number };
     expect(ledger.n).toBe(0);
   });
 
@@ -404,9 +392,7 @@ describe("serial activations and the naming ledger", () => {
     // Sample the store while they run: never more than one `running` operation in the engagement.
     let mostRunning = 0;
     const sampler = setInterval(() => {
-      const row = harness!.db
-        .prepare("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")
-        .get() as { n: number };
+      const row = (await harness!.db.get("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")) as { n: number };
       mostRunning = Math.max(mostRunning, row.n);
     }, 2);
     const done = await Promise.all(created.map((op) => harness!.settle(creds, op.id)));
@@ -417,17 +403,15 @@ describe("serial activations and the naming ledger", () => {
     expect(done.map((op) => op.result!.overlayRevision).sort((a, b) => a - b)).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
     ]);
-    const rows = harness.db.prepare("SELECT overlay_revision, seq FROM operations ORDER BY seq").all() as {
+    const rows = (await harness.db.all("SELECT overlay_revision, seq FROM operations ORDER BY seq")) as {
       overlay_revision: number;
       seq: number;
     }[];
     expect(rows.map((r) => r.overlay_revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const ledger = harness.db
-      .prepare("SELECT repository, variable, assigned, status FROM ledger_entries ORDER BY position")
-      .all();
+    const ledger = (await harness.db.all("SELECT repository, variable, assigned, status FROM ledger_entries ORDER BY position"));
     // Whichever repository committed first keeps the unqualified API_BASE_URL; the other is qualified.
     const firstRepo = (
-      harness.db.prepare("SELECT repository FROM operations ORDER BY seq LIMIT 1").get() as {
+      (await harness.db.get("SELECT repository FROM operations ORDER BY seq LIMIT 1")) as {
         repository: string;
       }
     ).repository;
@@ -485,9 +469,7 @@ describe("serial activations and the naming ledger", () => {
       "LOG_LEVEL",
       "DATABASE_PASSWORD",
     ]);
-    const reserved = harness.db
-      .prepare("SELECT assigned FROM ledger_entries WHERE status = 'reserved' ORDER BY position")
-      .all()
+    const reserved = (await harness.db.all("SELECT assigned FROM ledger_entries WHERE status = 'reserved' ORDER BY position"))
       .map((r) => (r as { assigned: string }).assigned);
     expect(reserved).toEqual(["API_BASE_URL", "STRIPE_KEY"]);
   });
@@ -511,7 +493,7 @@ it("no canary secret value appears in any response body", async () => {
 
 async function waitForRow(h: Harness, id: string, states = ["failed", "succeeded"]): Promise<void> {
   const row = await pollUntil(
-    () => h.db.prepare("SELECT state FROM operations WHERE id = ?").get(id) as { state: string },
+    () => (await h.db.get("SELECT state FROM operations WHERE id = ?", [id])) as { state: string },
     (current) => states.includes(current.state),
     { timeoutMs: 30_000, intervalMs: 10 },
   );

@@ -5,15 +5,8 @@ import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  applySeed,
-  isSealed,
-  loadOrCreateSecretKey,
-  MIGRATIONS,
-  openDatabase,
-  SeedDocumentSchema,
-  secretScope,
-} from "../../../src/server/index.js";
+import { applySeed, isSealed, loadOrCreateSecretKey, MIGRATIONS, SeedDocumentSchema, secretScope } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { migrate } from "../../../src/server/store/migrate.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import { CANARIES, SEED_PATH } from "./harness.js";
@@ -62,9 +55,9 @@ describe("the store", () => {
   it("keeps ciphertext only: the seed's values appear nowhere in the SQLite file or its WAL", async () => {
     const { box } = await loadOrCreateSecretKey(join(dir, "secret.key"));
     const path = join(dir, "s.sqlite");
-    const db = await openDatabase(path, { secretBox: box });
+    const db = await openSqliteStore(path, { secretBox: box });
     applySeed(db, seed(), new Date(), box);
-    const rows = db.prepare("SELECT repository_id, name, value_sealed FROM secrets").all() as {
+    const rows = (await db.all("SELECT repository_id, name, value_sealed FROM secrets")) as {
       repository_id: string;
       name: string;
       value_sealed: string;
@@ -93,10 +86,10 @@ describe("the store", () => {
         VALUES ('sec_old', 'r', 'TOKEN', '${CANARIES[1]}', '["api.acme.test"]', 'now')`);
     old.close();
 
-    await expect(openDatabase(path)).rejects.toThrow(/--secret-key-file/);
+    await expect(openSqliteStore(path)).rejects.toThrow(/--secret-key-file/);
     const { box } = await loadOrCreateSecretKey(join(dir, "secret.key"));
-    const db = await openDatabase(path, { secretBox: box });
-    const row = db.prepare("SELECT value_sealed FROM secrets WHERE id = 'sec_old'").get() as {
+    const db = await openSqliteStore(path, { secretBox: box });
+    const row = (await db.get("SELECT value_sealed FROM secrets WHERE id = 'sec_old'")) as {
       value_sealed: string;
     };
     db.close();

@@ -5,11 +5,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { commitSoon } from "../../../src/server/store/group-commit.js";
-import { openDatabase } from "../../../src/server/store/open-store.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import type { Store } from "../../../src/server/store/sqlite.js";
 
-let db: Database | undefined;
+let db: Store | undefined;
 let dir: string | undefined;
 afterEach(async () => {
   db?.close();
@@ -31,7 +30,7 @@ const openTemporaryFiles = () =>
 describe("savepoint journals", () => {
   it("a group commit whose savepoints each rewrite 20 pages opens no temporary file", async () => {
     dir = await mkdtemp(join(tmpdir(), "baton-temp-files-"));
-    db = await openDatabase(join(dir, "s.sqlite"));
+    db = await openSqliteStore(join(dir, "s.sqlite"));
     db.exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     const insert = db.prepare("INSERT INTO scratch (id, body) VALUES (?, ?)");
     for (let id = 0; id < 400; id++) insert.run(id, "a".repeat(3000));
@@ -40,13 +39,13 @@ describe("savepoint journals", () => {
     // One row per page; SQLite keeps up to 64 KiB (16 pages) of a savepoint's journal in memory by default.
     await Promise.all(
       Array.from({ length: 20 }, (_, item) =>
-        commitSoon(db!, () => {
+        db!.transaction(async () => {
           for (let row = 0; row < 20; row++) update.run("b".repeat(3000), item * 20 + row);
           seen.push(openTemporaryFiles());
         }),
       ),
     );
     expect(seen.flat()).toEqual([]);
-    expect(db.prepare("SELECT COUNT(*) AS n FROM scratch WHERE body LIKE 'a%'").get()).toEqual({ n: 0 });
+    expect((await db.get("SELECT COUNT(*) AS n FROM scratch WHERE body LIKE 'a%'"))).toEqual({ n: 0 });
   });
 });

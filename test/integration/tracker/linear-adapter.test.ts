@@ -8,12 +8,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
-import {
-  applySeed,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-} from "../../../src/server/index.js";
+import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { TrackerOAuthSettings } from "../../../src/server/integrations/settings.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import {
@@ -50,7 +46,7 @@ beforeAll(async () => {
   fake = await createFakeLinear().start();
   settings = { clientId: CLIENT.id, clientSecret: CLIENT.secret, apiUrl: fake.url, webUrl: fake.url };
   dir = await mkdtemp(join(tmpdir(), "linear-adapter-"));
-  db = await openDatabase(join(dir, "serve.sqlite"));
+  db = await openSqliteStore(join(dir, "serve.sqlite"));
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))), new Date(), box);
 });
 afterAll(async () => {
@@ -244,7 +240,7 @@ describe("tokens near expiry", () => {
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.expiresAtMs! - Date.now()).toBeGreaterThan(86_000_000);
-    const stored = JSON.stringify(db.prepare("SELECT * FROM tracker_member_tokens").all());
+    const stored = JSON.stringify((await db.all("SELECT * FROM tracker_member_tokens")));
     expect(stored).not.toContain(after.accessToken);
   });
 

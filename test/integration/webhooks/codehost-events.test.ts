@@ -37,9 +37,7 @@ const apply = (event: string, payload: Payload): Promise<string> =>
 
 const issueKey = (p: Payload) => `acme/api#${p.issue.number}`;
 const messages = (taskId: string) =>
-  h.db
-    .prepare("SELECT role, body, message_id FROM task_messages WHERE task_id = ? ORDER BY seq")
-    .all(taskId) as {
+  (await h.db.all("SELECT role, body, message_id FROM task_messages WHERE task_id = ? ORDER BY seq", [taskId])) as {
     role: string;
     body: string;
     message_id: string | null;
@@ -75,7 +73,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
       );
       const reply = messages(task.id).find((m) => m.role === "agent")!;
       expect(comments[0]).toBe(
-        `${reply.body}\n\n<!-- baton:${(h.db.prepare("SELECT id FROM task_messages WHERE task_id = ? AND role = 'agent'").get(task.id) as { id: string }).id} -->`,
+        `${reply.body}\n\n<!-- baton:${((await h.db.get("SELECT id FROM task_messages WHERE task_id = ? AND role = 'agent'", [task.id])) as { id: string }).id} -->`,
       );
     },
   );
@@ -118,13 +116,13 @@ describe("issues assigned to the agent's login, or given the agent's label, star
   );
 
   it("refused when billing is inactive: the comment names billing; nothing starts", async () => {
-    h.db.prepare("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'").run();
+    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'"));
     try {
       const payload = onNewIssue("issues-labeled");
       expect(await apply("issues", payload)).toBe("refused: billing_inactive");
       expect(h.comments("codehost", issueKey(payload))[0]).toMatch(/billing is inactive/);
     } finally {
-      h.db.prepare("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'").run();
+      (await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'"));
     }
   });
 
@@ -136,7 +134,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
     assigned.issue.number = payload.issue.number;
     expect(await apply("issues", assigned)).toBe("refused: ticket_in_progress");
     expect(
-      h.db.prepare("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?").get(String(payload.issue.id)),
+      (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
     ).toEqual({ n: 1 });
     expect(
       h.comments("codehost", issueKey(payload)).some((c) => /already has a task; comment here/.test(c)),
@@ -220,16 +218,12 @@ describe("pull_request closed", () => {
       "the reply",
     );
     // The scripted agent's pull request is opened through the local code host elsewhere; here the task is given one.
-    h.db
-      .prepare(
-        "UPDATE tasks SET status = 'pr_open', pr_number = ?, pr_url = 'https://x.invalid/pr', pr_branch = 'b' WHERE id = ?",
-      )
-      .run(payload.issue.number, task.id);
+    (await h.db.run("UPDATE tasks SET status = 'pr_open', pr_number = ?, pr_url = 'https://x.invalid/pr', pr_branch = 'b' WHERE id = ?", [payload.issue.number, task.id]));
     const closed = fixture("codehost", "pull-request-closed");
     closed.number = closed.pull_request.number = payload.issue.number;
     closed.pull_request.merged = merged;
     expect(await apply("pull_request", closed)).toMatch(merged ? /merged/ : /closed without merging/);
-    const after = h.db.prepare("SELECT status, pr_merged FROM tasks WHERE id = ?").get(task.id);
+    const after = (await h.db.get("SELECT status, pr_merged FROM tasks WHERE id = ?", [task.id]));
     expect(after).toEqual({ status, pr_merged: mergedFlag });
   });
 });
@@ -254,11 +248,7 @@ describe("a delegated issue's replies are posted back too", () => {
 describe("installation events keep the installation's records (known installations only)", () => {
   const enabled = () =>
     (
-      h.db
-        .prepare(
-          "SELECT slug FROM repositories WHERE workspace_id = 'ws_acme' AND connected = 1 ORDER BY slug",
-        )
-        .all() as { slug: string }[]
+      (await h.db.all("SELECT slug FROM repositories WHERE workspace_id = 'ws_acme' AND connected = 1 ORDER BY slug")) as { slug: string }[]
     ).map((r) => r.slug);
 
   it("repositories added and removed; suspend and unsuspend; an unknown installation is ignored", async () => {
@@ -291,7 +281,7 @@ describe("installation events keep the installation's records (known installatio
     await apply("installation", fixture("codehost", "installation-deleted"));
     expect(installationById(h.db, "4242")).toBeUndefined();
     expect(h.logs.some((l) => l.includes('"event":"codehost.uninstalled"'))).toBe(true);
-    expect(h.db.prepare("SELECT codehost_connected FROM workspaces WHERE id = 'ws_acme'").get()).toEqual({
+    expect((await h.db.get("SELECT codehost_connected FROM workspaces WHERE id = 'ws_acme'"))).toEqual({
       codehost_connected: 0,
     });
   });

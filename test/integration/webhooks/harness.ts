@@ -11,14 +11,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { expect } from "vitest";
-import {
-  applySeed,
-  createServerApp,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-  type ServerApp,
-} from "../../../src/server/index.js";
+import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { IntegrationSettings } from "../../../src/server/integrations/settings.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
@@ -96,13 +90,10 @@ export async function createWebhookHarness(
   } = {},
 ): Promise<WebhookHarness> {
   const dir = await mkdtemp(join(tmpdir(), "webhooks-"));
-  const db = await openDatabase(join(dir, "serve.sqlite"));
+  const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(options.seed ?? webhookSeed()), new Date(), secretBox);
-  db.prepare("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?").run(
-    AGENT_USER_ID,
-    ORGANIZATION_ID,
-  );
+  (await db.run("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?", [AGENT_USER_ID, ORGANIZATION_ID]));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -176,7 +167,7 @@ export function freshTracker(name: string, nowMs = Date.now()): Payload {
 }
 
 export function taskOfTicket(db: Database, ticketId: string) {
-  return db.prepare("SELECT * FROM tasks WHERE ticket_id = ?").get(ticketId) as
+  return (await db.get("SELECT * FROM tasks WHERE ticket_id = ?", [ticketId])) as
     | {
         id: string;
         status: string;
@@ -191,9 +182,7 @@ export function taskOfTicket(db: Database, ticketId: string) {
 }
 
 export function deliveryRow(db: Database, deliveryId: string) {
-  return db
-    .prepare("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?")
-    .get(deliveryId) as { state: string; outcome: string | null; attempts: number } | undefined;
+  return (await db.get("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?", [deliveryId])) as { state: string; outcome: string | null; attempts: number } | undefined;
 }
 
 /** Posts a signed delivery, expects 202, waits until the worker recorded it, expects `done`; returns its outcome. */

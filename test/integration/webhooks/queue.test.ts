@@ -54,12 +54,12 @@ describe("applying is idempotent: a crash mid-apply re-runs the delivery", () =>
     await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the first application");
     const first = deliveryRow(h.db, deliveryId)!.outcome;
     // As if the service died after applying but before recording the outcome: the row is still queued.
-    h.db.prepare("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?").run(deliveryId);
+    (await h.db.run("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?", [deliveryId]));
     await h.restart();
     await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the re-run");
     expect(deliveryRow(h.db, deliveryId)!.outcome).toBe(first);
     expect(
-      h.db.prepare("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?").get(String(payload.issue.id)),
+      (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
     ).toEqual({
       n: 1,
     });
@@ -132,8 +132,8 @@ describe("done deliveries are pruned after the 7-day dedup window", () => {
       { source: "codehost", deliveryId: "failed", event: "issues", payload: "{}" },
       now - DEDUP_WINDOW_MS - 1,
     );
-    db.prepare("UPDATE webhook_deliveries SET state = 'done' WHERE delivery_id IN ('old', 'new')").run();
-    db.prepare("UPDATE webhook_deliveries SET state = 'failed' WHERE delivery_id = 'failed'").run();
+    (await db.run("UPDATE webhook_deliveries SET state = 'done' WHERE delivery_id IN ('old', 'new')"));
+    (await db.run("UPDATE webhook_deliveries SET state = 'failed' WHERE delivery_id = 'failed'"));
     expect(pruneDoneDeliveries(db, now)).toBe(1);
     expect(deliveryRow(db, "old")).toBeUndefined();
     expect(deliveryRow(db, "new")).toBeDefined();
@@ -148,7 +148,7 @@ describe("the issue-reply outbox retries a failed post", () => {
     await h.deliver("tracker", "Issue", payload);
     const posted = await until(
       () =>
-        h!.db.prepare("SELECT entry_id, attempts FROM issue_posts WHERE state = 'posted'").get() as
+        (await h!.db.get("SELECT entry_id, attempts FROM issue_posts WHERE state = 'posted'")) as
           | { entry_id: string; attempts: number }
           | undefined,
       "the reply to be posted",

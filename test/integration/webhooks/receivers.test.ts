@@ -29,7 +29,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const rows = () => (h.db.prepare("SELECT count(*) AS n FROM webhook_deliveries").get() as { n: number }).n;
+const rows = () => ((await h.db.get("SELECT count(*) AS n FROM webhook_deliveries")) as { n: number }).n;
 const rejectedLines = () => h.logs.filter((line) => line.includes('"event":"webhook.rejected"'));
 
 describe("a delivery that is not the platform's is refused 401 and never processed", () => {
@@ -108,7 +108,7 @@ describe("a verified delivery is queued and answered before the work runs", () =
     await until(() => deliveryRow(h.db, deliveryId)?.state === "done", "the delivery to be applied");
     const third = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(third.body).toEqual({ ok: true, duplicate: true });
-    expect(h.db.prepare("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'").get()).toEqual({ n: 1 });
+    expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'"))).toEqual({ n: 1 });
     expect(taskOfTicket(h.db, "7001")).toBeDefined();
   });
 

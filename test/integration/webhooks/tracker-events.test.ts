@@ -53,9 +53,7 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
         title: "Export fails for large workspaces",
         created_by: userIdFor("dev@acme.test"),
       });
-      const first = h.db
-        .prepare("SELECT body FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1")
-        .get(task.id);
+      const first = (await h.db.get("SELECT body FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [task.id]));
       expect(first).toEqual({
         body: `${payload.data.identifier}: Export fails for large workspaces\n\nThe CSV export times out past 10,000 rows.`,
       });

@@ -10,14 +10,14 @@ import type { RunTurnInput } from "../../../../src/server/agent/port.js";
 import { ScriptedRuleSchema } from "../../../../src/server/agent/rules.js";
 import { createScriptedAgent } from "../../../../src/server/agent/scripted.js";
 import { createLocalCodehost } from "../../../../src/server/codehost/local-git.js";
-import { openDatabase } from "../../../../src/server/index.js";
+import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import type { Database } from "../../../../src/server/store/sqlite.js";
 
 let dir: string;
 let db: Database;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tasks-scripted-"));
-  db = await openDatabase(join(dir, "serve.sqlite"));
+  db = await openSqliteStore(join(dir, "serve.sqlite"));
   db.exec("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'One', '2026-01-01T00:00:00.000Z')");
 });
 afterAll(async () => {

@@ -8,15 +8,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../../../src/server/auth/users.js";
 import { DomainError } from "../../../../src/server/domain/errors.js";
-import {
-  applySeed,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-} from "../../../../src/server/index.js";
+import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
+import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import type { Database } from "../../../../src/server/store/sqlite.js";
-import { statement } from "../../../../src/server/store/statements.js";
-import { inTransaction } from "../../../../src/server/store/transaction.js";
 import type { TaskContext } from "../../../../src/server/tasks/context.js";
 import { MAX_TURN_ATTEMPTS } from "../../../../src/server/tasks/decide.js";
 import {
@@ -93,7 +87,7 @@ function logStatusChanges(db: Database): () => { task: string; from: TaskStatus 
     CREATE TEMP TRIGGER status_log_update AFTER UPDATE OF status ON main.tasks WHEN old.status <> new.status
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, old.status, new.status); END;`);
   return () => {
-    const rows = db.prepare("SELECT task, from_status, to_status FROM status_log ORDER BY seq").all() as {
+    const rows = (await db.all("SELECT task, from_status, to_status FROM status_log ORDER BY seq")) as {
       task: string;
       from_status: TaskStatus | "new";
       to_status: TaskStatus;
@@ -104,7 +98,7 @@ function logStatusChanges(db: Database): () => { task: string; from: TaskStatus 
 }
 
 async function world(plan: { concurrency: number; queueSize: number }) {
-  const db = await openDatabase(":memory:");
+  const db = await openSqliteStore(":memory:");
   const now = new Date("2026-01-01T00:00:00.000Z");
   applySeed(
     db,
@@ -121,18 +115,14 @@ async function world(plan: { concurrency: number; queueSize: number }) {
     now,
     ephemeralSecretBox(),
   );
-  db.prepare("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?").run(
-    plan.concurrency,
-    plan.queueSize,
-    WS,
-  );
+  (await db.run("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [plan.concurrency, plan.queueSize, WS]));
   const users = EMAILS.map((email) => findUserByEmail(db, email)!);
   return { db, users };
 }
 
 function checkInvariants(db: Database, plan: { concurrency: number; queueSize: number }): void {
   const q = (sql: string, ...args: (string | number)[]) =>
-    statement(db, sql).all(...args) as Record<string, unknown>[];
+    (await db.all(sql, [...args])) as Record<string, unknown>[];
   // Never two open turns per task, and the task points at its open turn.
   for (const row of q(`SELECT t.id, t.status, t.open_turn_id, o.state AS open_state,
       (SELECT count(*) FROM task_turns x WHERE x.task_id = t.id AND x.state IN ('queued','running')) AS open_count,
@@ -182,7 +172,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   const begun = new Map<string, number>();
   const ctx: TaskContext = {
     db,
-    commit: (work) => Promise.resolve(inTransaction(db, work)),
+    commit: (work) => Promise.resolve((await db.transaction(async () => work()))),
     now,
     dashboardBase: () => "http://127.0.0.1:1/dashboard",
     handOver: (database, taskId, at) => {
@@ -198,10 +188,10 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   const accepted: { taskId: string; messageId: string }[] = [];
   const tasksByKey = new Map<string, string>();
   const taskIds = () =>
-    (statement(db, "SELECT id FROM tasks ORDER BY seq").all() as { id: string }[]).map((r) => r.id);
+    ((await db.all("SELECT id FROM tasks ORDER BY seq")) as { id: string }[]).map((r) => r.id);
   const runningTurns = () =>
     (
-      statement(db, "SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq").all() as {
+      (await db.all("SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq")) as {
         id: string;
       }[]
     ).map((r) => r.id);
@@ -277,7 +267,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         const candidates = runningTurns().filter((id) => !begun.has(id));
         const turnId = candidates[step.pick % Math.max(1, candidates.length)];
         if (!turnId) break;
-        const result = inTransaction(db, () => beginTurn(db, turnId, now()));
+        const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
         if (result.kind === "run") begun.set(turnId, result.attempt);
         break;
       }
@@ -307,18 +297,15 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
                         }
                       : null,
                 };
-        inTransaction(db, () => finishTurn(db, turnId, attempt, finish, now()));
+        (await db.transaction(async () => finishTurn(db, turnId, attempt, finish, now())));
         break;
       }
       case "crash":
         begun.clear();
-        inTransaction(db, () => recover(db, now()));
+        (await db.transaction(async () => recover(db, now())));
         break;
       case "billing":
-        db.prepare("UPDATE workspaces SET billing_state = ? WHERE id = ?").run(
-          step.active ? "active" : "inactive",
-          WS,
-        );
+        (await db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [step.active ? "active" : "inactive", WS]));
         break;
     }
     checkInvariants(db, plan);
@@ -327,38 +314,34 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   }
 
   // Drain: a restart hands over what was saved, then every remaining turn runs to a reply.
-  db.prepare("UPDATE workspaces SET billing_state = 'active' WHERE id = ?").run(WS);
+  (await db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = ?", [WS]));
   begun.clear();
-  inTransaction(db, () => recover(db, now()));
+  (await db.transaction(async () => recover(db, now())));
   for (let guard = 0; guard < 500 && runningTurns().length > 0; guard++) {
     for (const turnId of runningTurns()) {
-      const result = inTransaction(db, () => beginTurn(db, turnId, now()));
+      const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
       if (result.kind === "run")
-        inTransaction(db, () =>
+        (await db.transaction(async () =>
           finishTurn(
             db,
             turnId,
             result.attempt,
             { kind: "reply", reply: { kind: "response", body: "done" }, files: [], pullRequest: null },
             now(),
-          ),
-        );
+          )));
     }
     checkInvariants(db, plan);
   }
   for (const change of statusChanges())
     expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
   expect(runningTurns()).toEqual([]);
-  expect(statement(db, "SELECT count(*) AS n FROM task_turns WHERE state = 'queued'").get()).toEqual({
+  expect((await db.get("SELECT count(*) AS n FROM task_turns WHERE state = 'queued'"))).toEqual({
     n: 0,
   });
   // Every accepted message is in its conversation, handed over, and answered or refused by an ended turn.
   for (const { taskId, messageId } of accepted) {
-    const rows = statement(
-      db,
-      `SELECT m.handed_over, x.state, x.closing_entry_id FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
-       WHERE m.task_id = ? AND m.message_id = ?`,
-    ).all(taskId, messageId) as {
+    const rows = (await db.all(`SELECT m.handed_over, x.state, x.closing_entry_id FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+       WHERE m.task_id = ? AND m.message_id = ?`, [taskId, messageId])) as {
       handed_over: number;
       state: string | null;
       closing_entry_id: string | null;

@@ -3,16 +3,12 @@
 // one issue, and the claim a delegation makes.
 import { describe, expect, it } from "vitest";
 import { createLocalIssues } from "../../../../src/server/codehost/local-issues.js";
-import {
-  applySeed,
-  ephemeralSecretBox,
-  openDatabase,
-  SeedDocumentSchema,
-} from "../../../../src/server/index.js";
+import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
+import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import { createLocalTracker } from "../../../../src/server/tracker/local.js";
 
 async function world() {
-  const db = await openDatabase(":memory:");
+  const db = await openSqliteStore(":memory:");
   applySeed(
     db,
     SeedDocumentSchema.parse({
