@@ -187,14 +187,27 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
     });
+    // Requests wait for app.start(): it recovers operations and turns and opens the task engine through the store,
+    // which now awaits, where the synchronous store finished it before any request could be read. A request
+    // handled earlier would find the engine not accepting (a 503 whose message waits for the next restart).
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const afterStart =
+      (fetch: (request: Request) => Response | Promise<Response>) =>
+      async (request: Request): Promise<Response> => {
+        await started;
+        return fetch(request);
+      };
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
     try {
-      listeners.public = await bindListener(app.listeners.public.fetch, flags, "--host or --port");
-      listeners.sandbox = await bindListener(app.listeners.sandbox.fetch, flags.opsListen, "--ops-listen");
+      listeners.public = await bindListener(afterStart(app.listeners.public.fetch), flags, "--host or --port");
+      listeners.sandbox = await bindListener(afterStart(app.listeners.sandbox.fetch), flags.opsListen, "--ops-listen");
       // The admin listener exists only when one of its surfaces is enabled.
       if (adminToken || proxyToken)
-        listeners.admin = await bindListener(app.listeners.admin.fetch, flags.adminListen, "--admin-listen");
+        listeners.admin = await bindListener(afterStart(app.listeners.admin.fetch), flags.adminListen, "--admin-listen");
     } catch (error) {
       await closeListeners();
       throw error;
@@ -232,6 +245,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       logger.info({ driver: flags.sandboxDriver }, "sandbox manager started");
     }
     await app.start();
+    markStarted();
     logger.info({ url, opsUrl, adminUrl, ...describeIntegrations(integrations) }, "listening");
     return {
       url,
