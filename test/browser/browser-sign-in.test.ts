@@ -127,7 +127,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     const db = new DatabaseSync(serve.dbPath);
     try {
       const deps = { db, now: () => new Date() } as unknown as ServerDeps;
-      const owner = findUserByEmail(db, OWNER)!;
+      const owner = (await findUserByEmail(db, OWNER))!;
       const [app] = listConnectedApps(deps, owner.id);
       expect(app?.clientName).toMatch(/^Baton CLI on /);
       expect(disconnectApp(deps, owner.id, app!.grantId)).toBe(true);

@@ -68,7 +68,7 @@ async function seriousFindings(page: Page): Promise<string[]> {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
-const statusOf = (id: string) =>
+const statusOf = async (id: string) =>
   ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
 
 describe("the dashboard's ticket and capability pages in Chromium", () => {

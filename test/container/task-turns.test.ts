@@ -84,8 +84,8 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
     const { messages } = (await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/messages`)).body;
     return { task: done, last: messages.at(-1) as { role: string; kind: string; body: string } };
   };
-  const boxes = () => sandboxes.current!.list(WS).filter((b) => b.engagementId === taskId);
-  const liveBox = () => boxes().find((b) => b.state !== "deleted")!;
+  const boxes = async () => (await sandboxes.current!.list(WS)).filter((b) => b.engagementId === taskId);
+  const liveBox = async () => (await boxes()).find((b) => b.state !== "deleted")!;
   const boxState = (sandboxId: string, state: SandboxView["state"]) =>
     pollUntil(
       () => sandboxes.current!.show(sandboxId)!,
@@ -203,7 +203,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
     expect(started.status).toBe(202);
     taskId = started.body.task.id;
     const { task: done, last } = await settled();
-    const box = liveBox();
+    const box = await liveBox();
     // The reply comes from inside the box; the overlay gave FEATURE_FLAGS from .batonrc.json and LOG_LEVEL from
     // the service's repository record (which wins over the file); the secret is a placeholder.
     expect(last).toMatchObject({
@@ -218,7 +218,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   });
 
   it("stops the box when the task's work finishes", async () => {
-    const box = await boxState(liveBox().sandboxId, "stopped");
+    const box = await boxState((await liveBox()).sandboxId, "stopped");
     expect(box.transitions.map((t) => `${t.from ?? "-"}→${t.to}:${t.reason}`)).toEqual([
       "-→running:created",
       "running→stopped:work_finished",
@@ -226,7 +226,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   });
 
   it("a follow-up reuses the same box, started again", async () => {
-    const before = liveBox();
+    const before = await liveBox();
     expect(
       (await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, { text: "Again" })).status,
     ).toBe(202);
@@ -240,23 +240,23 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   });
 
   it("recreates a lost box with the engagement's pinned image; the lost one is recorded as deleted", async () => {
-    const lost = liveBox();
+    const lost = await liveBox();
     loseBox(lost);
     await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, { text: "And once more" });
     const { last } = await settled();
-    const fresh = liveBox();
+    const fresh = await liveBox();
     expect(fresh.sandboxId).not.toBe(lost.sandboxId);
     expect(fresh.image).toBe(lost.image);
     // A new box: its own counter and checkout, cloned again from the code host.
     expect(last.body).toBe(`turn 1 on ${hostnameOf(fresh)} saw beta|debug|baton-secret-sec`);
-    expect(sandboxes.current!.show(lost.sandboxId)!.transitions.at(-1)).toMatchObject({
+    expect((await sandboxes.current!.show(lost.sandboxId))!.transitions.at(-1)).toMatchObject({
       to: "deleted",
       reason: "lost",
     });
   });
 
   it("a member's stop ends the running agent and archives the box at once", async () => {
-    const box = liveBox();
+    const box = await liveBox();
     await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, { text: "be slow" });
     await pollUntil(
       async () =>

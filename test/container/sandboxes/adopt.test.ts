@@ -72,7 +72,7 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
 
       const second = await start(after.port, serviceDir);
       try {
-        expect(second.show(kept.box.sandboxId)?.state).toBe("running");
+        expect((await second.show(kept.box.sandboxId))?.state).toBe("running");
         const reached = await curl(second, kept.box.sandboxId, `kept-${driver}`);
         // Same BATON_OPS_URL (the box's own variable), now forwarded to the service's new address.
         expect(reached.stdout).toBe("second run");

@@ -135,7 +135,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   });
 
   it("refuses a .batonrc.json with lint errors, naming each key, and makes no box", async () => {
-    const before = manager.list().length;
+    const before = (await manager.list()).length;
     const response = await admin("POST", "/admin/v1/sandboxes", {
       workspaceId: "ws_acme",
       engagementId: "eng-lint",
@@ -188,13 +188,13 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
     );
     expect(otherWorkspace.status).toBe(404);
     expect(containerRunning(mine.box.ref!)).toBe(true);
-    expect(manager.show(mine.box.sandboxId)!.state).toBe("running");
+    expect((await manager.show(mine.box.sandboxId))!.state).toBe("running");
     const mineDel = await admin(
       "DELETE",
       `/admin/v1/sandboxes/${mine.box.sandboxId}?workspaceId=ws_acme&engagementId=eng-own-a`,
     );
     expect(mineDel.status).toBe(200);
-    expect(manager.show(mine.box.sandboxId)!.state).toBe("deleted");
+    expect((await manager.show(mine.box.sandboxId))!.state).toBe("deleted");
   });
 
   it("runs every transition of section 3 on the injected clock, recorded and visible through the admin API", async () => {
@@ -218,7 +218,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
 
     // Activity (a command) on a stopped box starts it again.
     expect((await manager.exec(id, owner, ["true"], { timeoutMs: 10_000 })).exitCode).toBe(0);
-    expect(manager.show(id)!.state).toBe("running");
+    expect((await manager.show(id))!.state).toBe("running");
 
     // Work finishes → stopped; one hour later → archived.
     await admin("POST", `/admin/v1/sandboxes/${id}/events`, { ...owner, event: "work_finished" });

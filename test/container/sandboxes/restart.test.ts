@@ -50,14 +50,14 @@ describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
       const kept = await first.provision({ ...owner, checkout: join(FIXTURES, "repos", "acme-api") });
       const archived = await first.provision({ ...old });
       await first.cancel(archived.box.sandboxId, old);
-      expect(first.show(kept.box.sandboxId)?.state).toBe("running");
-      expect(first.show(archived.box.sandboxId)?.state).toBe("archived");
+      expect((await first.show(kept.box.sandboxId))?.state).toBe("running");
+      expect((await first.show(archived.box.sandboxId))?.state).toBe("archived");
       await first.close();
 
       const second = await start(false);
       try {
         for (const id of [kept.box.sandboxId, archived.box.sandboxId]) {
-          const view = second.show(id)!;
+          const view = (await second.show(id))!;
           expect(view.state).toBe("deleted");
           expect(view.transitions.at(-1)).toMatchObject({
             from: expect.any(String),
@@ -74,9 +74,9 @@ describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
         clock += LIFECYCLE_LIMITS.idleStopMs + 1;
         second.startTimers();
         const deadline = Date.now() + 20_000;
-        while (second.show(again.box.sandboxId)?.state !== "stopped" && Date.now() < deadline)
+        while ((await second.show(again.box.sandboxId))?.state !== "stopped" && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 50));
-        expect(second.show(again.box.sandboxId)?.transitions.at(-1)).toMatchObject({
+        expect((await second.show(again.box.sandboxId))?.transitions.at(-1)).toMatchObject({
           from: "running",
           to: "stopped",
           reason: "idle",

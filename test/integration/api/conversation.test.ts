@@ -39,15 +39,15 @@ const task = async (taskId: string) =>
   (await h.call("GET", API_PATHS.task("ws_acme", taskId), { token })).body;
 /** Answers every turn that reaches the agent until no turn is open, so a test leaves no slot taken. */
 async function drain() {
-  const open = () =>
+  const open = async () =>
     (
       (await h.db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')")) as {
         n: number;
       }
     ).n;
-  await until(() => {
+  await until(async () => {
     for (const t of agent.turns) t.answer(reply("drained"));
-    return open() === 0 || undefined;
+    return await open() === 0 || undefined;
   }, "no open turns");
 }
 
@@ -85,7 +85,7 @@ describe("a task is a conversation of turns", () => {
     await waitForStatus(h, id, ["replied"]);
     h.clock.offsetMs = 3 * 86_400_000;
     try {
-      expect((await send(id, "here is your answer", freshToken(h))).status).toBe(202);
+      expect((await send(id, "here is your answer", await freshToken(h))).status).toBe(202);
       expect(["pending", "implementing"]).toContain((await task(id)).status);
       (await turnOf(id)).answer(reply("done now"));
       await waitForStatus(h, id, ["replied"]);
@@ -99,7 +99,7 @@ describe("a task is a conversation of turns", () => {
     const id = await start("mine");
     (await turnOf(id)).answer(reply("ok"));
     await waitForStatus(h, id, ["replied"]);
-    expect((await send(id, "from the owner", freshToken(h, "owner@acme.test"))).status).toBe(202);
+    expect((await send(id, "from the owner", await freshToken(h, "owner@acme.test"))).status).toBe(202);
     (await turnOf(id)).answer(reply("ok again"));
     await waitForStatus(h, id, ["replied"]);
   });
@@ -108,7 +108,7 @@ describe("a task is a conversation of turns", () => {
     const id = await start("long job");
     await turnOf(id);
     const stopped = await h.call("POST", API_PATHS.stop("ws_acme", id), {
-      token: freshToken(h, "owner@acme.test"),
+      token: await freshToken(h, "owner@acme.test"),
     });
     expect(stopped).toMatchObject({ status: 202, body: { accepted: true } });
     await waitForStatus(h, id, ["cancelled"]);
@@ -162,7 +162,7 @@ describe("a task is a conversation of turns", () => {
     const id = ((await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'trk_2'")) as { id: string }).id;
     await turnOf(id);
     const stopped = await h.call("POST", API_PATHS.stop("ws_acme", id), {
-      token: freshToken(h, "owner@acme.test"),
+      token: await freshToken(h, "owner@acme.test"),
     });
     expect(stopped).toMatchObject({ status: 202, body: { accepted: true } });
     await waitForStatus(h, id, ["cancelled"]);
@@ -172,8 +172,8 @@ describe("a task is a conversation of turns", () => {
     const id = await start("stopped ten times at once");
     await turnOf(id);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        h.call("POST", API_PATHS.stop("ws_acme", id), { token: freshToken(h, "owner@acme.test") }),
+      Array.from({ length: 10 }, async () =>
+        h.call("POST", API_PATHS.stop("ws_acme", id), { token: await freshToken(h, "owner@acme.test") }),
       ),
     );
     expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
@@ -271,7 +271,7 @@ describe("404, never 403: a task is found only through its own workspace", () =>
       await waitForStatus(h, id, ["replied"]);
       // owner@acme.test belongs to ws_acme and ws_beta: the task is ws_acme's.
       const answer = await h.call(method, path("ws_beta", id), {
-        token: freshToken(h, "owner@acme.test"),
+        token: await freshToken(h, "owner@acme.test"),
         body,
       });
       expect(answer.status).toBe(404);
@@ -337,9 +337,9 @@ describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
     const people = ["dev@acme.test", "owner@acme.test", "unbound@acme.test", "nolink@acme.test"];
     const ids: string[] = [];
     for (const [i, email] of [...people, people[0]!].entries())
-      ids.push(await start(`fill ${i}`, freshToken(h, email!)));
+      ids.push(await start(`fill ${i}`, await freshToken(h, email!)));
     const refused = await h.call("POST", API_PATHS.tasks("ws_acme"), {
-      token: freshToken(h, "owner@acme.test"),
+      token: await freshToken(h, "owner@acme.test"),
       body: { prompt: "one too many" },
     });
     expect(refused.status).toBe(429);

@@ -118,13 +118,13 @@ describe("kill -9 during turns and idempotent starts", () => {
     expect(unanswered, "some requests were cut by a crash").toBeGreaterThan(0);
 
     const db = await openSqliteStore(serve.dbPath);
-    const open = () =>
+    const open = async () =>
       (
         (await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")) as {
           n: number;
         }
       ).n;
-    await until(() => open() === 0 || undefined, "every turn to end", 120_000);
+    await until(async () => await open() === 0 || undefined, "every turn to end", 120_000);
     client.close();
     await serve.stop();
 

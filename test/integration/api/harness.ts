@@ -137,15 +137,15 @@ export async function until<T>(
 
 let tokenCount = 0;
 /** A new personal access token for a seeded member: each test gets its own rate-limit budget. */
-export function freshToken(h: ApiHarness, email = "dev@acme.test"): string {
-  return createPersonalToken(h.db, { email, name: `test-${++tokenCount}`, lifetimeDays: 30 }, new Date())
+export async function freshToken(h: ApiHarness, email = "dev@acme.test"): Promise<string> {
+  return (await createPersonalToken(h.db, { email, name: `test-${++tokenCount}`, lifetimeDays: 30 }, new Date()))
     .token;
 }
 
 /** Waits until the task's status is one of `statuses` (read from the store: the wait is not what is tested). */
 export function waitForStatus(h: ApiHarness, taskId: string, statuses: string[]): Promise<string> {
   return until(
-    () => {
+    async () => {
       const row = (await h.db.get("SELECT status FROM tasks WHERE id = ?", [taskId])) as
         | { status: string }
         | undefined;

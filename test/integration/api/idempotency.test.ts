@@ -25,7 +25,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const count = (sql: string, ...args: string[]) => ((await h.db.get(sql, [...args])) as { n: number }).n;
+const count = async (sql: string, ...args: string[]) => ((await h.db.get(sql, [...args])) as { n: number }).n;
 const startWith = (token: string, key: string | undefined, body: unknown) =>
   h.call("POST", API_PATHS.tasks("ws_acme"), {
     token,
@@ -50,7 +50,7 @@ describe("Idempotency-Key", () => {
   ])(
     "1 to 128 printable ASCII characters (0x21 to 0x7E), no spaces; invalid gives 400 invalid_idempotency_key (%s)",
     async (_case, key) => {
-      const token = freshToken(h);
+      const token = await freshToken(h);
       const started = await startWith(token, key, { prompt: "x" });
       expect(started.status).toBe(400);
       expect(started.body.error).toBe("invalid_idempotency_key");
@@ -62,14 +62,14 @@ describe("Idempotency-Key", () => {
     ["128 characters", "K".repeat(128)],
     ["every printable kind", "!~a-Z_0.9:/+=%"],
   ])("a valid key: %s", async (_case, key) => {
-    const answer = await startWith(freshToken(h), key, { prompt: "valid key" });
+    const answer = await startWith(await freshToken(h), key, { prompt: "valid key" });
     expect(answer.status).toBe(202);
     expect(answer.body.messageId).toBe(key);
     await waitForStatus(h, answer.body.task.id, ["replied"]);
   });
 
   it("a repeated start with the same key returns the first request's result and does the work once", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const first = await startWith(token, "start-once", {
       prompt: "only once",
       repo: "acme/api",
@@ -98,7 +98,7 @@ describe("Idempotency-Key", () => {
     ["a different repository", { prompt: "same", repo: "acme/web" }],
     ["a different title", { prompt: "same", title: "Other title" }],
   ])("the same key with %s gives 409 idempotency_conflict", async (_case, body) => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const first = await startWith(token, "conflict-key", { prompt: "same" });
     expect(first.status).toBe(202);
     const second = await startWith(token, "conflict-key", body);
@@ -109,8 +109,8 @@ describe("Idempotency-Key", () => {
   });
 
   it("keys belong to their sender: two people using one key start two tasks", async () => {
-    const a = await startWith(freshToken(h, "dev@acme.test"), "shared-key", { prompt: "shared" });
-    const b = await startWith(freshToken(h, "owner@acme.test"), "shared-key", { prompt: "shared" });
+    const a = await startWith(await freshToken(h, "dev@acme.test"), "shared-key", { prompt: "shared" });
+    const b = await startWith(await freshToken(h, "owner@acme.test"), "shared-key", { prompt: "shared" });
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(a.body.task.id).not.toBe(b.body.task.id);
@@ -119,11 +119,11 @@ describe("Idempotency-Key", () => {
   });
 
   it("keys belong to their sender: two people using one key on one task send two messages", async () => {
-    const dev = freshToken(h, "dev@acme.test");
-    const owner = freshToken(h, "owner@acme.test");
-    const task = await startWith(dev, undefined, { prompt: "for two senders" });
+    const dev = await freshToken(h, "dev@acme.test");
+    const owner = await freshToken(h, "owner@acme.test");
+    const task = await startWith(await dev, undefined, { prompt: "for two senders" });
     await waitForStatus(h, task.body.task.id, ["replied"]);
-    const a = await sendWith(dev, task.body.task.id, "shared-msg-key", "same words");
+    const a = await sendWith(await dev, task.body.task.id, "shared-msg-key", "same words");
     const b = await sendWith(owner, task.body.task.id, "shared-msg-key", "same words");
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
@@ -143,14 +143,14 @@ describe("Idempotency-Key", () => {
   });
 
   it("a key belongs to its person, not to the token: another token of the same person replays it", async () => {
-    const first = await startWith(freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
-    const second = await startWith(freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
+    const first = await startWith(await freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
+    const second = await startWith(await freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
     expect(second.body).toEqual(first.body);
     await waitForStatus(h, first.body.task.id, ["replied"]);
   });
 
   it("a message: same key same text sends once and answers the first messageId (the key); different text: 409", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const task = await startWith(token, undefined, { prompt: "for follow-ups" });
     await waitForStatus(h, task.body.task.id, ["replied"]);
     const first = await sendWith(token, task.body.task.id, "msg-key-1", "and the docs");
@@ -174,7 +174,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("a retry with the same key of a start that already created its task is never refused (billing, queue)", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const first = await startWith(token, "never-refused", { prompt: "before billing stopped" });
     await waitForStatus(h, first.body.task.id, ["replied"]);
     (await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'"));
@@ -189,7 +189,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("a retry with the same key of a start that already created its task is never refused (running-task limit, full queue)", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const firsts = [];
     // "slow" turns hold their slot: 2 run, 3 wait in the queue (plan team), and the person has 5 open tasks.
     for (let i = 0; i < 5; i++) {
@@ -202,7 +202,7 @@ describe("Idempotency-Key", () => {
         "too_many_running",
       );
       expect(
-        (await startWith(freshToken(h, "owner@acme.test"), "held-other", { prompt: "slow other" })).body
+        (await startWith(await freshToken(h, "owner@acme.test"), "held-other", { prompt: "slow other" })).body
           .error,
       ).toBe("queue_full");
       for (const [i, first] of firsts.entries()) {
@@ -212,7 +212,7 @@ describe("Idempotency-Key", () => {
       }
     } finally {
       for (const first of firsts)
-        await h.call("POST", API_PATHS.stop("ws_acme", first.body.task.id), { token: freshToken(h) });
+        await h.call("POST", API_PATHS.stop("ws_acme", first.body.task.id), { token: await freshToken(h) });
     }
   });
 
@@ -223,7 +223,7 @@ describe("Idempotency-Key", () => {
   ])(
     "a message's key: 1 to 128 printable ASCII characters, no spaces; invalid gives 400 invalid_idempotency_key (%s)",
     async (_case, key) => {
-      const token = freshToken(h);
+      const token = await freshToken(h);
       const task = await startWith(token, undefined, { prompt: "for a bad key" });
       await waitForStatus(h, task.body.task.id, ["replied"]);
       const sent = await sendWith(token, task.body.task.id, key, "hello");
@@ -239,7 +239,7 @@ describe("Idempotency-Key", () => {
   );
 
   it("saved but not handed over: 503 unavailable with taskId and messageId; a retry with the same key hands it over once", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     fault.handOver = true;
     const failed = await startWith(token, "five-oh-three", { prompt: "handed over later" });
     fault.handOver = false;
@@ -264,10 +264,10 @@ describe("Idempotency-Key", () => {
   it("or the client sends a message on that task, which sends the prompt first", async () => {
     const token = freshToken(h);
     fault.handOver = true;
-    const failed = await startWith(token, "prompt-first", { prompt: "the first prompt" });
+    const failed = await startWith(await token, "prompt-first", { prompt: "the first prompt" });
     fault.handOver = false;
     expect(failed.status).toBe(503);
-    const sent = await sendWith(token, failed.body.taskId, "then-this", "then this");
+    const sent = await sendWith(await token, failed.body.taskId, "then-this", "then this");
     expect(sent).toMatchObject({ status: 202, body: { messageId: "then-this" } });
     await waitForStatus(h, failed.body.taskId, ["replied"]);
     const conversation = await h.call("GET", API_PATHS.messages("ws_acme", failed.body.taskId), { token });
@@ -278,7 +278,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("a message saved but not handed over: 503 with messageId; retry using that messageId as the Idempotency-Key", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const task = await startWith(token, undefined, { prompt: "message 503" });
     await waitForStatus(h, task.body.task.id, ["replied"]);
     fault.handOver = true;
@@ -343,7 +343,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("50 simultaneous starts with one key make one task; every answer is the first", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => startWith(token, "fifty", { prompt: "fifty at once" })),
     );

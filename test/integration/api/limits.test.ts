@@ -55,15 +55,15 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     const token = freshToken(h, USERS[0]);
     const held: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const answer = await start(token, `hold ${i}`);
+      const answer = await start(await token, `hold ${i}`);
       expect(answer.status).toBe(202);
       held.push(answer.body.task.id);
     }
-    const sixth = await start(token, "hold 6");
+    const sixth = await start(await token, "hold 6");
     expect(sixth.status).toBe(429);
     expect(sixth.body).toMatchObject({ error: "too_many_running", limit: 5, running: 5 });
     // Another person is not limited by this one's tasks.
-    expect((await start(freshToken(h, USERS[1]), "quick one")).status).toBe(202);
+    expect((await start(await freshToken(h, USERS[1]), "quick one")).status).toBe(202);
 
     // "messages on existing tasks are not capped"
     expect(
@@ -83,12 +83,12 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     // "tasks waiting for a reply do not count": stop one (cancelled), the next start is accepted.
     await h.call("POST", API_PATHS.stop("ws_load", held[4]!), { token });
     await waitForStatus(h, held[4]!, ["cancelled"]);
-    expect((await start(token, "hold again")).status).toBe(202);
+    expect((await start(await token, "hold again")).status).toBe(202);
     await stopAll();
   });
 
   it("tasks waiting for a reply (the agent answered or asked) do not count", async () => {
-    const token = freshToken(h, USERS[9]);
+    const token = await freshToken(h, USERS[9]);
     for (let i = 0; i < 6; i++) {
       const answer = await start(token, `quick ${i}`);
       expect(answer.status, `start ${i + 1}`).toBe(202);
@@ -104,7 +104,7 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     const tokens = USERS.slice(0, 20).map((email) => freshToken(h, email));
     const answers = await Promise.all(
       tokens.flatMap((token, u) =>
-        Array.from({ length: 6 }, (_, i) => start(token, `hold ${u}-${i}`).then((a) => ({ u, a }))),
+        Array.from({ length: 6 }, async (_, i) => start(await token, `hold ${u}-${i}`).then((a) => ({ u, a }))),
       ),
     );
     for (let u = 0; u < 20; u++) {
@@ -140,7 +140,7 @@ describe("request rate: per token and per endpoint, 600 GET and 120 POST or DELE
         .status,
     ).toBe(404);
     expect(
-      (await h.call("POST", API_PATHS.stop("ws_load", "task_none"), { token: freshToken(h, USERS[2]) }))
+      (await h.call("POST", API_PATHS.stop("ws_load", "task_none"), { token: await freshToken(h, USERS[2]) }))
         .status,
     ).toBe(404);
     h.clock.offsetMs = retryAfter * 1000;
@@ -174,7 +174,7 @@ describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with 
     [
       "too_many_running: a sixth start of one person",
       async () => {
-        const token = freshToken(h, USERS[5]);
+        const token = await freshToken(h, USERS[5]);
         for (let i = 0; i < 5; i++) expect((await start(token, `hold r${i}`)).status).toBe(202);
         return start(token, "hold r5");
       },
@@ -183,12 +183,12 @@ describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with 
       "queue_full: a start with no slot free and no queue place",
       async () => {
         const held = await h.call("POST", API_PATHS.tasks("ws_tight"), {
-          token: freshToken(h, USERS[6]),
+          token: await freshToken(h, USERS[6]),
           body: { prompt: "hold the slot" },
         });
         expect(held.status).toBe(202);
         return h.call("POST", API_PATHS.tasks("ws_tight"), {
-          token: freshToken(h, USERS[7]),
+          token: await freshToken(h, USERS[7]),
           body: { prompt: "no room" },
         });
       },
@@ -197,12 +197,12 @@ describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with 
       "queue_full: a delegation with no slot free and no queue place",
       async () => {
         const held = await h.call("POST", API_PATHS.tasks("ws_tight"), {
-          token: freshToken(h, USERS[6]),
+          token: await freshToken(h, USERS[6]),
           body: { prompt: "hold the slot" },
         });
         expect(held.status).toBe(202);
         return h.call("POST", API_PATHS.delegate("ws_tight"), {
-          token: freshToken(h, USERS[0]),
+          token: await freshToken(h, USERS[0]),
           body: { source: "tracker", id: "TIGHT-1" },
         });
       },
@@ -213,7 +213,7 @@ describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with 
         const token = freshToken(h, USERS[8]);
         for (let i = 0; i < 120; i++)
           await h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
-        return h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
+        return await h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
       },
     ],
   ];

@@ -14,7 +14,7 @@ beforeAll(async () => {
   // Seven replied tasks, started one after the other, then one delegated tracker task.
   for (let i = 0; i < 7; i++) {
     const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: { prompt: `task ${i}` },
     });
     ids.push(answer.body.task.id);
@@ -24,7 +24,7 @@ beforeAll(async () => {
   expect(
     (
       await h.call("POST", API_PATHS.delegate("ws_acme"), {
-        token: freshToken(h),
+        token: await freshToken(h),
         body: { source: "tracker", id: "ENG-2" },
       })
     ).status,
@@ -37,8 +37,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const list = (query: string) =>
-  h.call("GET", `${API_PATHS.tasks("ws_acme")}${query}`, { token: freshToken(h) });
+const list = async (query: string) =>
+  h.call("GET", `${API_PATHS.tasks("ws_acme")}${query}`, { token: await freshToken(h) });
 
 describe("GET /v1/workspaces/{workspaceId}/tasks", () => {
   it("lists tasks of every source, most recently active first; default page of 50; nextCursor null on the last page", async () => {
@@ -119,7 +119,7 @@ describe("GET /v1/workspaces/{workspaceId}/tasks", () => {
 describe("the task list's cursor belongs to its workspace's list", () => {
   it("a nextCursor of another workspace's list gives 400 invalid_cursor", async () => {
     // owner@acme.test belongs to ws_acme and ws_beta; ws_beta has a task so that its list is not empty.
-    const owner = freshToken(h, "owner@acme.test");
+    const owner = await freshToken(h, "owner@acme.test");
     const beta = await h.call("POST", API_PATHS.tasks("ws_beta"), {
       token: owner,
       body: { prompt: "in beta" },
@@ -161,8 +161,8 @@ describe("GET /v1/workspaces/{workspaceId}/tasks/{taskId}/messages", () => {
     }
     await waitForStatus(h, busy, ["replied"]);
   });
-  const messages = (query: string, taskId = busy) =>
-    h.call("GET", `${API_PATHS.messages("ws_acme", taskId)}${query}`, { token: freshToken(h) });
+  const messages = async (query: string, taskId = busy) =>
+    h.call("GET", `${API_PATHS.messages("ws_acme", taskId)}${query}`, { token: await freshToken(h) });
 
   it("the conversation, oldest first, default page of 100; next is null on the last page", async () => {
     const all = await messages("");
@@ -225,13 +225,13 @@ describe("GET /v1/workspaces/{workspaceId}/tasks/{taskId}/messages", () => {
     expect(read.status).toBe(409);
     expect(read.body.error).toBe("not_an_api_task");
     const follow = await h.call("POST", API_PATHS.messages("ws_acme", delegated), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: { text: "hi" },
     });
     expect(follow.status).toBe(409);
     expect(follow.body.error).toBe("not_an_api_task");
     expect(
-      (await h.call("GET", API_PATHS.task("ws_acme", delegated), { token: freshToken(h) })).body.source,
+      (await h.call("GET", API_PATHS.task("ws_acme", delegated), { token: await freshToken(h) })).body.source,
     ).toBe("tracker");
   });
 

@@ -42,11 +42,11 @@ const start = async (body: unknown, token = freshToken(h)) => {
   return answer.body.task.id as string;
 };
 const lines = async (id: string) =>
-  (await h.call("GET", API_PATHS.messages("ws_acme", id), { token: freshToken(h) })).body.messages.map(
+  (await h.call("GET", API_PATHS.messages("ws_acme", id), { token: await freshToken(h) })).body.messages.map(
     (m: { role: string; kind: string; body: string }) => `${m.role}/${m.kind}: ${m.body}`,
   );
 const getTask = async (id: string) =>
-  (await h.call("GET", API_PATHS.task("ws_acme", id), { token: freshToken(h) })).body;
+  (await h.call("GET", API_PATHS.task("ws_acme", id), { token: await freshToken(h) })).body;
 
 describe("pull requests through the code host", () => {
   it("the agent pushes a branch; the task is pr_open with pullRequest {url, merged: false}; merged on the code host, it is completed", async () => {
@@ -77,7 +77,7 @@ describe("pull requests through the code host", () => {
   it("a follow-up on a completed task resumes it", async () => {
     const id = ((await h.db.get("SELECT id FROM tasks WHERE status = 'completed'")) as { id: string }).id;
     await h.call("POST", API_PATHS.messages("ws_acme", id), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: { text: "one more thing" },
     });
     await waitForStatus(h, id, ["replied"]);
@@ -112,13 +112,13 @@ describe("billing and the plan through the admin API", () => {
     expect((await admin(ADMIN_PATHS.billing, { workspaceId: "ws_acme", state: "inactive" })).status).toBe(
       200,
     );
-    await h.call("POST", API_PATHS.stop("ws_acme", slow), { token: freshToken(h) });
+    await h.call("POST", API_PATHS.stop("ws_acme", slow), { token: await freshToken(h) });
     await waitForStatus(h, waiting, ["paused"]);
     expect(await getTask(waiting)).toMatchObject({ status: "paused", pausedOn: "billing", queued: false });
     expect((await lines(waiting)).at(-1)).toMatch(/^platform\/error: Paused: billing is inactive/);
     expect((await admin(ADMIN_PATHS.billing, { workspaceId: "ws_acme", state: "active" })).status).toBe(200);
     await h.call("POST", API_PATHS.messages("ws_acme", waiting), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: { text: "billing is back" },
     });
     await waitForStatus(h, waiting, ["replied"]);
@@ -133,7 +133,7 @@ describe("billing and the plan through the admin API", () => {
       (await admin(ADMIN_PATHS.plan, { workspaceId: "ws_acme", concurrency: 2, queueSize: 3 })).status,
     ).toBe(200);
     await waitForStatus(h, queued, ["replied"]);
-    await h.call("POST", API_PATHS.stop("ws_acme", slow), { token: freshToken(h) });
+    await h.call("POST", API_PATHS.stop("ws_acme", slow), { token: await freshToken(h) });
   });
 
   it.each([
@@ -178,7 +178,7 @@ describe("POST /admin/v1/tokens", () => {
 
 it("no open turn is left behind", async () => {
   await until(
-    () =>
+    async () =>
       (
         (await h.db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued','running')")) as {
           n: number;

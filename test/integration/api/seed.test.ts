@@ -12,7 +12,7 @@ let h: ApiHarness;
 const seed = () => JSON.parse(readFileSync(API_SEED, "utf8"));
 const reseed = (document: unknown) =>
   applySeed(h.db, SeedDocumentSchema.parse(document), new Date(), h.secretBox, createLogger({}));
-const workspace = () =>
+const workspace = async () =>
   (await h.db.get("SELECT plan_name, plan_concurrency, plan_queue_size, billing_state FROM workspaces WHERE id = 'ws_acme'"));
 
 beforeAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe("re-seeding the task engine's parts", () => {
-  it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", () => {
+  it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", async () => {
     (await h.db.run("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'"));
     reseed(seed());
     expect(workspace()).toEqual({
@@ -67,7 +67,7 @@ describe("re-seeding the task engine's parts", () => {
   });
 
   it("the scripted agent's rules are replaced by a seed that has them, kept by one that has none", () => {
-    const count = () => ((await h.db.get("SELECT count(*) AS n FROM agent_rules")) as { n: number }).n;
+    const count = async () => ((await h.db.get("SELECT count(*) AS n FROM agent_rules")) as { n: number }).n;
     const before = count();
     const withoutAgent = seed();
     delete withoutAgent.agent;
@@ -87,7 +87,7 @@ describe("re-seeding the task engine's parts", () => {
     expect((await h.call("GET", API_PATHS.me, { token: TOKENS.unbound })).status).toBe(401);
   });
 
-  it("a member's tracker identity and name come from the seed", () => {
+  it("a member's tracker identity and name come from the seed", async () => {
     expect(
       (await h.db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'unbound@acme.test'")),
     ).toEqual({

@@ -159,7 +159,7 @@ describe("POST /v1/workspaces/{workspaceId}/tasks", () => {
     expect(task.body).toMatchObject({ id: made.body.task.id, source: "api", title: "read me back" });
     expect((await h.call("GET", API_PATHS.task("ws_acme", "task_nope"))).body.error).toBe("not_found");
     const elsewhere = await h.call("GET", API_PATHS.task("ws_beta", made.body.task.id), {
-      token: freshToken(h, "owner@acme.test"),
+      token: await freshToken(h, "owner@acme.test"),
     });
     expect(elsewhere.status).toBe(404);
   });

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** Starts a task with `rawBody` as sent; an accepted one is followed to its reply, so the 5-task limit never bites. */
 async function start(rawBody: string) {
-  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token: freshToken(h), body: rawBody });
+  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token: await freshToken(h), body: rawBody });
   if (answer.status === 202) await waitForStatus(h, answer.body.task.id, ["replied"]);
   return answer;
 }
@@ -115,7 +115,7 @@ describe("POST .../tasks/{taskId}/messages: text", () => {
 
   it.each(REFUSED_EVERYWHERE)("%s gives 400 invalid_prompt", async (_case, raw, named) => {
     const answer = await h.call("POST", API_PATHS.messages("ws_acme", taskId), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: `{"text":${raw}}`,
     });
     expect(answer.status).toBe(400);
@@ -125,7 +125,7 @@ describe("POST .../tasks/{taskId}/messages: text", () => {
 
   it("a follow-up may quote a right-to-left override (only titles refuse it)", async () => {
     const answer = await h.call("POST", API_PATHS.messages("ws_acme", taskId), {
-      token: freshToken(h),
+      token: await freshToken(h),
       body: String.raw`{"text":"see \u202efdp.exe"}`,
     });
     expect(answer.status).toBe(202);

@@ -96,10 +96,10 @@ beforeEach(() => {
   codehostIssues = [ghIssue({ number: 41 }), ghIssue({ number: 42, assignee: "dev-gh" })];
 });
 
-const search = (query = "") =>
-  h.call("GET", `${API_PATHS.tickets("ws_acme")}${query}`, { token: freshToken(h) });
-const delegate = (body: unknown, workspace = "ws_acme") =>
-  h.call("POST", API_PATHS.delegate(workspace), { token: freshToken(h), body });
+const search = async (query = "") =>
+  h.call("GET", `${API_PATHS.tickets("ws_acme")}${query}`, { token: await freshToken(h) });
+const delegate = async (body: unknown, workspace = "ws_acme") =>
+  h.call("POST", API_PATHS.delegate(workspace), { token: await freshToken(h), body });
 const identifiersOf = (answer: { body: { tickets: { identifier: string }[] } }) =>
   answer.body.tickets.map((t) => t.identifier);
 
@@ -177,7 +177,7 @@ describe("ticket search through the ports", () => {
     await search();
     expect(calls).toHaveLength(2);
     calls.length = 0;
-    await h.call("GET", API_PATHS.tickets("ws_nohost"), { token: freshToken(h) });
+    await h.call("GET", API_PATHS.tickets("ws_nohost"), { token: await freshToken(h) });
     expect(calls).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe("GET /v1/workspaces/{workspaceId}/tickets", () => {
   });
 
   it("repo: an enabled repository is searched first; one that is not enabled is ignored", async () => {
-    const first = await search("?repo=acme/web", freshToken(h, "owner@acme.test"));
+    const first = await search("?repo=acme/web", await freshToken(h, "owner@acme.test"));
     expect(first.body.codehost.repo).toBe("acme/web");
     expect(
       first.body.tickets
@@ -77,7 +77,7 @@ describe("GET /v1/workspaces/{workspaceId}/tickets", () => {
     const nolink = await search("", TOKENS.nolink);
     expect(nolink.body.tickets).toEqual([]);
     expect(nolink.body.tracker).toEqual({ connected: true, identityLinked: false, identityBound: false });
-    const unbound = await search("", freshToken(h, "unbound@acme.test"));
+    const unbound = await search("", await freshToken(h, "unbound@acme.test"));
     expect(unbound.body.tracker).toEqual({ connected: true, identityLinked: true, identityBound: false });
     expect(unbound.body.tickets.filter((t: { source: string }) => t.source === "tracker")).toEqual([]);
   });
@@ -156,7 +156,7 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
 
   it("202 {ok: true}; the task runs on the issue, appears in the task list, and its conversation is not under the conversation endpoint", async () => {
     const token = freshToken(h);
-    const answer = await delegate({ source: "codehost", repo: "acme/web", number: 3 }, token);
+    const answer = await delegate({ source: "codehost", repo: "acme/web", number: 3 }, await token);
     expect(answer).toMatchObject({ status: 202, body: { ok: true } });
     const listed = await h.call("GET", API_PATHS.tasks("ws_acme"), { token });
     const task = listed.body.tasks.find((t: { source: string }) => t.source === "codehost_issue");
@@ -167,18 +167,18 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
     );
     // Already being worked on: left out of the search, refused a second time.
     expect(
-      (await search("", freshToken(h, "owner@acme.test"))).body.tickets.map(
+      (await search("", await freshToken(h, "owner@acme.test"))).body.tickets.map(
         (t: { identifier: string }) => t.identifier,
       ),
     ).not.toContain("acme/web#3");
     expect(
-      (await delegate({ source: "codehost", repo: "acme/web", number: 3 }, freshToken(h, "owner@acme.test")))
+      (await delegate({ source: "codehost", repo: "acme/web", number: 3 }, await freshToken(h, "owner@acme.test")))
         .body.error,
     ).toBe("ticket_in_progress");
   });
 
   it("a tracker issue delegated by its id or identifier; the caller becomes its assignee when it had none", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     expect((await delegate({ source: "tracker", id: "trk_2" }, token)).status).toBe(202);
     expect(
       (await h.db.get("SELECT assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'")),

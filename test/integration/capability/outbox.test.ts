@@ -78,9 +78,9 @@ describe("e-mail outbox", () => {
       pollMs: 50,
     });
     worker.kick();
-    const states = () =>
-      notificationsOf(db, "cr_1")[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
-    await until(() => states().includes("admin@acme.test:failed:3"), "the refused recipient to fail");
+    const states = async () =>
+      (await notificationsOf(db, "cr_1"))[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
+    await until(async () => (await states()).includes("admin@acme.test:failed:3"), "the refused recipient to fail");
     expect(states()).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
     expect(smtp.refused).toEqual(["admin@acme.test", "admin@acme.test", "admin@acme.test"]);
     expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"]]);
@@ -90,7 +90,7 @@ describe("e-mail outbox", () => {
       { notificationId: "ntf_1", recipient: "admin@acme.test" },
     ]);
     worker.kick();
-    await until(() => states().includes("admin@acme.test:sent:1"), "redelivery");
+    await until(async () => (await states()).includes("admin@acme.test:sent:1"), "redelivery");
     expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"], ["admin@acme.test"]]);
     expect(smtp.received[1]!.subject).toContain("cr_1");
   });

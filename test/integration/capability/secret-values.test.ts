@@ -26,7 +26,7 @@ async function put(name: string, body: string | Uint8Array) {
   return { status: response.status, text, body: JSON.parse(text) as { error?: string; reason?: string } };
 }
 // The store keeps the value sealed (secrets at rest); the service's own key opens it for the comparison.
-const stored = (name: string) => {
+const stored = async (name: string) => {
   const row = (await service.db.get("SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?", [name])) as { value_sealed: string } | undefined;
   return row && { value: service.app.deps.secretBox.open(secretScope("repo_api", name), row.value_sealed) };
 };
@@ -73,7 +73,7 @@ describe("secret values", () => {
     const value = "\\u0001".repeat(65_536);
     const answer = await put("LONG_SECRET", `{"value": "${value}", "allowedHosts": ["db.acme.test"]}`);
     expect(answer.status).toBe(201);
-    expect(stored("LONG_SECRET")?.value).toBe("\u0001".repeat(65_536));
+    expect((await stored("LONG_SECRET"))?.value).toBe("\u0001".repeat(65_536));
   });
 
   it("a well-formed value outside the BMP (an escaped surrogate pair) is stored as sent", async () => {
@@ -82,7 +82,7 @@ describe("secret values", () => {
       `{"value": "${canary}\\ud83d\\ude00", "allowedHosts": ["db.acme.test"]}`,
     );
     expect(answer.status).toBe(201);
-    expect(stored("EMOJI_SECRET")?.value).toBe(`${canary}\u{1F600}`);
+    expect((await stored("EMOJI_SECRET"))?.value).toBe(`${canary}\u{1F600}`);
     expect(answer.text).not.toContain(canary);
   });
 });

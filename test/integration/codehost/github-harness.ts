@@ -50,10 +50,10 @@ export async function createGithubHarness(): Promise<GithubHarness> {
     new Date(),
     ephemeralSecretBox(),
   );
-  const installation = recordInstallation(
-    db,
-    { installationId: String(INSTALLATION), workspaceId: WORKSPACE, accountLogin: "acme" },
-    new Date(),
+  const installation = await recordInstallation(
+      db,
+      { installationId: String(INSTALLATION), workspaceId: WORKSPACE, accountLogin: "acme" },
+      new Date()
   );
   setInstallationRepos(db, installation, ["acme/web", "acme/api"]);
   const logs: string[] = [];

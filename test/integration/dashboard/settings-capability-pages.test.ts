@@ -19,12 +19,12 @@ let admin: string;
 let member: string;
 const CANARY = "canary-dashboard-secret-5b1e7c0d-never-shown";
 
-function insertRequest(id: string, target: string, status = "open") {
+async function insertRequest(id: string, target: string, status = "open") {
   const at = new Date().toISOString();
   (await h.db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
        VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call the payment provider', ?, ?, ?)`, [id, target, status, at, at]));
 }
-const statusOf = (id: string) =>
+const statusOf = async (id: string) =>
   ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
 
 beforeAll(async () => {
@@ -38,8 +38,8 @@ beforeAll(async () => {
     ["cr_secret", "api.pay.test"],
     ["cr_hosts", "api.hosts.test"],
   ])
-    insertRequest(id!, target!);
-  insertRequest("cr_verified", "api.done.test", "verified");
+    await insertRequest(id!, target!);
+  await insertRequest("cr_verified", "api.done.test", "verified");
 });
 afterAll(async () => {
   await h.close();

@@ -68,9 +68,9 @@ describe("dashboard task pages", () => {
     const home = await h.page("GET", DASHBOARD_HOME, { cookie: owner });
     expect(home.status).toBe(303);
     expect(home.headers.get("location")).toBe(tasksPath(WS));
-    const lonely = upsertUser(h.db, { email: "lonely@nowhere.test" }, new Date());
+    const lonely = await upsertUser(h.db, { email: "lonely@nowhere.test" }, new Date());
     const page = await h.page("GET", DASHBOARD_HOME, {
-      cookie: startWebSession(h.app.deps, lonely.id, false).cookie,
+      cookie: (await startWebSession(h.app.deps, lonely.id, false)).cookie,
     });
     expect(page.status).toBe(200);
     expect(page.text).toContain("Ask a workspace's owner or admin to invite lonely@nowhere.test");

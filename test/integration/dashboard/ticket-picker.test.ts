@@ -24,9 +24,9 @@ async function delegate(cookie: string, fields: Record<string, string>, ws = "ws
   const csrf = csrfOf((await picker(cookie, ws)).text);
   return h.page("POST", delegatePath(ws), { cookie, form: { csrf, ...fields } });
 }
-const tasksOn = (ticketId: string) =>
+const tasksOn = async (ticketId: string) =>
   ((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [ticketId])) as { n: number }).n;
-const allTasks = () => ((await h.db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n;
+const allTasks = async () => ((await h.db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n;
 
 describe("GET the ticket picker", () => {
   it("lists the search's tickets in its order: the caller's own first, then the team's unassigned; tracker before code host", async () => {

@@ -252,7 +252,7 @@ describe("request bodies", () => {
 describe("a token from the authorization server is good only on the resource it was issued for (RFC 8707)", () => {
   // Recorded as the provider records the tokens it issues (oauth/sign-ins.ts); the browser flow that issues them
   // is the OAuth suite's.
-  const issue = (resourceKind: "api" | "mcp", token: string) => {
+  const issue = async (resourceKind: "api" | "mcp", token: string) => {
     const user = (await h.db.get("SELECT id FROM users WHERE email = 'dev@acme.test'")) as { id: string };
     recordAccessToken(
       h.db,
@@ -279,7 +279,7 @@ describe("a token from the authorization server is good only on the resource it 
   it("Disconnect (endSignIn) ends the app's sign-in at once: its next call is refused with 401", async () => {
     const token = issue("mcp", `D${"d".repeat(42)}`);
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
-    expect(endSignIn(h.db, `grant-mcp-${token.slice(0, 6)}`, Date.now())).toBe(true);
+    expect(endSignIn(h.db, `grant-mcp-${(await token).slice(0, 6)}`, Date.now())).toBe(true);
     const answer = await rpc(h, callTool("whoami"), { token });
     expect(answer.status).toBe(401);
     // Ending a sign-in forgets its tokens, so the token now reads as unknown.
@@ -288,7 +288,7 @@ describe("a token from the authorization server is good only on the resource it 
 
   it("a sign-in past its 90 days is refused with a reason for an app, not for the baton command", async () => {
     const token = issue("mcp", `E${"e".repeat(42)}`);
-    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`]));
+    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${(await token).slice(0, 6)}`]));
     h.clock.offsetMs += 91 * 86_400_000;
     try {
       const answer = await rpc(h, callTool("whoami"), { token });

@@ -87,7 +87,7 @@ describe("a refused call is a tool execution error that says what to fix", () =>
     });
     expect(delegated.status).toBe(202);
     trackerTask = await until(
-      () =>
+      async () =>
         ((await h.db.get("SELECT id FROM tasks WHERE source = 'tracker'")) as { id: string } | undefined)
           ?.id,
       "the delegated tracker task",
@@ -208,7 +208,7 @@ describe("one budget of 120 calls a minute per token", () => {
       error: { code: MCP_GATE_ERRORS.rateLimited },
     });
     // Another token has its own budget, and the API's budgets are apart from it.
-    expect((await rpc(h, callTool("whoami"), { token: freshToken(h) })).status).toBe(200);
+    expect((await rpc(h, callTool("whoami"), { token: await freshToken(h) })).status).toBe(200);
     expect((await h.call("GET", API_PATHS.me, { token })).status).toBe(200);
     h.clock.offsetMs += 60_000;
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);

@@ -124,24 +124,24 @@ describe("the authorization server", () => {
     const token = await world.signIn();
     const answer = await me(token);
     expect(answer.status).toBe(200);
-    const user = findUserByEmail(world.db, OWNER)!;
-    const apps = listConnectedApps(world.app.deps, user.id);
+    const user = (await findUserByEmail(world.db, OWNER))!;
+    const apps = await listConnectedApps(world.app.deps, user.id);
     expect(apps[0]!.clientName).toMatch(/^Baton CLI on /);
     expect(Date.parse(apps[0]!.expiresAt) - Date.parse(apps[0]!.createdAt)).toBeLessThanOrEqual(90 * DAY);
   });
 
   it("Disconnect ends the sign-in at once; another user cannot disconnect it", async () => {
     const token = await world.signIn();
-    const owner = findUserByEmail(world.db, OWNER)!;
-    const stranger = findUserByEmail(world.db, STRANGER)!;
-    const grantId = listConnectedApps(world.app.deps, owner.id)[0]!.grantId;
+    const owner = (await findUserByEmail(world.db, OWNER))!;
+    const stranger = (await findUserByEmail(world.db, STRANGER))!;
+    const grantId = (await listConnectedApps(world.app.deps, owner.id))[0]!.grantId;
     expect(disconnectApp(world.app.deps, stranger.id, grantId)).toBe(false);
     expect((await me(token)).status).toBe(200);
     expect(disconnectApp(world.app.deps, owner.id, grantId)).toBe(true);
     const after = await me(token);
     expect(after).toMatchObject({ status: 401, body: { error: "invalid_token" } });
     expect(after.body.reason).toContain("baton login");
-    expect(listConnectedApps(world.app.deps, owner.id).map((a) => a.grantId)).not.toContain(grantId);
+    expect((await listConnectedApps(world.app.deps, owner.id)).map((a) => a.grantId)).not.toContain(grantId);
   });
 
   it.each([

@@ -87,8 +87,8 @@ export async function startOAuthWorld(
   capability.serviceUrl = url;
   app.start();
 
-  const sessionFor = (email: string) =>
-    startWebSession(app.deps, findUserByEmail(db, email)!.id, false).cookie;
+  const sessionFor = async (email: string) =>
+    (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
   const browse: OAuthWorld["browse"] = (target, init = {}) =>
     fetch(target, {
       method: init.method ?? (init.form ? "POST" : "GET"),

@@ -125,12 +125,12 @@ describe("MCP clients on the authorization server", () => {
     expect(native.fetches).toBeGreaterThan(0);
     const token = String(signIn.body.access_token);
     const nowMs = Date.now();
-    expect(lookUpSignInToken(world.db, token, "mcp", nowMs).state).toBe("active");
+    expect((await lookUpSignInToken(world.db, token, "mcp", nowMs)).state).toBe("active");
     // Bound to the MCP endpoint (RFC 8707): the public API does not take it.
-    expect(lookUpSignInToken(world.db, token, "api", nowMs).state).toBe("unknown");
+    expect((await lookUpSignInToken(world.db, token, "api", nowMs)).state).toBe("unknown");
     const me = await fetch(`${world.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(401);
-    const apps = listConnectedApps(world.app.deps, findUserByEmail(world.db, OWNER)!.id);
+    const apps = await listConnectedApps(world.app.deps, (await findUserByEmail(world.db, OWNER))!.id);
     expect(apps.map((app) => app.clientName)).toContain("Docs MCP client");
   });
 

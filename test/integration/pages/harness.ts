@@ -68,7 +68,7 @@ export async function createPagesHarness(): Promise<PagesHarness> {
     seen,
     logs,
     user,
-    signIn: (email) => startWebSession(app.deps, user(email).id, false).cookie,
+    signIn: async (email) => (await startWebSession(app.deps, (await user(email)).id, false)).cookie,
     async page(method, path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.cookie) headers.cookie = init.cookie;

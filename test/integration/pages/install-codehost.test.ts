@@ -73,7 +73,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const cookieOf = (email: string) => startWebSession(app.deps, findUserByEmail(db, email)!.id, false).cookie;
+const cookieOf = async (email: string) => (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
 
 async function get(path: string, cookie: string): Promise<Seen> {
   const response = await app.http.request(path, { headers: { cookie }, redirect: "manual" });
@@ -88,7 +88,7 @@ async function get(path: string, cookie: string): Promise<Seen> {
 
 /** Starts the flow as `email` and follows the fake's installation page: the callback's path and query. */
 async function startInstall(email: string, workspace = "ws_acme"): Promise<string> {
-  const start = await get(`/install/codehost?workspace=${workspace}`, cookieOf(email));
+  const start = await get(`/install/codehost?workspace=${workspace}`, await cookieOf(email));
   expect(start.status).toBe(302);
   expect(start.location).toMatch(new RegExp(`^${fake.webUrl}/apps/baton-test/installations/new\\?state=`));
   const page = await fetch(start.location!, { redirect: "manual" });
@@ -106,13 +106,13 @@ describe("GET /install/codehost and its callback", () => {
   it("an owner installs: the installation and its repositories are recorded, and the page names the account and repositories", async () => {
     const callback = await startInstall("owner@acme.test");
     expect(callback).toMatch(/installation_id=501&setup_action=install&state=/);
-    const done = await get(callback, cookieOf("owner@acme.test"));
+    const done = await get(callback, await cookieOf("owner@acme.test"));
     expect(done.status).toBe(200);
     expect(done.text).toContain("acme");
     expect(done.text).toContain("<li>acme/web</li>");
     expect(done.text).toContain("<li>acme/api</li>");
     expect(installationById(db, "501")).toMatchObject({ workspaceId: "ws_acme", accountLogin: "acme" });
-    expect(installationOfRepo(db, "ws_acme", "acme/api")?.installationId).toBe("501");
+    expect((await installationOfRepo(db, "ws_acme", "acme/api"))?.installationId).toBe("501");
     expect(logs.some((line) => line.includes('"event":"codehost.installed"'))).toBe(true);
   });
 
@@ -125,21 +125,21 @@ describe("GET /install/codehost and its callback", () => {
     ],
   ])("%s gets its refusal page (400)", async (_case, alter, message) => {
     const callback = alter(await startInstall("owner@acme.test"));
-    const refused = await get(callback, cookieOf("owner@acme.test"));
+    const refused = await get(callback, await cookieOf("owner@acme.test"));
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(message);
   });
 
   it("a state used once is refused the second time (400, 'already used')", async () => {
     const callback = await startInstall("owner@acme.test");
-    expect((await get(callback, cookieOf("owner@acme.test"))).status).toBe(200);
-    const again = await get(callback, cookieOf("owner@acme.test"));
+    expect((await get(callback, await cookieOf("owner@acme.test"))).status).toBe(200);
+    const again = await get(callback, await cookieOf("owner@acme.test"));
     expect(again.status).toBe(400);
     expect(again.text).toMatch(/already used/);
   });
 
   it("a state older than ten minutes is refused (400, 'expired')", async () => {
-    const cookie = cookieOf("owner@acme.test");
+    const cookie = await cookieOf("owner@acme.test");
     const callback = await startInstall("owner@acme.test");
     clock.offsetMs = 11 * 60_000;
     try {
@@ -153,7 +153,7 @@ describe("GET /install/codehost and its callback", () => {
 
   it("another member's state is refused (400, 'started by another member')", async () => {
     const callback = await startInstall("owner@acme.test");
-    const other = await get(callback, cookieOf("unbound@acme.test"));
+    const other = await get(callback, await cookieOf("unbound@acme.test"));
     expect(other.status).toBe(400);
     expect(other.text).toMatch(/started by another member/);
   });
@@ -162,17 +162,17 @@ describe("GET /install/codehost and its callback", () => {
     fake.state.setup.installationId = 502;
     try {
       const callback = await startInstall("owner@acme.test");
-      const clash = await get(callback, cookieOf("owner@acme.test"));
+      const clash = await get(callback, await cookieOf("owner@acme.test"));
       expect(clash.status).toBe(409);
       expect(clash.text).toMatch(/connected to another workspace/);
-      expect(installationById(db, "502")?.workspaceId).toBe("ws_aaa_other");
+      expect((await installationById(db, "502"))?.workspaceId).toBe("ws_aaa_other");
     } finally {
       fake.state.setup.installationId = 501;
     }
   });
 
   it("a member who is not an owner or admin gets 403 at the start", async () => {
-    const refused = await get("/install/codehost?workspace=ws_acme", cookieOf("dev@acme.test"));
+    const refused = await get("/install/codehost?workspace=ws_acme", await cookieOf("dev@acme.test"));
     expect(refused.status).toBe(403);
     expect(refused.text).toMatch(/only an owner or admin/);
   });
@@ -183,7 +183,7 @@ describe("GET /install/codehost and its callback", () => {
   ])("an installation_id %s is a 400 page", async (_case, query) => {
     const refused = await get(
       `/install/codehost/callback?${query}setup_action=install&state=x`,
-      cookieOf("owner@acme.test"),
+      await cookieOf("owner@acme.test"),
     );
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/no valid installation_id/);
@@ -214,7 +214,7 @@ describe("GET /install/codehost and its callback", () => {
   it("setup_action=request (the installation awaits the account owner's approval) is a 400 page saying so", async () => {
     const refused = await get(
       "/install/codehost/callback?setup_action=request&state=x",
-      cookieOf("owner@acme.test"),
+      await cookieOf("owner@acme.test"),
     );
     expect(refused.status).toBe(400);
     expect(refused.text).toMatch(/requested, not made/);

@@ -60,7 +60,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const cookieOf = (email: string) => startWebSession(app.deps, findUserByEmail(db, email)!.id, false).cookie;
+const cookieOf = async (email: string) => (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
 
 async function get(path: string, cookie: string) {
   const response = await app.listeners.public.request(path, { headers: { cookie }, redirect: "manual" });
@@ -82,9 +82,9 @@ async function atTracker(authorizeUrl: string, userId: string): Promise<string> 
 /** Starts the flow as `email` in `workspace`, approves at the tracker as `trackerUser`, returns the callback page. */
 async function runFlow(email: string, workspace: string, trackerUser: string) {
   const cookie = cookieOf(email);
-  const start = await get(`${START}?workspace=${workspace}`, cookie);
+  const start = await get(`${START}?workspace=${workspace}`, await cookie);
   expect(start.status, start.text).toBe(302);
-  return { start, page: await get(await atTracker(start.location!, trackerUser), cookie), cookie };
+  return { start, page: await get(await atTracker(start.location!, trackerUser), await cookie), cookie };
 }
 
 async function tickets(token: string) {
@@ -99,7 +99,7 @@ async function tickets(token: string) {
 
 describe("an owner or admin connects the workspace", () => {
   it("a member cannot start connecting a workspace whose tracker is not connected (403, ask an owner or admin)", async () => {
-    const answer = await get(`${START}?workspace=ws_acme`, cookieOf("dev@acme.test"));
+    const answer = await get(`${START}?workspace=ws_acme`, await cookieOf("dev@acme.test"));
     expect(answer.status).toBe(403);
     expect(answer.text).toContain("only an owner or admin of Acme can connect its tracker; ask one of them");
   });
@@ -197,7 +197,7 @@ describe("a member links their own identity", () => {
   });
 
   it("a declined access says so and links nothing; the state is used up", async () => {
-    const cookie = cookieOf("unbound@acme.test");
+    const cookie = await cookieOf("unbound@acme.test");
     const start = await get(`${START}?workspace=ws_acme`, cookie);
     fake.decline = true;
     const callback = await atTracker(start.location!, USERS.zed).finally(() => {
@@ -217,7 +217,7 @@ describe("a member links their own identity", () => {
 describe("a state the callback refuses", () => {
   const begin = async (email = "dev@acme.test") => {
     const cookie = cookieOf(email);
-    const start = await get(`${START}?workspace=ws_acme`, cookie);
+    const start = await get(`${START}?workspace=ws_acme`, await cookie);
     return { cookie, callback: await atTracker(start.location!, USERS.dev) };
   };
 
@@ -239,7 +239,7 @@ describe("a state the callback refuses", () => {
       "used",
       async () => {
         const { cookie, callback } = await begin();
-        expect((await get(callback, cookie)).status).toBe(200);
+        expect((await get(callback, await cookie)).status).toBe(200);
         return { cookie, path: callback };
       },
       "this link was already used",
@@ -264,7 +264,7 @@ describe("a state the callback refuses", () => {
   ])("%s: 400 with a page saying what to do", async (_what, arrange, reason) => {
     const { cookie, path } = await arrange();
     try {
-      const answer = await get(path, cookie);
+      const answer = await get(path, await cookie);
       expect(answer.status).toBe(400);
       expect(answer.text).toContain(reason);
       expect(answer.text).toContain("start again from /install/tracker?workspace=");
@@ -298,7 +298,7 @@ describe("without an OAuth application", () => {
       tasks: { workRoot: join(dir, "work-local") },
     });
     try {
-      const cookie = startWebSession(local.deps, findUserByEmail(db, "owner@acme.test")!.id, false).cookie;
+      const cookie = (await startWebSession(local.deps, (await findUserByEmail(db, "owner@acme.test"))!.id, false)).cookie;
       const response = await local.listeners.public.request(`${path}?workspace=ws_acme`, {
         headers: { cookie },
       });

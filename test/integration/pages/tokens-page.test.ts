@@ -46,9 +46,9 @@ async function createToken(name: string, lifetimeDays = "30", who = cookie) {
   return { token, answer, form };
 }
 
-const tokenCount = () =>
+const tokenCount = async () =>
   ((await h.db.get("SELECT count(*) AS n FROM personal_access_tokens")) as { n: number }).n;
-const revokedAt = (lastFour: string) =>
+const revokedAt = async (lastFour: string) =>
   (
     (await h.db.get("SELECT revoked_at_ms FROM personal_access_tokens WHERE last_four = ?", [lastFour])) as {
       revoked_at_ms: number | null;
@@ -103,11 +103,11 @@ describe("creating a token", () => {
 
   it("the list says in words which tokens are Active, Expired or Revoked", async () => {
     // Made 31 days ago with 30 days to live: expired a day ago (the store's clock is passed in, not waited for).
-    const old = createOwnToken(
-      h.db,
-      h.user(DEV),
-      { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
-      new Date(Date.now() - 31 * DAY_MS),
+    const old = await createOwnToken(
+        h.db,
+        h.user(DEV),
+        { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
+        new Date(Date.now() - 31 * DAY_MS)
     );
     if (old === "already-created") throw new Error("a fresh id was taken");
     expect((await h.me(old.token)).status).toBe(401);

@@ -91,7 +91,7 @@ describe("the installation token behind a placeholder", () => {
       logger: pino({ level: "silent" }),
     });
     const task = { id: "tsk_push", workspaceId: "ws_acme", title: "t", repo: "acme/api", source: "api" };
-    const sandbox = await turns.sandboxFor(task, turns.credentialsFor(task, new Date()));
+    const sandbox = await turns.sandboxFor(task, await turns.credentialsFor(task, new Date()));
     expect(sandbox.env).toMatchObject({
       BATON_GIT_URL: `${WEB_URL}/acme/api.git`,
       BATON_CODEHOST_TOKEN: `baton-secret-${world.installation.credentialId}`,

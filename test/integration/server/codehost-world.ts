@@ -98,7 +98,7 @@ export async function startWorld(options: {
     { installationId: "4242", workspaceId: "ws_acme", accountLogin: "acme" },
     new Date(),
   );
-  addInstallationRepos(db, installation, ["acme/api"]);
+  addInstallationRepos(db, await installation, ["acme/api"]);
   let log = "";
   const logger = pino(
     { level: "debug" },

@@ -22,30 +22,30 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rows = () => (await db.all("SELECT k, v FROM t ORDER BY k"));
+const rows = async () => (await db.all("SELECT k, v FROM t ORDER BY k"));
 
 describe("commitSoon", () => {
   it("work queued together commits in one transaction; a piece that throws rolls back only its own writes", async () => {
     // WAL frames written: every commit appends the pages it changed, so one shared commit of three pieces
     // appends what one single-row commit does, where three commits would append three times as much.
     const walFrames = () => (statSync(`${dir}/s.sqlite-wal`).size - 32) / (24 + 4096);
-    const insert = (k: string, v: number) => (await db.run("INSERT INTO t (k, v) VALUES (?, ?)", [k, v]));
+    const insert = async (k: string, v: number) => (await db.run("INSERT INTO t (k, v) VALUES (?, ?)", [k, v]));
     let before = walFrames();
     await db.transaction(async () => insert("0", 0));
     const oneCommit = walFrames() - before;
 
     before = walFrames();
     const first = db.transaction(async () => {
-      insert("a", 1);
+      await insert("a", 1);
       return "a";
     });
     const failing = db.transaction(async () => {
-      insert("b", 2);
+      await insert("b", 2);
       throw new Error("refused after writing");
     });
     const third = db.transaction(async () => {
       // Sees the first piece's write, not the rolled-back second one.
-      insert("c", rows().length);
+      await insert("c", (await rows()).length);
       return "c";
     });
     expect(rows()).toEqual([{ k: "0", v: 0 }]); // nothing runs before the batch flushes

@@ -391,7 +391,7 @@ describe("serial activations and the naming ledger", () => {
     );
     // Sample the store while they run: never more than one `running` operation in the engagement.
     let mostRunning = 0;
-    const sampler = setInterval(() => {
+    const sampler = setInterval(async () => {
       const row = (await harness!.db.get("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")) as { n: number };
       mostRunning = Math.max(mostRunning, row.n);
     }, 2);
@@ -493,7 +493,7 @@ it("no canary secret value appears in any response body", async () => {
 
 async function waitForRow(h: Harness, id: string, states = ["failed", "succeeded"]): Promise<void> {
   const row = await pollUntil(
-    () => (await h.db.get("SELECT state FROM operations WHERE id = ?", [id])) as { state: string },
+    async () => (await h.db.get("SELECT state FROM operations WHERE id = ?", [id])) as { state: string },
     (current) => states.includes(current.state),
     { timeoutMs: 30_000, intervalMs: 10 },
   );

@@ -52,6 +52,6 @@ describe("sandbox activity", () => {
     const creds = await harness.sandbox("ws_acme", "eng-activity");
     recordBox(harness, creds);
     await use(harness, creds);
-    expect(getBox(harness.db, creds.sandboxId)!.lastActivityAtMs).toBeGreaterThan(Date.now() - 60_000);
+    expect((await getBox(harness.db, creds.sandboxId))!.lastActivityAtMs).toBeGreaterThan(Date.now() - 60_000);
   });
 });

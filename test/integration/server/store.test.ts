@@ -43,7 +43,7 @@ describe("store", () => {
     // It holds secret values: only its owner may read it or its WAL.
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect((await stat(`${path}-wal`)).mode & 0o777).toBe(0o600);
-    const versions = () =>
+    const versions = async () =>
       (
         (await db!.all("SELECT version FROM schema_migrations ORDER BY version")) as { version: number }[]
       ).map((r) => r.version);
@@ -89,7 +89,7 @@ describe("seed", () => {
   it("re-applying the same seed changes nothing and keeps each secret's id (so its placeholder)", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(db, seed(), new Date(), box);
-    const secrets = () =>
+    const secrets = async () =>
       (await db!.all("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name"));
     const before = secrets();
     applySeed(db, seed(), new Date(), box);

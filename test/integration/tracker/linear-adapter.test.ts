@@ -69,7 +69,7 @@ async function authorizeAs(userId: string, purpose: "connect" | "link") {
 }
 
 async function connect() {
-  const devUser = findUserByEmail(db, DEV)!;
+  const devUser = (await findUserByEmail(db, DEV))!;
   recordConnection(
     db,
     box,
@@ -225,7 +225,7 @@ describe("tokens near expiry", () => {
   it("a member's token within five minutes of expiry is refreshed once, stored sealed, and used", async () => {
     fake.expiresInSeconds = 120;
     await connect();
-    const before = openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens;
+    const before = (await openMemberTokensByIdentity(db, box, WS, USERS.dev))!.tokens;
     fake.expiresInSeconds = 86_399;
     fake.log.length = 0;
     const tracker = make();
@@ -236,7 +236,7 @@ describe("tokens near expiry", () => {
     ]);
     const refreshes = fake.log.filter((r) => r.form?.grant_type === "refresh_token");
     expect(refreshes).toHaveLength(1);
-    const after = openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens;
+    const after = (await openMemberTokensByIdentity(db, box, WS, USERS.dev))!.tokens;
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.expiresAtMs! - Date.now()).toBeGreaterThan(86_000_000);
@@ -245,14 +245,14 @@ describe("tokens near expiry", () => {
   });
 
   it("a 401 for a token good by our clock gets one forced refresh and one more try", async () => {
-    const before = openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens;
+    const before = (await openMemberTokensByIdentity(db, box, WS, USERS.dev))!.tokens;
     fake.expireTokensOf(USERS.dev);
     fake.log.length = 0;
     const found = await make().searchIssues({ workspaceId: WS, identity: USERS.dev, q: null, limit: 5 });
     expect(found).toHaveLength(3);
     expect(fake.calls(LINEAR_OPERATIONS.searchIssues).map((c) => c.userId)).toEqual([undefined, USERS.dev]);
     expect(fake.log.filter((r) => r.form?.grant_type === "refresh_token")).toHaveLength(1);
-    expect(openMemberTokensByIdentity(db, box, WS, USERS.dev)!.tokens.accessToken).not.toBe(
+    expect((await openMemberTokensByIdentity(db, box, WS, USERS.dev))!.tokens.accessToken).not.toBe(
       before.accessToken,
     );
   });
@@ -308,7 +308,7 @@ describe("rate limits", () => {
 
   it("a token the tracker refuses fails without a retry, the error naming the operation, never the token", async () => {
     const bogus = "lin_oauth_canary-revoked-0a9b8c";
-    storeMemberTokens(db, box, WS, findUserByEmail(db, DEV)!.id, {
+    storeMemberTokens(db, box, WS, (await findUserByEmail(db, DEV))!.id, {
       accessToken: bogus,
       refreshToken: null,
       expiresAtMs: null,

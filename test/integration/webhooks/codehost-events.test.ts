@@ -36,7 +36,7 @@ const apply = (event: string, payload: Payload): Promise<string> =>
   applyDelivery(h, "codehost", event, payload);
 
 const issueKey = (p: Payload) => `acme/api#${p.issue.number}`;
-const messages = (taskId: string) =>
+const messages = async (taskId: string) =>
   (await h.db.all("SELECT role, body, message_id FROM task_messages WHERE task_id = ? ORDER BY seq", [taskId])) as {
     role: string;
     body: string;
@@ -53,7 +53,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
       const payload = onNewIssue(name);
       const outcome = await apply("issues", payload);
       expect(outcome).toMatch(/^started task task_/);
-      const task = taskOfTicket(h.db, String(payload.issue.id))!;
+      const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
       expect(task).toMatchObject({
         source: "codehost_issue",
         title: "Parser crashes on an empty config",
@@ -61,7 +61,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
         ticket_number: payload.issue.number,
         created_by: userIdFor("dev@acme.test"),
       });
-      expect(messages(task.id)[0]!.body).toBe(
+      expect((await messages(task.id))[0]!.body).toBe(
         `acme/api#${payload.issue.number}: Parser crashes on an empty config\n\nRunning \`acme-api --config empty.toml\` panics in the parser.`,
       );
       const comments = await until(
@@ -71,7 +71,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
             : undefined,
         "the agent's reply on the issue",
       );
-      const reply = messages(task.id).find((m) => m.role === "agent")!;
+      const reply = (await messages(task.id)).find((m) => m.role === "agent")!;
       expect(comments[0]).toBe(
         `${reply.body}\n\n<!-- baton:${((await h.db.get("SELECT id FROM task_messages WHERE task_id = ? AND role = 'agent'", [task.id])) as { id: string }).id} -->`,
       );
@@ -152,7 +152,7 @@ describe("issue_comment created by a member on an issue with a task is a follow-
   it("the comment runs a second turn; the same comment again adds nothing; the service's own comment is ignored", async () => {
     const payload = onNewIssue("issues-labeled");
     await apply("issues", payload);
-    const task = taskOfTicket(h.db, String(payload.issue.id))!;
+    const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
     await until(() => h.comments("codehost", issueKey(payload)).length === 1, "the first reply");
     const comment = fixture("codehost", "issue-comment-created");
     comment.issue.id = payload.issue.id;
@@ -174,7 +174,7 @@ describe("issue_comment created by a member on an issue with a task is a follow-
     outsider.comment.id += 2;
     outsider.comment.user.login = "outsider";
     expect(await apply("issue_comment", outsider)).toMatch(/not a member/);
-    expect(messages(task.id).filter((m) => m.role === "user")).toHaveLength(2);
+    expect((await messages(task.id)).filter((m) => m.role === "user")).toHaveLength(2);
   });
 });
 
@@ -187,16 +187,16 @@ describe("the issue closed, or taken from the agent, stops its running turn", ()
     // The seed's scripted agent works 10 minutes on a prompt that says "slow": the turn is running when the event comes.
     const payload = onNewIssue("issues-labeled", (p) => (p.issue.body = "slow work ahead"));
     await apply("issues", payload);
-    const task = taskOfTicket(h.db, String(payload.issue.id))!;
+    const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
     await until(
-      () => taskOfTicket(h.db, String(payload.issue.id))!.status === "implementing",
+      async () => (await taskOfTicket(h.db, String(payload.issue.id)))!.status === "implementing",
       "the turn to run",
     );
     const stop = fixture("codehost", name);
     stop.issue.id = payload.issue.id;
     stop.issue.number = payload.issue.number;
     expect(await apply("issues", stop)).toMatch(new RegExp(`^stopped task ${task.id}`));
-    expect(taskOfTicket(h.db, String(payload.issue.id))!.status).toBe("cancelled");
+    expect((await taskOfTicket(h.db, String(payload.issue.id)))!.status).toBe("cancelled");
     await until(
       () => h.comments("codehost", issueKey(payload)).some((c) => c.startsWith("Stopped by Dev Eloper")),
       "the stop notice on the issue",
@@ -212,9 +212,9 @@ describe("pull_request closed", () => {
   ])("merged %s: a pr_open task becomes %s (pullRequest.merged %s)", async (merged, status, mergedFlag) => {
     const payload = onNewIssue("issues-labeled");
     await apply("issues", payload);
-    const task = taskOfTicket(h.db, String(payload.issue.id))!;
+    const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
     await until(
-      () => ["replied", "pr_open"].includes(taskOfTicket(h.db, String(payload.issue.id))!.status),
+      async () => ["replied", "pr_open"].includes((await taskOfTicket(h.db, String(payload.issue.id)))!.status),
       "the reply",
     );
     // The scripted agent's pull request is opened through the local code host elsewhere; here the task is given one.
@@ -246,7 +246,7 @@ describe("a delegated issue's replies are posted back too", () => {
 });
 
 describe("installation events keep the installation's records (known installations only)", () => {
-  const enabled = () =>
+  const enabled = async () =>
     (
       (await h.db.all("SELECT slug FROM repositories WHERE workspace_id = 'ws_acme' AND connected = 1 ORDER BY slug")) as { slug: string }[]
     ).map((r) => r.slug);
@@ -265,13 +265,13 @@ describe("installation events keep the installation's records (known installatio
       h.logs.some((l) => l.includes('"event":"codehost.installed"') && l.includes('"installation":"4242"')),
     ).toBe(true);
     await apply("installation", fixture("codehost", "installation-suspend"));
-    expect(installationById(h.db, "4242")!.suspended).toBe(true);
+    expect((await installationById(h.db, "4242"))!.suspended).toBe(true);
     const payload = onNewIssue("issues-labeled");
     expect(await apply("issues", payload)).toBe("ignored: installation 4242 is suspended");
     const unsuspend = fixture("codehost", "installation-suspend");
     unsuspend.action = "unsuspend";
     await apply("installation", unsuspend);
-    expect(installationById(h.db, "4242")!.suspended).toBe(false);
+    expect((await installationById(h.db, "4242"))!.suspended).toBe(false);
     const unknown = fixture("codehost", "installation-created");
     unknown.installation.id = 31337;
     expect(await apply("installation", unknown)).toMatch(/ignored: unknown installation 31337/);

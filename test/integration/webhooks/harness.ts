@@ -143,8 +143,8 @@ export async function createWebhookHarness(
       harness.seen.push(text);
       return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text) };
     },
-    comments(source, issueKey) {
-      return localComments(db, { workspaceId: "ws_acme", source, issueKey }).map((c) => c.body);
+    async comments(source, issueKey) {
+      return (await localComments(db, { workspaceId: "ws_acme", source, issueKey })).map((c) => c.body);
     },
     async restart(opts = {}) {
       await harness.app.stop();
@@ -166,7 +166,7 @@ export function freshTracker(name: string, nowMs = Date.now()): Payload {
   return { ...fixture("tracker", name), webhookTimestamp: nowMs };
 }
 
-export function taskOfTicket(db: Database, ticketId: string) {
+export async function taskOfTicket(db: Database, ticketId: string) {
   return (await db.get("SELECT * FROM tasks WHERE ticket_id = ?", [ticketId])) as
     | {
         id: string;
@@ -181,7 +181,7 @@ export function taskOfTicket(db: Database, ticketId: string) {
     | undefined;
 }
 
-export function deliveryRow(db: Database, deliveryId: string) {
+export async function deliveryRow(db: Database, deliveryId: string) {
   return (await db.get("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?", [deliveryId])) as { state: string; outcome: string | null; attempts: number } | undefined;
 }
 
@@ -201,7 +201,7 @@ export async function applyDelivery(
 }
 
 /** The delivery's row once the worker has taken it out of the queue (done or failed). */
-export function appliedRow(db: Database, deliveryId: string) {
-  const row = deliveryRow(db, deliveryId);
+export async function appliedRow(db: Database, deliveryId: string) {
+  const row = await deliveryRow(db, deliveryId);
   return row && row.state !== "queued" ? row : undefined;
 }

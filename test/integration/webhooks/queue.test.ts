@@ -37,7 +37,7 @@ describe("a crash after the answer loses nothing: the delivery is committed befo
     expect(taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
     await h.restart({ start: true });
     await until(
-      () => deliveryRow(h!.db, deliveryId)?.state === "done",
+      async () => (await deliveryRow(h!.db, deliveryId))?.state === "done",
       "the recovered delivery to be applied",
     );
     expect(taskOfTicket(h.db, String(payload.issue.id))).toMatchObject({ source: "codehost_issue" });
@@ -51,13 +51,13 @@ describe("applying is idempotent: a crash mid-apply re-runs the delivery", () =>
     payload.issue.body = "slow work";
     const deliveryId = newDeliveryId();
     await h.deliver("codehost", "issues", payload, { deliveryId });
-    await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the first application");
-    const first = deliveryRow(h.db, deliveryId)!.outcome;
+    await until(async () => (await deliveryRow(h!.db, deliveryId))?.state === "done", "the first application");
+    const first = (await deliveryRow(h.db, deliveryId))!.outcome;
     // As if the service died after applying but before recording the outcome: the row is still queued.
     (await h.db.run("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?", [deliveryId]));
     await h.restart();
-    await until(() => deliveryRow(h!.db, deliveryId)?.state === "done", "the re-run");
-    expect(deliveryRow(h.db, deliveryId)!.outcome).toBe(first);
+    await until(async () => (await deliveryRow(h!.db, deliveryId))?.state === "done", "the re-run");
+    expect((await deliveryRow(h.db, deliveryId))!.outcome).toBe(first);
     expect(
       (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
     ).toEqual({
@@ -147,7 +147,7 @@ describe("the issue-reply outbox retries a failed post", () => {
     const payload = freshTracker("issue-update-labeled");
     await h.deliver("tracker", "Issue", payload);
     const posted = await until(
-      () =>
+      async () =>
         (await h!.db.get("SELECT entry_id, attempts FROM issue_posts WHERE state = 'posted'")) as
           | { entry_id: string; attempts: number }
           | undefined,

@@ -29,7 +29,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const rows = () => ((await h.db.get("SELECT count(*) AS n FROM webhook_deliveries")) as { n: number }).n;
+const rows = async () => ((await h.db.get("SELECT count(*) AS n FROM webhook_deliveries")) as { n: number }).n;
 const rejectedLines = () => h.logs.filter((line) => line.includes('"event":"webhook.rejected"'));
 
 describe("a delivery that is not the platform's is refused 401 and never processed", () => {
@@ -105,7 +105,7 @@ describe("a verified delivery is queued and answered before the work runs", () =
     expect(first).toMatchObject({ status: 202, body: { ok: true } });
     const again = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(again).toMatchObject({ status: 200, body: { ok: true, duplicate: true } });
-    await until(() => deliveryRow(h.db, deliveryId)?.state === "done", "the delivery to be applied");
+    await until(async () => (await deliveryRow(h.db, deliveryId))?.state === "done", "the delivery to be applied");
     const third = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(third.body).toEqual({ ok: true, duplicate: true });
     expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'"))).toEqual({ n: 1 });

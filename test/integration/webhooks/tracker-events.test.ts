@@ -47,7 +47,7 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
     async (_case, name) => {
       const payload = onNewIssue(name);
       expect(await apply(payload)).toMatch(/^started task task_/);
-      const task = taskOfTicket(h.db, payload.data.id)!;
+      const task = (await taskOfTicket(h.db, payload.data.id))!;
       expect(task).toMatchObject({
         source: "tracker",
         title: "Export fails for large workspaces",
@@ -101,7 +101,7 @@ describe("a Comment created by a member on an issue with a task is a follow-up",
   it("runs a second turn once per comment; the app user's own comment is ignored", async () => {
     const payload = onNewIssue("issue-update-assigned");
     await apply(payload);
-    const task = taskOfTicket(h.db, payload.data.id)!;
+    const task = (await taskOfTicket(h.db, payload.data.id))!;
     await until(() => h.comments("tracker", payload.data.id).length === 1, "the first reply");
     const comment = freshTracker("comment-create");
     comment.data.issueId = payload.data.id;
@@ -129,14 +129,14 @@ describe("the issue completed, canceled or taken from the agent stops its runnin
     // The seed's scripted agent works 10 minutes on a prompt that says "slow".
     const start = onNewIssue("issue-update-labeled", (p) => (p.data.description = "slow work"));
     await apply(start);
-    const task = taskOfTicket(h.db, start.data.id)!;
-    await until(() => taskOfTicket(h.db, start.data.id)!.status === "implementing", "the turn to run");
+    const task = (await taskOfTicket(h.db, start.data.id))!;
+    await until(async () => (await taskOfTicket(h.db, start.data.id))!.status === "implementing", "the turn to run");
     const stop = freshTracker(name);
     stop.data.id = start.data.id;
     stop.data.identifier = start.data.identifier;
     edit(stop);
     expect(await apply(stop)).toMatch(new RegExp(`^stopped task ${task.id}`));
-    expect(taskOfTicket(h.db, start.data.id)!.status).toBe("cancelled");
+    expect((await taskOfTicket(h.db, start.data.id))!.status).toBe("cancelled");
   });
 });
 

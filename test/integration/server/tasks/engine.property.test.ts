@@ -86,7 +86,7 @@ function logStatusChanges(db: Database): () => { task: string; from: TaskStatus 
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, 'new', new.status); END;
     CREATE TEMP TRIGGER status_log_update AFTER UPDATE OF status ON main.tasks WHEN old.status <> new.status
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, old.status, new.status); END;`);
-  return () => {
+  return async () => {
     const rows = (await db.all("SELECT task, from_status, to_status FROM status_log ORDER BY seq")) as {
       task: string;
       from_status: TaskStatus | "new";
@@ -120,11 +120,11 @@ async function world(plan: { concurrency: number; queueSize: number }) {
   return { db, users };
 }
 
-function checkInvariants(db: Database, plan: { concurrency: number; queueSize: number }): void {
-  const q = (sql: string, ...args: (string | number)[]) =>
+async function checkInvariants(db: Database, plan: { concurrency: number; queueSize: number }): Promise<void> {
+  const q = async (sql: string, ...args: (string | number)[]) =>
     (await db.all(sql, [...args])) as Record<string, unknown>[];
   // Never two open turns per task, and the task points at its open turn.
-  for (const row of q(`SELECT t.id, t.status, t.open_turn_id, o.state AS open_state,
+  for (const row of await q(`SELECT t.id, t.status, t.open_turn_id, o.state AS open_state,
       (SELECT count(*) FROM task_turns x WHERE x.task_id = t.id AND x.state IN ('queued','running')) AS open_count,
       (SELECT count(*) FROM task_messages m WHERE m.task_id = t.id AND m.handed_over = 0) AS unhanded
       FROM tasks t LEFT JOIN task_turns o ON o.id = t.open_turn_id`)) {
@@ -134,23 +134,23 @@ function checkInvariants(db: Database, plan: { concurrency: number; queueSize: n
     if (row.status === "implementing") expect(row.open_state).toBe("running");
     if (row.status === "pending" && row.open_turn_id === null) expect(row.unhanded).toBeGreaterThan(0);
   }
-  const counts = q(
+  const counts = (await q(
     `SELECT sum(state = 'running') AS running, sum(state = 'queued') AS queued FROM task_turns`,
-  )[0]!;
+  ))[0]!;
   expect(Number(counts.running ?? 0)).toBeLessThanOrEqual(plan.concurrency);
   // A turn interrupted by crashes runs again at most MAX_TURN_ATTEMPTS times, then fails: never stuck retrying.
-  for (const row of q(
-    "SELECT id, attempts, state, outcome_code FROM task_turns WHERE attempts >= ?",
-    MAX_TURN_ATTEMPTS,
+  for (const row of await q(
+      "SELECT id, attempts, state, outcome_code FROM task_turns WHERE attempts >= ?",
+      MAX_TURN_ATTEMPTS
   ))
     expect(row.attempts, `turn ${row.id} (${row.state}, ${row.outcome_code})`).toBe(MAX_TURN_ATTEMPTS);
   expect(Number(counts.queued ?? 0)).toBeLessThanOrEqual(plan.queueSize);
   // A message waiting for the next turn waits on a running turn.
-  for (const row of q(`SELECT m.id, o.state FROM task_messages m JOIN tasks t ON t.id = m.task_id
+  for (const row of await q(`SELECT m.id, o.state FROM task_messages m JOIN tasks t ON t.id = m.task_id
       LEFT JOIN task_turns o ON o.id = t.open_turn_id WHERE m.handed_over = 1 AND m.turn_id IS NULL`))
     expect(row.state, `waiting message ${row.id}`).toBe("running");
   // Every ended turn closes with one entry after all of its messages.
-  for (const row of q(`SELECT x.id, x.closing_entry_id, c.seq AS closing_seq, c.task_id AS closing_task, x.task_id,
+  for (const row of await q(`SELECT x.id, x.closing_entry_id, c.seq AS closing_seq, c.task_id AS closing_task, x.task_id,
       (SELECT max(seq) FROM task_messages m WHERE m.turn_id = x.id) AS last_message
       FROM task_turns x LEFT JOIN task_messages c ON c.id = x.closing_entry_id WHERE x.state NOT IN ('queued','running')`)) {
     expect(row.closing_seq, `turn ${row.id} has a closing entry`).not.toBeNull();
@@ -172,7 +172,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   const begun = new Map<string, number>();
   const ctx: TaskContext = {
     db,
-    commit: (work) => Promise.resolve((await db.transaction(async () => work()))),
+    commit: async (work) => Promise.resolve((await db.transaction(async () => work()))),
     now,
     dashboardBase: () => "http://127.0.0.1:1/dashboard",
     handOver: (database, taskId, at) => {
@@ -187,9 +187,9 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   };
   const accepted: { taskId: string; messageId: string }[] = [];
   const tasksByKey = new Map<string, string>();
-  const taskIds = () =>
+  const taskIds = async () =>
     ((await db.all("SELECT id FROM tasks ORDER BY seq")) as { id: string }[]).map((r) => r.id);
-  const runningTurns = () =>
+  const runningTurns = async () =>
     (
       (await db.all("SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq")) as {
         id: string;
@@ -233,7 +233,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         break;
       }
       case "send": {
-        const taskId = taskIds()[step.task % Math.max(1, taskIds().length)];
+        const taskId = (await taskIds())[step.task % Math.max(1, (await taskIds()).length)];
         if (!taskId) break;
         failHandOver = step.fail;
         try {
@@ -254,7 +254,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         break;
       }
       case "stop": {
-        const taskId = taskIds()[step.task % Math.max(1, taskIds().length)];
+        const taskId = (await taskIds())[step.task % Math.max(1, (await taskIds()).length)];
         if (!taskId) break;
         try {
           await stopTaskTurn(ctx, WS, taskId, users[step.user]!);
@@ -264,7 +264,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         break;
       }
       case "begin": {
-        const candidates = runningTurns().filter((id) => !begun.has(id));
+        const candidates = (await runningTurns()).filter((id) => !begun.has(id));
         const turnId = candidates[step.pick % Math.max(1, candidates.length)];
         if (!turnId) break;
         const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
@@ -308,7 +308,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         (await db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [step.active ? "active" : "inactive", WS]));
         break;
     }
-    checkInvariants(db, plan);
+    await checkInvariants(db, plan);
     for (const change of statusChanges())
       expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
   }
@@ -317,8 +317,8 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   (await db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = ?", [WS]));
   begun.clear();
   (await db.transaction(async () => recover(db, now())));
-  for (let guard = 0; guard < 500 && runningTurns().length > 0; guard++) {
-    for (const turnId of runningTurns()) {
+  for (let guard = 0; guard < 500 && (await runningTurns()).length > 0; guard++) {
+    for (const turnId of await runningTurns()) {
       const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
       if (result.kind === "run")
         (await db.transaction(async () =>
@@ -330,7 +330,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
             now(),
           )));
     }
-    checkInvariants(db, plan);
+    await checkInvariants(db, plan);
   }
   for (const change of statusChanges())
     expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
