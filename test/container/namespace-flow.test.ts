@@ -17,7 +17,7 @@ import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
 import { openSqliteStore } from "../helpers/sqlite-store.js";
-import type { Database } from "../../src/server/store/sqlite.js";
+import type { Store } from "../../src/server/store/store.js";
 import { readTree } from "../helpers/canary.js";
 import { ACTIVATION_CANARIES, ACTIVATION_SEED, FIXTURES } from "../helpers/serve.js";
 
@@ -25,7 +25,7 @@ describe("the agent flow on the namespace driver", () => {
   const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-nsflow-"));
   const owner = { workspaceId: "ws_acme", engagementId: "eng-ns" };
   const outputs: string[] = [];
-  let db: Database;
+  let db: Store;
   let app: ServerApp;
   let server: Server;
   let manager: SandboxManager;

@@ -21,7 +21,7 @@ import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
 import { openSqliteStore } from "../helpers/sqlite-store.js";
-import type { Database } from "../../src/server/store/sqlite.js";
+import type { Store } from "../../src/server/store/store.js";
 import { pollUntil } from "../helpers/poll.js";
 import { DRIVERS } from "../helpers/sandbox-drivers.js";
 import { FIXTURES } from "../helpers/serve.js";
@@ -58,7 +58,7 @@ printf '{"kind":"response","body":"turn %s on %s saw %s"%s}\n' "$n" "$(hostname)
 describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-turns-"));
   const sandboxes: { current?: SandboxManager } = {};
-  let db: Database;
+  let db: Store;
   let app: ServerApp;
   let server: Server;
   let taskId: string;

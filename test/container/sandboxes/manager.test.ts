@@ -17,7 +17,7 @@ import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { sandboxImage, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
 
@@ -30,7 +30,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-manager-"));
   const snapshot = `baton-sandbox-test:snapshot-${randomBytes(4).toString("hex")}`;
   let clock = Date.parse("2026-01-05T09:00:00Z");
-  let db: Database;
+  let db: Store;
   let manager: SandboxManager;
   let app: ServerApp;
   let ops: Awaited<ReturnType<typeof startListener>>;

@@ -14,7 +14,7 @@ import { createPersonalToken } from "../../../src/server/auth/personal-tokens-st
 import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
-import type { Store } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { checkResponse } from "./openapi-check.js";

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import pino from "pino";
 import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { loadSqlite } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, CAPABILITY_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { createSandbox, type Sandbox, type ServeHandle, startServe } from "../../helpers/serve.js";
@@ -121,7 +122,7 @@ export async function startWorld(
       const { DatabaseSync } = await loadSqlite();
       const db = new DatabaseSync(serve.dbPath, { readOnly: true });
       try {
-        return (await db.all(sql)) as Record<string, unknown>[];
+        return db.prepare(sql).all() as Record<string, unknown>[];
       } finally {
         db.close();
       }
@@ -155,7 +156,7 @@ const IN_PROCESS_ADMIN_TOKEN = "in-process-admin-token";
 
 /** The real handler over a real SQLite file holding SEED, called without a socket. */
 export interface InProcessService {
-  db: Database;
+  db: Store;
   app: ServerApp;
   /** Operations headers (turn token and lease) of a new sandbox in ws_acme for `engagementId`. */
   sandboxHeaders(engagementId: string): Promise<Record<string, string>>;

@@ -12,7 +12,7 @@ import { createGithubCodehost } from "../../../src/server/codehost/github/adapte
 import { recordInstallation, setInstallationRepos } from "../../../src/server/codehost/installations.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
 import { API_SEED } from "../api/harness.js";
 
@@ -22,7 +22,7 @@ export const INSTALLATION = 501;
 
 export interface GithubHarness {
   fake: FakeCodehost;
-  db: Database;
+  db: Store;
   logs: string[];
   dir: string;
   /** A new adapter (its own token cache) whose clock runs `offsetMs` ahead of the real one. */

@@ -16,7 +16,7 @@ import { findUserByEmail } from "../../../src/server/auth/users.js";
 import { applySeed, createNodeServer, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 
@@ -26,14 +26,14 @@ export const STRANGER = "stranger@other.test";
 export interface OAuthWorld {
   url: string;
   app: ServerApp;
-  db: Database;
+  db: Store;
   dbPath: string;
   smtp: TestSmtpServer;
   clock: { offsetMs: number };
   /** Every log line the service wrote (debug level). */
   logs: string[];
   /** A web session cookie pair for `email`, as the e-mailed link would start. */
-  sessionFor(email: string): string;
+  sessionFor(email: string): Promise<string>;
   /** A browser that follows redirects itself, keeping cookies; returns each response. */
   browse(
     url: string,
@@ -105,7 +105,7 @@ export async function startOAuthWorld(
   async function approve(start: string, email: string, decision: "approve" | "deny"): Promise<string> {
     let shown = "";
     const jar = new Map<string, string>();
-    const session = sessionFor(email);
+    const session = await sessionFor(email);
     const cookie = () => [session, ...[...jar].map(([k, v]) => `${k}=${v}`)].join("; ");
     let next = start;
     let method = "GET";

@@ -12,7 +12,7 @@ import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, typ
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { API_SEED } from "../api/harness.js";
 
 export interface Answer {
@@ -23,14 +23,14 @@ export interface Answer {
 
 export interface PagesHarness {
   app: ServerApp;
-  db: Database;
+  db: Store;
   /** Every answer any request of the harness received, in order (canary checks). */
   seen: Answer[];
   /** Every line the service logged, at debug level. */
   logs: string[];
-  user(email: string): User;
+  user(email: string): Promise<User>;
   /** A new web session for the user: the Cookie header value. */
-  signIn(email: string): string;
+  signIn(email: string): Promise<string>;
   /** A request to the public listener, optionally as a signed-in browser posting a form. */
   page(
     method: "GET" | "POST",
@@ -57,8 +57,8 @@ export async function createPagesHarness(): Promise<PagesHarness> {
     seen.push(answer);
     return answer;
   };
-  const user = (email: string) => {
-    const found = findUserByEmail(db, email);
+  const user = async (email: string) => {
+    const found = await findUserByEmail(db, email);
     if (!found) throw new Error(`no seeded user ${email}`);
     return found;
   };

@@ -18,7 +18,7 @@ import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, typ
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
 import { API_SEED } from "../api/harness.js";
@@ -31,7 +31,7 @@ interface Seen {
 
 let dir: string;
 let fake: FakeCodehost;
-let db: Database;
+let db: Store;
 let app: ServerApp;
 const logs: string[] = [];
 const seen: Seen[] = [];

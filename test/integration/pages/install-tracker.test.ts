@@ -16,7 +16,7 @@ import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, typ
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
 import { API_SEED, TOKENS } from "../api/harness.js";
 import { CLIENT, createFakeLinear, ORG, PUBLIC_URL, REDIRECT_URI, USERS } from "../tracker/fixture.js";
@@ -24,7 +24,7 @@ import { CLIENT, createFakeLinear, ORG, PUBLIC_URL, REDIRECT_URI, USERS } from "
 const START = "/install/tracker";
 let fake: FakeTracker;
 let dir: string;
-let db: Database;
+let db: Store;
 let app: ServerApp;
 const clock = { offsetMs: 0 };
 const logs: string[] = [];

@@ -20,7 +20,7 @@ import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
 import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { SEED_PATH } from "./harness.js";
 
 export const CANARY_TOKEN = "ghs_canaryInstallationToken7d2e9a41neverPrint";
@@ -31,7 +31,7 @@ export const DESTINATIONS = ["code.acme.test", "api.code.acme.test"];
 
 export interface World {
   app: ServerApp;
-  db: Database;
+  db: Store;
   manager: SandboxManager;
   installation: Installation;
   mints: string[];
@@ -93,7 +93,7 @@ export async function startWorld(options: {
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
-  const installation = recordInstallation(
+  const installation = await recordInstallation(
     db,
     { installationId: "4242", workspaceId: "ws_acme", accountLogin: "acme" },
     new Date(),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createLogger } from "../../../src/log.js";
 import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { pollUntil } from "../../helpers/poll.js";
@@ -27,7 +27,7 @@ export interface Credentials {
 
 export interface Harness {
   app: ServerApp;
-  db: Database;
+  db: Store;
   dir: string;
   clock: { offsetMs: number };
   responses: string[];

@@ -11,7 +11,7 @@ import { findUserByEmail } from "../../../src/server/auth/users.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { TrackerOAuthSettings } from "../../../src/server/integrations/settings.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import {
   linkMemberIdentity,
   openMemberTokensByIdentity,
@@ -35,7 +35,7 @@ const WS = "ws_acme";
 const DEV = "dev@acme.test";
 let fake: FakeTracker;
 let dir: string;
-let db: Database;
+let db: Store;
 const box = ephemeralSecretBox();
 const logs: string[] = [];
 const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });

@@ -14,7 +14,7 @@ import { expect } from "vitest";
 import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { IntegrationSettings } from "../../../src/server/integrations/settings.js";
-import type { Database } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { localComments } from "../../../src/server/tickets/local-comments.js";
 import { signBody } from "../../../src/server/webhooks/verify.js";
@@ -64,7 +64,7 @@ export interface Delivered {
 
 export interface WebhookHarness {
   app: ServerApp;
-  db: Database;
+  db: Store;
   dir: string;
   logs: string[];
   seen: string[];
@@ -75,7 +75,7 @@ export interface WebhookHarness {
     payload: Payload | string,
     options?: { deliveryId?: string; signature?: string | null; secret?: string },
   ): Promise<Delivered>;
-  comments(source: "codehost" | "tracker", issueKey: string): string[];
+  comments(source: "codehost" | "tracker", issueKey: string): Promise<string[]>;
   /** Stops the app (the database stays open) and starts a new one on the same store. */
   restart(options?: { start?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -166,7 +166,7 @@ export function freshTracker(name: string, nowMs = Date.now()): Payload {
   return { ...fixture("tracker", name), webhookTimestamp: nowMs };
 }
 
-export async function taskOfTicket(db: Database, ticketId: string) {
+export async function taskOfTicket(db: Store, ticketId: string) {
   return (await db.get("SELECT * FROM tasks WHERE ticket_id = ?", [ticketId])) as
     | {
         id: string;
@@ -181,7 +181,7 @@ export async function taskOfTicket(db: Database, ticketId: string) {
     | undefined;
 }
 
-export async function deliveryRow(db: Database, deliveryId: string) {
+export async function deliveryRow(db: Store, deliveryId: string) {
   return (await db.get("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?", [deliveryId])) as { state: string; outcome: string | null; attempts: number } | undefined;
 }
 
@@ -201,7 +201,7 @@ export async function applyDelivery(
 }
 
 /** The delivery's row once the worker has taken it out of the queue (done or failed). */
-export async function appliedRow(db: Database, deliveryId: string) {
+export async function appliedRow(db: Store, deliveryId: string) {
   const row = await deliveryRow(db, deliveryId);
   return row && row.state !== "queued" ? row : undefined;
 }

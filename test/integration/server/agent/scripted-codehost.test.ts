@@ -11,10 +11,10 @@ import { ScriptedRuleSchema } from "../../../../src/server/agent/rules.js";
 import { createScriptedAgent } from "../../../../src/server/agent/scripted.js";
 import { createLocalCodehost } from "../../../../src/server/codehost/local-git.js";
 import { openSqliteStore } from "../../../helpers/sqlite-store.js";
-import type { Database } from "../../../../src/server/store/sqlite.js";
+import type { Store } from "../../../../src/server/store/store.js";
 
 let dir: string;
-let db: Database;
+let db: Store;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tasks-scripted-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));

@@ -10,7 +10,7 @@ import { findUserByEmail } from "../../../../src/server/auth/users.js";
 import { DomainError } from "../../../../src/server/domain/errors.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
 import { openSqliteStore } from "../../../helpers/sqlite-store.js";
-import type { Database } from "../../../../src/server/store/sqlite.js";
+import type { Store } from "../../../../src/server/store/store.js";
 import type { TaskContext } from "../../../../src/server/tasks/context.js";
 import { MAX_TURN_ATTEMPTS } from "../../../../src/server/tasks/decide.js";
 import {
@@ -80,7 +80,7 @@ const inTable = (from: TaskStatus | "new", to: TaskStatus): boolean =>
  * step that moves a task through several statuses (a turn ends, the waiting messages open the next) shows each
  * change, and a write that bypassed the engine's table would show too. Rolled-back writes leave no row.
  */
-function logStatusChanges(db: Database): () => { task: string; from: TaskStatus | "new"; to: TaskStatus }[] {
+function logStatusChanges(db: Store): () => { task: string; from: TaskStatus | "new"; to: TaskStatus }[] {
   db.exec(`CREATE TEMP TABLE status_log (seq INTEGER PRIMARY KEY, task TEXT, from_status TEXT, to_status TEXT);
     CREATE TEMP TRIGGER status_log_insert AFTER INSERT ON main.tasks
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, 'new', new.status); END;
@@ -120,7 +120,7 @@ async function world(plan: { concurrency: number; queueSize: number }) {
   return { db, users };
 }
 
-async function checkInvariants(db: Database, plan: { concurrency: number; queueSize: number }): Promise<void> {
+async function checkInvariants(db: Store, plan: { concurrency: number; queueSize: number }): Promise<void> {
   const q = async (sql: string, ...args: (string | number)[]) =>
     (await db.all(sql, [...args])) as Record<string, unknown>[];
   // Never two open turns per task, and the task points at its open turn.
