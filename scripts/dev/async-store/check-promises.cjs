@@ -10,15 +10,23 @@ const path = require("node:path");
 const repo = path.resolve(process.argv[2] ?? ".");
 const configName = process.argv[3] ?? "tsconfig.json";
 const onlyUnder = process.argv.slice(4);
-const parsed = ts.getParsedCommandLineOfConfigFile(path.join(repo, configName), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (d) => console.error(d.messageText),
-});
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  path.join(repo, configName),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => console.error(d.messageText),
+  },
+);
 const program = ts.createProgram(parsed.fileNames, parsed.options);
 const checker = program.getTypeChecker();
 const reported = (f) => {
   const rel = path.relative(repo, f);
-  return !rel.startsWith("..") && !rel.includes("node_modules") && (onlyUnder.length === 0 || onlyUnder.some((p) => rel.startsWith(p)));
+  return (
+    !rel.startsWith("..") &&
+    !rel.includes("node_modules") &&
+    (onlyUnder.length === 0 || onlyUnder.some((p) => rel.startsWith(p)))
+  );
 };
 
 function isPromiseType(type) {
@@ -27,7 +35,16 @@ function isPromiseType(type) {
   const symbol = type.getSymbol() ?? type.aliasSymbol;
   if (symbol && (symbol.getName() === "Promise" || symbol.getName() === "PromiseLike")) return true;
   const then = type.getProperty?.("then");
-  return Boolean(then && checker.getTypeOfSymbolAtLocation(then, then.valueDeclaration ?? then.declarations?.[0] ?? type.symbol?.valueDeclaration).getCallSignatures().length && symbol?.getName() !== "Object");
+  return Boolean(
+    then &&
+      checker
+        .getTypeOfSymbolAtLocation(
+          then,
+          then.valueDeclaration ?? then.declarations?.[0] ?? type.symbol?.valueDeclaration,
+        )
+        .getCallSignatures().length &&
+      symbol?.getName() !== "Object",
+  );
 }
 const promiseAt = (node) => isPromiseType(checker.getTypeAtLocation(node));
 
@@ -45,20 +62,37 @@ function returnsVoid(signature) {
 
 function visit(sf, node) {
   const K = ts.SyntaxKind;
-  if ((ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) && promiseAt(node.expression))
+  if (
+    (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node)) &&
+    promiseAt(node.expression)
+  )
     report(sf, node.expression, "condition");
   if (ts.isConditionalExpression(node) && promiseAt(node.condition)) report(sf, node.condition, "condition");
   if (ts.isPrefixUnaryExpression(node) && node.operator === K.ExclamationToken && promiseAt(node.operand))
     report(sf, node.operand, "negated");
   if (ts.isBinaryExpression(node)) {
     const op = node.operatorToken.kind;
-    if ((op === K.AmpersandAmpersandToken || op === K.BarBarToken || op === K.QuestionQuestionToken) && promiseAt(node.left))
+    if (
+      (op === K.AmpersandAmpersandToken || op === K.BarBarToken || op === K.QuestionQuestionToken) &&
+      promiseAt(node.left)
+    )
       report(sf, node.left, "logical-left");
-    if ([K.EqualsEqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsToken, K.LessThanToken, K.GreaterThanToken].includes(op) && (promiseAt(node.left) || promiseAt(node.right)))
+    if (
+      [
+        K.EqualsEqualsEqualsToken,
+        K.ExclamationEqualsEqualsToken,
+        K.EqualsEqualsToken,
+        K.ExclamationEqualsToken,
+        K.LessThanToken,
+        K.GreaterThanToken,
+      ].includes(op) &&
+      (promiseAt(node.left) || promiseAt(node.right))
+    )
       report(sf, node, "compared");
   }
   if (ts.isTemplateSpan(node) && promiseAt(node.expression)) report(sf, node.expression, "template");
-  if ((ts.isSpreadAssignment(node) || ts.isSpreadElement(node)) && promiseAt(node.expression)) report(sf, node.expression, "spread");
+  if ((ts.isSpreadAssignment(node) || ts.isSpreadElement(node)) && promiseAt(node.expression))
+    report(sf, node.expression, "spread");
   if (ts.isPropertyAssignment(node) && ts.isCallExpression(node.initializer) && promiseAt(node.initializer)) {
     const contextual = checker.getContextualType(node.initializer);
     if (!contextual || !isPromiseType(contextual)) report(sf, node, "property");
@@ -72,7 +106,8 @@ function visit(sf, node) {
     const signatures = contextual?.getCallSignatures() ?? [];
     const own = checker.getSignatureFromDeclaration(node);
     const returnsPromise = own && isPromiseType(checker.getReturnTypeOfSignature(own));
-    if (returnsPromise && signatures.length > 0 && signatures.every(returnsVoid)) report(sf, node, "promise-to-void");
+    if (returnsPromise && signatures.length > 0 && signatures.every(returnsVoid))
+      report(sf, node, "promise-to-void");
   }
   ts.forEachChild(node, (child) => visit(sf, child));
 }
