@@ -54,7 +54,7 @@ afterAll(async () => {
 
 async function signedIn(email: string, path: string): Promise<Page> {
   const context = await newContext(browser);
-  const value = h.signIn(email).slice(`${SESSION_COOKIE}=`.length);
+  const value = (await h.signIn(email)).slice(`${SESSION_COOKIE}=`.length);
   await context.addCookies([{ name: SESSION_COOKIE, value, url: base, httpOnly: true, sameSite: "Lax" }]);
   const page = await context.newPage();
   await page.goto(`${base}${path}`);

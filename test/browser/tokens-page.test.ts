@@ -48,7 +48,7 @@ afterAll(async () => {
 
 async function signedInPage(width?: number): Promise<Page> {
   const context = await newContext(browser, width ? { width, height: 740 } : {});
-  const value = h.signIn("dev@acme.test").slice(`${SESSION_COOKIE}=`.length);
+  const value = (await h.signIn("dev@acme.test")).slice(`${SESSION_COOKIE}=`.length);
   await context.addCookies([{ name: SESSION_COOKIE, value, url: base, httpOnly: true, sameSite: "Lax" }]);
   const page = await context.newPage();
   // A refused stylesheet would leave the page unstyled without failing anything else: the CSP must allow ours.

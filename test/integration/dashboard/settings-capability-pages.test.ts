@@ -60,7 +60,7 @@ describe("settings", () => {
   ])(
     "%s sees the connections; 'Connect' is offered to owners and admins, 'Link your account' to everyone",
     async (_c, email, connects) => {
-      const page = await get(settingsPath("ws_acme"), h.signIn(email));
+      const page = await get(settingsPath("ws_acme"), await h.signIn(email));
       expect(page.status).toBe(200);
       expect(page.text).toContain("The code host is connected.");
       expect(page.text).toContain("The tracker is connected");
@@ -77,7 +77,7 @@ describe("settings", () => {
     const page = await get(settingsPath("ws_acme"), member);
     expect(page.text).toContain("Code host: dev-gh.");
     expect(page.text).toContain("Tracker: Linked as dev-t.");
-    expect((await get(settingsPath("ws_acme"), h.signIn("nolink@acme.test"))).text).toContain(
+    expect((await get(settingsPath("ws_acme"), await h.signIn("nolink@acme.test"))).text).toContain(
       "Tracker: Not linked",
     );
   });

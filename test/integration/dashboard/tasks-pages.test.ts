@@ -188,7 +188,7 @@ describe("dashboard task pages", () => {
   ])(
     "a refused start in %s answers %i with the reason as written, where to go, and the typed text kept",
     async (ws, status, reason, next) => {
-      const dev = h.signIn("dev@acme.test");
+      const dev = await h.signIn("dev@acme.test");
       const form = await h.page("GET", newTaskPath(ws), { cookie: dev });
       const refused = await h.page("POST", tasksPath(ws), {
         cookie: dev,
@@ -229,7 +229,7 @@ describe("dashboard task pages", () => {
 
   it("the list filters by status and pages with the API's cursor, most recently active first", async () => {
     const base = Date.parse("2020-01-01T00:00:00Z");
-    const ownerId = h.user("owner@acme.test").id;
+    const ownerId = (await h.user("owner@acme.test")).id;
     for (let i = 0; i < 55; i++)
       insertTask(
         h.db,
@@ -276,7 +276,7 @@ describe("dashboard task pages", () => {
         status: "replied",
         title: "ENG-2 Add rate limiting docs",
         repo: "acme/api",
-        created_by: h.user("dev@acme.test").id,
+        created_by: (await h.user("dev@acme.test")).id,
         ticket_id: null,
       },
       new Date(),

@@ -37,7 +37,7 @@ describe("GET the ticket picker", () => {
 
   it("q and repo reach the same search: a substring of a title; an enabled repository searched first", async () => {
     expect(listed((await picker(dev, "ws_acme", "?q=rate%20limiting")).text)).toEqual(["ENG-2"]);
-    const first = await picker(h.signIn("owner@acme.test"), "ws_acme", "?repo=acme%2Fweb");
+    const first = await picker(await h.signIn("owner@acme.test"), "ws_acme", "?repo=acme%2Fweb");
     expect(first.text).toContain("acme/web is searched first.");
     expect(first.text).toMatch(/<option value="acme\/web" selected>/);
   });
@@ -66,7 +66,7 @@ describe("GET the ticket picker", () => {
   ])(
     "says the connection facts in words with a link to fix them (%s in %s: %s)",
     async (email, ws, words, href) => {
-      const page = await picker(h.signIn(email), ws);
+      const page = await picker(await h.signIn(email), ws);
       expect(page.status).toBe(200);
       expect(page.text).toContain(words);
       expect(page.text).toContain(`href="${href}"`);
@@ -163,7 +163,7 @@ describe("POST Delegate", () => {
   ])(
     "refuses %s with the API's status, its reason as written, and what to do next",
     async (_case, email, fields, status, reason, next) => {
-      const answer = await delegate(h.signIn(email), fields);
+      const answer = await delegate(await h.signIn(email), fields);
       expect(answer.status).toBe(status);
       expect(answer.text).toContain(reason);
       expect(answer.text).toMatch(new RegExp(`What to do next: <a href="${next.replace(/[?/]/g, "\\$&")}"`));

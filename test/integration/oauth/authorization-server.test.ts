@@ -191,7 +191,7 @@ describe("the authorization server", () => {
 
   it("stores no raw access token, session id or client secret: the SQLite file holds hashes only", async () => {
     const token = await world.signIn();
-    const cookie = world.sessionFor(OWNER).split("=")[1]!;
+    const cookie = (await world.sessionFor(OWNER)).split("=")[1]!;
     world.db.exec("PRAGMA wal_checkpoint(FULL)");
     const file = readFileSync(world.dbPath);
     expect(file.includes(Buffer.from(token))).toBe(false);

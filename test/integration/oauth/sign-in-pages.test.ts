@@ -103,7 +103,7 @@ describe("sign-in by e-mailed link and the web session", () => {
 
   it("sign-out (with the CSRF token) ends the session in the store and clears the cookie", async () => {
     const cookie = world.sessionFor(OWNER);
-    const csrf = csrfTokenFor(cookie.split("=")[1]!);
+    const csrf = csrfTokenFor((await cookie).split("=")[1]!);
     const out = await world.browse(`${world.url}${PAGE_PATHS.signOut}`, {
       cookie,
       form: { [CSRF_FIELD]: csrf },
@@ -117,7 +117,7 @@ describe("sign-in by e-mailed link and the web session", () => {
 
   it("the session cookie never authenticates the token endpoint", async () => {
     const answer = await world.browse(`${world.url}/oauth/token`, {
-      cookie: world.sessionFor(OWNER),
+      cookie: await world.sessionFor(OWNER),
       form: {
         grant_type: "authorization_code",
         code: "x".repeat(43),
@@ -133,7 +133,7 @@ describe("sign-in by e-mailed link and the web session", () => {
     ["wrong", { [CSRF_FIELD]: "not-the-token" }],
   ])("a POST form whose CSRF token is %s gets 403 and a page saying to reload", async (_what, form) => {
     const answer = await world.browse(`${world.url}/oauth/interaction/abc`, {
-      cookie: world.sessionFor(OWNER),
+      cookie: await world.sessionFor(OWNER),
       form: { decision: "approve", ...form },
     });
     expect(answer.status).toBe(403);

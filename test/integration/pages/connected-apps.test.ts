@@ -27,10 +27,10 @@ let devId: string;
 const disconnected: [string, string][] = [];
 beforeAll(async () => {
   h = await createPagesHarness();
-  devId = h.user("dev@acme.test").id;
+  devId = (await h.user("dev@acme.test")).id;
   const grants = new Map<string, ConnectedApp[]>([
     [devId, [APP]],
-    [h.user("owner@acme.test").id, [OTHERS]],
+    [(await h.user("owner@acme.test")).id, [OTHERS]],
   ]);
   const port: ConnectedAppsPort = {
     list: (userId) => grants.get(userId) ?? [],
@@ -58,7 +58,7 @@ const open = async (cookie: string) =>
 
 describe("connected apps", () => {
   it("lists the user's apps by name, when connected and when last used, and no one else's", async () => {
-    const page = await open(h.signIn("dev@acme.test"));
+    const page = await open(await h.signIn("dev@acme.test"));
     expect(page).toContain("baton command-line client");
     expect(page).toContain("2026-11-01 09:30 UTC");
     expect(page).toContain("2026-11-20 17:05 UTC");
@@ -68,15 +68,15 @@ describe("connected apps", () => {
 
   it("Disconnect asks to confirm, then ends the grant and says it takes effect at the app's next call", async () => {
     const cookie = h.signIn("dev@acme.test");
-    const asked = await post(TOKENS_PAGE_PATHS.disconnect, cookie, {
-      [CSRF_FIELD]: csrfOf(await open(cookie)),
+    const asked = await post(TOKENS_PAGE_PATHS.disconnect, await cookie, {
+      [CSRF_FIELD]: csrfOf(await open(await cookie)),
       grantId: APP.grantId,
     });
     expect(asked.status).toBe(200);
     const question = await asked.text();
     expect(question).toContain("Disconnect “baton command-line client”?");
     expect(disconnected).toEqual([]);
-    const done = await post(TOKENS_PAGE_PATHS.disconnect, cookie, {
+    const done = await post(TOKENS_PAGE_PATHS.disconnect, await cookie, {
       [CSRF_FIELD]: csrfOf(question),
       grantId: APP.grantId,
       confirm: "yes",
@@ -93,7 +93,7 @@ describe("connected apps", () => {
     ["a wrong CSRF token", { [CSRF_FIELD]: "y".repeat(43) }, 403],
   ] as const)("Disconnect with %s is refused (%i) and disconnects nothing", async (_what, csrf, status) => {
     const before = disconnected.length;
-    const answer = await post(TOKENS_PAGE_PATHS.disconnect, h.signIn("dev@acme.test"), {
+    const answer = await post(TOKENS_PAGE_PATHS.disconnect, await h.signIn("dev@acme.test"), {
       ...csrf,
       grantId: APP.grantId,
       confirm: "yes",
@@ -103,7 +103,7 @@ describe("connected apps", () => {
   });
 
   it("another user's app cannot be disconnected: not found, and the port is never asked", async () => {
-    const cookie = h.signIn("dev@acme.test");
+    const cookie = await h.signIn("dev@acme.test");
     const before = disconnected.length;
     const answer = await post(TOKENS_PAGE_PATHS.disconnect, cookie, {
       [CSRF_FIELD]: csrfOf(await open(cookie)),
@@ -116,7 +116,7 @@ describe("connected apps", () => {
   });
 
   it("with no apps the section says how one gets there", async () => {
-    const page = await open(h.signIn("nolink@acme.test"));
+    const page = await open(await h.signIn("nolink@acme.test"));
     expect(page).toContain("No apps are connected");
     expect(page).toContain("baton login");
   });

@@ -105,7 +105,7 @@ describe("creating a token", () => {
     // Made 31 days ago with 30 days to live: expired a day ago (the store's clock is passed in, not waited for).
     const old = await createOwnToken(
         h.db,
-        h.user(DEV),
+        await h.user(DEV),
         { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
         new Date(Date.now() - 31 * DAY_MS)
     );
@@ -204,8 +204,8 @@ describe("revoking a token", () => {
   });
 
   it("another user's token id is not found, and that token keeps working", async () => {
-    const owner = h.signIn("owner@acme.test");
-    const { token } = await createToken("owners", "30", owner);
+    const owner = await h.signIn("owner@acme.test");
+    const { token } = await createToken("owners", "30", await owner);
     const tokenId = tokenIdOf(
       (await h.page("GET", PAGE_PATHS.tokens, { cookie: owner })).text,
       token.slice(-4),
@@ -234,7 +234,7 @@ describe("CSRF: a form without the session's token is refused with 403 and chang
   let otherCsrf: string;
   let victim: { token: string; tokenId: string };
   beforeAll(async () => {
-    otherCsrf = (await openForm(h.signIn(DEV))).csrf;
+    otherCsrf = (await openForm(await h.signIn(DEV))).csrf;
     const { token } = await createToken("csrf-victim");
     victim = { token, tokenId: tokenIdOf((await openForm()).page.text, token.slice(-4)) };
   });

@@ -65,8 +65,8 @@ describe("issues assigned to the agent's login, or given the agent's label, star
         `acme/api#${payload.issue.number}: Parser crashes on an empty config\n\nRunning \`acme-api --config empty.toml\` panics in the parser.`,
       );
       const comments = await until(
-        () =>
-          h.comments("codehost", issueKey(payload)).length > 0
+        async () =>
+          (await h.comments("codehost", issueKey(payload))).length > 0
             ? h.comments("codehost", issueKey(payload))
             : undefined,
         "the agent's reply on the issue",
@@ -120,7 +120,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
     try {
       const payload = onNewIssue("issues-labeled");
       expect(await apply("issues", payload)).toBe("refused: billing_inactive");
-      expect(h.comments("codehost", issueKey(payload))[0]).toMatch(/billing is inactive/);
+      expect((await h.comments("codehost", issueKey(payload)))[0]).toMatch(/billing is inactive/);
     } finally {
       (await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'"));
     }
@@ -137,7 +137,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
       (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
     ).toEqual({ n: 1 });
     expect(
-      h.comments("codehost", issueKey(payload)).some((c) => /already has a task; comment here/.test(c)),
+      (await h.comments("codehost", issueKey(payload))).some((c) => /already has a task; comment here/.test(c)),
     ).toBe(true);
   });
 
@@ -153,7 +153,7 @@ describe("issue_comment created by a member on an issue with a task is a follow-
     const payload = onNewIssue("issues-labeled");
     await apply("issues", payload);
     const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
-    await until(() => h.comments("codehost", issueKey(payload)).length === 1, "the first reply");
+    await until(async () => (await h.comments("codehost", issueKey(payload))).length === 1, "the first reply");
     const comment = fixture("codehost", "issue-comment-created");
     comment.issue.id = payload.issue.id;
     comment.issue.number = payload.issue.number;
@@ -161,14 +161,14 @@ describe("issue_comment created by a member on an issue with a task is a follow-
     expect(await apply("issue_comment", comment)).toBe(
       `follow-up on task ${task.id} from comment ${comment.comment.id}`,
     );
-    await until(() => h.comments("codehost", issueKey(payload)).length === 2, "the second reply");
-    expect(h.comments("codehost", issueKey(payload))[1]).toMatch(
+    await until(async () => (await h.comments("codehost", issueKey(payload))).length === 2, "the second reply");
+    expect((await h.comments("codehost", issueKey(payload)))[1]).toMatch(
       /^Done: Please also add a test for the empty file\./,
     );
     expect(await apply("issue_comment", comment)).toMatch(/already taken/);
     const own = structuredClone(comment);
     own.comment.id += 1;
-    own.comment.body = h.comments("codehost", issueKey(payload))[1];
+    own.comment.body = (await h.comments("codehost", issueKey(payload)))[1];
     expect(await apply("issue_comment", own)).toMatch(/the service's own comment/);
     const outsider = structuredClone(comment);
     outsider.comment.id += 2;
@@ -198,7 +198,7 @@ describe("the issue closed, or taken from the agent, stops its running turn", ()
     expect(await apply("issues", stop)).toMatch(new RegExp(`^stopped task ${task.id}`));
     expect((await taskOfTicket(h.db, String(payload.issue.id)))!.status).toBe("cancelled");
     await until(
-      () => h.comments("codehost", issueKey(payload)).some((c) => c.startsWith("Stopped by Dev Eloper")),
+      async () => (await h.comments("codehost", issueKey(payload))).some((c) => c.startsWith("Stopped by Dev Eloper")),
       "the stop notice on the issue",
     );
     expect(await apply("issues", stop)).toMatch(/no running or queued turn/);
@@ -237,8 +237,8 @@ describe("a delegated issue's replies are posted back too", () => {
     });
     expect(response.status).toBe(202);
     const [reply] = await until(
-      () =>
-        h.comments("codehost", "acme/api#7").length > 0 ? h.comments("codehost", "acme/api#7") : undefined,
+      async () =>
+        (await h.comments("codehost", "acme/api#7")).length > 0 ? h.comments("codehost", "acme/api#7") : undefined,
       "the reply on acme/api#7",
     );
     expect(reply).toMatch(/^Done: acme\/api#7: Crash on empty login.*\n\n<!-- baton:agt_[^ ]+ -->$/s);

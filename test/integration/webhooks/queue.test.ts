@@ -63,7 +63,7 @@ describe("applying is idempotent: a crash mid-apply re-runs the delivery", () =>
     ).toEqual({
       n: 1,
     });
-    expect(h.comments("codehost", "acme/api#21").filter((c) => c.includes("already has a task"))).toEqual([]);
+    expect((await h.comments("codehost", "acme/api#21")).filter((c) => c.includes("already has a task"))).toEqual([]);
   });
 });
 

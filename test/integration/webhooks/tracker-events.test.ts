@@ -58,8 +58,8 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
         body: `${payload.data.identifier}: Export fails for large workspaces\n\nThe CSV export times out past 10,000 rows.`,
       });
       const comments = await until(
-        () =>
-          h.comments("tracker", payload.data.id).length > 0
+        async () =>
+          (await h.comments("tracker", payload.data.id)).length > 0
             ? h.comments("tracker", payload.data.id)
             : undefined,
         "the reply on the issue",
@@ -86,7 +86,7 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
       (p) => (p.actor = { id: "ub-t", type: "user", name: "Un Bound" }),
     );
     expect(await apply(payload)).toBe("refused: actor ub-t is not a member");
-    expect(h.comments("tracker", payload.data.id)[0]).toMatch(
+    expect((await h.comments("tracker", payload.data.id))[0]).toMatch(
       /Un Bound is not a member.*links their tracker account/,
     );
   });
@@ -102,13 +102,13 @@ describe("a Comment created by a member on an issue with a task is a follow-up",
     const payload = onNewIssue("issue-update-assigned");
     await apply(payload);
     const task = (await taskOfTicket(h.db, payload.data.id))!;
-    await until(() => h.comments("tracker", payload.data.id).length === 1, "the first reply");
+    await until(async () => (await h.comments("tracker", payload.data.id)).length === 1, "the first reply");
     const comment = freshTracker("comment-create");
     comment.data.issueId = payload.data.id;
     comment.data.id = `comment-${count}`;
     expect(await apply(comment)).toBe(`follow-up on task ${task.id} from comment comment-${count}`);
-    await until(() => h.comments("tracker", payload.data.id).length === 2, "the second reply");
-    expect(h.comments("tracker", payload.data.id)[1]).toMatch(
+    await until(async () => (await h.comments("tracker", payload.data.id)).length === 2, "the second reply");
+    expect((await h.comments("tracker", payload.data.id))[1]).toMatch(
       /^Done: Please keep the old endpoint working too\./,
     );
     expect(await apply(structuredClone(comment))).toMatch(/already taken/);
