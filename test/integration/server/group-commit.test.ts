@@ -22,30 +22,30 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rows = async () => (await db.all("SELECT k, v FROM t ORDER BY k"));
+const rows = () => db.prepare("SELECT k, v FROM t ORDER BY k").all();
 
 describe("commitSoon", () => {
   it("work queued together commits in one transaction; a piece that throws rolls back only its own writes", async () => {
     // WAL frames written: every commit appends the pages it changed, so one shared commit of three pieces
     // appends what one single-row commit does, where three commits would append three times as much.
     const walFrames = () => (statSync(`${dir}/s.sqlite-wal`).size - 32) / (24 + 4096);
-    const insert = async (k: string, v: number) => (await db.run("INSERT INTO t (k, v) VALUES (?, ?)", [k, v]));
+    const insert = (k: string, v: number) => db.prepare("INSERT INTO t (k, v) VALUES (?, ?)").run(k, v);
     let before = walFrames();
-    await db.transaction(async () => insert("0", 0));
+    await commitSoon(db, () => insert("0", 0));
     const oneCommit = walFrames() - before;
 
     before = walFrames();
-    const first = db.transaction(async () => {
-      await insert("a", 1);
+    const first = commitSoon(db, () => {
+      insert("a", 1);
       return "a";
     });
-    const failing = db.transaction(async () => {
-      await insert("b", 2);
+    const failing = commitSoon(db, () => {
+      insert("b", 2);
       throw new Error("refused after writing");
     });
-    const third = db.transaction(async () => {
+    const third = commitSoon(db, () => {
       // Sees the first piece's write, not the rolled-back second one.
-      await insert("c", (await rows()).length);
+      insert("c", rows().length);
       return "c";
     });
     expect(rows()).toEqual([{ k: "0", v: 0 }]); // nothing runs before the batch flushes
@@ -63,14 +63,14 @@ describe("commitSoon", () => {
   it("a promise resolves only once its transaction has committed (readable from another connection)", async () => {
     const { DatabaseSync } = await import("node:sqlite");
     const observer = new DatabaseSync(join(dir, "s.sqlite"));
-    await db.transaction(async () => (await db.run("INSERT INTO t (k, v) VALUES ('x', 7)")));
-    expect((await observer.get("SELECT v FROM t WHERE k = 'x'"))).toEqual({ v: 7 });
+    await commitSoon(db, () => db.prepare("INSERT INTO t (k, v) VALUES ('x', 7)").run());
+    expect(observer.prepare("SELECT v FROM t WHERE k = 'x'").get()).toEqual({ v: 7 });
     observer.close();
   });
 
   it("work queued in a later turn goes into a later transaction", async () => {
-    await db.transaction(async () => (await db.run("INSERT INTO t (k, v) VALUES ('a', 1)")));
-    const second = db.transaction(async () => (await db.run("INSERT INTO t (k, v) VALUES ('a', 2)")));
+    await commitSoon(db, () => db.prepare("INSERT INTO t (k, v) VALUES ('a', 1)").run());
+    const second = commitSoon(db, () => db.prepare("INSERT INTO t (k, v) VALUES ('a', 2)").run());
     await expect(second).rejects.toThrow(/UNIQUE/);
     expect(rows()).toEqual([{ k: "a", v: 1 }]);
   });

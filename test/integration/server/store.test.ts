@@ -39,13 +39,13 @@ describe("store", () => {
   it("opens in WAL mode and records every migration version once, also on a second open", async () => {
     const path = join(dir, "s.sqlite");
     db = await openDatabase(path);
-    expect((await db.get("PRAGMA journal_mode"))).toEqual({ journal_mode: "wal" });
+    expect(db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     // It holds secret values: only its owner may read it or its WAL.
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect((await stat(`${path}-wal`)).mode & 0o777).toBe(0o600);
-    const versions = async () =>
+    const versions = () =>
       (
-        (await db!.all("SELECT version FROM schema_migrations ORDER BY version")) as { version: number }[]
+        db!.prepare("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]
       ).map((r) => r.version);
     expect(versions()).toEqual(MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
     db.close();
@@ -68,16 +68,16 @@ describe("store", () => {
       up: (d: Database) => d.exec("CREATE TABLE broken (x); SELECT * FROM nowhere"),
     };
     expect(() => migrate(db!, [...MIGRATIONS, extra, broken])).toThrow();
-    expect((await db.get("SELECT name FROM sqlite_master WHERE name = 'broken'"))).toBeUndefined();
-    expect((await db.get("SELECT 1 FROM schema_migrations WHERE version = 10000"))).toBeUndefined();
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'broken'").get()).toBeUndefined();
+    expect(db.prepare("SELECT 1 FROM schema_migrations WHERE version = 10000").get()).toBeUndefined();
   });
 
   it("keeps sha256 hashes of turn tokens and leases, never the credentials", async () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     const dump = JSON.stringify([
-      (await harness.db.all("SELECT * FROM turns")),
-      (await harness.db.all("SELECT * FROM sandboxes")),
+      harness.db.prepare("SELECT * FROM turns").all(),
+      harness.db.prepare("SELECT * FROM sandboxes").all(),
     ]);
     expect(dump).not.toContain(creds.turnToken);
     expect(dump).not.toContain(creds.lease);
@@ -89,12 +89,12 @@ describe("seed", () => {
   it("re-applying the same seed changes nothing and keeps each secret's id (so its placeholder)", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(db, seed(), new Date(), box);
-    const secrets = async () =>
-      (await db!.all("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name"));
+    const secrets = () =>
+      db!.prepare("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name").all();
     const before = secrets();
     applySeed(db, seed(), new Date(), box);
     expect(secrets()).toEqual(before);
-    expect(((await db.get("SELECT COUNT(*) AS n FROM repositories")) as { n: number }).n).toBe(3);
+    expect((db.prepare("SELECT COUNT(*) AS n FROM repositories").get() as { n: number }).n).toBe(3);
   });
 
   it("a new environment versionId becomes the repository's current version", async () => {
@@ -103,7 +103,7 @@ describe("seed", () => {
     const next = seed();
     next.workspaces[0]!.repositories[0]!.environment!.versionId = "env-api-2";
     applySeed(db, next, new Date(), box);
-    expect((await db.get("SELECT current_version_id FROM repositories WHERE id = 'repo_api'"))).toEqual({
+    expect(db.prepare("SELECT current_version_id FROM repositories WHERE id = 'repo_api'").get()).toEqual({
       current_version_id: "env-api-2",
     });
   });
@@ -126,15 +126,15 @@ describe("seed", () => {
   it("a member and token the seed set and dropped are removed; a role changed since is kept", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(db, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date(), box);
-    expect((await db.get("SELECT COUNT(*) AS n FROM personal_access_tokens"))).toEqual({ n: 2 });
+    expect(db.prepare("SELECT COUNT(*) AS n FROM personal_access_tokens").get()).toEqual({ n: 2 });
     // Something other than the seed changes ops@x.test's role.
-    (await db.run("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'"));
+    db.prepare("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'").run();
     const { kept } = applySeed(db, doc([owner], {}), new Date(), box);
-    expect((await db.all("SELECT email, role FROM members ORDER BY email"))).toEqual([
+    expect(db.prepare("SELECT email, role FROM members ORDER BY email").all()).toEqual([
       { email: "ops@x.test", role: "member" },
       { email: "owner@x.test", role: "owner" },
     ]);
-    expect((await db.all("SELECT email FROM personal_access_tokens"))).toEqual([{ email: "owner@x.test" }]);
+    expect(db.prepare("SELECT email FROM personal_access_tokens").all()).toEqual([{ email: "owner@x.test" }]);
     expect(kept).toEqual(["member ops@x.test of ws_x"]);
   });
 
@@ -142,7 +142,7 @@ describe("seed", () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     const value = "canary-ledger-7d6c5b4a-never-print";
     applySeed(db, doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }), new Date(), box);
-    const ledger = JSON.stringify((await db.all("SELECT * FROM seed_items")));
+    const ledger = JSON.stringify(db.prepare("SELECT * FROM seed_items").all());
     expect(ledger).toContain("scrypt1$");
     expect(ledger).not.toContain(value);
     expect(ledger).not.toContain(owner.token);
@@ -152,35 +152,37 @@ describe("seed", () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     const secret = { name: "K", value: "v-one", allowedHosts: ["k.test"] };
     applySeed(db, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date(), box);
-    (await db.run("DELETE FROM seed_items")); // as an older version left it
+    db.prepare("DELETE FROM seed_items").run(); // as an older version left it
     applySeed(db, doc([], {}), new Date(), box);
-    expect((await db.all("SELECT name FROM secrets"))).toEqual([{ name: "K" }]);
-    expect((await db.all("SELECT name FROM sandbox_env"))).toEqual([{ name: "MODE" }]);
-    expect((await db.all("SELECT email FROM members"))).toEqual([{ email: "owner@x.test" }]);
+    expect(db.prepare("SELECT name FROM secrets").all()).toEqual([{ name: "K" }]);
+    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([{ name: "MODE" }]);
+    expect(db.prepare("SELECT email FROM members").all()).toEqual([{ email: "owner@x.test" }]);
   });
 
   it("a seed listing only some workspaces leaves the others as they are", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(db, seed(), new Date(), box);
-    const before = (await db.all("SELECT * FROM secrets ORDER BY id"));
+    const before = db.prepare("SELECT * FROM secrets ORDER BY id").all();
     applySeed(
       db,
       SeedDocumentSchema.parse({ workspaces: [{ id: "ws_other", name: "Other" }] }),
       new Date(),
       box,
     );
-    expect((await db.all("SELECT * FROM secrets ORDER BY id"))).toEqual(before);
-    expect(((await db.get("SELECT COUNT(*) AS n FROM members")) as { n: number }).n).toBe(3);
+    expect(db.prepare("SELECT * FROM secrets ORDER BY id").all()).toEqual(before);
+    expect((db.prepare("SELECT COUNT(*) AS n FROM members").get() as { n: number }).n).toBe(3);
   });
 
   it("a sandboxEnv name that is also a secret owners added is refused, naming both", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     applySeed(db, doc([], {}), new Date(), box);
-    (await db.run("INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES ('sec_1', 'repo_x', 'TOKEN', 'v', '[]', '')"));
+    db.prepare(
+      "INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES ('sec_1', 'repo_x', 'TOKEN', 'v', '[]', '')",
+    ).run();
     expect(() => applySeed(db!, doc([], { sandboxEnv: { TOKEN: "plain" } }), new Date(), box)).toThrow(
       /x\/app: TOKEN is a sandboxEnv entry of the seed and also a secret/,
     );
-    expect((await db.all("SELECT name FROM sandbox_env"))).toEqual([]);
+    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([]);
   });
 
   it("refuses an engagement id that belongs to another workspace", async () => {
@@ -212,7 +214,7 @@ describe("admin API guard", () => {
       });
       expect(response.status).toBe(401);
     }
-    expect((await harness.db.get("SELECT 1 FROM workspaces WHERE id = 'x'"))).toBeUndefined();
+    expect(harness.db.prepare("SELECT 1 FROM workspaces WHERE id = 'x'").get()).toBeUndefined();
   });
 
   it("without an admin token configured the admin API does not exist (404)", async () => {
