@@ -130,7 +130,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
       const owner = (await findUserByEmail(db, OWNER))!;
       const [app] = listConnectedApps(deps, owner.id);
       expect(app?.clientName).toMatch(/^Baton CLI on /);
-      expect(disconnectApp(deps, owner.id, app!.grantId)).toBe(true);
+      expect(await (disconnectApp(deps, owner.id, app!.grantId))).toBe(true);
     } finally {
       db.close();
     }

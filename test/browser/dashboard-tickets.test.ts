@@ -120,7 +120,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     const answer = await page.request.post(`${page.url()}/dismiss`, { form: { csrf: csrf ?? "" } });
     expect(answer.status()).toBe(403);
     expect(await answer.text()).toContain("only an owner or admin of Acme can do this");
-    expect(statusOf("cr_b_dismiss")).toBe("open");
+    expect(await (statusOf("cr_b_dismiss"))).toBe("open");
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
   });
@@ -134,7 +134,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     await page.getByRole("button", { name: "Not now" }).click();
     await page.waitForURL(/done=dismissed/);
     expect(await page.getByRole("status").innerText()).toContain("Dismissed");
-    expect(statusOf("cr_b_dismiss")).toBe("dismissed");
+    expect(await (statusOf("cr_b_dismiss"))).toBe("dismissed");
     await page.context().close();
   });
 
@@ -149,7 +149,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     await page.getByRole("button", { name: "Save the secret" }).click();
     await page.waitForURL(/done=secret/);
     expect(await page.getByRole("status").innerText()).toContain("The secret is saved");
-    expect(statusOf("cr_b_secret")).toBe("verification_pending");
+    expect(await (statusOf("cr_b_secret"))).toBe("verification_pending");
     expect(await page.content()).not.toContain(CANARY);
     expect(await seriousFindings(page)).toEqual([]);
     expect(served.filter((text) => text.includes(CANARY))).toEqual([]);

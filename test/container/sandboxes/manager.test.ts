@@ -147,7 +147,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
     expect(body.error).toBe("invalid_batonrc");
     for (const key of ["sandbox.env.not-a-name", "setup"]) expect(body.reason).toContain(key);
     expect(body.reason).not.toContain(TOKEN_LIKE);
-    expect(manager.list()).toHaveLength(before);
+    expect(await (manager.list())).toHaveLength(before);
   });
 
   it("keeps the engagement's pinned image when a lost sandbox is recreated", async () => {

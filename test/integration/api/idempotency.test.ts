@@ -83,13 +83,13 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
-    expect(count("SELECT count(*) AS n FROM tasks WHERE title = 'Once'")).toBe(1);
+    expect(await (count("SELECT count(*) AS n FROM tasks WHERE title = 'Once'"))).toBe(1);
     await waitForStatus(h, first.body.task.id, ["replied"]);
     expect(
-      count(
+      await (count(
         "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'agent'",
         first.body.task.id,
-      ),
+      )),
     ).toBe(1);
   });
 
@@ -158,10 +158,10 @@ describe("Idempotency-Key", () => {
     expect(first).toMatchObject({ status: 202, body: { messageId: "msg-key-1" } });
     expect(again).toMatchObject({ status: 202, body: { messageId: "msg-key-1" } });
     expect(
-      count(
+      await (count(
         "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND message_id = 'msg-key-1'",
         task.body.task.id,
-      ),
+      )),
     ).toBe(1);
     const conflict = await sendWith(token, task.body.task.id, "msg-key-1", "something else");
     expect(conflict.status).toBe(409);
@@ -230,10 +230,10 @@ describe("Idempotency-Key", () => {
       expect(sent.status).toBe(400);
       expect(sent.body.error).toBe("invalid_idempotency_key");
       expect(
-        count(
+        await (count(
           "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'",
           task.body.task.id,
-        ),
+        )),
       ).toBe(1);
     },
   );
@@ -250,15 +250,15 @@ describe("Idempotency-Key", () => {
       messageId: "five-oh-three",
     });
     const taskId = failed.body.taskId;
-    expect(count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId)).toBe(0);
+    expect(await (count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId))).toBe(0);
     const retry = await startWith(token, "five-oh-three", { prompt: "handed over later" });
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ task: { id: taskId }, messageId: "five-oh-three" });
     await waitForStatus(h, taskId, ["replied"]);
     const again = await startWith(token, "five-oh-three", { prompt: "handed over later" });
     expect(again.body).toEqual(retry.body);
-    expect(count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId)).toBe(1);
-    expect(count("SELECT count(*) AS n FROM tasks WHERE id = ?", taskId)).toBe(1);
+    expect(await (count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId))).toBe(1);
+    expect(await (count("SELECT count(*) AS n FROM tasks WHERE id = ?", taskId))).toBe(1);
   });
 
   it("or the client sends a message on that task, which sends the prompt first", async () => {
@@ -291,7 +291,7 @@ describe("Idempotency-Key", () => {
     expect(retry).toMatchObject({ status: 202, body: { messageId: failed.body.messageId } });
     await waitForStatus(h, task.body.task.id, ["replied"]);
     expect(
-      count("SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'", task.body.task.id),
+      await (count("SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'", task.body.task.id)),
     ).toBe(2);
   });
 
@@ -349,7 +349,7 @@ describe("Idempotency-Key", () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(count("SELECT count(*) AS n FROM tasks WHERE title = 'fifty at once'")).toBe(1);
+    expect(await (count("SELECT count(*) AS n FROM tasks WHERE title = 'fifty at once'"))).toBe(1);
     await waitForStatus(h, answers[0]!.body.task.id, ["replied"]);
   });
 });

@@ -26,7 +26,7 @@ describe("re-seeding the task engine's parts", () => {
   it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", async () => {
     (await h.db.run("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'"));
     reseed(seed());
-    expect(workspace()).toEqual({
+    expect(await (workspace())).toEqual({
       plan_name: "team",
       plan_concurrency: 9,
       plan_queue_size: 3,
@@ -36,7 +36,7 @@ describe("re-seeding the task engine's parts", () => {
     changed.workspaces[0].plan = { name: "team", concurrency: 4, queueSize: 3 };
     changed.workspaces[0].billing = "active";
     reseed(changed);
-    expect(workspace()).toEqual({
+    expect(await (workspace())).toEqual({
       plan_name: "team",
       plan_concurrency: 4,
       plan_queue_size: 3,
@@ -72,9 +72,9 @@ describe("re-seeding the task engine's parts", () => {
     const withoutAgent = seed();
     delete withoutAgent.agent;
     reseed(withoutAgent);
-    expect(count()).toBe(before);
+    expect(await (count())).toBe(before);
     reseed({ ...withoutAgent, agent: { rules: [{ reply: "only rule" }] } });
-    expect(count()).toBe(1);
+    expect(await (count())).toBe(1);
   });
 
   it("a seeded token has an id and its last four, so it can be revoked; re-seeding does not bring it back", async () => {

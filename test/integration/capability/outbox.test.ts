@@ -81,12 +81,12 @@ describe("e-mail outbox", () => {
     const states = async () =>
       (await notificationsOf(db, "cr_1"))[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
     await until(async () => (await states()).includes("admin@acme.test:failed:3"), "the refused recipient to fail");
-    expect(states()).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
+    expect(await (states())).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
     expect(smtp.refused).toEqual(["admin@acme.test", "admin@acme.test", "admin@acme.test"]);
     expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"]]);
 
     smtp.refuse.clear();
-    expect(requeueFailedDeliveries(db, "cr_1", new Date())).toEqual([
+    expect(await (requeueFailedDeliveries(db, "cr_1", new Date()))).toEqual([
       { notificationId: "ntf_1", recipient: "admin@acme.test" },
     ]);
     worker.kick();

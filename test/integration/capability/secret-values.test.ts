@@ -54,7 +54,7 @@ describe("secret values", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: "invalid_request", reason });
     expect(answer.text).not.toContain(canary);
-    expect(stored("NEW_SECRET")).toBeUndefined();
+    expect(await (stored("NEW_SECRET"))).toBeUndefined();
   });
 
   it("raw bytes that are not UTF-8 are refused, never stored as U+FFFD", async () => {
@@ -66,7 +66,7 @@ describe("secret values", () => {
       error: "invalid_request",
       reason: "secret is not valid UTF-8; send JSON encoded as UTF-8",
     });
-    expect(stored("NEW_SECRET")).toBeUndefined();
+    expect(await (stored("NEW_SECRET"))).toBeUndefined();
   });
 
   it("the longest value the schema allows, every character JSON-escaped, is under the body limit", async () => {

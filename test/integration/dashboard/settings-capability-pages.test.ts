@@ -158,7 +158,7 @@ describe("Not now", () => {
       expect(answer.status).toBe(403);
       expect(answer.text).toContain("only an owner or admin of Acme can do this; ask one of them");
       expect(answer.text).toContain("api.member.test");
-      expect(statusOf("cr_member")).toBe("open");
+      expect(await (statusOf("cr_member"))).toBe("open");
     },
   );
 
@@ -166,7 +166,7 @@ describe("Not now", () => {
     const answer = await post(capabilityDismissPath("ws_acme", "repo_api", "cr_dismiss"), admin);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe(`${request("cr_dismiss")}?done=dismissed`);
-    expect(statusOf("cr_dismiss")).toBe("dismissed");
+    expect(await (statusOf("cr_dismiss"))).toBe("dismissed");
     expect(
       h.logs.some((line) => line.includes('"capability.dismissed"') && line.includes("unbound@acme.test")),
     ).toBe(true);
@@ -175,7 +175,7 @@ describe("Not now", () => {
     expect(closed.text).toMatch(
       /role="alert"><p>[^<]+<\/p><p>What to do next: <a href="[^"]+cr_verified">Back to the request/,
     );
-    expect(statusOf("cr_verified")).toBe("verified");
+    expect(await (statusOf("cr_verified"))).toBe("verified");
   });
 
   it("refuses a form without the session's CSRF token (403) and dismisses nothing", async () => {
@@ -185,7 +185,7 @@ describe("Not now", () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.text).toContain("This form has expired");
-    expect(statusOf("cr_member")).toBe("open");
+    expect(await (statusOf("cr_member"))).toBe("open");
   });
 
   it("refuses a form over the body limit (413)", async () => {
@@ -193,7 +193,7 @@ describe("Not now", () => {
       pad: "x".repeat(20_000),
     });
     expect(answer.status).toBe(413);
-    expect(statusOf("cr_member")).toBe("open");
+    expect(await (statusOf("cr_member"))).toBe("open");
   });
 });
 
@@ -239,7 +239,7 @@ describe("supply a secret", () => {
       expect(answer.status).toBe(status);
       expect(answer.text).toMatch(reason);
       expect(answer.text).not.toContain(CANARY);
-      expect(statusOf("cr_hosts")).toBe("open");
+      expect(await (statusOf("cr_hosts"))).toBe("open");
     },
   );
 
@@ -250,7 +250,7 @@ describe("supply a secret", () => {
       allowedHosts: "api.pay.test",
     });
     expect(answer.status).toBe(303);
-    expect(statusOf("cr_secret")).toBe("verification_pending");
+    expect(await (statusOf("cr_secret"))).toBe("verification_pending");
     const page = await get(answer.headers.get("location")!, owner);
     expect(page.text).toContain("The secret is saved with its approved hosts.");
     expect(h.logs.some((line) => line.includes('"secret.written"') && line.includes("PAY_KEY"))).toBe(true);

@@ -279,7 +279,7 @@ describe("a token from the authorization server is good only on the resource it 
   it("Disconnect (endSignIn) ends the app's sign-in at once: its next call is refused with 401", async () => {
     const token = issue("mcp", `D${"d".repeat(42)}`);
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
-    expect(endSignIn(h.db, `grant-mcp-${(await token).slice(0, 6)}`, Date.now())).toBe(true);
+    expect(await (endSignIn(h.db, `grant-mcp-${(await token).slice(0, 6)}`, Date.now()))).toBe(true);
     const answer = await rpc(h, callTool("whoami"), { token });
     expect(answer.status).toBe(401);
     // Ending a sign-in forgets its tokens, so the token now reads as unknown.

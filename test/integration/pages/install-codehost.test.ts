@@ -111,7 +111,7 @@ describe("GET /install/codehost and its callback", () => {
     expect(done.text).toContain("acme");
     expect(done.text).toContain("<li>acme/web</li>");
     expect(done.text).toContain("<li>acme/api</li>");
-    expect(installationById(db, "501")).toMatchObject({ workspaceId: "ws_acme", accountLogin: "acme" });
+    expect(await (installationById(db, "501"))).toMatchObject({ workspaceId: "ws_acme", accountLogin: "acme" });
     expect((await installationOfRepo(db, "ws_acme", "acme/api"))?.installationId).toBe("501");
     expect(logs.some((line) => line.includes('"event":"codehost.installed"'))).toBe(true);
   });

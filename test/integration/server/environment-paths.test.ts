@@ -122,6 +122,6 @@ describe("environment version runPath and evidencePath", () => {
              INSERT INTO environment_versions (repository_id, version_id, startup_script_path, readiness_json,
                created_at) VALUES ('r', 'v1', 'start.sh', '{"checks":[]}', '2026-01-01T00:00:00Z');`);
     expect(migrate(db)).toContain(21);
-    expect(loadCurrentVersion(db, "r")).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
+    expect(await (loadCurrentVersion(db, "r"))).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
   });
 });

@@ -33,14 +33,14 @@ describe("a crash after the answer loses nothing: the delivery is committed befo
     const payload = fixture("codehost", "issues-labeled");
     const deliveryId = newDeliveryId();
     expect((await h.deliver("codehost", "issues", payload, { deliveryId })).status).toBe(202);
-    expect(deliveryRow(h.db, deliveryId)).toMatchObject({ state: "queued", attempts: 0 });
-    expect(taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
+    expect(await (deliveryRow(h.db, deliveryId))).toMatchObject({ state: "queued", attempts: 0 });
+    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
     await h.restart({ start: true });
     await until(
       async () => (await deliveryRow(h!.db, deliveryId))?.state === "done",
       "the recovered delivery to be applied",
     );
-    expect(taskOfTicket(h.db, String(payload.issue.id))).toMatchObject({ source: "codehost_issue" });
+    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toMatchObject({ source: "codehost_issue" });
   });
 });
 
@@ -107,7 +107,7 @@ describe("a port that fails is retried with backoff, then the delivery is record
       const row = await until(() => appliedRow(h!.db, deliveryId), "the delivery to end", 30_000);
       expect(row).toMatchObject({ state, attempts });
       if (state === "failed") expect(row.outcome).toMatch(/tracker unavailable \(503\)/);
-      else expect(h.comments("tracker", payload.data.id)).toHaveLength(1);
+      else expect(await (h.comments("tracker", payload.data.id))).toHaveLength(1);
     },
   );
 });
@@ -134,10 +134,10 @@ describe("done deliveries are pruned after the 7-day dedup window", () => {
     );
     (await db.run("UPDATE webhook_deliveries SET state = 'done' WHERE delivery_id IN ('old', 'new')"));
     (await db.run("UPDATE webhook_deliveries SET state = 'failed' WHERE delivery_id = 'failed'"));
-    expect(pruneDoneDeliveries(db, now)).toBe(1);
-    expect(deliveryRow(db, "old")).toBeUndefined();
-    expect(deliveryRow(db, "new")).toBeDefined();
-    expect(deliveryRow(db, "failed")).toBeDefined();
+    expect(await (pruneDoneDeliveries(db, now))).toBe(1);
+    expect(await (deliveryRow(db, "old"))).toBeUndefined();
+    expect(await (deliveryRow(db, "new"))).toBeDefined();
+    expect(await (deliveryRow(db, "failed"))).toBeDefined();
   });
 });
 
@@ -154,7 +154,7 @@ describe("the issue-reply outbox retries a failed post", () => {
       "the reply to be posted",
     );
     expect(posted.attempts).toBe(3);
-    expect(h.comments("tracker", payload.data.id)).toEqual([
+    expect(await (h.comments("tracker", payload.data.id))).toEqual([
       expect.stringMatching(new RegExp(`^Done: [^]*\\n\\n<!-- baton:${posted.entry_id} -->$`)),
     ]);
   });

@@ -53,7 +53,7 @@ describe("a delivery that is not the platform's is refused 401 and never process
         reason: expect.any(String),
         requestId: expect.any(String),
       });
-      expect(rows()).toBe(before);
+      expect(await (rows())).toBe(before);
       const line = JSON.parse(rejectedLines().find((l) => l.includes(deliveryId))!);
       expect(line).toMatchObject({
         event: "webhook.rejected",
@@ -91,7 +91,7 @@ describe("a delivery that is not the platform's is refused 401 and never process
     expect(rejectedLines().some((l) => l.includes(deliveryId) && l.includes('"why":"stale_timestamp"'))).toBe(
       true,
     );
-    expect(deliveryRow(h.db, deliveryId)).toBeUndefined();
+    expect(await (deliveryRow(h.db, deliveryId))).toBeUndefined();
   });
 });
 
@@ -109,7 +109,7 @@ describe("a verified delivery is queued and answered before the work runs", () =
     const third = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(third.body).toEqual({ ok: true, duplicate: true });
     expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'"))).toEqual({ n: 1 });
-    expect(taskOfTicket(h.db, "7001")).toBeDefined();
+    expect(await (taskOfTicket(h.db, "7001"))).toBeDefined();
   });
 
   it("a tracker delivery within the window is queued (202)", async () => {

@@ -77,7 +77,7 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
   ])("ignored: %s", async (_case, edit) => {
     const payload = onNewIssue("issue-update-labeled", edit);
     expect(await apply(payload)).toMatch(/^ignored: /);
-    expect(taskOfTicket(h.db, payload.data.id)).toBeUndefined();
+    expect(await (taskOfTicket(h.db, payload.data.id))).toBeUndefined();
   });
 
   it("refused when the actor is not a member with a bound tracker identity: a comment says what to do", async () => {
@@ -158,7 +158,7 @@ describe("a member's delegated issue is not stopped by a label change", () => {
 describe("OAuthApp revoked disconnects the workspace", () => {
   it("the connection goes and tracker.disconnected is logged", async () => {
     expect(await apply(freshTracker("oauthapp-revoked"))).toMatch(/^disconnected the workspace/);
-    expect(connectionOfOrganization(h.db, ORGANIZATION_ID)).toBeUndefined();
+    expect(await (connectionOfOrganization(h.db, ORGANIZATION_ID))).toBeUndefined();
     expect(h.logs.some((l) => l.includes('"event":"tracker.disconnected"'))).toBe(true);
     expect(await apply(onNewIssue("issue-update-labeled"))).toMatch(/ignored: unknown organization/);
   });

@@ -334,7 +334,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   }
   for (const change of statusChanges())
     expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
-  expect(runningTurns()).toEqual([]);
+  expect(await (runningTurns())).toEqual([]);
   expect((await db.get("SELECT count(*) AS n FROM task_turns WHERE state = 'queued'"))).toEqual({
     n: 0,
   });
