@@ -14,8 +14,8 @@ afterAll(async () => {
   await h.close();
 });
 let token: string;
-beforeEach(() => {
-  token = freshToken(h);
+beforeEach(async () => {
+  token = await freshToken(h);
 });
 
 const start = async (prompt: string, as = token) => {

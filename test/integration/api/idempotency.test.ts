@@ -262,7 +262,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("or the client sends a message on that task, which sends the prompt first", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     fault.handOver = true;
     const failed = await startWith(await token, "prompt-first", { prompt: "the first prompt" });
     fault.handOver = false;
@@ -306,7 +306,7 @@ describe("Idempotency-Key", () => {
     });
     try {
       await stopping.app.deps.tasks.runtime.stop();
-      const token = freshToken(stopping);
+      const token = await freshToken(stopping);
       const body = { prompt: "arrives during shutdown" };
       const saved = await stopping.call("POST", API_PATHS.tasks("ws_acme"), {
         token,

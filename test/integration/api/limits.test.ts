@@ -45,14 +45,14 @@ afterAll(async () => {
 const start = (token: string, prompt: string) =>
   h.call("POST", API_PATHS.tasks("ws_load"), { token, body: { prompt } });
 async function stopAll() {
-  const token = freshToken(h, USERS[20]);
+  const token = await freshToken(h, USERS[20]);
   for (const { id, workspace_id } of (await h.db.all("SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')")) as { id: string; workspace_id: string }[])
     await h.call("POST", API_PATHS.stop(workspace_id, id), { token });
 }
 
 describe("running tasks: 5 per workspace per user from the client, MCP or API, counting starting, running and queued", () => {
   it("the sixth gets 429 too_many_running with limit 5", async () => {
-    const token = freshToken(h, USERS[0]);
+    const token = await freshToken(h, USERS[0]);
     const held: string[] = [];
     for (let i = 0; i < 5; i++) {
       const answer = await start(await token, `hold ${i}`);
@@ -121,7 +121,7 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
 
 describe("request rate: per token and per endpoint, 600 GET and 120 POST or DELETE a minute; over it 429 bad_request with Retry-After", () => {
   it("the 121st POST in a minute is refused with Retry-After; another endpoint and another token are not", async () => {
-    const token = freshToken(h, USERS[2]);
+    const token = await freshToken(h, USERS[2]);
     let last: Awaited<ReturnType<typeof start>> | undefined;
     for (let i = 0; i < 121; i++) {
       last = await h.call("POST", API_PATHS.stop("ws_load", "task_none"), { token });
@@ -152,7 +152,7 @@ describe("request rate: per token and per endpoint, 600 GET and 120 POST or DELE
   });
 
   it("the 601st GET in a minute is refused; a GET to another endpoint is not", async () => {
-    const token = freshToken(h, USERS[3]);
+    const token = await freshToken(h, USERS[3]);
     for (let i = 0; i < 600; i++)
       expect((await h.call("GET", API_PATHS.tasks("ws_load"), { token })).status).toBe(200);
     const refused = await h.call("GET", API_PATHS.tasks("ws_load"), { token });
@@ -162,7 +162,7 @@ describe("request rate: per token and per endpoint, 600 GET and 120 POST or DELE
   });
 
   it("the limit applies before membership: a non-member's probing is limited too", async () => {
-    const token = freshToken(h, USERS[4]);
+    const token = await freshToken(h, USERS[4]);
     for (let i = 0; i < 120; i++)
       expect((await h.call("POST", API_PATHS.stop("ws_elsewhere", "t"), { token })).status).toBe(404);
     expect((await h.call("POST", API_PATHS.stop("ws_elsewhere", "t"), { token })).status).toBe(429);
@@ -210,7 +210,7 @@ describe("every 429 carries Retry-After (DESIGN: every surface answers 429 with 
     [
       "bad_request: over the request rate",
       async () => {
-        const token = freshToken(h, USERS[8]);
+        const token = await freshToken(h, USERS[8]);
         for (let i = 0; i < 120; i++)
           await h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });
         return await h.call("POST", API_PATHS.stop("ws_tight", "task_none"), { token });

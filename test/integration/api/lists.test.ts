@@ -50,7 +50,7 @@ describe("GET /v1/workspaces/{workspaceId}/tasks", () => {
   });
 
   it("activity moves a task to the front", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     await h.call("POST", API_PATHS.messages("ws_acme", ids[2]!), { token, body: { text: "bump" } });
     (await until(() => agent.waiting(ids[2]!), "turn")).answer(reply("bumped"));
     await waitForStatus(h, ids[2]!, ["replied"]);
@@ -150,7 +150,7 @@ describe("the task list's cursor belongs to its workspace's list", () => {
 describe("GET /v1/workspaces/{workspaceId}/tasks/{taskId}/messages", () => {
   let busy: string;
   beforeAll(async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token, body: { prompt: "m0" } });
     busy = answer.body.task.id;
     (await until(() => agent.waiting(busy), "turn")).answer(reply("a0"));

@@ -36,8 +36,8 @@ const admin = async (path: string, body: unknown) => {
   );
   return { status: response.status, body: JSON.parse(text) };
 };
-const start = async (body: unknown, token = freshToken(h)) => {
-  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token, body });
+const start = async (body: unknown, token?: string) => {
+  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token: token ?? (await freshToken(h)), body });
   expect(answer.status).toBe(202);
   return answer.body.task.id as string;
 };

@@ -12,10 +12,10 @@ afterAll(async () => {
   await h.close();
 });
 
-const search = (query = "", token: string = freshToken(h)) =>
-  h.call("GET", `${API_PATHS.tickets("ws_acme")}${query}`, { token });
-const delegate = (body: unknown, token: string = freshToken(h)) =>
-  h.call("POST", API_PATHS.delegate("ws_acme"), { token, body });
+const search = async (query = "", token?: string) =>
+  h.call("GET", `${API_PATHS.tickets("ws_acme")}${query}`, { token: token ?? (await freshToken(h)) });
+const delegate = async (body: unknown, token?: string) =>
+  h.call("POST", API_PATHS.delegate("ws_acme"), { token: token ?? (await freshToken(h)), body });
 const titles = (answer: { body: { tickets: { title: string }[] } }) =>
   answer.body.tickets.map((t) => t.title);
 
@@ -155,7 +155,7 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
   });
 
   it("202 {ok: true}; the task runs on the issue, appears in the task list, and its conversation is not under the conversation endpoint", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const answer = await delegate({ source: "codehost", repo: "acme/web", number: 3 }, await token);
     expect(answer).toMatchObject({ status: 202, body: { ok: true } });
     const listed = await h.call("GET", API_PATHS.tasks("ws_acme"), { token });
