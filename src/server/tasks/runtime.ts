@@ -48,6 +48,8 @@ export class TaskRuntime {
   async start(): Promise<void> {
     const { db, now } = this.options;
     const running = (await db.transaction(async () => recover(db, now())));
+    // Recovery awaited the store: a stop() that came meanwhile wins, and the engine stays closed.
+    if (this.stopping) return;
     this.accepting = true;
     this.runTurns(running);
     const every = this.options.pullRequestSweepMs ?? 0;
