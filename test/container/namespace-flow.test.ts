@@ -54,7 +54,7 @@ describe("the agent flow on the namespace driver", () => {
     server = createNodeServer(app.listeners.sandbox.fetch);
     await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
     const address = server.address();
-    app.start();
+    await app.start();
     manager = await startSandboxManager({
       driver: "namespace",
       ops: { host: "127.0.0.1", port: typeof address === "object" && address ? address.port : 0 },

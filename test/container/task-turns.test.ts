@@ -155,7 +155,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
       env: process.env,
       timers: false,
     });
-    app.start();
+    await app.start();
 
     // The repository on the code host, as its developers pushed it, with a .batonrc.json.
     const bare = fileURLToPath(await app.deps.tasks.codehost.gitUrl(WS, "acme/api"));

@@ -78,7 +78,7 @@ export async function createApiHarness(
     capability: { serviceUrl: "http://127.0.0.1:9" },
     tasks: { workRoot: join(dir, "work"), pullRequestSweepMs: 100, ...options.tasks },
   });
-  app.start();
+  await app.start();
   const seen: Seen[] = [];
   const harness: ApiHarness = {
     app,

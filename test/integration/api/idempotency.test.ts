@@ -316,7 +316,7 @@ describe("Idempotency-Key", () => {
       expect(saved.status).toBe(503);
       expect(saved.body).toMatchObject({ error: "unavailable", messageId: "during-stop" });
       // The service starts again over the same store.
-      second.start();
+      await second.start();
       await waitForStatus(stopping, saved.body.taskId, ["replied"]);
       const retry = await second.http.request(API_PATHS.tasks("ws_acme"), {
         method: "POST",

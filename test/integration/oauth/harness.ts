@@ -85,7 +85,7 @@ export async function startOAuthWorld(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   capability.serviceUrl = url;
-  app.start();
+  await app.start();
 
   const sessionFor = async (email: string) =>
     (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;

@@ -50,7 +50,7 @@ export async function createPagesHarness(): Promise<PagesHarness> {
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const app = createServerApp({ db, logger, secretBox, tasks: { workRoot: join(dir, "work") } });
-  app.start();
+  await app.start();
   const seen: Answer[] = [];
   const keep = async (response: Response): Promise<Answer> => {
     const answer = { status: response.status, text: await response.text(), headers: response.headers };

@@ -63,7 +63,7 @@ beforeAll(async () => {
     integrations: { ...LOCAL_INTEGRATIONS, codehost: { ...LOCAL_INTEGRATIONS.codehost, app: fake.settings } },
     tasks: { workRoot: join(dir, "work") },
   });
-  app.start();
+  await app.start();
 }, 60_000);
 
 afterAll(async () => {

@@ -51,7 +51,7 @@ beforeAll(async () => {
       },
     },
   });
-  app.start();
+  await app.start();
 });
 afterAll(async () => {
   await app?.stop();

@@ -74,7 +74,7 @@ export async function createHarness(
     now: () => new Date(Date.now() + clock.offsetMs),
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
-  app.start();
+  await app.start();
   const responses: string[] = [];
   const request: Harness["request"] = async (method, path, init = {}) => {
     const response = await app.http.request(path, {

@@ -149,7 +149,7 @@ export async function createWebhookHarness(
     async restart(opts = {}) {
       await harness.app.stop();
       harness.app = make();
-      if (opts.start ?? true) harness.app.start();
+      if (opts.start ?? true) await harness.app.start();
     },
     async close() {
       await harness.app.stop();
@@ -157,7 +157,7 @@ export async function createWebhookHarness(
       await rm(dir, { recursive: true, force: true });
     },
   };
-  if (options.start ?? true) harness.app.start();
+  if (options.start ?? true) await harness.app.start();
   return harness;
 }
 
