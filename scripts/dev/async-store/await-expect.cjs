@@ -1,5 +1,5 @@
 // Test-side fix after the codemods: `expect(x)` where x is now a promise compares the promise, not its value.
-// Awaits the argument (`expect(await x)`) unless the assertion already reads `.resolves` / `.rejects`.
+// Awaits the argument (`expect(await x)`) and a matcher's promise argument, unless the assertion already reads `.resolves` / `.rejects`.
 // Usage: node scripts/dev/async-store/await-expect.cjs <repo> [tsconfig] [path prefixes to fix...]
 const ts = require(require.resolve("typescript", { paths: [process.cwd(), "/work/main"] }));
 const fs = require("node:fs");
@@ -38,6 +38,16 @@ for (const sf of program.getSourceFiles()) {
       if (arg && !reads && !ts.isAwaitExpression(arg) && isPromise(checker.getTypeAtLocation(arg)))
         edits.push({ start: arg.getStart(sf), end: arg.getEnd() });
     }
+    // A matcher's expected value (`expect(a).toBe(count())`) compares against the promise too.
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      /^expect\(/.test(node.expression.expression.getText(sf)) &&
+      !/\.(resolves|rejects)\b/.test(node.expression.expression.getText(sf))
+    )
+      for (const arg of node.arguments)
+        if (!ts.isAwaitExpression(arg) && isPromise(checker.getTypeAtLocation(arg)))
+          edits.push({ start: arg.getStart(sf), end: arg.getEnd() });
     ts.forEachChild(node, visit);
   };
   visit(sf);
