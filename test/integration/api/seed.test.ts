@@ -72,7 +72,7 @@ describe("re-seeding the task engine's parts", () => {
     const withoutAgent = seed();
     delete withoutAgent.agent;
     reseed(withoutAgent);
-    expect(await (count())).toBe(before);
+    expect(await (count())).toBe(await (before));
     reseed({ ...withoutAgent, agent: { rules: [{ reply: "only rule" }] } });
     expect(await (count())).toBe(1);
   });

@@ -178,7 +178,7 @@ describe("POST Delegate", () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.text).toContain("This form has expired");
-    expect(await (allTasks())).toBe(before);
+    expect(await (allTasks())).toBe(await (before));
   });
 
   it("answers 404 for a workspace the user is not in, and delegates nothing there", async () => {
@@ -189,6 +189,6 @@ describe("POST Delegate", () => {
       form: { csrf, source: "tracker", id: "ENG-1" },
     });
     expect(answer.status).toBe(404);
-    expect(await (allTasks())).toBe(before);
+    expect(await (allTasks())).toBe(await (before));
   });
 });

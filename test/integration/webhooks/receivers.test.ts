@@ -53,7 +53,7 @@ describe("a delivery that is not the platform's is refused 401 and never process
         reason: expect.any(String),
         requestId: expect.any(String),
       });
-      expect(await (rows())).toBe(before);
+      expect(await (rows())).toBe(await (before));
       const line = JSON.parse(rejectedLines().find((l) => l.includes(deliveryId))!);
       expect(line).toMatchObject({
         event: "webhook.rejected",
