@@ -66,14 +66,14 @@ describe("re-seeding the task engine's parts", () => {
     });
   });
 
-  it("the scripted agent's rules are replaced by a seed that has them, kept by one that has none", () => {
+  it("the scripted agent's rules are replaced by a seed that has them, kept by one that has none", async () => {
     const count = async () => ((await h.db.get("SELECT count(*) AS n FROM agent_rules")) as { n: number }).n;
-    const before = count();
+    const before = await count();
     const withoutAgent = seed();
     delete withoutAgent.agent;
-    reseed(withoutAgent);
-    expect(await (count())).toBe(await (before));
-    reseed({ ...withoutAgent, agent: { rules: [{ reply: "only rule" }] } });
+    await reseed(withoutAgent);
+    expect(await count()).toBe(before);
+    await reseed({ ...withoutAgent, agent: { rules: [{ reply: "only rule" }] } });
     expect(await (count())).toBe(1);
   });
 
