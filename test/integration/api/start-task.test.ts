@@ -15,7 +15,7 @@ afterAll(async () => {
 /** Starts a task; an accepted one is followed to its reply, so the 5-task limit never gets in the way. */
 async function start(body: unknown, init: { token?: string; key?: string; workspace?: string } = {}) {
   const answer = await h.call("POST", API_PATHS.tasks(init.workspace ?? "ws_acme"), {
-    token: init.token ?? freshToken(h),
+    token: init.token ?? (await freshToken(h)),
     body,
     headers: init.key === undefined ? {} : { "idempotency-key": init.key },
   });
