@@ -11,7 +11,7 @@ const SECRET_CANARY = "secret-canary-0c4e91d2";
 const LATE_MS = Date.UTC(2100, 0, 1, 0, 0, 0, 123); // past 2^31 and 2^32: an int4 column would overflow
 const NOW = "2026-01-01T00:00:00.000Z";
 
-const before = (version: number) => MIGRATIONS.filter((m) => m.version < version);
+const migrationsBefore = (version: number) => MIGRATIONS.filter((m) => m.version < version);
 
 async function seedSandbox(store: Store): Promise<void> {
   await store.run("INSERT INTO workspaces (id, name, created_at) VALUES ('w', 'W', ?)", [NOW]);
@@ -101,7 +101,7 @@ describe.each(ENGINES)("the migrated schema on the $name engine", (engine) => {
   });
 
   it("migration 60 gives each e-mail already known one user (usr_ + 24 hex), members and tokens alike", async () => {
-    await migrateStore(store, before(60));
+    await migrateStore(store, migrationsBefore(60));
     await store.run("INSERT INTO workspaces (id, name, created_at) VALUES ('w', 'W', ?)", [NOW]);
     await store.run("INSERT INTO members (workspace_id, email, role) VALUES ('w', 'a@x.test', 'owner')");
     await store.run(
@@ -124,7 +124,7 @@ describe.each(ENGINES)("the migrated schema on the $name engine", (engine) => {
   });
 
   it("migration 40 seals plaintext secret values, and without a key refuses and changes nothing", async () => {
-    await migrateStore(store, before(40));
+    await migrateStore(store, migrationsBefore(40));
     await seedSandbox(store);
     await store.run(
       `INSERT INTO secrets (id, repository_id, name, value, allowed_hosts_json, updated_at)
