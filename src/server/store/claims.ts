@@ -71,10 +71,11 @@ export async function renewLease(
   claim: HeldClaim & { leaseMs: number; now: number },
 ): Promise<boolean> {
   const table = checkIdentifier(claim.table, "the claim table");
-  const { changes } = await db.run(
-    `UPDATE ${table} SET lease_until_ms = ? WHERE id = ? AND claimed_by = ?`,
-    [claim.now + claim.leaseMs, claim.id, claim.owner],
-  );
+  const { changes } = await db.run(`UPDATE ${table} SET lease_until_ms = ? WHERE id = ? AND claimed_by = ?`, [
+    claim.now + claim.leaseMs,
+    claim.id,
+    claim.owner,
+  ]);
   return changes === 1;
 }
 
@@ -94,7 +95,11 @@ export async function finishClaim(
 ): Promise<boolean> {
   const table = checkIdentifier(claim.table, "the claim table");
   const columns = Object.keys(claim.set).map((column) => checkIdentifier(column, "the column"));
-  const assignments = [...columns.map((column) => `${column} = ?`), "claimed_by = NULL", "lease_until_ms = NULL"];
+  const assignments = [
+    ...columns.map((column) => `${column} = ?`),
+    "claimed_by = NULL",
+    "lease_until_ms = NULL",
+  ];
   const { changes } = await db.run(
     `UPDATE ${table} SET ${assignments.join(", ")} WHERE id = ? AND claimed_by = ?`,
     [...columns.map((column) => claim.set[column]!), claim.id, claim.owner],

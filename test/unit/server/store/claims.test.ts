@@ -10,13 +10,21 @@ import {
   renewLease,
 } from "../../../../src/server/store/claims.js";
 import type { Store } from "../../../../src/server/store/store.js";
-import { ENGINES } from "../../../helpers/postgres.js";
+import { ENGINES, freshSchema, type TestSchema } from "../../../helpers/postgres.js";
 
 const JOBS_DDL = `CREATE TABLE jobs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, created_ms BIGINT NOT NULL, ${CLAIM_COLUMNS_DDL})`;
 const T0 = 1_800_000_000_000;
 
 function request(owner: string, now: number, leaseMs = 60_000): ClaimRequest {
-  return { table: "jobs", ready: "state = ?", params: ["ready"], order: "created_ms, id", owner, leaseMs, now };
+  return {
+    table: "jobs",
+    ready: "state = ?",
+    params: ["ready"],
+    order: "created_ms, id",
+    owner,
+    leaseMs,
+    now,
+  };
 }
 
 async function insertJobs(store: Store, count: number, state = "ready"): Promise<void> {
@@ -122,9 +130,48 @@ describe.each(ENGINES)("claims on the $name engine", (engine) => {
   it("an expired lease no one has taken over is still its owner's to renew", async () => {
     await insertJobs(store, 1);
     await claimNext(store, request("a", T0, 1_000));
-    expect(await renewLease(store, { table: "jobs", id: 1, owner: "a", leaseMs: 1_000, now: T0 + 5_000 })).toBe(
-      true,
-    );
+    expect(
+      await renewLease(store, { table: "jobs", id: 1, owner: "a", leaseMs: 1_000, now: T0 + 5_000 }),
+    ).toBe(true);
     expect(await claimNext(store, request("b", T0 + 5_500))).toBeUndefined();
+  });
+});
+
+describe("claims on PostgreSQL while another transaction holds a row", () => {
+  let schema: TestSchema;
+  beforeEach(async () => {
+    schema = await freshSchema();
+  });
+  afterEach(() => schema.drop());
+
+  it("a claimer skips the row another instance has locked instead of waiting for it (FOR UPDATE SKIP LOCKED)", async () => {
+    const holder = schema.open();
+    const claimer = schema.open();
+    await holder.run(JOBS_DDL);
+    await insertJobs(holder, 2);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = holder.transaction(async (tx) => {
+      await tx.get("SELECT id FROM jobs WHERE id = 1 FOR UPDATE");
+      locked();
+      await released;
+    });
+    await isLocked;
+    const claiming = claimNext(claimer, request("b", Date.now()));
+    const waited = new Promise((resolve) =>
+      setTimeout(() => resolve("still waiting after 2 s"), 2_000).unref(),
+    );
+    const first = await Promise.race([claiming, waited]);
+    release();
+    await holding;
+    await claiming;
+    expect(first).toMatchObject({ id: 2, claimed_by: "b" });
+    expect(await claimNext(claimer, request("b", Date.now()))).toMatchObject({ id: 1, claimed_by: "b" });
   });
 });
