@@ -40,6 +40,7 @@ export interface ClaimedRow {
 export async function claimNext(store: Store, request: ClaimRequest): Promise<ClaimedRow | undefined> {
   const table = checkIdentifier(request.table, "the claim table");
   const order = checkOrderBy(request.order);
+  checkLease(request.leaseMs);
   const free = "(claimed_by IS NULL OR lease_until_ms < ?)";
   const sql =
     `UPDATE ${table} SET claimed_by = ?, lease_until_ms = ? ` +
@@ -71,6 +72,7 @@ export async function renewLease(
   claim: HeldClaim & { leaseMs: number; now: number },
 ): Promise<boolean> {
   const table = checkIdentifier(claim.table, "the claim table");
+  checkLease(claim.leaseMs);
   const { changes } = await db.run(`UPDATE ${table} SET lease_until_ms = ? WHERE id = ? AND claimed_by = ?`, [
     claim.now + claim.leaseMs,
     claim.id,
@@ -105,4 +107,10 @@ export async function finishClaim(
     [...columns.map((column) => claim.set[column]!), claim.id, claim.owner],
   );
   return changes === 1;
+}
+
+function checkLease(leaseMs: number): void {
+  if (!Number.isSafeInteger(leaseMs) || leaseMs <= 0) {
+    throw new RangeError(`a claim's lease must be a positive whole number of milliseconds, not ${leaseMs}`);
+  }
 }

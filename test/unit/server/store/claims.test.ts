@@ -127,6 +127,17 @@ describe.each(ENGINES)("claims on the $name engine", (engine) => {
     expect(await claimNext(another(), request("b", T0))).toMatchObject({ id: 1, claimed_by: "b" });
   });
 
+  it.each([0, -1, 1.5, Number.NaN])("refuses a lease of %s ms, saying what to fix", async (leaseMs) => {
+    await insertJobs(store, 1);
+    await expect(claimNext(store, request("a", T0, leaseMs))).rejects.toThrow(
+      `a claim's lease must be a positive whole number of milliseconds, not ${leaseMs}`,
+    );
+    await expect(renewLease(store, { table: "jobs", id: 1, owner: "a", leaseMs, now: T0 })).rejects.toThrow(
+      "a claim's lease must be a positive whole number of milliseconds",
+    );
+    expect(await store.get("SELECT claimed_by FROM jobs")).toEqual({ claimed_by: null });
+  });
+
   it("an expired lease no one has taken over is still its owner's to renew", async () => {
     await insertJobs(store, 1);
     await claimNext(store, request("a", T0, 1_000));
