@@ -85,6 +85,24 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it("a channel named past PostgreSQL's 63-byte identifier limit still wakes the wait, and its commit succeeds", async () => {
+    const channel = `engagement:${"e".repeat(100)}`;
+    const counter = { checks: 0 };
+    const waiting = waitForChange(store, channel, {
+      check: flagCheck(store, "long", counter),
+      timeoutMs: 30_000,
+      pollMs: 20_000,
+    });
+    await firstCheckDone(counter);
+    const started = performance.now();
+    await another().transaction(async (tx) => {
+      await tx.run("INSERT INTO flags (name) VALUES ('long')");
+      tx.notify(channel);
+    });
+    expect(await waiting).toBe("long");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("finds a change no notification announced by polling, within about one poll interval", async () => {
     const counter = { checks: 0 };
     const waiting = waitForChange(store, "flags", {
