@@ -3,6 +3,7 @@
 // come back as numbers, bytea as bytes, so rows look the same as SQLite's.
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
 import pRetry, { AbortError } from "p-retry";
 import pg from "pg";
 import { numberPlaceholders } from "./placeholders.js";
@@ -13,6 +14,7 @@ const POSTGRES_DIALECT: Dialect = { skipLocked: " FOR UPDATE SKIP LOCKED" };
 /** SQLSTATEs after which a transaction may simply run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 const OID_INT8 = 20;
+const MAX_CHANNEL_BYTES = 63;
 const OID_NUMERIC = 1700;
 
 export interface PostgresStoreOptions {
@@ -170,7 +172,11 @@ export class PostgresStore implements Store {
   }
 
   private channelName(channel: string): string {
-    return this.options.schema ? `${this.options.schema}.${channel}` : channel;
+    const name = this.options.schema ? `${this.options.schema}.${channel}` : channel;
+    // PostgreSQL channel names are identifiers of at most 63 bytes: pg_notify refuses a longer one (failing the
+    // transaction) and LISTEN truncates it. A longer name is replaced by its hash, the same on every instance.
+    if (Buffer.byteLength(name) <= MAX_CHANNEL_BYTES) return name;
+    return `channel_${createHash("sha256").update(name).digest("hex").slice(0, 40)}`;
   }
 }
 
