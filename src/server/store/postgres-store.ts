@@ -2,6 +2,7 @@
 // transactions, and one connection of its own for LISTEN that reconnects when it drops. Integers (int8 too)
 // come back as numbers, bytea as bytes, so rows look the same as SQLite's.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import pRetry, { AbortError } from "p-retry";
 import pg from "pg";
 import { numberPlaceholders } from "./placeholders.js";
@@ -50,6 +51,8 @@ export class PostgresStore implements Store {
   readonly dialect = POSTGRES_DIALECT;
   private readonly pool: pg.Pool;
   private readonly listener: Listener;
+  /** The transaction the calling code runs in; `open` turns false when it ends. */
+  private readonly ambient = new AsyncLocalStorage<{ tx: Transaction; open: boolean }>();
 
   constructor(
     readonly url: string,
@@ -69,21 +72,29 @@ export class PostgresStore implements Store {
   }
 
   async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    const tx = this.current();
+    if (tx) return tx.get<Row>(sql, params);
     const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
     return result.rows[0] as Row | undefined;
   }
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    const tx = this.current();
+    if (tx) return tx.all<Row>(sql, params);
     const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
     return result.rows as Row[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    const tx = this.current();
+    if (tx) return tx.run(sql, params);
     const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
     return { changes: result.rowCount ?? 0 };
   }
 
   transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const outer = this.current();
+    if (outer) return work(outer);
     const begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
     return pRetry(
       async () => {
@@ -96,6 +107,11 @@ export class PostgresStore implements Store {
       },
       { retries: 8, minTimeout: 5, maxTimeout: 200, randomize: true },
     );
+  }
+
+  current(): Transaction | undefined {
+    const context = this.ambient.getStore();
+    return context?.open ? context.tx : undefined;
   }
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
@@ -128,7 +144,13 @@ export class PostgresStore implements Store {
           notices.push({ channel: this.channelName(channel), payload });
         },
       };
-      const value = await work(tx);
+      const context = { tx, open: true };
+      let value: T;
+      try {
+        value = await this.ambient.run(context, () => work(tx));
+      } finally {
+        context.open = false;
+      }
       // NOTIFY inside the transaction: PostgreSQL delivers it at COMMIT and drops it on rollback.
       for (const notice of notices) {
         await client.query("SELECT pg_notify($1, $2)", [notice.channel, notice.payload]);

@@ -3,6 +3,7 @@
 // being written run next, each in its own savepoint of one shared transaction, so many requests share one
 // synchronous=FULL fsync (a piece that fails rolls back only itself, as if it had a transaction of its own).
 // While a group is open, single statements outside it wait for its end: nothing reads what is not committed.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { EventEmitter } from "node:events";
 import type { Database } from "./sqlite.js";
 import { statement } from "./statements.js";
@@ -24,32 +25,41 @@ export class SqliteStore implements Store {
   /** Set while a group of transactions holds the connection; single statements wait for it. */
   private writing: Promise<void> | undefined;
   private closed = false;
+  /** The transaction the calling code runs in; `open` turns false when it ends. */
+  private readonly ambient = new AsyncLocalStorage<{ tx: Transaction; open: boolean }>();
 
   constructor(readonly db: Database) {
     this.notifications.setMaxListeners(0);
   }
 
   async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
-    if (this.writing) await this.idle();
+    if (this.writing && !this.inside()) await this.idle();
     return this.getNow<Row>(sql, params);
   }
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
-    if (this.writing) await this.idle();
+    if (this.writing && !this.inside()) await this.idle();
     return this.allNow<Row>(sql, params);
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    if (this.writing) await this.idle();
+    if (this.writing && !this.inside()) await this.idle();
     return this.runNow(sql, params);
   }
 
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const outer = this.current();
+    if (outer) return work(outer);
     if (this.closed) return Promise.reject(new Error("the store is closed"));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.writing) this.writing = this.writeGroups();
     });
+  }
+
+  current(): Transaction | undefined {
+    const context = this.ambient.getStore();
+    return context?.open ? context.tx : undefined;
   }
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
@@ -63,6 +73,10 @@ export class SqliteStore implements Store {
     this.closed = true;
     if (this.writing) await this.idle();
     this.notifications.removeAllListeners();
+  }
+
+  private inside(): boolean {
+    return this.ambient.getStore()?.open === true;
   }
 
   private async idle(): Promise<void> {
@@ -108,14 +122,17 @@ export class SqliteStore implements Store {
       for (const item of group) {
         const notices: Notice[] = [];
         this.runNow("SAVEPOINT store_item", []);
+        const context = { tx: this.transactionFor(notices), open: true };
         try {
-          const value = await item.work(this.transactionFor(notices));
+          const value = await this.ambient.run(context, () => item.work(context.tx));
           this.runNow("RELEASE store_item", []);
           outcomes.push({ ok: true, value, notices });
         } catch (error) {
           this.runNow("ROLLBACK TO store_item", []);
           this.runNow("RELEASE store_item", []);
           outcomes.push({ ok: false, error });
+        } finally {
+          context.open = false;
         }
       }
       this.runNow("COMMIT", []);

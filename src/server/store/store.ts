@@ -52,10 +52,17 @@ export interface Store extends Queryable {
   readonly dialect: Dialect;
   /**
    * Runs `work` in one transaction and commits it when `work` resolves, or rolls it back and rethrows when it
-   * rejects. Await only store calls inside `work`: the transaction holds the write lock (SQLite) or a
-   * connection (PostgreSQL) until it ends.
+   * rejects. The transaction is ambient: every call on this store made from within `work` (through `tx` or
+   * through the store itself, however deep) runs inside it, and a `transaction` started within joins it. Await
+   * only store calls inside `work`, and start no background work there: the transaction holds the write lock
+   * (SQLite) or a connection (PostgreSQL) until it ends.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * The transaction the calling code runs in (see `transaction`), for `lock` and `notify` deep in the domain;
+   * undefined outside one.
+   */
+  current(): Transaction | undefined;
   /** Calls `onNotify` for each notification on `channel` from any instance; resolves to a function that stops. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

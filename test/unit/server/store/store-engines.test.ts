@@ -125,6 +125,45 @@ describe.each(ENGINES)("the $name engine", (engine) => {
     expect(await store.all("SELECT seq FROM items")).toEqual([{ seq: 1 }]);
   });
 
+  it("runs the store's own calls made within a transaction inside it, and joins a nested transaction", async () => {
+    // Domain code reaches the store through its dependencies, not through `tx`: those calls must join.
+    const insert = (seq: number) =>
+      store.run("INSERT INTO items (seq, name) VALUES (?, ?)", [seq, `n${seq}`]);
+    await expect(
+      store.transaction(async () => {
+        await insert(1);
+        await store.transaction(async () => insert(2));
+        expect(store.current()).toBeDefined();
+        expect(await store.all("SELECT seq FROM items ORDER BY seq")).toEqual([{ seq: 1 }, { seq: 2 }]);
+        throw new Error("undo both");
+      }),
+    ).rejects.toThrow("undo both");
+    expect(await store.all("SELECT seq FROM items")).toEqual([]);
+    expect(store.current()).toBeUndefined();
+  });
+
+  it("leaves work a transaction started in the background outside it once it has ended", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let background!: Promise<unknown>;
+    await store.transaction(async () => {
+      // Started inside, so it inherits the transaction's context; it runs only after the commit.
+      background = gate.then(() => store.run("INSERT INTO items (seq, name) VALUES (7, 'late')"));
+    });
+    const failing = store.transaction(async (tx) => {
+      await tx.run("INSERT INTO items (seq, name) VALUES (8, 'in')");
+      release();
+      // Let the background insert run if it could (it must not join this transaction).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error("roll back");
+    });
+    await expect(failing).rejects.toThrow("roll back");
+    await background;
+    expect(await store.all("SELECT seq FROM items ORDER BY seq")).toEqual([{ seq: 7 }]);
+  });
+
   it("notifies listeners after the commit and never after a rollback", async () => {
     const heard: string[] = [];
     const stop = await store.listen("items", (payload) => heard.push(payload));
