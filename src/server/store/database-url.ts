@@ -1,78 +1,43 @@
-// What an operator is told about a PostgreSQL URL and its failures: the URL with its password replaced by ***,
-// and pg's errors turned into what to fix (cannot connect, authentication, permission, no such database).
-import { BatonError } from "../../errors.js";
+// A PostgreSQL URL as it may be shown to an operator: the password (in the user part or a `password=`
+// parameter) becomes `***`, so an error or log line that names the database never carries the credential.
 
-/** `postgres://user:***@host/db`: the URL safe to print (a password in the query goes the same way). */
+const HIDDEN = "***";
+
 export function redactDatabaseUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
+    // Not a URL (a key=value string, a typo): nothing of it can be shown safely.
     return "(a database URL that does not parse)";
   }
-  if (parsed.password) parsed.password = "***";
+  if (parsed.password) parsed.password = HIDDEN;
   for (const key of [...parsed.searchParams.keys()]) {
-    if (/^(password|sslpassword|sslkey)$/i.test(key)) parsed.searchParams.set(key, "***");
+    if (key.toLowerCase() === "password") parsed.searchParams.set(key, HIDDEN);
   }
-  return parsed.toString().replace(/%2A%2A%2A/g, "***");
+  // URLSearchParams encodes `*`; the redaction should read as written.
+  return parsed.toString().replaceAll("%2A%2A%2A", HIDDEN);
 }
 
-/** Checks the URL's shape before any connection: postgres:// or postgresql://, with a host. */
-export function parseDatabaseUrl(url: string): URL {
-  let parsed: URL | undefined;
+/** Removes every secret the URL holds from `text` (a driver's message may quote its input). */
+export function withoutUrlSecrets(text: string, url: string): string {
+  let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    parsed = undefined;
+    return text.replaceAll(url, HIDDEN);
   }
-  if (!parsed || !/^postgres(ql)?:$/.test(parsed.protocol) || !parsed.hostname) {
-    throw new BatonError(
-      "usage",
-      `--database-url must look like postgres://user:password@host:5432/database (got ${redactDatabaseUrl(url)})`,
-    );
-  }
-  return parsed;
+  const secrets = [parsed.password, decodeURIComponentSafely(parsed.password)];
+  for (const [key, value] of parsed.searchParams) if (key.toLowerCase() === "password") secrets.push(value);
+  let out = text.replaceAll(url, redactDatabaseUrl(url));
+  for (const secret of secrets.filter((s) => s.length > 0)) out = out.replaceAll(secret, HIDDEN);
+  return out;
 }
 
-const UNREACHABLE = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ECONNRESET",
-]);
-
-/**
- * A BatonError saying what to fix for an error pg raised while connecting or setting up, or undefined when it is
- * none of the kinds an operator can fix from here. Never quotes the password (pg's messages do not hold it).
- */
-export function explainPostgresError(error: unknown, url: string): BatonError | undefined {
-  const { code, message } = error as { code?: string; message?: string };
-  const where = redactDatabaseUrl(url);
-  const reason = String(message ?? error);
-  const fail = (text: string) => new BatonError("network", text, { cause: error, details: { code } });
-  if ((code && UNREACHABLE.has(code)) || /timeout|terminated unexpectedly/i.test(reason)) {
-    return fail(
-      `cannot connect to PostgreSQL at ${where} (${reason}): check the host and port, and that the server runs and accepts TCP connections`,
-    );
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
-  if (code === "28P01" || code === "28000") {
-    return fail(
-      `PostgreSQL at ${where} refused the sign-in (${reason}): check the user and password in --database-url, and pg_hba.conf`,
-    );
-  }
-  if (code === "3D000")
-    return fail(
-      `PostgreSQL at ${where} has no such database (${reason}): create it first (createdb), or fix its name`,
-    );
-  if (code === "42501") {
-    return fail(
-      `PostgreSQL at ${where} denied a permission (${reason}): the role needs CREATE and USAGE on the schema and ownership of Baton's tables`,
-    );
-  }
-  if (code === "3F000")
-    return fail(`PostgreSQL at ${where} has no such schema (${reason}): create it first, or fix search_path`);
-  return undefined;
 }

@@ -14,7 +14,7 @@ import {
   SeedDocumentSchema,
   secretScope,
 } from "../../../src/server/index.js";
-import { migrate } from "../../../src/server/store/migrate.js";
+import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import { CANARIES, SEED_PATH } from "./harness.js";
 
@@ -83,7 +83,7 @@ describe("the store", () => {
     const { DatabaseSync } = await loadSqlite();
     const path = join(dir, "old.sqlite");
     const old = new DatabaseSync(path);
-    migrate(
+    await migrateDatabase(
       old,
       MIGRATIONS.filter((m) => m.version < 40),
     );
