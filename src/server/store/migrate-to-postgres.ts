@@ -4,18 +4,17 @@
 import { existsSync } from "node:fs";
 import { BatonError, isBatonError, RefusedError } from "../../errors.js";
 import { type CopyProgress, type CopyResult, copyStore } from "./copy-store.js";
-import { explainPostgresError, parseDatabaseUrl } from "./database-url.js";
+import { withoutUrlSecrets } from "./database-url.js";
 import { MIGRATIONS } from "./migrations/index.js";
-import { PostgresStore } from "./postgres-store.js";
+import { openPostgresStore } from "./open-store.js";
+import { explainPostgresError, parseDatabaseUrl } from "./postgres-errors.js";
+import type { PostgresStore } from "./postgres-store.js";
 import { type Database, loadSqlite } from "./sqlite.js";
-import type { Store } from "./store.js";
 import { lockStore } from "./store-lock.js";
 
 export interface MigrateToPostgresOptions {
   dbPath: string;
   databaseUrl: string;
-  /** Brings the PostgreSQL store to this build's schema (the migrations' runner on PostgreSQL). */
-  migrateTarget: (store: Store) => Promise<unknown>;
   onProgress?: (progress: CopyProgress) => void;
   /** How long connecting to PostgreSQL may take (default 10 s). */
   connectTimeoutMs?: number;
@@ -91,22 +90,28 @@ async function copyInto(
   source: Database,
   options: MigrateToPostgresOptions,
 ): Promise<MigrateToPostgresResult> {
-  const target = new PostgresStore(options.databaseUrl, {
-    poolSize: 2,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-  });
+  let target: PostgresStore | undefined;
   try {
-    await target.ping();
-    await options.migrateTarget(target);
+    // Connects (failing after the timeout, not the system's TCP one) and migrates to this build's schema.
+    target = await openPostgresStore(options.databaseUrl, {
+      poolSize: 2,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    });
     const copied = await copyStore(source, target, { onProgress: options.onProgress });
     return { ...copied, version: SCHEMA_VERSION };
   } catch (error) {
     if (isBatonError(error)) throw error;
     throw (
       explainPostgresError(error, options.databaseUrl) ??
-      new BatonError("service_error", `PostgreSQL failed: ${(error as Error).message}`, { cause: error })
+      new BatonError(
+        "service_error",
+        `PostgreSQL failed: ${withoutUrlSecrets((error as Error).message, options.databaseUrl)}`,
+        {
+          cause: error,
+        },
+      )
     );
   } finally {
-    await target.close().catch(() => {});
+    await target?.close().catch(() => {});
   }
 }

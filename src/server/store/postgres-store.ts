@@ -23,8 +23,6 @@ export interface PostgresStoreOptions {
    * notification channels are named within it, so two schemas in one database never wake each other.
    */
   schema?: string;
-  /** How long opening a connection may take before it fails (default: as long as the system's TCP allows). */
-  connectTimeoutMs?: number;
   /** How long to wait between attempts to restore the LISTEN connection (default 500 ms). */
   reconnectDelayMs?: number;
   /** Told when the LISTEN connection drops or fails to come back (the engine keeps trying). */
@@ -61,7 +59,6 @@ export class PostgresStore implements Store {
     private readonly options: PostgresStoreOptions = {},
   ) {
     const config: pg.PoolConfig = { connectionString: url, max: options.poolSize ?? 10, types };
-    if (options.connectTimeoutMs) config.connectionTimeoutMillis = options.connectTimeoutMs;
     if (options.schema) config.options = `-c search_path=${quoteIdentifier(options.schema)}`;
     this.pool = new pg.Pool(config);
     // An idle connection that the server drops emits here; the pool replaces it on the next query.

@@ -13,6 +13,7 @@ interface Flags {
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
+const rowsOf = (n: number) => `${count(n)} ${n === 1 ? "row" : "rows"}`;
 
 export function declare(command: Command, { io, action }: CommandContext): void {
   command
@@ -25,13 +26,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .action(
       action(async (flags: Flags) => {
         const { migrateSqliteToPostgres } = await import("../../../server/store/migrate-to-postgres.js");
-        const { migratePostgres } = await import("../../../server/store/migrate-postgres.js");
         const { redactDatabaseUrl } = await import("../../../server/store/database-url.js");
         const result = await migrateSqliteToPostgres({
           dbPath: resolve(io.cwd, flags.db),
           databaseUrl: flags.databaseUrl,
-          migrateTarget: migratePostgres,
-          onProgress: ({ table, rows }) => writeLine(io.stderr, `copying ${table}: ${count(rows)} rows`),
+          onProgress: ({ table, rows }) => writeLine(io.stderr, `copying ${table}: ${rowsOf(rows)}`),
         });
         if (flags.json) {
           writeJson(io.stdout, { tables: result.tables, rows: result.rows, version: result.version });
@@ -46,7 +45,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
         ]);
         writeLine(
           io.stderr,
-          `Copied ${result.tables.length} tables (${count(result.rows)} rows) into ${redactDatabaseUrl(flags.databaseUrl)} at schema version ${result.version}, and read both back: they agree. Start each instance with baton serve --database-url <the same URL>.`,
+          `Copied ${result.tables.length} tables (${rowsOf(result.rows)}) into ${redactDatabaseUrl(flags.databaseUrl)} at schema version ${result.version}, and read both back: they agree. Start each instance with baton serve --database-url <the same URL>.`,
         );
         return undefined;
       }),

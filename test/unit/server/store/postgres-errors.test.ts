@@ -1,10 +1,7 @@
 // What an operator sees of a PostgreSQL URL and of pg's failures: never the password, always what to fix.
 import { describe, expect, it } from "vitest";
-import {
-  explainPostgresError,
-  parseDatabaseUrl,
-  redactDatabaseUrl,
-} from "../../../../src/server/store/database-url.js";
+import { redactDatabaseUrl } from "../../../../src/server/store/database-url.js";
+import { explainPostgresError, parseDatabaseUrl } from "../../../../src/server/store/postgres-errors.js";
 
 const CANARY = "canary-pg-password-7c1e";
 
