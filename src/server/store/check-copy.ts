@@ -1,8 +1,10 @@
-// Reads each copied table back from PostgreSQL, inside the copy's own transaction, and holds its row count and
-// digest against the source's: any table that differs fails the copy (and so rolls all of it back).
+// Reads each copied table back from both stores (PostgreSQL inside the copy's own transaction, SQLite in the
+// copy's read snapshot) and compares row count and digest: any table that differs fails the copy, and so
+// rolls all of it back.
 import { BatonError } from "../../errors.js";
 import { selectInOrder, type TableShape } from "./copy-plan.js";
 import { RowDigest } from "./row-digest.js";
+import type { Database } from "./sqlite.js";
 import type { Transaction } from "./store.js";
 
 /** Per table, its columns' PostgreSQL data types (information_schema's names). */
@@ -13,17 +15,17 @@ const CURSOR = "baton_copy_check";
 const FETCH_ROWS = 2_000;
 
 export async function checkCopies(
+  sourceDb: Database,
   tx: Transaction,
   tables: readonly TableShape[],
   columns: TargetColumns,
-  sources: ReadonlyMap<string, { rows: number; digest: string }>,
 ): Promise<void> {
   const differing: string[] = [];
   for (const table of tables) {
+    const source = digestSource(sourceDb, table);
     const copied = await digestTarget(tx, table, columns.get(table.name) ?? new Map());
-    const source = sources.get(table.name);
-    if (!source || source.rows !== copied.rows) {
-      differing.push(`${table.name} (${source?.rows ?? 0} rows in SQLite, ${copied.rows} in PostgreSQL)`);
+    if (source.rows !== copied.rows) {
+      differing.push(`${table.name} (${source.rows} rows in SQLite, ${copied.rows} in PostgreSQL)`);
     } else if (source.digest !== copied.digest) {
       differing.push(`${table.name} (the same ${copied.rows} rows, but their values differ)`);
     }
@@ -35,6 +37,17 @@ export async function checkCopies(
       { details: { tables: differing } },
     );
   }
+}
+
+/** The source's rows of `table` in primary-key order (SQLite's BINARY collation: text by its bytes). */
+function digestSource(db: Database, table: TableShape): { rows: number; digest: string } {
+  const digest = new RowDigest();
+  const statement = db.prepare(selectInOrder(table));
+  statement.setReadBigInts(true);
+  for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
+    digest.add(table.columns.map((column) => row[column]));
+  }
+  return digest.finish();
 }
 
 /** The target's rows of `table` in the source's order (text by bytes, as SQLite sorts it), through a cursor. */

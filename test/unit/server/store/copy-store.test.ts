@@ -132,8 +132,17 @@ describe("copyStore", () => {
   it("copies a table larger than one INSERT in batches (20,000 rows) in reasonable time", async () => {
     fill(10_000);
     const started = Date.now();
-    const result = await copyStore(sqlite, target);
+    const progress: CopyProgress[] = [];
+    const result = await copyStore(sqlite, target, {
+      progressEvery: 5_000,
+      onProgress: (p) => progress.push(p),
+    });
     expect(result.rows).toBe(20_002);
+    // Every 5,000 rows and once at the end: a table of exactly 10,000 rows reports 10,000 once.
+    expect(progress.filter((p) => p.table === "tasks")).toEqual([
+      { table: "tasks", rows: 5_000, done: false },
+      { table: "tasks", rows: 10_000, done: true },
+    ]);
     expect(await targetRows("tasks")).toBe(10_000);
     expect(Date.now() - started).toBeLessThan(30_000);
   });
