@@ -1,6 +1,7 @@
 // `baton admin migrate-store` through the real binary: a SQLite store filled by a real `baton serve` (the API
 // seed with its sealed secret, a token and a task made through the service) is copied into a PostgreSQL schema
 // of this suite's own, and the test reads both back table by table itself, independently of the command's check.
+import { statSync } from "node:fs";
 import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -211,6 +212,42 @@ describe("baton admin migrate-store", () => {
     expect(run.stderr).toMatch(message);
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD_CANARY);
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it("names a schema on the search path that does not exist (exit 1), creating nothing", async () => {
+    const missing = `t_missing_${Date.now()}`;
+    const run = await migrateStore([
+      "--db",
+      dbPath,
+      "--database-url",
+      `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${missing}`)}`,
+    ]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(
+      /has no such schema \(no schema has been selected to create in\): create it first/,
+    );
+    expect((await admin("SELECT 1 FROM pg_namespace WHERE nspname = $1", [missing])).rowCount).toBe(0);
+  });
+
+  it("copies a store whose service was killed (kill -9), reading what its write-ahead log holds", async () => {
+    const crashed = await startServe({ seed: API_SEED, dir: await mkdtemp(join(dir, "crashed-")) });
+    await crashed.kill9();
+    // The seed's rows are still in the write-ahead log, not yet in the file itself.
+    expect(statSync(`${crashed.dbPath}-wal`).size).toBeGreaterThan(0);
+    const run = await migrateStore([
+      "--db",
+      crashed.dbPath,
+      "--database-url",
+      urlFor(await newSchema()),
+      "--json",
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { DatabaseSync } = await loadSqlite();
+    const sqlite = new DatabaseSync(crashed.dbPath, { readOnly: true });
+    const seeded = Number((sqlite.prepare("SELECT count(*) AS n FROM seed_items").get() as { n: number }).n);
+    sqlite.close();
+    expect(seeded).toBeGreaterThan(0);
+    expect(JSON.parse(run.stdout).tables).toContainEqual({ name: "seed_items", rows: seeded });
   });
 
   it("leaves the target with no rows when PostgreSQL fails half way through the copy (exit 1, naming the table)", async () => {
