@@ -45,7 +45,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
         ]);
         writeLine(
           io.stderr,
-          `Copied ${result.tables.length} tables (${rowsOf(result.rows)}) into ${redactDatabaseUrl(flags.databaseUrl)} at schema version ${result.version}, and read both back: they agree. Start each instance with baton serve --database-url <the same URL>.`,
+          `Copied ${result.tables.length} tables (${rowsOf(result.rows)}) into ${redactDatabaseUrl(flags.databaseUrl)} at schema version ${result.version}, and read both back: they agree. The SQLite file is unchanged.`,
         );
         return undefined;
       }),
