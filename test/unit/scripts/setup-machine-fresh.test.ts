@@ -49,6 +49,8 @@ const POSTGRES_DOWN = {
 };
 /** A machine whose PostgreSQL already answers: the script only makes sure of the test role. */
 const POSTGRES_UP = { ...POSTGRES_DOWN, pg_isready: "exit 0" };
+/** A machine with the Docker engine and PostgreSQL installed and answering. */
+const EVERYTHING_UP = { docker: "exit 0", dockerd: DOCKERD, postgres: "exit 0", ...POSTGRES_UP };
 /** The script refuses to install without root; the fake says root so the test runs as any user. */
 const ID = 'if [ "$1" = -u ]; then echo 0; else exit 1; fi';
 
@@ -69,6 +71,11 @@ function fakeMachine(programs: Record<string, string>): { bin: string; record: s
     chmodSync(join(bin, name), 0o755);
   }
   return { bin, record };
+}
+
+/** What a fake recorded under `name`, or "" when it was never run. */
+function recorded(record: string, name: string): string {
+  return existsSync(join(record, name)) ? readFileSync(join(record, name), "utf8") : "";
 }
 
 async function runSetup(bin: string, record: string) {
@@ -100,19 +107,12 @@ describe("scripts/setup-machine.sh on a machine with a Docker client and no engi
   });
 
   it("does nothing for Docker when the engine is installed and answers", async () => {
-    const { bin, record } = fakeMachine({
-      docker: "exit 0",
-      dockerd: DOCKERD,
-      postgres: "exit 0",
-      ...POSTGRES_UP,
-    });
+    const { bin, record } = fakeMachine(EVERYTHING_UP);
     const result = await runSetup(bin, record);
     expect(result.exitCode).toBe(0);
-    const installed = existsSync(join(record, "apt-get"))
-      ? readFileSync(join(record, "apt-get"), "utf8")
-      : "";
+    const installed = recorded(record, "apt-get");
     expect(installed).not.toContain("docker.io");
-    expect(existsSync(join(record, "dockerd"))).toBe(false);
+    expect(recorded(record, "dockerd")).toBe("");
   });
 });
 
@@ -130,19 +130,12 @@ describe("scripts/setup-machine.sh and PostgreSQL", () => {
   });
 
   it("neither installs nor starts PostgreSQL when it is there and answers", async () => {
-    const { bin, record } = fakeMachine({
-      docker: "exit 0",
-      dockerd: DOCKERD,
-      postgres: "exit 0",
-      ...POSTGRES_UP,
-    });
+    const { bin, record } = fakeMachine(EVERYTHING_UP);
     const result = await runSetup(bin, record);
     expect(result.exitCode).toBe(0);
-    const installed = existsSync(join(record, "apt-get"))
-      ? readFileSync(join(record, "apt-get"), "utf8")
-      : "";
+    const installed = recorded(record, "apt-get");
     expect(installed).not.toContain("postgresql");
-    expect(existsSync(join(record, "pg_ctlcluster"))).toBe(false);
-    expect(existsSync(join(record, "pg_createcluster"))).toBe(false);
+    expect(recorded(record, "pg_ctlcluster")).toBe("");
+    expect(recorded(record, "pg_createcluster")).toBe("");
   });
 });

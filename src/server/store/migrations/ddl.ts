@@ -2,6 +2,7 @@
 // only type names differ (SQLite's INTEGER holds 64 bits, so it is BIGINT: millisecond instants overflow int4).
 // Constructs with no mechanical translation are refused by name, so a migration that needs one writes a
 // per-engine branch instead of failing halfway through on one engine only.
+import { segmentsOf } from "../sql-text.js";
 
 /** SQLite type names and their PostgreSQL equivalents, applied in this order outside quotes and comments. */
 const TYPE_RULES: readonly (readonly [RegExp, string])[] = [
@@ -21,12 +22,6 @@ const UNTRANSLATABLE: readonly (readonly [RegExp, string])[] = [
   [/\bPRAGMA\b/i, "PRAGMA"],
   [/\b(randomblob|strftime|datetime|julianday|unixepoch|hex|ifnull|instr)\s*\(/i, "a SQLite-only function"],
 ];
-
-interface Segment {
-  text: string;
-  /** False for quoted text, quoted identifiers and comments, which are copied as they are. */
-  code: boolean;
-}
 
 /** Translates a SQLite DDL script for PostgreSQL, or throws naming the construct that needs a branch. */
 export function translateForPostgres(script: string): string {
@@ -73,52 +68,4 @@ export function splitStatements(script: string): string[] {
   }
   if (hasCode) statements.push(current.trim());
   return statements;
-}
-
-function segmentsOf(sql: string): Segment[] {
-  const segments: Segment[] = [];
-  let start = 0;
-  let i = 0;
-  const cut = (end: number, code: boolean) => {
-    if (end > start) segments.push({ text: sql.slice(start, end), code });
-    start = end;
-  };
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    let end = -1;
-    if (ch === "'" || ch === '"') end = closingQuote(sql, i, ch);
-    else if (ch === "-" && sql[i + 1] === "-") end = lineEnd(sql, i);
-    else if (ch === "/" && sql[i + 1] === "*") end = commentEnd(sql, i);
-    if (end === -1) {
-      i += 1;
-      continue;
-    }
-    cut(i, true);
-    cut(end, false);
-    i = end;
-  }
-  cut(sql.length, true);
-  return segments;
-}
-
-function lineEnd(sql: string, start: number): number {
-  const end = sql.indexOf("\n", start);
-  return end === -1 ? sql.length : end;
-}
-
-function commentEnd(sql: string, start: number): number {
-  const end = sql.indexOf("*/", start + 2);
-  return end === -1 ? sql.length : end + 2;
-}
-
-/** The index just past the quote that closes the one at `start` (a doubled quote stands for itself). */
-function closingQuote(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) i += 2;
-      else return i + 1;
-    } else i += 1;
-  }
-  return sql.length;
 }
