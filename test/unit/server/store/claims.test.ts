@@ -1,6 +1,6 @@
 // Claims with leases on both engines: many claimers on several instances take every ready row exactly once
 // without idling while rows are ready, and a claim whose lease ran out passes to another owner for good.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CLAIM_COLUMNS_DDL,
   type ClaimRequest,
@@ -10,7 +10,7 @@ import {
   renewLease,
 } from "../../../../src/server/store/claims.js";
 import type { Store } from "../../../../src/server/store/store.js";
-import { ENGINES, freshSchema, type TestSchema } from "../../../helpers/postgres.js";
+import { ENGINES, useEngine, useSchema } from "../../../helpers/postgres.js";
 
 const JOBS_DDL = `CREATE TABLE jobs (id INTEGER PRIMARY KEY, state TEXT NOT NULL, created_ms BIGINT NOT NULL, ${CLAIM_COLUMNS_DDL})`;
 const T0 = 1_800_000_000_000;
@@ -36,22 +36,14 @@ async function insertJobs(store: Store, count: number, state = "ready"): Promise
 }
 
 describe.each(ENGINES)("claims on the $name engine", (engine) => {
-  let store: Store;
-  let another: () => Store;
-  let tearDown: () => Promise<void>;
-
-  beforeEach(async () => {
-    ({ store, another, tearDown } = await engine.setUp());
-    await store.run(JOBS_DDL);
-  });
-  afterEach(() => tearDown());
+  const db = useEngine(engine, JOBS_DDL);
 
   it("3 instances x 20 concurrent claimers claim each of 300 ready rows exactly once, and none comes back empty while a row is free", async () => {
     const ROWS = 300;
-    const instances = [store, another(), another()];
+    const instances = [db.store, db.another(), db.another()];
     const PER_INSTANCE = 20;
     const CLAIMERS = instances.length * PER_INSTANCE;
-    await insertJobs(store, ROWS);
+    await insertJobs(db.store, ROWS);
     const claimedBy = new Map<number, string>();
     const doubles: number[] = [];
     // Each claimer has at most one claim in flight, so when one comes back empty, every row not yet handed to
@@ -79,85 +71,83 @@ describe.each(ENGINES)("claims on the $name engine", (engine) => {
     expect(claimedBy.size).toBe(ROWS);
     expect(leftWhenEmpty).toHaveLength(CLAIMERS);
     expect(Math.max(...leftWhenEmpty)).toBeLessThan(CLAIMERS);
-    const rows = await store.all<{ id: number; claimed_by: string }>("SELECT id, claimed_by FROM jobs");
+    const rows = await db.store.all<{ id: number; claimed_by: string }>("SELECT id, claimed_by FROM jobs");
     expect(new Map(rows.map((row) => [row.id, row.claimed_by]))).toEqual(claimedBy);
   });
 
   it("claims ready rows in the given order and skips rows that are not ready", async () => {
-    await insertJobs(store, 3);
-    await store.run("UPDATE jobs SET state = 'done' WHERE id = 1");
+    await insertJobs(db.store, 3);
+    await db.store.run("UPDATE jobs SET state = 'done' WHERE id = 1");
     const order = { ...request("a", T0), order: "created_ms DESC, id" };
-    expect((await claimNext(store, order))?.id).toBe(3);
-    expect((await claimNext(store, order))?.id).toBe(2);
-    expect(await claimNext(store, order)).toBeUndefined();
+    expect((await claimNext(db.store, order))?.id).toBe(3);
+    expect((await claimNext(db.store, order))?.id).toBe(2);
+    expect(await claimNext(db.store, order)).toBeUndefined();
   });
 
   it("a lease that expires is taken over by another owner, and the old owner's renew, release and finish then fail", async () => {
-    await insertJobs(store, 1);
-    const first = await claimNext(store, request("old", T0, 1_000));
+    await insertJobs(db.store, 1);
+    const first = await claimNext(db.store, request("old", T0, 1_000));
     expect(first).toMatchObject({ id: 1, claimed_by: "old", lease_until_ms: T0 + 1_000, state: "ready" });
-    expect(await claimNext(another(), request("new", T0 + 1_000))).toBeUndefined(); // not yet past the lease
-    const taken = await claimNext(another(), request("new", T0 + 1_001, 5_000));
+    expect(await claimNext(db.another(), request("new", T0 + 1_000))).toBeUndefined(); // not yet past the lease
+    const taken = await claimNext(db.another(), request("new", T0 + 1_001, 5_000));
     expect(taken).toMatchObject({ id: 1, claimed_by: "new", lease_until_ms: T0 + 6_001 });
     const held = { table: "jobs", id: 1 };
-    expect(await renewLease(store, { ...held, owner: "old", leaseMs: 1_000, now: T0 + 1_002 })).toBe(false);
-    expect(await releaseClaim(store, { ...held, owner: "old" })).toBe(false);
-    expect(await finishClaim(store, { ...held, owner: "old", set: { state: "failed" } })).toBe(false);
-    expect(await store.get("SELECT state, claimed_by, lease_until_ms FROM jobs")).toEqual({
+    expect(await renewLease(db.store, { ...held, owner: "old", leaseMs: 1_000, now: T0 + 1_002 })).toBe(
+      false,
+    );
+    expect(await releaseClaim(db.store, { ...held, owner: "old" })).toBe(false);
+    expect(await finishClaim(db.store, { ...held, owner: "old", set: { state: "failed" } })).toBe(false);
+    expect(await db.store.get("SELECT state, claimed_by, lease_until_ms FROM jobs")).toEqual({
       state: "ready",
       claimed_by: "new",
       lease_until_ms: T0 + 6_001,
     });
-    expect(await renewLease(store, { ...held, owner: "new", leaseMs: 5_000, now: T0 + 3_000 })).toBe(true);
-    expect(await claimNext(store, request("third", T0 + 6_500))).toBeUndefined(); // renewed to T0 + 8_000
-    expect(await finishClaim(store, { ...held, owner: "new", set: { state: "done" } })).toBe(true);
-    expect(await store.get("SELECT state, claimed_by, lease_until_ms FROM jobs")).toEqual({
+    expect(await renewLease(db.store, { ...held, owner: "new", leaseMs: 5_000, now: T0 + 3_000 })).toBe(true);
+    expect(await claimNext(db.store, request("third", T0 + 6_500))).toBeUndefined(); // renewed to T0 + 8_000
+    expect(await finishClaim(db.store, { ...held, owner: "new", set: { state: "done" } })).toBe(true);
+    expect(await db.store.get("SELECT state, claimed_by, lease_until_ms FROM jobs")).toEqual({
       state: "done",
       claimed_by: null,
       lease_until_ms: null,
     });
-    expect(await claimNext(store, request("third", T0 + 9_000))).toBeUndefined();
+    expect(await claimNext(db.store, request("third", T0 + 9_000))).toBeUndefined();
   });
 
   it("a released row is claimable at once by anyone", async () => {
-    await insertJobs(store, 1);
-    await claimNext(store, request("a", T0));
-    expect(await claimNext(store, request("b", T0))).toBeUndefined();
-    expect(await releaseClaim(store, { table: "jobs", id: 1, owner: "a" })).toBe(true);
-    expect(await claimNext(another(), request("b", T0))).toMatchObject({ id: 1, claimed_by: "b" });
+    await insertJobs(db.store, 1);
+    await claimNext(db.store, request("a", T0));
+    expect(await claimNext(db.store, request("b", T0))).toBeUndefined();
+    expect(await releaseClaim(db.store, { table: "jobs", id: 1, owner: "a" })).toBe(true);
+    expect(await claimNext(db.another(), request("b", T0))).toMatchObject({ id: 1, claimed_by: "b" });
   });
 
   it.each([0, -1, 1.5, Number.NaN])("refuses a lease of %s ms, saying what to fix", async (leaseMs) => {
-    await insertJobs(store, 1);
-    await expect(claimNext(store, request("a", T0, leaseMs))).rejects.toThrow(
+    await insertJobs(db.store, 1);
+    await expect(claimNext(db.store, request("a", T0, leaseMs))).rejects.toThrow(
       `a claim's lease must be a positive whole number of milliseconds, not ${leaseMs}`,
     );
-    await expect(renewLease(store, { table: "jobs", id: 1, owner: "a", leaseMs, now: T0 })).rejects.toThrow(
-      "a claim's lease must be a positive whole number of milliseconds",
-    );
-    expect(await store.get("SELECT claimed_by FROM jobs")).toEqual({ claimed_by: null });
+    await expect(
+      renewLease(db.store, { table: "jobs", id: 1, owner: "a", leaseMs, now: T0 }),
+    ).rejects.toThrow("a claim's lease must be a positive whole number of milliseconds");
+    expect(await db.store.get("SELECT claimed_by FROM jobs")).toEqual({ claimed_by: null });
   });
 
   it("an expired lease no one has taken over is still its owner's to renew", async () => {
-    await insertJobs(store, 1);
-    await claimNext(store, request("a", T0, 1_000));
+    await insertJobs(db.store, 1);
+    await claimNext(db.store, request("a", T0, 1_000));
     expect(
-      await renewLease(store, { table: "jobs", id: 1, owner: "a", leaseMs: 1_000, now: T0 + 5_000 }),
+      await renewLease(db.store, { table: "jobs", id: 1, owner: "a", leaseMs: 1_000, now: T0 + 5_000 }),
     ).toBe(true);
-    expect(await claimNext(store, request("b", T0 + 5_500))).toBeUndefined();
+    expect(await claimNext(db.store, request("b", T0 + 5_500))).toBeUndefined();
   });
 });
 
 describe("claims on PostgreSQL while another transaction holds a row", () => {
-  let schema: TestSchema;
-  beforeEach(async () => {
-    schema = await freshSchema();
-  });
-  afterEach(() => schema.drop());
+  const schemas = useSchema();
 
   it("a claimer skips the row another instance has locked instead of waiting for it (FOR UPDATE SKIP LOCKED)", async () => {
-    const holder = schema.open();
-    const claimer = schema.open();
+    const holder = schemas.current.open();
+    const claimer = schemas.current.open();
     await holder.run(JOBS_DDL);
     await insertJobs(holder, 2);
     let release!: () => void;

@@ -1,6 +1,6 @@
 // Shared rate limits on both engines: hits from several instances at once add up exactly, and each fixed
 // window starts from nothing.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   hit,
   judgeHit,
@@ -8,8 +8,7 @@ import {
   sweepRateWindows,
   windowStartFor,
 } from "../../../../src/server/store/rate-windows.js";
-import type { Store } from "../../../../src/server/store/store.js";
-import { ENGINES } from "../../../helpers/postgres.js";
+import { ENGINES, useEngine } from "../../../helpers/postgres.js";
 
 const MINUTE = 60_000;
 const T0 = 1_800_000_000_000; // a multiple of MINUTE: a window starts here
@@ -37,18 +36,10 @@ describe("judging a hit against the limit", () => {
 });
 
 describe.each(ENGINES)("shared rate windows on the $name engine", (engine) => {
-  let store: Store;
-  let another: () => Store;
-  let tearDown: () => Promise<void>;
-
-  beforeEach(async () => {
-    ({ store, another, tearDown } = await engine.setUp());
-    await store.run(RATE_WINDOWS_DDL);
-  });
-  afterEach(() => tearDown());
+  const db = useEngine(engine, RATE_WINDOWS_DDL);
 
   it("60 concurrent hits from 3 instances with limit 50 allow exactly 50, and the next window starts fresh", async () => {
-    const instances = [store, another(), another()];
+    const instances = [db.store, db.another(), db.another()];
     const decisions = await Promise.all(
       Array.from({ length: 60 }, (_, i) => hit(instances[i % 3]!, "mcp:alice", MINUTE, 50, T0 + 10 + i)),
     );
@@ -57,7 +48,7 @@ describe.each(ENGINES)("shared rate windows on the $name engine", (engine) => {
     const left = decisions.filter((d) => d.allowed).map((d) => d.remaining);
     expect(left.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(new Set(decisions.map((d) => d.resetAtMs))).toEqual(new Set([T0 + MINUTE]));
-    expect(await hit(another(), "mcp:alice", MINUTE, 50, T0 + MINUTE)).toEqual({
+    expect(await hit(db.another(), "mcp:alice", MINUTE, 50, T0 + MINUTE)).toEqual({
       allowed: true,
       remaining: 49,
       resetAtMs: T0 + 2 * MINUTE,
@@ -65,17 +56,17 @@ describe.each(ENGINES)("shared rate windows on the $name engine", (engine) => {
   });
 
   it("counts each key on its own", async () => {
-    await hit(store, "a", MINUTE, 1, T0);
-    expect((await hit(store, "a", MINUTE, 1, T0)).allowed).toBe(false);
-    expect((await hit(store, "b", MINUTE, 1, T0)).allowed).toBe(true);
+    await hit(db.store, "a", MINUTE, 1, T0);
+    expect((await hit(db.store, "a", MINUTE, 1, T0)).allowed).toBe(false);
+    expect((await hit(db.store, "b", MINUTE, 1, T0)).allowed).toBe(true);
   });
 
   it("the sweep deletes windows that started longer ago than the longest window, and keeps the rest", async () => {
-    await hit(store, "a", MINUTE, 5, T0 - 2 * MINUTE);
-    await hit(store, "a", MINUTE, 5, T0 - MINUTE);
-    await hit(store, "a", MINUTE, 5, T0);
-    expect(await sweepRateWindows(store, T0, MINUTE)).toBe(1); // T0 - MINUTE started exactly MINUTE ago: kept
-    const starts = await store.all<{ window_start_ms: number }>(
+    await hit(db.store, "a", MINUTE, 5, T0 - 2 * MINUTE);
+    await hit(db.store, "a", MINUTE, 5, T0 - MINUTE);
+    await hit(db.store, "a", MINUTE, 5, T0);
+    expect(await sweepRateWindows(db.store, T0, MINUTE)).toBe(1); // T0 - MINUTE started exactly MINUTE ago: kept
+    const starts = await db.store.all<{ window_start_ms: number }>(
       "SELECT window_start_ms FROM rate_windows ORDER BY window_start_ms",
     );
     expect(starts.map((row) => row.window_start_ms)).toEqual([T0 - MINUTE, T0]);
@@ -96,7 +87,7 @@ describe.each(ENGINES)("shared rate windows on the $name engine", (engine) => {
   ])(
     "refuses a window of $windowMs ms or a limit of $limit, saying what to fix",
     async ({ windowMs, limit, message }) => {
-      await expect(hit(store, "a", windowMs, limit, T0)).rejects.toThrow(message);
+      await expect(hit(db.store, "a", windowMs, limit, T0)).rejects.toThrow(message);
     },
   );
 });

@@ -1,10 +1,10 @@
 // Waiting for a change on both engines: a commit with a notification wakes the wait at once (from another
 // instance on PostgreSQL), polling finds what no notification announced, and the wait always ends clean.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Store } from "../../../../src/server/store/store.js";
 import { waitForChange } from "../../../../src/server/store/wake.js";
 import { pollUntil } from "../../../helpers/poll.js";
-import { admin, ENGINES, freshSchema, type TestSchema } from "../../../helpers/postgres.js";
+import { admin, ENGINES, useEngine, useSchema } from "../../../helpers/postgres.js";
 
 const FLAGS_DDL = "CREATE TABLE flags (name TEXT PRIMARY KEY)";
 
@@ -61,26 +61,18 @@ function activeTimers(): number {
 }
 
 describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
-  let store: Store;
-  let another: () => Store;
-  let tearDown: () => Promise<void>;
-
-  beforeEach(async () => {
-    ({ store, another, tearDown } = await engine.setUp());
-    await store.run(FLAGS_DDL);
-  });
-  afterEach(() => tearDown());
+  const db = useEngine(engine, FLAGS_DDL);
 
   it("wakes on another instance's commit well before the poll interval", async () => {
     const counter = { checks: 0 };
-    const waiting = waitForChange(store, "flags", {
-      check: flagCheck(store, "go", counter),
+    const waiting = waitForChange(db.store, "flags", {
+      check: flagCheck(db.store, "go", counter),
       timeoutMs: 30_000,
       pollMs: 20_000,
     });
     await firstCheckDone(counter);
     const started = performance.now();
-    await raiseFlag(another(), "go", true);
+    await raiseFlag(db.another(), "go", true);
     expect(await waiting).toBe("go");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
@@ -88,14 +80,14 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
   it("a channel named past PostgreSQL's 63-byte identifier limit still wakes the wait, and its commit succeeds", async () => {
     const channel = `engagement:${"e".repeat(100)}`;
     const counter = { checks: 0 };
-    const waiting = waitForChange(store, channel, {
-      check: flagCheck(store, "long", counter),
+    const waiting = waitForChange(db.store, channel, {
+      check: flagCheck(db.store, "long", counter),
       timeoutMs: 30_000,
       pollMs: 20_000,
     });
     await firstCheckDone(counter);
     const started = performance.now();
-    await another().transaction(async (tx) => {
+    await db.another().transaction(async (tx) => {
       await tx.run("INSERT INTO flags (name) VALUES ('long')");
       tx.notify(channel);
     });
@@ -105,27 +97,31 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
 
   it("finds a change no notification announced by polling, within about one poll interval", async () => {
     const counter = { checks: 0 };
-    const waiting = waitForChange(store, "flags", {
-      check: flagCheck(store, "quiet", counter),
+    const waiting = waitForChange(db.store, "flags", {
+      check: flagCheck(db.store, "quiet", counter),
       timeoutMs: 30_000,
       pollMs: 300,
     });
     await firstCheckDone(counter);
     const started = performance.now();
-    await raiseFlag(another(), "quiet", false);
+    await raiseFlag(db.another(), "quiet", false);
     expect(await waiting).toBe("quiet");
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("resolves at once when the thing is already there", async () => {
-    await raiseFlag(store, "early", false);
+    await raiseFlag(db.store, "early", false);
     expect(
-      await waitForChange(store, "flags", { check: flagCheck(store, "early"), timeoutMs: 1, pollMs: 1 }),
+      await waitForChange(db.store, "flags", {
+        check: flagCheck(db.store, "early"),
+        timeoutMs: 1,
+        pollMs: 1,
+      }),
     ).toBe("early");
   });
 
   it("times out to undefined and leaves no listener or timer behind", async () => {
-    const counted = countingListeners(store);
+    const counted = countingListeners(db.store);
     const timers = activeTimers();
     const started = performance.now();
     const found = await waitForChange(counted.store, "flags", {
@@ -141,7 +137,7 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
   });
 
   it("an abort rejects with the signal's reason and removes its listener and timer", async () => {
-    const counted = countingListeners(store);
+    const counted = countingListeners(db.store);
     const counter = { checks: 0 };
     const controller = new AbortController();
     const waiting = waitForChange(counted.store, "flags", {
@@ -164,7 +160,7 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
   });
 
   it("an aborted signal stops the wait before it listens", async () => {
-    const counted = countingListeners(store);
+    const counted = countingListeners(db.store);
     await expect(
       waitForChange(counted.store, "flags", {
         check: async () => "never checked",
@@ -178,17 +174,16 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
 });
 
 describe("waitForChange on PostgreSQL when the LISTEN connection dies", () => {
-  let schema: TestSchema;
-  beforeEach(async () => {
-    schema = await freshSchema();
-  });
-  afterEach(() => schema.drop());
+  const schemas = useSchema();
 
   it("a notification lost with its LISTEN backend costs at most one poll interval", async () => {
     const lost: unknown[] = [];
     // A long reconnect delay keeps the listener down for the whole test: only polling can find the change.
-    const waiter = schema.open({ reconnectDelayMs: 60_000, onListenError: (error) => lost.push(error) });
-    const writer = schema.open();
+    const waiter = schemas.current.open({
+      reconnectDelayMs: 60_000,
+      onListenError: (error) => lost.push(error),
+    });
+    const writer = schemas.current.open();
     await writer.run(FLAGS_DDL);
     const counter = { checks: 0 };
     const waiting = waitForChange(waiter, "flags", {
@@ -199,7 +194,7 @@ describe("waitForChange on PostgreSQL when the LISTEN connection dies", () => {
     await firstCheckDone(counter);
     const killed = await admin(
       "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query = $1",
-      [`LISTEN "${schema.schema}.flags"`],
+      [`LISTEN "${schemas.current.schema}.flags"`],
     );
     expect(killed.rows).toEqual([{ killed: true }]);
     await pollUntil(
