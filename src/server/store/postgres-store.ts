@@ -27,8 +27,15 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** How long to wait between attempts to restore the LISTEN connection (default 500 ms). */
   reconnectDelayMs?: number;
+  /** Told when a committed transaction's notifications could not be sent (its waiters then wake by polling). */
+  onNotifyError?: (error: unknown) => void;
   /** Told when the LISTEN connection drops or fails to come back (the engine keeps trying). */
   onListenError?: (error: unknown) => void;
+}
+
+interface Notice {
+  channel: string;
+  payload: string;
 }
 
 const types = {
@@ -127,7 +134,7 @@ export class PostgresStore implements Store {
 
   private async attempt<T>(begin: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    const notices: { channel: string; payload: string }[] = [];
+    const notices: Notice[] = [];
     let broken = false;
     try {
       await client.query(begin);
@@ -153,11 +160,8 @@ export class PostgresStore implements Store {
       } finally {
         context.open = false;
       }
-      // NOTIFY inside the transaction: PostgreSQL delivers it at COMMIT and drops it on rollback.
-      for (const notice of notices) {
-        await client.query("SELECT pg_notify($1, $2)", [notice.channel, notice.payload]);
-      }
       await client.query("COMMIT");
+      await this.notifyAfterCommit(client, notices);
       return value;
     } catch (error) {
       try {
@@ -168,6 +172,26 @@ export class PostgresStore implements Store {
       throw error;
     } finally {
       client.release(broken);
+    }
+  }
+
+  /**
+   * Sends a committed transaction's notifications, all in one statement of their own. Not inside the transaction:
+   * a transaction that notifies holds PostgreSQL's notification queue lock through its commit, so notifying
+   * commits would run one at a time (the store benchmark measured activations 1.6-3x slower). A notification
+   * lost here (the connection dropped just after the commit) costs a waiter one poll interval, which the
+   * waiters already allow for; the commit itself stands, so this never fails the transaction.
+   */
+  private async notifyAfterCommit(client: pg.PoolClient, notices: readonly Notice[]): Promise<void> {
+    if (notices.length === 0) return;
+    const unique = [...new Map(notices.map((n) => [`${n.channel}\n${n.payload}`, n])).values()];
+    try {
+      await client.query("SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)", [
+        unique.map((n) => n.channel),
+        unique.map((n) => n.payload),
+      ]);
+    } catch (error) {
+      this.options.onNotifyError?.(error);
     }
   }
 

@@ -221,8 +221,22 @@ describe.each(ENGINES)("the $name engine", (engine) => {
   });
 });
 
-describe("the PostgreSQL engine's LISTEN connection", () => {
+describe("the PostgreSQL engine's notifications", () => {
   const schemas = useSchema();
+
+  it("keeps a commit whose notification PostgreSQL refuses, and says so (the waiters fall back to polling)", async () => {
+    const refused: unknown[] = [];
+    const store = schemas.current.open({ onNotifyError: (error) => refused.push(error) });
+    await store.run("CREATE TABLE items (seq INTEGER PRIMARY KEY)");
+    // PostgreSQL refuses a payload of 8000 bytes or more; the commit came first and stands.
+    await store.transaction(async (tx) => {
+      await tx.run("INSERT INTO items (seq) VALUES (1)");
+      tx.notify("items", "x".repeat(9000));
+    });
+    expect(await store.all("SELECT seq FROM items")).toEqual([{ seq: 1 }]);
+    expect(refused).toHaveLength(1);
+    expect(String(refused[0])).toMatch(/payload/i);
+  });
 
   it("comes back after the server drops it, and wakes every listener once to look again", async () => {
     const errors: unknown[] = [];
