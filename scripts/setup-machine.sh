@@ -38,7 +38,7 @@ need tmux tmux
 need ssh openssh-client
 # PostgreSQL 15 (the second store engine, `--database-url`): the server binary itself, not the psql client that a
 # machine may carry without it.
-[ -x /usr/lib/postgresql/15/bin/postgres ] || packages+=(postgresql-15)
+[ -x "${BATON_PG_BIN:-/usr/lib/postgresql/15/bin}/postgres" ] || packages+=(postgresql-15)
 need psql postgresql-client-15
 need pg_ctlcluster postgresql-common
 

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   "still_working", // the client stopped waiting while the work goes on
   "task_failed", // the followed task failed, was cancelled, or is paused on access or billing
   "policy_denied", // `baton proxy check`: the egress policy denies the destination (already printed)
+  "refused", // an operator command will not act on what it was given (migrate-store: an older file, a target with rows)
+  "check_failed", // a copy read back differs from its source (migrate-store: nothing was committed)
   "internal", // a bug: the message says what happened
 ] as const;
 
@@ -119,6 +121,14 @@ export class StillWorkingError extends BatonError {
   override readonly name = "StillWorkingError";
   constructor(message: string, options?: BatonErrorOptions) {
     super("still_working", message, options);
+  }
+}
+
+/** Exit 2: an operator command refuses its input and has changed nothing; the message says what to do first. */
+export class RefusedError extends BatonError {
+  override readonly name = "RefusedError";
+  constructor(message: string, options?: BatonErrorOptions) {
+    super("refused", message, options);
   }
 }
 

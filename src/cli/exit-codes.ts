@@ -5,6 +5,8 @@ export const EXIT = {
   ok: 0,
   error: 1,
   taskFailed: 2,
+  /** An operator command refused its input and changed nothing (the same number as the client's task exit). */
+  refused: 2,
   stillWorking: 3,
   environmentFailed: 6,
 } as const;
@@ -27,6 +29,8 @@ const EXIT_CODE_BY_ERROR: Record<ErrorCode, ExitCode> = {
   still_working: EXIT.stillWorking,
   task_failed: EXIT.taskFailed,
   policy_denied: EXIT.error,
+  refused: EXIT.refused,
+  check_failed: EXIT.error,
   operation_failed: EXIT.environmentFailed,
   rollout_disabled: EXIT.environmentFailed,
 };

@@ -227,7 +227,7 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
   {
     name: "admin",
     summary:
-      "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN)",
+      "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN); move a stopped one's store",
     subcommands: [
       {
         name: "sandbox",
@@ -251,6 +251,12 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
             load: () => import("./commands/admin/task-answer.js"),
           },
         ],
+      },
+      {
+        name: "migrate-store",
+        summary:
+          "copy a stopped baton serve's SQLite store into an empty PostgreSQL database, checked by reading both back",
+        load: () => import("./commands/admin/migrate-store.js"),
       },
       {
         name: "token",

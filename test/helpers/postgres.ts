@@ -3,6 +3,7 @@
 // run side by side in one database without seeing each other's rows or notifications.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterEach, beforeEach } from "vitest";
 import {
   PostgresStore,
   type PostgresStoreOptions,
@@ -92,3 +93,35 @@ export const ENGINES: EngineUnderTest[] = [
     },
   },
 ];
+
+/** A suite's engine, set up before each test: read `store` and `another()` inside the tests. */
+export interface EngineInUse {
+  store: Store;
+  /** A second store on the same data (another instance); SQLite has one. */
+  another(): Store;
+}
+
+/** Sets `engine` up before each test (running `ddl` on it) and tears it down after. */
+export function useEngine(engine: EngineUnderTest, ...ddl: string[]): EngineInUse {
+  const inUse = {} as EngineInUse;
+  let tearDown: () => Promise<void> = async () => {};
+  beforeEach(async () => {
+    const set = await engine.setUp();
+    inUse.store = set.store;
+    inUse.another = set.another;
+    tearDown = set.tearDown;
+    for (const sql of ddl) await set.store.run(sql);
+  });
+  afterEach(() => tearDown());
+  return inUse;
+}
+
+/** A PostgreSQL schema of its own for each test of a suite, dropped after it. */
+export function useSchema(): { readonly current: TestSchema } {
+  const holder = {} as { current: TestSchema };
+  beforeEach(async () => {
+    holder.current = await freshSchema();
+  });
+  afterEach(() => holder.current.drop());
+  return holder;
+}

@@ -1,8 +1,13 @@
-// Opens (creating if needed) the SQLite file, sets durable pragmas and brings the schema up to date.
+// Opens a store and brings its schema up to date: the SQLite file (created if needed, with durable pragmas), or
+// a PostgreSQL database (`--database-url`), checked reachable first so a wrong URL fails at start, clearly.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import pg from "pg";
+import { BatonError } from "../../errors.js";
 import type { SecretBox } from "../secrets/secret-box.js";
-import { migrate } from "./migrate.js";
+import { redactDatabaseUrl, withoutUrlSecrets } from "./database-url.js";
+import { migrateDatabase, migrateStore } from "./migrate.js";
+import { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 import { type Database, loadSqlite } from "./sqlite.js";
 
 /**
@@ -42,6 +47,64 @@ export async function openDatabase(path: string, options: OpenDatabaseOptions = 
   // spilled its journal to a temporary file, a write system call per page. Only a transaction in progress
   // needs them (the WAL alone recovers from a crash), so durability is unchanged.
   db.exec("PRAGMA temp_store = MEMORY");
-  migrate(db, undefined, new Date(), { secretBox: options.secretBox });
+  try {
+    await migrateDatabase(db, undefined, new Date(), { secretBox: options.secretBox });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
+}
+
+export interface OpenPostgresStoreOptions extends PostgresStoreOptions, OpenDatabaseOptions {
+  /** How long the first connection may take before the server counts as unreachable (default 10 s). */
+  connectTimeoutMs?: number;
+}
+
+/** Connects to PostgreSQL at `url`, migrates its schema (once across instances starting together), returns it. */
+export async function openPostgresStore(
+  url: string,
+  options: OpenPostgresStoreOptions = {},
+): Promise<PostgresStore> {
+  await checkReachable(url, options.connectTimeoutMs ?? 10_000);
+  const { secretBox, connectTimeoutMs: _, ...storeOptions } = options;
+  const store = new PostgresStore(url, storeOptions);
+  try {
+    await store.ping();
+    await migrateStore(store, undefined, new Date(), { secretBox });
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
+}
+
+/**
+ * One connection of its own with a deadline (the store's pool has none, as its requests may wait for a busy
+ * pool): a host that drops packets fails here after `timeoutMs` instead of hanging the start.
+ */
+async function checkReachable(url: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (error) {
+    const reason = withoutUrlSecrets(reasonOf(error), url);
+    throw new BatonError(
+      "network",
+      `cannot reach PostgreSQL at ${redactDatabaseUrl(url)}: ${reason}; check --database-url`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A driver error in words; Node reports a refused dual-stack connection as an AggregateError with no message. */
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return [...new Set(error.errors.map(reasonOf))].join("; ");
+  }
+  if (error instanceof Error) return error.message || (error as { code?: string }).code || error.name;
+  return String(error);
 }

@@ -3,6 +3,7 @@
 // come back as numbers, bytea as bytes, so rows look the same as SQLite's.
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
 import pRetry, { AbortError } from "p-retry";
 import pg from "pg";
 import { numberPlaceholders } from "./placeholders.js";
@@ -13,6 +14,7 @@ const POSTGRES_DIALECT: Dialect = { skipLocked: " FOR UPDATE SKIP LOCKED" };
 /** SQLSTATEs after which a transaction may simply run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 const OID_INT8 = 20;
+const MAX_CHANNEL_BYTES = 63;
 const OID_NUMERIC = 1700;
 
 export interface PostgresStoreOptions {
@@ -25,8 +27,15 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** How long to wait between attempts to restore the LISTEN connection (default 500 ms). */
   reconnectDelayMs?: number;
+  /** Told when a committed transaction's notifications could not be sent (its waiters then wake by polling). */
+  onNotifyError?: (error: unknown) => void;
   /** Told when the LISTEN connection drops or fails to come back (the engine keeps trying). */
   onListenError?: (error: unknown) => void;
+}
+
+interface Notice {
+  channel: string;
+  payload: string;
 }
 
 const types = {
@@ -125,7 +134,7 @@ export class PostgresStore implements Store {
 
   private async attempt<T>(begin: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    const notices: { channel: string; payload: string }[] = [];
+    const notices: Notice[] = [];
     let broken = false;
     try {
       await client.query(begin);
@@ -151,11 +160,8 @@ export class PostgresStore implements Store {
       } finally {
         context.open = false;
       }
-      // NOTIFY inside the transaction: PostgreSQL delivers it at COMMIT and drops it on rollback.
-      for (const notice of notices) {
-        await client.query("SELECT pg_notify($1, $2)", [notice.channel, notice.payload]);
-      }
       await client.query("COMMIT");
+      await this.notifyAfterCommit(client, notices);
       return value;
     } catch (error) {
       try {
@@ -169,8 +175,32 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Sends a committed transaction's notifications, all in one statement of their own. Not inside the transaction:
+   * a transaction that notifies holds PostgreSQL's notification queue lock through its commit, so notifying
+   * commits would run one at a time (the store benchmark measured activations 1.6-3x slower). A notification
+   * lost here (the connection dropped just after the commit) costs a waiter one poll interval, which the
+   * waiters already allow for; the commit itself stands, so this never fails the transaction.
+   */
+  private async notifyAfterCommit(client: pg.PoolClient, notices: readonly Notice[]): Promise<void> {
+    if (notices.length === 0) return;
+    const unique = [...new Map(notices.map((n) => [`${n.channel}\n${n.payload}`, n])).values()];
+    try {
+      await client.query("SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)", [
+        unique.map((n) => n.channel),
+        unique.map((n) => n.payload),
+      ]);
+    } catch (error) {
+      this.options.onNotifyError?.(error);
+    }
+  }
+
   private channelName(channel: string): string {
-    return this.options.schema ? `${this.options.schema}.${channel}` : channel;
+    const name = this.options.schema ? `${this.options.schema}.${channel}` : channel;
+    // PostgreSQL channel names are identifiers of at most 63 bytes: pg_notify refuses a longer one (failing the
+    // transaction) and LISTEN truncates it. A longer name is replaced by its hash, the same on every instance.
+    if (Buffer.byteLength(name) <= MAX_CHANNEL_BYTES) return name;
+    return `channel_${createHash("sha256").update(name).digest("hex").slice(0, 40)}`;
   }
 }
 

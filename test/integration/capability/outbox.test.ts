@@ -15,7 +15,7 @@ import {
   notificationsOf,
   requeueFailedDeliveries,
 } from "../../../src/server/capability/outbox.js";
-import { migrate } from "../../../src/server/store/migrate.js";
+import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { initialSchema } from "../../../src/server/store/migrations/0001-initial.js";
 import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0020-capability-requests.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
@@ -40,7 +40,7 @@ async function openDb(): Promise<Database> {
   dir = mkdtempSync(join(tmpdir(), "baton-outbox-"));
   const { DatabaseSync } = await loadSqlite();
   const opened = new DatabaseSync(join(dir, "baton.db"));
-  migrate(opened, [initialSchema, capabilityRequestsSchema]);
+  await migrateDatabase(opened, [initialSchema, capabilityRequestsSchema]);
   const at = new Date().toISOString();
   opened.exec(`INSERT INTO workspaces (id, name, rollout_repository_environments, created_at) VALUES ('ws', 'Acme', 1, '${at}');
     INSERT INTO repositories (id, workspace_id, slug) VALUES ('repo', 'ws', 'acme/api');

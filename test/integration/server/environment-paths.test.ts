@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../../src/server/index.js";
 import { loadCurrentVersion } from "../../../src/server/operations/engagement-state.js";
-import { migrate } from "../../../src/server/store/migrate.js";
+import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, ManagedStartupSchema } from "../../../src/transport/wire.js";
 import { createHarness, type Harness } from "./harness.js";
@@ -111,7 +111,7 @@ describe("environment version runPath and evidencePath", () => {
     // openDatabase would migrate fully; an older database has only the migrations before this one.
     const { DatabaseSync } = await loadSqlite();
     db = new DatabaseSync(join(dir, "old.sqlite"));
-    migrate(
+    await migrateDatabase(
       db,
       MIGRATIONS.filter((m) => m.version < 21),
     );
@@ -121,7 +121,7 @@ describe("environment version runPath and evidencePath", () => {
                VALUES ('r', 'w', 'a/b', 1, 'v1');
              INSERT INTO environment_versions (repository_id, version_id, startup_script_path, readiness_json,
                created_at) VALUES ('r', 'v1', 'start.sh', '{"checks":[]}', '2026-01-01T00:00:00Z');`);
-    expect(migrate(db)).toContain(21);
+    expect(await migrateDatabase(db)).toContain(21);
     expect(await (loadCurrentVersion(db, "r"))).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
   });
 });

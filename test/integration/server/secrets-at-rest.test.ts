@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applySeed, isSealed, loadOrCreateSecretKey, MIGRATIONS, SeedDocumentSchema, secretScope } from "../../../src/server/index.js";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import { migrate } from "../../../src/server/store/migrate.js";
+import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import { CANARIES, SEED_PATH } from "./harness.js";
 
@@ -76,7 +76,7 @@ describe("the store", () => {
     const { DatabaseSync } = await loadSqlite();
     const path = join(dir, "old.sqlite");
     const old = new DatabaseSync(path);
-    migrate(
+    await migrateDatabase(
       old,
       MIGRATIONS.filter((m) => m.version < 40),
     );

@@ -13,7 +13,8 @@ import {
   openDatabase,
   SeedDocumentSchema,
 } from "../../../src/server/index.js";
-import { migrate } from "../../../src/server/store/migrate.js";
+import { migrateDatabase } from "../../../src/server/store/migrate.js";
+import type { MigrationRun } from "../../../src/server/store/migrations/index.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
 import { ADMIN_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { ADMIN_TOKEN, CANARIES, createHarness, type Harness, SEED_PATH } from "./harness.js";
@@ -58,16 +59,16 @@ describe("store", () => {
     const extra = {
       version: 9999,
       name: "test-extra",
-      up: (d: Database) => d.exec("CREATE TABLE extra (x INTEGER)"),
+      up: (m: MigrationRun) => m.exec("CREATE TABLE extra (x INTEGER)"),
     };
-    expect(migrate(db, [...MIGRATIONS, extra])).toEqual([9999]);
-    expect(migrate(db, [...MIGRATIONS, extra])).toEqual([]);
+    expect(await migrateDatabase(db, [...MIGRATIONS, extra])).toEqual([9999]);
+    expect(await migrateDatabase(db, [...MIGRATIONS, extra])).toEqual([]);
     const broken = {
       version: 10000,
       name: "broken",
-      up: (d: Database) => d.exec("CREATE TABLE broken (x); SELECT * FROM nowhere"),
+      up: (m: MigrationRun) => m.exec("CREATE TABLE broken (x); SELECT * FROM nowhere"),
     };
-    expect(() => migrate(db!, [...MIGRATIONS, extra, broken])).toThrow();
+    await expect(migrateDatabase(db, [...MIGRATIONS, extra, broken])).rejects.toThrow(/nowhere/);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'broken'").get()).toBeUndefined();
     expect(db.prepare("SELECT 1 FROM schema_migrations WHERE version = 10000").get()).toBeUndefined();
   });

@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
 /** Real programs the script runs besides the ones it checks for (coreutils, on every machine). */
-const BASE_PROGRAMS = ["nohup", "sleep", "tail", "cat", "touch", "cp", "chmod"];
+const BASE_PROGRAMS = ["nohup", "sleep", "tail", "cat", "touch", "cp", "chmod", "awk", "grep"];
 
 let folder: string;
 
@@ -37,6 +37,20 @@ const APT_GET = `if [ "$1" = install ]; then
     if [ "$p" = docker.io ]; then cp "$RECORD/../dockerd.package" "$BIN/dockerd"; chmod +x "$BIN/dockerd"; fi
   done
 fi`;
+/** PostgreSQL's Debian tools: the cluster exists once created and answers once started. */
+const POSTGRES_DOWN = {
+  pg_isready: '[ -e "$RECORD/pg-up" ]',
+  pg_lsclusters:
+    '[ -e "$RECORD/cluster" ] && echo "15 main 5432 down postgres /var/lib/postgresql/15/main log"; exit 0',
+  pg_createcluster: 'echo "$@" >>"$RECORD/pg_createcluster"; touch "$RECORD/cluster"',
+  pg_ctlcluster: 'echo "$@" >>"$RECORD/pg_ctlcluster"; touch "$RECORD/pg-up"',
+  runuser: 'echo "$@" >>"$RECORD/runuser"; cat >>"$RECORD/psql-input"',
+  psql: "exit 0",
+};
+/** A machine whose PostgreSQL already answers: the script only makes sure of the test role. */
+const POSTGRES_UP = { ...POSTGRES_DOWN, pg_isready: "exit 0" };
+/** A machine with the Docker engine and PostgreSQL installed and answering. */
+const EVERYTHING_UP = { docker: "exit 0", dockerd: DOCKERD, postgres: "exit 0", ...POSTGRES_UP };
 /** The script refuses to install without root; the fake says root so the test runs as any user. */
 const ID = 'if [ "$1" = -u ]; then echo 0; else exit 1; fi';
 
@@ -59,9 +73,20 @@ function fakeMachine(programs: Record<string, string>): { bin: string; record: s
   return { bin, record };
 }
 
+/** What a fake recorded under `name`, or "" when it was never run. */
+function recorded(record: string, name: string): string {
+  return existsSync(join(record, name)) ? readFileSync(join(record, name), "utf8") : "";
+}
+
 async function runSetup(bin: string, record: string) {
   return execa("/bin/bash", [join(PROJECT_ROOT, "scripts", "setup-machine.sh")], {
-    env: { PATH: bin, BATON_DOCKERD_LOG: join(record, "dockerd.log"), BATON_DOCKERD_WAIT_S: "10" },
+    env: {
+      PATH: bin,
+      BATON_DOCKERD_LOG: join(record, "dockerd.log"),
+      BATON_DOCKERD_WAIT_S: "10",
+      // Where the PostgreSQL server binary would be: the fake bin folder, so "installed" means the fake is there.
+      BATON_PG_BIN: bin,
+    },
     extendEnv: false,
     reject: false,
   });
@@ -69,7 +94,7 @@ async function runSetup(bin: string, record: string) {
 
 describe("scripts/setup-machine.sh on a machine with a Docker client and no engine", () => {
   it("installs docker.io because dockerd is missing, then starts dockerd and waits for it to answer", async () => {
-    const { bin, record } = fakeMachine({ docker: DOCKER_CLIENT });
+    const { bin, record } = fakeMachine({ docker: DOCKER_CLIENT, postgres: "exit 0", ...POSTGRES_UP });
     const result = await runSetup(bin, record);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
@@ -82,13 +107,35 @@ describe("scripts/setup-machine.sh on a machine with a Docker client and no engi
   });
 
   it("does nothing for Docker when the engine is installed and answers", async () => {
-    const { bin, record } = fakeMachine({ docker: "exit 0", dockerd: DOCKERD });
+    const { bin, record } = fakeMachine(EVERYTHING_UP);
     const result = await runSetup(bin, record);
     expect(result.exitCode).toBe(0);
-    const installed = existsSync(join(record, "apt-get"))
-      ? readFileSync(join(record, "apt-get"), "utf8")
-      : "";
+    const installed = recorded(record, "apt-get");
     expect(installed).not.toContain("docker.io");
-    expect(existsSync(join(record, "dockerd"))).toBe(false);
+    expect(recorded(record, "dockerd")).toBe("");
+  });
+});
+
+describe("scripts/setup-machine.sh and PostgreSQL", () => {
+  it("installs the server when its binary is missing, creates and starts the cluster on loopback, and adds the test role", async () => {
+    const { bin, record } = fakeMachine({ docker: "exit 0", dockerd: DOCKERD, ...POSTGRES_DOWN });
+    const result = await runSetup(bin, record);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(record, "apt-get"), "utf8").split(/\s+/)).toContain("postgresql-15");
+    expect(readFileSync(join(record, "pg_createcluster"), "utf8")).toBe("15 main\n");
+    expect(readFileSync(join(record, "pg_ctlcluster"), "utf8")).toContain("listen_addresses=127.0.0.1");
+    expect(readFileSync(join(record, "psql-input"), "utf8")).toContain("CREATE ROLE baton LOGIN CREATEDB");
+    expect(result.stdout).toContain("setup-machine: starting PostgreSQL 15 on 127.0.0.1:5432");
+  });
+
+  it("neither installs nor starts PostgreSQL when it is there and answers", async () => {
+    const { bin, record } = fakeMachine(EVERYTHING_UP);
+    const result = await runSetup(bin, record);
+    expect(result.exitCode).toBe(0);
+    const installed = recorded(record, "apt-get");
+    expect(installed).not.toContain("postgresql");
+    expect(recorded(record, "pg_ctlcluster")).toBe("");
+    expect(recorded(record, "pg_createcluster")).toBe("");
   });
 });

@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const initialSchema: Migration = {
   version: 1,
   name: "initial",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE workspaces (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,

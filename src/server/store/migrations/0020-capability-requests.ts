@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const capabilityRequestsSchema: Migration = {
   version: 20,
   name: "capability-requests",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE capability_requests (
   id TEXT PRIMARY KEY,
   workspace_id TEXT NOT NULL REFERENCES workspaces(id),

@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const environmentVersionBatonPaths: Migration = {
   version: 21,
   name: "environment-version-baton-paths",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 ALTER TABLE environment_versions ADD COLUMN run_path TEXT;
 ALTER TABLE environment_versions ADD COLUMN evidence_path TEXT;
 `);

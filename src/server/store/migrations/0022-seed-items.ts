@@ -6,8 +6,8 @@ import type { Migration } from "./index.js";
 export const seedItemsSchema: Migration = {
   version: 22,
   name: "seed-items",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE seed_items (
   kind TEXT NOT NULL,
   scope TEXT NOT NULL,   -- the workspace or repository id the item belongs to ('' for a workspace)

@@ -6,14 +6,14 @@ import type { Migration } from "./index.js";
 export const secretValuesSealed: Migration = {
   version: 40,
   name: "secret-values-sealed",
-  up(db, context) {
-    db.exec("ALTER TABLE secrets RENAME COLUMN value TO value_sealed");
-    const rows = db.prepare("SELECT id, repository_id, name, value_sealed FROM secrets").all() as {
+  async up(m, context) {
+    await m.exec("ALTER TABLE secrets RENAME COLUMN value TO value_sealed");
+    const rows = await m.all<{
       id: string;
       repository_id: string;
       name: string;
       value_sealed: string | null;
-    }[];
+    }>("SELECT id, repository_id, name, value_sealed FROM secrets");
     // A seeded row may hold no value yet (NULL); only text values are sealed.
     const plain = rows.filter((row) => row.value_sealed !== null && !isSealed(row.value_sealed));
     if (plain.length === 0) return;
@@ -23,8 +23,9 @@ export const secretValuesSealed: Migration = {
         `${plain.length} secret value(s) need sealing and no secret key was given; start baton serve with --secret-key-file`,
       );
     }
-    const update = db.prepare("UPDATE secrets SET value_sealed = ? WHERE id = ?");
-    for (const row of plain)
-      update.run(box.seal(secretScope(row.repository_id, row.name), row.value_sealed!), row.id);
+    for (const row of plain) {
+      const sealed = box.seal(secretScope(row.repository_id, row.name), row.value_sealed!);
+      await m.run("UPDATE secrets SET value_sealed = ? WHERE id = ?", [sealed, row.id]);
+    }
   },
 };

@@ -4,8 +4,8 @@ import type { Migration } from "./index.js";
 export const proxyRefusalsSchema: Migration = {
   version: 41,
   name: "proxy-refusals",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE proxy_refusals (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   sandbox_id TEXT NOT NULL REFERENCES sandboxes(id),

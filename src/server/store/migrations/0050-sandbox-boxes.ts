@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const sandboxBoxesSchema: Migration = {
   version: 50,
   name: "sandbox-boxes",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE sandbox_boxes (
   sandbox_id TEXT PRIMARY KEY REFERENCES sandboxes(id),
   workspace_id TEXT NOT NULL REFERENCES workspaces(id),

@@ -1,12 +1,13 @@
 // Users (one per e-mail across workspaces), personal access tokens that can be named, listed by their last four
 // characters and revoked, and each workspace's plan, billing state and code-host / tracker connections.
+import { randomBytes } from "node:crypto";
 import type { Migration } from "./index.js";
 
 export const usersTokensPlans: Migration = {
   version: 60,
   name: "users-tokens-plans",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
   email TEXT NOT NULL UNIQUE,
@@ -14,9 +15,22 @@ CREATE TABLE users (
   codehost_login TEXT,
   created_at TEXT NOT NULL
 );
-INSERT INTO users (id, email, name, created_at)
-  SELECT 'usr_' || lower(hex(randomblob(12))), email, email, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-  FROM (SELECT email FROM members UNION SELECT email FROM personal_access_tokens);
+`);
+    // A user per e-mail already known. The ids and the instant come from here, not from SQL: SQLite's
+    // randomblob/strftime have no PostgreSQL twin, and this way both engines make the same 'usr_' + 24 hex.
+    const known = await m.all<{ email: string }>(
+      "SELECT email FROM members UNION SELECT email FROM personal_access_tokens",
+    );
+    const createdAt = new Date().toISOString();
+    for (const { email } of known) {
+      await m.run("INSERT INTO users (id, email, name, created_at) VALUES (?, ?, ?, ?)", [
+        `usr_${randomBytes(12).toString("hex")}`,
+        email,
+        email,
+        createdAt,
+      ]);
+    }
+    await m.exec(`
 ALTER TABLE personal_access_tokens ADD COLUMN id TEXT;
 ALTER TABLE personal_access_tokens ADD COLUMN last_four TEXT NOT NULL DEFAULT '';
 ALTER TABLE personal_access_tokens ADD COLUMN revoked_at_ms INTEGER;

@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const tasksSchema: Migration = {
   version: 61,
   name: "tasks",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE tasks (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL UNIQUE,

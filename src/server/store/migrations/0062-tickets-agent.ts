@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const ticketsAndAgent: Migration = {
   version: 62,
   name: "tickets-agent",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE tickets (
   id TEXT PRIMARY KEY,
   workspace_id TEXT NOT NULL REFERENCES workspaces(id),

@@ -5,8 +5,8 @@ import type { Migration } from "./index.js";
 export const oneTaskPerTicket: Migration = {
   version: 63,
   name: "one-task-per-ticket",
-  up(db) {
-    db.exec(
+  async up(m) {
+    await m.exec(
       "CREATE UNIQUE INDEX tasks_by_ticket ON tasks (workspace_id, source, ticket_id) WHERE ticket_id IS NOT NULL;",
     );
   },

@@ -6,8 +6,8 @@ import type { Migration } from "./index.js";
 export const oauthSignIn: Migration = {
   version: 70,
   name: "oauth-sign-in",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE oauth_models (
   model TEXT NOT NULL,
   id_hash TEXT NOT NULL,

@@ -8,8 +8,8 @@ import type { Migration } from "./index.js";
 export const codehostTracker: Migration = {
   version: 80,
   name: "codehost-tracker",
-  up(db) {
-    db.exec(`
+  async up(m) {
+    await m.exec(`
 CREATE TABLE codehost_installations (
   installation_id TEXT PRIMARY KEY,
   workspace_id TEXT NOT NULL REFERENCES workspaces(id),

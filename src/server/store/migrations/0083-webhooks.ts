@@ -5,7 +5,7 @@ import type { Migration } from "./index.js";
 export const webhooks: Migration = {
   version: 83,
   name: "webhooks",
-  up(db) {
-    db.exec("ALTER TABLE tasks ADD COLUMN pr_closed INTEGER NOT NULL DEFAULT 0;");
+  async up(m) {
+    await m.exec("ALTER TABLE tasks ADD COLUMN pr_closed INTEGER NOT NULL DEFAULT 0;");
   },
 };

@@ -1,13 +1,14 @@
 // The ordered list of schema migrations. Append a new one at the end with the next version number; never edit
 // or reorder a migration that has shipped (a database records which versions it has applied).
 import type { SecretBox } from "../../secrets/secret-box.js";
-import type { Database } from "../sqlite.js";
+import type { Engine, Transaction } from "../store.js";
 import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";
 import { environmentVersionBatonPaths } from "./0021-environment-version-baton-paths.js";
 import { seedItemsSchema } from "./0022-seed-items.js";
 import { secretValuesSealed } from "./0040-secret-values-sealed.js";
 import { proxyRefusalsSchema } from "./0041-proxy-refusals.js";
+import { sandboxBoxesSchema } from "./0050-sandbox-boxes.js";
 import { usersTokensPlans } from "./0060-users-tokens-plans.js";
 import { tasksSchema } from "./0061-tasks.js";
 import { ticketsAndAgent } from "./0062-tickets-agent.js";
@@ -21,12 +22,20 @@ export interface MigrationContext {
   secretBox?: SecretBox | undefined;
 }
 
-import { sandboxBoxesSchema } from "./0050-sandbox-boxes.js";
+/**
+ * What a migration runs in: its own transaction on either engine. `exec` runs a script of several statements
+ * written in the SQLite dialect (translated for PostgreSQL by ./ddl.ts); branch on `engine` only where the
+ * translation cannot work, and say why.
+ */
+export interface MigrationRun extends Transaction {
+  readonly engine: Engine;
+  exec(script: string): Promise<void>;
+}
 
 export interface Migration {
   version: number;
   name: string;
-  up(db: Database, context: MigrationContext): void;
+  up(m: MigrationRun, context: MigrationContext): Promise<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
