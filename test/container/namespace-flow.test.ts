@@ -41,7 +41,7 @@ describe("the agent flow on the namespace driver", () => {
   const box = ephemeralSecretBox();
   beforeAll(async () => {
     db = await openSqliteStore(join(tmp, "serve.sqlite"));
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
       new Date(),
@@ -80,7 +80,7 @@ describe("the agent flow on the namespace driver", () => {
     await manager?.close();
     server?.closeAllConnections();
     server?.close();
-    db?.close();
+    await db?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

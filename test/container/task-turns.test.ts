@@ -103,7 +103,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   beforeAll(async () => {
     const secretBox = ephemeralSecretBox();
     db = await openSqliteStore(join(tmp, "serve.sqlite"));
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse({
         workspaces: [
@@ -191,7 +191,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
     await sandboxes.current?.close();
     server?.closeAllConnections();
     server?.close();
-    db?.close();
+    await db?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

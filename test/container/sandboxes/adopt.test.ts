@@ -26,7 +26,7 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
     const open = async (name: string) => {
       const db = await openSqliteStore(join(mkdtempSync(join(tmp, `${name}-`)), "serve.sqlite"));
-      applySeed(
+      await applySeed(
         db,
         SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
         new Date(),
@@ -98,8 +98,8 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
     } finally {
       await other.close();
       await first.close().catch(() => undefined);
-      db.close();
-      otherDb.close();
+      await db.close();
+      await otherDb.close();
       before.server.close();
       after.server.close();
     }

@@ -57,7 +57,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   beforeAll(async () => {
     execFileSync("docker", ["tag", sandboxImage(), snapshot]);
     db = await openSqliteStore(join(tmp, "serve.sqlite"));
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
       new Date(clock),
@@ -88,7 +88,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   afterAll(async () => {
     await app?.stop();
     await manager?.close();
-    db?.close();
+    await db?.close();
     ops?.server.close();
     execFileSync("docker", ["rmi", snapshot], { stdio: "ignore" });
     rmSync(tmp, { recursive: true, force: true });

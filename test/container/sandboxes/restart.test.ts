@@ -26,7 +26,7 @@ describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
     const db = await openSqliteStore(join(mkdtempSync(join(tmp, "store-")), "serve.sqlite"));
     const ops = await startListener("ops");
     const logger = createLogger({ BATON_LOG_LEVEL: "error" }, "test");
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),
       new Date(clock),
@@ -85,7 +85,7 @@ describe.each(DRIVERS)("a restarted service on the %s driver", (driver) => {
         await second.close();
       }
     } finally {
-      db.close();
+      await db.close();
       ops.server.close();
     }
   });

@@ -165,6 +165,6 @@ describe("kill -9 during turns and idempotent starts", () => {
     ).toEqual({ n: 0 });
     const interrupted = (await db.get("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'")) as { n: number };
     expect(interrupted.n, "some turns were running when the service was killed").toBeGreaterThan(0);
-    db.close();
+    await db.close();
   });
 });

@@ -62,7 +62,7 @@ export async function createApiHarness(
   const dir = await mkdtemp(join(tmpdir(), "tasks-api-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(
+  await applySeed(
     db,
     SeedDocumentSchema.parse(options.seed ?? JSON.parse(readFileSync(API_SEED, "utf8"))),
     new Date(),
@@ -113,7 +113,7 @@ export async function createApiHarness(
     },
     async close() {
       await app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

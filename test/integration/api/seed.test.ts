@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("re-seeding the task engine's parts", () => {
   it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", async () => {
     (await h.db.run("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'"));
-    reseed(seed());
+    await reseed(seed());
     expect(await (workspace())).toEqual({
       plan_name: "team",
       plan_concurrency: 9,
@@ -35,7 +35,7 @@ describe("re-seeding the task engine's parts", () => {
     const changed = seed();
     changed.workspaces[0].plan = { name: "team", concurrency: 4, queueSize: 3 };
     changed.workspaces[0].billing = "active";
-    reseed(changed);
+    await reseed(changed);
     expect(await (workspace())).toEqual({
       plan_name: "team",
       plan_concurrency: 4,
@@ -53,7 +53,7 @@ describe("re-seeding the task engine's parts", () => {
     document.workspaces[0].tracker.issues = [
       { id: "trk_2", identifier: "ENG-2", title: "Add rate limiting docs (edited)", assignee: null },
     ];
-    reseed(document);
+    await reseed(document);
     expect((await h.db.get("SELECT count(*) AS n FROM tickets WHERE workspace_id = 'ws_acme'"))).toEqual({
       n: 8,
     });
@@ -83,7 +83,7 @@ describe("re-seeding the task engine's parts", () => {
     };
     expect(row.id).toMatch(/^pat_/);
     expect((await h.call("DELETE", API_PATHS.meToken, { token: TOKENS.unbound })).status).toBe(204);
-    reseed(seed());
+    await reseed(seed());
     expect((await h.call("GET", API_PATHS.me, { token: TOKENS.unbound })).status).toBe(401);
   });
 

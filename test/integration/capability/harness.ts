@@ -168,7 +168,7 @@ export async function startInProcess(name: string): Promise<InProcessService> {
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   // A key for this process only: the suites read secrets back through the service, never from the store.
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(SEED), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(SEED), new Date(), secretBox);
   const app = createServerApp({
     db,
     logger: pino({ level: "silent" }),
@@ -191,7 +191,7 @@ export async function startInProcess(name: string): Promise<InProcessService> {
     },
     async close() {
       await app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -59,7 +59,7 @@ describe("e-mail outbox", () => {
   it("delivers per recipient: a refused recipient fails after retries, the other's delivery is kept; requeue sends to the failed one only", async () => {
     db = await openDb();
     smtp = await startSmtpServer(["admin@acme.test"]);
-    enqueueNotification(
+    await enqueueNotification(
       db,
       {
         id: "ntf_1",

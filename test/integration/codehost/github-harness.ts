@@ -44,7 +44,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
   fake.addInstallation(INSTALLATION, "acme", ["acme/web", "acme/api"]);
   fake.addInstallation(502, "other", ["other/secret"]);
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
-  applySeed(
+  await applySeed(
     db,
     SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),
     new Date(),
@@ -55,7 +55,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
       { installationId: String(INSTALLATION), workspaceId: WORKSPACE, accountLogin: "acme" },
       new Date()
   );
-  setInstallationRepos(db, installation, ["acme/web", "acme/api"]);
+  await setInstallationRepos(db, installation, ["acme/web", "acme/api"]);
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   let clones = 0;
@@ -97,7 +97,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
       await run("git", ["-C", work, "-c", auth, "push", "--quiet", "origin", branch], { env });
     },
     async close() {
-      db.close();
+      await db.close();
       await fake.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -231,7 +231,7 @@ describe("dashboard task pages", () => {
     const base = Date.parse("2020-01-01T00:00:00Z");
     const ownerId = (await h.user("owner@acme.test")).id;
     for (let i = 0; i < 55; i++)
-      insertTask(
+      await insertTask(
         h.db,
         {
           id: `task_${String(i).padStart(32, "0")}`,
@@ -267,7 +267,7 @@ describe("dashboard task pages", () => {
 
   it("an issue's task page says its conversation stays on the issue (the API's not_an_api_task) and offers no follow-up", async () => {
     const id = `task_${"f".repeat(32)}`;
-    insertTask(
+    await insertTask(
       h.db,
       {
         id,

@@ -254,7 +254,7 @@ describe("a token from the authorization server is good only on the resource it 
   // is the OAuth suite's.
   const issue = async (resourceKind: "api" | "mcp", token: string) => {
     const user = (await h.db.get("SELECT id FROM users WHERE email = 'dev@acme.test'")) as { id: string };
-    recordAccessToken(
+    await recordAccessToken(
       h.db,
       {
         token,

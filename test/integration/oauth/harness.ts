@@ -60,7 +60,7 @@ export async function startOAuthWorld(
   const db = await openSqliteStore(dbPath);
   const secretBox = ephemeralSecretBox();
   const seed = JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "seeds", "api.json"), "utf8"));
-  applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
   const smtp = await startSmtpServer();
   const clock = { offsetMs: 0 };
   const logs: string[] = [];
@@ -217,7 +217,7 @@ export async function startOAuthWorld(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.stop();
-      db.close();
+      await db.close();
       await smtp.close();
       await rm(dir, { recursive: true, force: true });
     },

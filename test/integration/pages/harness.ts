@@ -46,7 +46,7 @@ export async function createPagesHarness(): Promise<PagesHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const app = createServerApp({ db, logger, secretBox, tasks: { workRoot: join(dir, "work") } });
@@ -89,7 +89,7 @@ export async function createPagesHarness(): Promise<PagesHarness> {
     },
     async close() {
       await app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -48,8 +48,8 @@ beforeAll(async () => {
   fake.state.setup.installationId = 501;
   db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
-  recordInstallation(
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await recordInstallation(
     db,
     { installationId: "502", workspaceId: "ws_aaa_other", accountLogin: "aardvark" },
     new Date(),
@@ -68,7 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  db?.close();
+  await db?.close();
   await fake?.close();
   await rm(dir, { recursive: true, force: true });
 });

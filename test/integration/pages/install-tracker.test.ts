@@ -35,7 +35,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "install-tracker-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
   app = createServerApp({
     db,
     secretBox,
@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.stop();
-  db?.close();
+  await db?.close();
   await fake?.stop();
   await rm(dir, { recursive: true, force: true });
 });

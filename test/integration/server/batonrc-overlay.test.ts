@@ -52,7 +52,7 @@ describe(".batonrc.json sandbox.env in the activation overlay", () => {
   it("joins the overlay with the naming rules; the repository record wins over the file, a secret over both", async () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-rc-overlay");
-    recordBox(
+    await recordBox(
       harness,
       creds,
       {
@@ -80,12 +80,12 @@ describe(".batonrc.json sandbox.env in the activation overlay", () => {
   it("a recreated sandbox's .batonrc.json gives its values at the next overlay revision", async () => {
     harness = await createHarness();
     const first = await harness.sandbox("ws_acme", "eng-rc-revision");
-    recordBox(harness, first, { FEATURE_FLAGS: "beta" }, Date.now() - 1000);
+    await recordBox(harness, first, { FEATURE_FLAGS: "beta" }, Date.now() - 1000);
     const before = await activate(harness, first, "acme/api");
     expect(variablesOf(before, "acme/api").FEATURE_FLAGS!.value).toBe("beta");
 
     const second = await harness.sandbox("ws_acme", "eng-rc-revision");
-    recordBox(harness, second, { FEATURE_FLAGS: "gamma" }, Date.now());
+    await recordBox(harness, second, { FEATURE_FLAGS: "gamma" }, Date.now());
     const after = await activate(harness, second, "acme/api");
     expect(after.revision).toBe(before.revision + 1);
     expect(variablesOf(after, "acme/api").FEATURE_FLAGS).toEqual({
@@ -97,7 +97,7 @@ describe(".batonrc.json sandbox.env in the activation overlay", () => {
 
   it("another engagement's .batonrc.json stays out of this one's overlay", async () => {
     harness = await createHarness();
-    recordBox(harness, await harness.sandbox("ws_acme", "eng-rc-a"), { FEATURE_FLAGS: "beta" }, Date.now());
+    await recordBox(harness, await harness.sandbox("ws_acme", "eng-rc-a"), { FEATURE_FLAGS: "beta" }, Date.now());
     const other = await activate(harness, await harness.sandbox("ws_acme", "eng-rc-b"), "acme/api");
     expect(variablesOf(other, "acme/api").FEATURE_FLAGS).toBeUndefined();
   });

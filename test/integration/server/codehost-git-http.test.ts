@@ -80,7 +80,7 @@ describe("the local code host over smart HTTP", () => {
   it("a use of the lease is sandbox activity (the idle stop's clock starts again)", async () => {
     const sandbox = await harness.sandbox("ws_acme", "eng-git-activity");
     // The box row as the sandbox manager records it; only its activity time matters here.
-    insertBox(harness.db, {
+    await insertBox(harness.db, {
       sandboxId: sandbox.sandboxId,
       workspaceId: "ws_acme",
       engagementId: sandbox.engagementId,

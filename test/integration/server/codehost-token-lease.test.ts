@@ -126,7 +126,7 @@ describe("the installation token behind a placeholder", () => {
     const repo = (await world.db.get("SELECT id FROM repositories WHERE workspace_id = 'ws_acme' AND slug = 'acme/api'")) as {
       id: string;
     };
-    rememberActivatedRepository(world.db, "eng-fail", repo.id);
+    await rememberActivatedRepository(world.db, "eng-fail", repo.id);
     const policy = await leaseOf(world, made.issued.lease);
     expect(policy.secrets.map((s) => s.value)).toEqual([SEED_CANARY]);
     const warning = world
@@ -143,7 +143,7 @@ describe("the installation token behind a placeholder", () => {
 
   it("a suspended installation gives no token", async () => {
     world = await startWorld({ app: true });
-    setInstallationSuspended(world.db, "4242", true);
+    await setInstallationSuspended(world.db, "4242", true);
     const made = await world.manager.provision({
       workspaceId: "ws_acme",
       engagementId: "eng-susp",

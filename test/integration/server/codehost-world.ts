@@ -92,13 +92,13 @@ export async function startWorld(options: {
   const dir = await mkdtemp(join(tmpdir(), "baton-codehost-lease-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
   const installation = await recordInstallation(
     db,
     { installationId: "4242", workspaceId: "ws_acme", accountLogin: "acme" },
     new Date(),
   );
-  addInstallationRepos(db, await installation, ["acme/api"]);
+  await addInstallationRepos(db, await installation, ["acme/api"]);
   let log = "";
   const logger = pino(
     { level: "debug" },
@@ -154,7 +154,7 @@ export async function startWorld(options: {
     dir,
     async close() {
       await app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -63,7 +63,7 @@ export async function createHarness(
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
   const clock = { offsetMs: 0 };
   const app = createServerApp({
     db,
@@ -127,7 +127,7 @@ export async function createHarness(
     },
     async close() {
       await app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -56,7 +56,7 @@ describe("the store", () => {
     const { box } = await loadOrCreateSecretKey(join(dir, "secret.key"));
     const path = join(dir, "s.sqlite");
     const db = await openSqliteStore(path, { secretBox: box });
-    applySeed(db, seed(), new Date(), box);
+    await applySeed(db, seed(), new Date(), box);
     const rows = (await db.all("SELECT repository_id, name, value_sealed FROM secrets")) as {
       repository_id: string;
       name: string;
@@ -68,7 +68,7 @@ describe("the store", () => {
       [...CANARIES].sort(),
     );
     const bytes = Buffer.concat([await readFile(path), await readFile(`${path}-wal`)]).toString("latin1");
-    db.close();
+    await db.close();
     for (const canary of CANARIES) expect(bytes).not.toContain(canary);
   });
 
@@ -92,7 +92,7 @@ describe("the store", () => {
     const row = (await db.get("SELECT value_sealed FROM secrets WHERE id = 'sec_old'")) as {
       value_sealed: string;
     };
-    db.close();
+    await db.close();
     expect(isSealed(row.value_sealed)).toBe(true);
     expect(box.open(secretScope("r", "TOKEN"), row.value_sealed)).toBe(CANARIES[1]);
   });

@@ -89,21 +89,21 @@ describe("store", () => {
 describe("seed", () => {
   it("re-applying the same seed changes nothing and keeps each secret's id (so its placeholder)", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(db, seed(), new Date(), box);
+    await applySeed(db, seed(), new Date(), box);
     const secrets = () =>
       db!.prepare("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name").all();
     const before = secrets();
-    applySeed(db, seed(), new Date(), box);
+    await applySeed(db, seed(), new Date(), box);
     expect(secrets()).toEqual(before);
     expect((db.prepare("SELECT COUNT(*) AS n FROM repositories").get() as { n: number }).n).toBe(3);
   });
 
   it("a new environment versionId becomes the repository's current version", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(db, seed(), new Date(), box);
+    await applySeed(db, seed(), new Date(), box);
     const next = seed();
     next.workspaces[0]!.repositories[0]!.environment!.versionId = "env-api-2";
-    applySeed(db, next, new Date(), box);
+    await applySeed(db, next, new Date(), box);
     expect(db.prepare("SELECT current_version_id FROM repositories WHERE id = 'repo_api'").get()).toEqual({
       current_version_id: "env-api-2",
     });
@@ -126,7 +126,7 @@ describe("seed", () => {
 
   it("a member and token the seed set and dropped are removed; a role changed since is kept", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(db, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date(), box);
+    await applySeed(db, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date(), box);
     expect(db.prepare("SELECT COUNT(*) AS n FROM personal_access_tokens").get()).toEqual({ n: 2 });
     // Something other than the seed changes ops@x.test's role.
     db.prepare("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'").run();
@@ -142,7 +142,7 @@ describe("seed", () => {
   it("keeps only fingerprints of secret values in its ledger, never the values", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     const value = "canary-ledger-7d6c5b4a-never-print";
-    applySeed(db, doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }), new Date(), box);
+    await applySeed(db, doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }), new Date(), box);
     const ledger = JSON.stringify(db.prepare("SELECT * FROM seed_items").all());
     expect(ledger).toContain("scrypt1$");
     expect(ledger).not.toContain(value);
@@ -152,9 +152,9 @@ describe("seed", () => {
   it("a store seeded before the ledger existed loses nothing at its first application", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
     const secret = { name: "K", value: "v-one", allowedHosts: ["k.test"] };
-    applySeed(db, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date(), box);
+    await applySeed(db, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date(), box);
     db.prepare("DELETE FROM seed_items").run(); // as an older version left it
-    applySeed(db, doc([], {}), new Date(), box);
+    await applySeed(db, doc([], {}), new Date(), box);
     expect(db.prepare("SELECT name FROM secrets").all()).toEqual([{ name: "K" }]);
     expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([{ name: "MODE" }]);
     expect(db.prepare("SELECT email FROM members").all()).toEqual([{ email: "owner@x.test" }]);
@@ -162,9 +162,9 @@ describe("seed", () => {
 
   it("a seed listing only some workspaces leaves the others as they are", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(db, seed(), new Date(), box);
+    await applySeed(db, seed(), new Date(), box);
     const before = db.prepare("SELECT * FROM secrets ORDER BY id").all();
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse({ workspaces: [{ id: "ws_other", name: "Other" }] }),
       new Date(),
@@ -176,7 +176,7 @@ describe("seed", () => {
 
   it("a sandboxEnv name that is also a secret owners added is refused, naming both", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(db, doc([], {}), new Date(), box);
+    await applySeed(db, doc([], {}), new Date(), box);
     db.prepare(
       "INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES ('sec_1', 'repo_x', 'TOKEN', 'v', '[]', '')",
     ).run();
@@ -188,7 +188,7 @@ describe("seed", () => {
 
   it("refuses an engagement id that belongs to another workspace", async () => {
     db = await openDatabase(join(dir, "s.sqlite"));
-    applySeed(
+    await applySeed(
       db,
       SeedDocumentSchema.parse({ workspaces: [{ id: "a", name: "A", engagements: [{ id: "e" }] }] }),
       new Date(),

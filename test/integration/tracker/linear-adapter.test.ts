@@ -47,11 +47,11 @@ beforeAll(async () => {
   settings = { clientId: CLIENT.id, clientSecret: CLIENT.secret, apiUrl: fake.url, webUrl: fake.url };
   dir = await mkdtemp(join(tmpdir(), "linear-adapter-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));
-  applySeed(db, SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))), new Date(), box);
+  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))), new Date(), box);
 });
 afterAll(async () => {
   await fake?.stop();
-  db?.close();
+  await db?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -70,7 +70,7 @@ async function authorizeAs(userId: string, purpose: "connect" | "link") {
 
 async function connect() {
   const devUser = (await findUserByEmail(db, DEV))!;
-  recordConnection(
+  await recordConnection(
     db,
     box,
     {
@@ -82,7 +82,7 @@ async function connect() {
     },
     new Date(),
   );
-  linkMemberIdentity(db, box, {
+  await linkMemberIdentity(db, box, {
     workspaceId: WS,
     userId: devUser.id,
     email: DEV,
@@ -308,7 +308,7 @@ describe("rate limits", () => {
 
   it("a token the tracker refuses fails without a retry, the error naming the operation, never the token", async () => {
     const bogus = "lin_oauth_canary-revoked-0a9b8c";
-    storeMemberTokens(db, box, WS, (await findUserByEmail(db, DEV))!.id, {
+    await storeMemberTokens(db, box, WS, (await findUserByEmail(db, DEV))!.id, {
       accessToken: bogus,
       refreshToken: null,
       expiresAtMs: null,

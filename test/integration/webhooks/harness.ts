@@ -92,7 +92,7 @@ export async function createWebhookHarness(
   const dir = await mkdtemp(join(tmpdir(), "webhooks-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  applySeed(db, SeedDocumentSchema.parse(options.seed ?? webhookSeed()), new Date(), secretBox);
+  await applySeed(db, SeedDocumentSchema.parse(options.seed ?? webhookSeed()), new Date(), secretBox);
   (await db.run("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?", [AGENT_USER_ID, ORGANIZATION_ID]));
   const logs: string[] = [];
   const sink = new Writable({
@@ -153,7 +153,7 @@ export async function createWebhookHarness(
     },
     async close() {
       await harness.app.stop();
-      db.close();
+      await db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

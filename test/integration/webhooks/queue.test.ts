@@ -117,17 +117,17 @@ describe("done deliveries are pruned after the 7-day dedup window", () => {
     h = await createWebhookHarness({ start: false });
     const now = Date.now();
     const db = h.db;
-    enqueueDelivery(
+    await enqueueDelivery(
       db,
       { source: "codehost", deliveryId: "old", event: "issues", payload: "{}" },
       now - DEDUP_WINDOW_MS - 1,
     );
-    enqueueDelivery(
+    await enqueueDelivery(
       db,
       { source: "codehost", deliveryId: "new", event: "issues", payload: "{}" },
       now - DEDUP_WINDOW_MS + 60_000,
     );
-    enqueueDelivery(
+    await enqueueDelivery(
       db,
       { source: "codehost", deliveryId: "failed", event: "issues", payload: "{}" },
       now - DEDUP_WINDOW_MS - 1,

@@ -21,7 +21,7 @@ beforeAll(async () => {
   db.exec("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'One', '2026-01-01T00:00:00.000Z')");
 });
 afterAll(async () => {
-  db.close();
+  await db.close();
   await rm(dir, { recursive: true, force: true });
 });
 

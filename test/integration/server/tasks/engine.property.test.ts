@@ -100,7 +100,7 @@ function logStatusChanges(db: Store): () => { task: string; from: TaskStatus | "
 async function world(plan: { concurrency: number; queueSize: number }) {
   const db = await openSqliteStore(":memory:");
   const now = new Date("2026-01-01T00:00:00.000Z");
-  applySeed(
+  await applySeed(
     db,
     SeedDocumentSchema.parse({
       workspaces: [
@@ -353,7 +353,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
       expect(row.closing_entry_id).not.toBeNull();
     }
   }
-  db.close();
+  await db.close();
 }
 
 /** A turn begun and interrupted by a crash again and again: random runs rarely repeat it often enough. */

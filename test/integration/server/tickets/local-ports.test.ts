@@ -9,7 +9,7 @@ import { createLocalTracker } from "../../../../src/server/tracker/local.js";
 
 async function world() {
   const db = await openSqliteStore(":memory:");
-  applySeed(
+  await applySeed(
     db,
     SeedDocumentSchema.parse({
       workspaces: [
