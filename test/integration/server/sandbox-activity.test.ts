@@ -15,8 +15,8 @@ afterEach(async () => {
 
 const LONG_AGO = Date.parse("2026-01-01T00:00:00Z");
 
-function recordBox(h: Harness, creds: Credentials): void {
-  insertBox(h.db, {
+async function recordBox(h: Harness, creds: Credentials): Promise<void> {
+  await insertBox(h.db, {
     sandboxId: creds.sandboxId,
     workspaceId: "ws_acme",
     engagementId: creds.engagementId,
@@ -50,8 +50,10 @@ describe("sandbox activity", () => {
   ])("%s restarts the idle clock", async (_what, use) => {
     harness = await createHarness({ proxyToken: PROXY_TOKEN });
     const creds = await harness.sandbox("ws_acme", "eng-activity");
-    recordBox(harness, creds);
+    await recordBox(harness, creds);
     await use(harness, creds);
-    expect((await getBox(harness.db, creds.sandboxId))!.lastActivityAtMs).toBeGreaterThan(Date.now() - 60_000);
+    expect((await getBox(harness.db, creds.sandboxId))!.lastActivityAtMs).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
   });
 });

@@ -16,11 +16,14 @@ import {
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import type { MigrationRun } from "../../../src/server/store/migrations/index.js";
 import type { Database } from "../../../src/server/store/sqlite.js";
+import type { SqliteStore } from "../../../src/server/store/sqlite-store.js";
 import { ADMIN_PATHS, HEADERS } from "../../../src/transport/wire.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { ADMIN_TOKEN, CANARIES, createHarness, type Harness, SEED_PATH } from "./harness.js";
 
 let dir: string;
 let db: Database | undefined;
+let opened: SqliteStore | undefined;
 let harness: Harness | undefined;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "baton-store-"));
@@ -28,12 +31,19 @@ beforeEach(async () => {
 afterEach(async () => {
   db?.close();
   db = undefined;
+  await opened?.close();
+  opened = undefined;
   await harness?.close();
   harness = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
 const box = ephemeralSecretBox();
+// The domain (the seed, the app) speaks to the store over the file; the migration tests above read the file itself.
+const openStore = async () => {
+  opened = await openSqliteStore(join(dir, "s.sqlite"));
+  return opened;
+};
 const seed = () => SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8")));
 
 describe("store", () => {
@@ -77,8 +87,8 @@ describe("store", () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     const dump = JSON.stringify([
-      harness.db.prepare("SELECT * FROM turns").all(),
-      harness.db.prepare("SELECT * FROM sandboxes").all(),
+      await harness.db.all("SELECT * FROM turns"),
+      await harness.db.all("SELECT * FROM sandboxes"),
     ]);
     expect(dump).not.toContain(creds.turnToken);
     expect(dump).not.toContain(creds.lease);
@@ -88,23 +98,22 @@ describe("store", () => {
 
 describe("seed", () => {
   it("re-applying the same seed changes nothing and keeps each secret's id (so its placeholder)", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    await applySeed(db, seed(), new Date(), box);
-    const secrets = () =>
-      db!.prepare("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name").all();
-    const before = secrets();
-    await applySeed(db, seed(), new Date(), box);
-    expect(secrets()).toEqual(before);
-    expect((db.prepare("SELECT COUNT(*) AS n FROM repositories").get() as { n: number }).n).toBe(3);
+    const store = await openStore();
+    await applySeed(store, seed(), new Date(), box);
+    const secrets = () => store.all("SELECT id, name, value_sealed, updated_at FROM secrets ORDER BY name");
+    const before = await secrets();
+    await applySeed(store, seed(), new Date(), box);
+    expect(await secrets()).toEqual(before);
+    expect(((await store.get("SELECT COUNT(*) AS n FROM repositories")) as { n: number }).n).toBe(3);
   });
 
   it("a new environment versionId becomes the repository's current version", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    await applySeed(db, seed(), new Date(), box);
+    const store = await openStore();
+    await applySeed(store, seed(), new Date(), box);
     const next = seed();
     next.workspaces[0]!.repositories[0]!.environment!.versionId = "env-api-2";
-    await applySeed(db, next, new Date(), box);
-    expect(db.prepare("SELECT current_version_id FROM repositories WHERE id = 'repo_api'").get()).toEqual({
+    await applySeed(store, next, new Date(), box);
+    expect(await store.get("SELECT current_version_id FROM repositories WHERE id = 'repo_api'")).toEqual({
       current_version_id: "env-api-2",
     });
   });
@@ -125,83 +134,88 @@ describe("seed", () => {
   const dev = { email: "dev@x.test", role: "member", token: "btn_seed-dev-token-0123456789ab" };
 
   it("a member and token the seed set and dropped are removed; a role changed since is kept", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    await applySeed(db, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date(), box);
-    expect(db.prepare("SELECT COUNT(*) AS n FROM personal_access_tokens").get()).toEqual({ n: 2 });
+    const store = await openStore();
+    await applySeed(store, doc([owner, dev, { email: "ops@x.test", role: "admin" }], {}), new Date(), box);
+    expect(await store.get("SELECT COUNT(*) AS n FROM personal_access_tokens")).toEqual({ n: 2 });
     // Something other than the seed changes ops@x.test's role.
-    db.prepare("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'").run();
-    const { kept } = applySeed(db, doc([owner], {}), new Date(), box);
-    expect(db.prepare("SELECT email, role FROM members ORDER BY email").all()).toEqual([
+    await store.run("UPDATE members SET role = 'member' WHERE email = 'ops@x.test'");
+    const { kept } = await applySeed(store, doc([owner], {}), new Date(), box);
+    expect(await store.all("SELECT email, role FROM members ORDER BY email")).toEqual([
       { email: "ops@x.test", role: "member" },
       { email: "owner@x.test", role: "owner" },
     ]);
-    expect(db.prepare("SELECT email FROM personal_access_tokens").all()).toEqual([{ email: "owner@x.test" }]);
+    expect(await store.all("SELECT email FROM personal_access_tokens")).toEqual([{ email: "owner@x.test" }]);
     expect(kept).toEqual(["member ops@x.test of ws_x"]);
   });
 
   it("keeps only fingerprints of secret values in its ledger, never the values", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
+    const store = await openStore();
     const value = "canary-ledger-7d6c5b4a-never-print";
-    await applySeed(db, doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }), new Date(), box);
-    const ledger = JSON.stringify(db.prepare("SELECT * FROM seed_items").all());
+    await applySeed(
+      store,
+      doc([], { secrets: [{ name: "K", value, allowedHosts: ["k.test"] }] }),
+      new Date(),
+      box,
+    );
+    const ledger = JSON.stringify(await store.all("SELECT * FROM seed_items"));
     expect(ledger).toContain("scrypt1$");
     expect(ledger).not.toContain(value);
     expect(ledger).not.toContain(owner.token);
   });
 
   it("a store seeded before the ledger existed loses nothing at its first application", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
+    const store = await openStore();
     const secret = { name: "K", value: "v-one", allowedHosts: ["k.test"] };
-    await applySeed(db, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date(), box);
-    db.prepare("DELETE FROM seed_items").run(); // as an older version left it
-    await applySeed(db, doc([], {}), new Date(), box);
-    expect(db.prepare("SELECT name FROM secrets").all()).toEqual([{ name: "K" }]);
-    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([{ name: "MODE" }]);
-    expect(db.prepare("SELECT email FROM members").all()).toEqual([{ email: "owner@x.test" }]);
+    await applySeed(store, doc([owner], { sandboxEnv: { MODE: "a" }, secrets: [secret] }), new Date(), box);
+    await store.run("DELETE FROM seed_items"); // as an older version left it
+    await applySeed(store, doc([], {}), new Date(), box);
+    expect(await store.all("SELECT name FROM secrets")).toEqual([{ name: "K" }]);
+    expect(await store.all("SELECT name FROM sandbox_env")).toEqual([{ name: "MODE" }]);
+    expect(await store.all("SELECT email FROM members")).toEqual([{ email: "owner@x.test" }]);
   });
 
   it("a seed listing only some workspaces leaves the others as they are", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    await applySeed(db, seed(), new Date(), box);
-    const before = db.prepare("SELECT * FROM secrets ORDER BY id").all();
+    const store = await openStore();
+    await applySeed(store, seed(), new Date(), box);
+    const before = await store.all("SELECT * FROM secrets ORDER BY id");
     await applySeed(
-      db,
+      store,
       SeedDocumentSchema.parse({ workspaces: [{ id: "ws_other", name: "Other" }] }),
       new Date(),
       box,
     );
-    expect(db.prepare("SELECT * FROM secrets ORDER BY id").all()).toEqual(before);
-    expect((db.prepare("SELECT COUNT(*) AS n FROM members").get() as { n: number }).n).toBe(3);
+    expect(await store.all("SELECT * FROM secrets ORDER BY id")).toEqual(before);
+    expect(((await store.get("SELECT COUNT(*) AS n FROM members")) as { n: number }).n).toBe(3);
   });
 
   it("a sandboxEnv name that is also a secret owners added is refused, naming both", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    await applySeed(db, doc([], {}), new Date(), box);
-    db.prepare(
+    const store = await openStore();
+    await applySeed(store, doc([], {}), new Date(), box);
+    await store.run(
       "INSERT INTO secrets (id, repository_id, name, value_sealed, allowed_hosts_json, updated_at) VALUES ('sec_1', 'repo_x', 'TOKEN', 'v', '[]', '')",
-    ).run();
-    expect(() => applySeed(db!, doc([], { sandboxEnv: { TOKEN: "plain" } }), new Date(), box)).toThrow(
-      /x\/app: TOKEN is a sandboxEnv entry of the seed and also a secret/,
     );
-    expect(db.prepare("SELECT name FROM sandbox_env").all()).toEqual([]);
+    await expect(
+      applySeed(store, doc([], { sandboxEnv: { TOKEN: "plain" } }), new Date(), box),
+    ).rejects.toThrow(/x\/app: TOKEN is a sandboxEnv entry of the seed and also a secret/);
+    expect(await store.all("SELECT name FROM sandbox_env")).toEqual([]);
   });
 
   it("refuses an engagement id that belongs to another workspace", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
+    const store = await openStore();
     await applySeed(
-      db,
+      store,
       SeedDocumentSchema.parse({ workspaces: [{ id: "a", name: "A", engagements: [{ id: "e" }] }] }),
       new Date(),
       box,
     );
-    expect(() =>
+    await expect(
       applySeed(
-        db!,
+        store,
         SeedDocumentSchema.parse({ workspaces: [{ id: "b", name: "B", engagements: [{ id: "e" }] }] }),
         new Date(),
         box,
       ),
-    ).toThrow(/another workspace/);
+    ).rejects.toThrow(/another workspace/);
   });
 });
 
@@ -215,12 +229,11 @@ describe("admin API guard", () => {
       });
       expect(response.status).toBe(401);
     }
-    expect(harness.db.prepare("SELECT 1 FROM workspaces WHERE id = 'x'").get()).toBeUndefined();
+    expect(await harness.db.get("SELECT 1 FROM workspaces WHERE id = 'x'")).toBeUndefined();
   });
 
   it("without an admin token configured the admin API does not exist (404)", async () => {
-    db = await openDatabase(join(dir, "s.sqlite"));
-    const app = createServerApp({ db, logger: createLogger({}), secretBox: box });
+    const app = createServerApp({ db: await openStore(), logger: createLogger({}), secretBox: box });
     const response = await app.handle(
       new Request(`http://127.0.0.1${ADMIN_PATHS.seed}`, {
         method: "POST",
