@@ -88,7 +88,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
   const liveBox = async () => (await boxes()).find((b) => b.state !== "deleted")!;
   const boxState = (sandboxId: string, state: SandboxView["state"]) =>
     pollUntil(
-      () => sandboxes.current!.show(sandboxId)!,
+      async () => (await sandboxes.current!.show(sandboxId))!,
       (b) => b.state === state,
       { timeoutMs: 30_000 },
     );

@@ -283,7 +283,9 @@ describe("404, never 403: a task is found only through its own workspace", () =>
 
 describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
   it("a running turn takes one of the plan's slots; beyond that it is queued (queued: true), and its conversation stays quiet", async () => {
-    const people = ["dev@acme.test", "owner@acme.test", "unbound@acme.test"].map((e) => freshToken(h, e));
+    const people = await Promise.all(
+      ["dev@acme.test", "owner@acme.test", "unbound@acme.test"].map((e) => freshToken(h, e)),
+    );
     const a = await start("slot a", people[0]);
     const b = await start("slot b", people[1]);
     await turnOf(a);
@@ -303,7 +305,9 @@ describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
   // cancelled, session ended); a queued task is still working, so Baton's reading: its stop is accepted and the
   // queued turn never runs.
   it("stop of a queued turn: 202, the turn is cancelled without running and its slot stays with the others", async () => {
-    const people = ["dev@acme.test", "owner@acme.test", "unbound@acme.test"].map((e) => freshToken(h, e));
+    const people = await Promise.all(
+      ["dev@acme.test", "owner@acme.test", "unbound@acme.test"].map((e) => freshToken(h, e)),
+    );
     const a = await start("busy a", people[0]);
     const b = await start("busy b", people[1]);
     await turnOf(a);

@@ -26,7 +26,7 @@ const taskIds: string[] = [];
 let talkative: string;
 beforeAll(async () => {
   h = await createApiHarness({ seed: SEED });
-  token = freshToken(h, "pager@pages.test");
+  token = await freshToken(h, "pager@pages.test");
   for (let i = 0; i < TASKS; i++) {
     const answer = await h.call("POST", API_PATHS.tasks("ws_pages"), {
       token,

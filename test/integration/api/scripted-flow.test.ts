@@ -105,7 +105,7 @@ describe("billing and the plan through the admin API", () => {
     expect(
       (await admin(ADMIN_PATHS.plan, { workspaceId: "ws_acme", concurrency: 1, queueSize: 3 })).status,
     ).toBe(200);
-    const slow = await start({ prompt: "slow work" }, freshToken(h, "owner@acme.test"));
+    const slow = await start({ prompt: "slow work" }, await freshToken(h, "owner@acme.test"));
     await waitForStatus(h, slow, ["implementing"]);
     const waiting = await start({ prompt: "behind the slow one" });
     expect(await getTask(waiting)).toMatchObject({ status: "pending", queued: true });
@@ -125,7 +125,7 @@ describe("billing and the plan through the admin API", () => {
   });
 
   it("a bigger plan starts queued turns at once", async () => {
-    const slow = await start({ prompt: "slow again" }, freshToken(h, "owner@acme.test"));
+    const slow = await start({ prompt: "slow again" }, await freshToken(h, "owner@acme.test"));
     await waitForStatus(h, slow, ["implementing"]);
     const queued = await start({ prompt: "queued until the plan grows" });
     expect((await getTask(queued)).queued).toBe(true);

@@ -92,7 +92,7 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
     async (_case, token) => {
       const answer = await delegate(
         { source: "tracker", id: "ENG-2" },
-        token === "UNBOUND" ? freshToken(h, "unbound@acme.test") : token,
+        token === "UNBOUND" ? await freshToken(h, "unbound@acme.test") : token,
       );
       expect(answer.status).toBe(409);
       expect(answer.body).toMatchObject({

@@ -29,9 +29,9 @@ const statusOf = async (id: string) =>
 
 beforeAll(async () => {
   h = await createPagesHarness();
-  owner = h.signIn("owner@acme.test");
-  admin = h.signIn("unbound@acme.test");
-  member = h.signIn("dev@acme.test");
+  owner = await h.signIn("owner@acme.test");
+  admin = await h.signIn("unbound@acme.test");
+  member = await h.signIn("dev@acme.test");
   for (const [id, target] of [
     ["cr_dismiss", "api.stripe.test"],
     ["cr_member", "api.member.test"],

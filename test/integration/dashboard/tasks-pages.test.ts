@@ -30,8 +30,8 @@ let stranger: string;
 
 beforeAll(async () => {
   h = await createPagesHarness();
-  owner = h.signIn("owner@acme.test");
-  stranger = h.signIn("stranger@other.test");
+  owner = await h.signIn("owner@acme.test");
+  stranger = await h.signIn("stranger@other.test");
 });
 afterAll(async () => h?.close());
 

@@ -10,7 +10,7 @@ let h: PagesHarness;
 let dev: string;
 beforeAll(async () => {
   h = await createPagesHarness();
-  dev = h.signIn("dev@acme.test");
+  dev = await h.signIn("dev@acme.test");
 });
 afterAll(async () => {
   await h.close();

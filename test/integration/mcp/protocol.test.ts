@@ -271,15 +271,15 @@ describe("a token from the authorization server is good only on the resource it 
   };
 
   it("issued for /v1/mcp: accepted on MCP, refused on /v1", async () => {
-    const token = issue("mcp", `M${"c".repeat(42)}`);
+    const token = await issue("mcp", `M${"c".repeat(42)}`);
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
     expect((await h.call("GET", "/v1/me", { token })).status).toBe(401);
   });
 
   it("Disconnect (endSignIn) ends the app's sign-in at once: its next call is refused with 401", async () => {
-    const token = issue("mcp", `D${"d".repeat(42)}`);
+    const token = await issue("mcp", `D${"d".repeat(42)}`);
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
-    expect(await (endSignIn(h.db, `grant-mcp-${(await token).slice(0, 6)}`, Date.now()))).toBe(true);
+    expect(await endSignIn(h.db, `grant-mcp-${token.slice(0, 6)}`, Date.now())).toBe(true);
     const answer = await rpc(h, callTool("whoami"), { token });
     expect(answer.status).toBe(401);
     // Ending a sign-in forgets its tokens, so the token now reads as unknown.
@@ -287,8 +287,8 @@ describe("a token from the authorization server is good only on the resource it 
   });
 
   it("a sign-in past its 90 days is refused with a reason for an app, not for the baton command", async () => {
-    const token = issue("mcp", `E${"e".repeat(42)}`);
-    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${(await token).slice(0, 6)}`]));
+    const token = await issue("mcp", `E${"e".repeat(42)}`);
+    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`]));
     h.clock.offsetMs += 91 * 86_400_000;
     try {
       const answer = await rpc(h, callTool("whoami"), { token });
@@ -302,7 +302,7 @@ describe("a token from the authorization server is good only on the resource it 
   });
 
   it("issued for /v1 (baton login): refused on MCP with 401 and the resource metadata pointer", async () => {
-    const token = issue("api", `A${"p".repeat(42)}`);
+    const token = await issue("api", `A${"p".repeat(42)}`);
     expect((await h.call("GET", "/v1/me", { token })).status).toBe(200);
     const answer = await rpc(h, callTool("whoami"), { token });
     expect(answer.status).toBe(401);

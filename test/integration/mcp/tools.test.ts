@@ -188,7 +188,7 @@ describe("a refused call is a tool execution error that says what to fix", () =>
 
 describe("one budget of 120 calls a minute per token", () => {
   it("counts every MCP call of both eras; over it, 429 with Retry-After and a JSON-RPC error; the window moves on", async () => {
-    const token = freshToken(h);
+    const token = await freshToken(h);
     const messages = [
       callTool("whoami"),
       modern("tools/list"),

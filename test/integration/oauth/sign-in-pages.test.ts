@@ -94,7 +94,7 @@ describe("sign-in by e-mailed link and the web session", () => {
   });
 
   it("a session ends after 12 hours without a page view", async () => {
-    const cookie = world.sessionFor(OWNER);
+    const cookie = await world.sessionFor(OWNER);
     world.clock.offsetMs = 12 * 3_600_000;
     const answer = await world.browse(`${world.url}/oauth/interaction/abc`, { cookie });
     world.clock.offsetMs = 0;
@@ -102,8 +102,8 @@ describe("sign-in by e-mailed link and the web session", () => {
   });
 
   it("sign-out (with the CSRF token) ends the session in the store and clears the cookie", async () => {
-    const cookie = world.sessionFor(OWNER);
-    const csrf = csrfTokenFor((await cookie).split("=")[1]!);
+    const cookie = await world.sessionFor(OWNER);
+    const csrf = csrfTokenFor(cookie.split("=")[1]!);
     const out = await world.browse(`${world.url}${PAGE_PATHS.signOut}`, {
       cookie,
       form: { [CSRF_FIELD]: csrf },

@@ -67,16 +67,16 @@ describe("connected apps", () => {
   });
 
   it("Disconnect asks to confirm, then ends the grant and says it takes effect at the app's next call", async () => {
-    const cookie = h.signIn("dev@acme.test");
-    const asked = await post(TOKENS_PAGE_PATHS.disconnect, await cookie, {
-      [CSRF_FIELD]: csrfOf(await open(await cookie)),
+    const cookie = await h.signIn("dev@acme.test");
+    const asked = await post(TOKENS_PAGE_PATHS.disconnect, cookie, {
+      [CSRF_FIELD]: csrfOf(await open(cookie)),
       grantId: APP.grantId,
     });
     expect(asked.status).toBe(200);
     const question = await asked.text();
     expect(question).toContain("Disconnect “baton command-line client”?");
     expect(disconnected).toEqual([]);
-    const done = await post(TOKENS_PAGE_PATHS.disconnect, await cookie, {
+    const done = await post(TOKENS_PAGE_PATHS.disconnect, cookie, {
       [CSRF_FIELD]: csrfOf(question),
       grantId: APP.grantId,
       confirm: "yes",

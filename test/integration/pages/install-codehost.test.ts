@@ -202,7 +202,7 @@ describe("GET /install/codehost and its callback", () => {
         "/install/codehost?workspace=ws_acme",
         "/install/codehost/callback?installation_id=501",
       ]) {
-        const response = await local.http.request(path, { headers: { cookie: cookieOf("owner@acme.test") } });
+        const response = await local.http.request(path, { headers: { cookie: await cookieOf("owner@acme.test") } });
         expect(response.status).toBe(404);
         expect(await response.text()).toMatch(/no code-host App configured.*--codehost-app-id/);
       }

@@ -24,7 +24,7 @@ let h: PagesHarness;
 let cookie: string;
 beforeAll(async () => {
   h = await createPagesHarness();
-  cookie = h.signIn(DEV);
+  cookie = await h.signIn(DEV);
 });
 afterAll(async () => {
   await h?.close();

@@ -109,7 +109,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
       expect(await apply("issues", payload)).toMatch(outcome);
       expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
       const key = `${payload.repository.full_name}#${payload.issue.number}`;
-      const [said] = h.comments("codehost", key);
+      const [said] = await h.comments("codehost", key);
       expect(said).toMatch(comment);
       expect(said).toContain("<!-- baton:notice -->");
     },
