@@ -7,6 +7,7 @@ import { signInWithBrowser } from "../../src/client/browser-sign-in.js";
 import { findUserByEmail } from "../../src/server/auth/users.js";
 import type { ServerDeps } from "../../src/server/deps.js";
 import { disconnectApp, listConnectedApps } from "../../src/server/oauth/connected-apps.js";
+import { SqliteStore } from "../../src/server/store/sqlite-store.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { pollUntil } from "../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../helpers/serve.js";
@@ -124,15 +125,16 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     expect((await me(accessToken)).status).toBe(200);
     // The tokens page runs inside the service; here the test opens the same SQLite file (WAL) to call it.
     const { DatabaseSync } = await import("node:sqlite");
-    const db = new DatabaseSync(serve.dbPath);
+    const db = new SqliteStore(new DatabaseSync(serve.dbPath));
     try {
       const deps = { db, now: () => new Date() } as unknown as ServerDeps;
       const owner = (await findUserByEmail(db, OWNER))!;
-      const [app] = listConnectedApps(deps, owner.id);
+      const [app] = await listConnectedApps(deps, owner.id);
       expect(app?.clientName).toMatch(/^Baton CLI on /);
-      expect(await (disconnectApp(deps, owner.id, app!.grantId))).toBe(true);
+      expect(await disconnectApp(deps, owner.id, app!.grantId)).toBe(true);
     } finally {
-      db.close();
+      await db.close();
+      db.db.close();
     }
     const after = await me(accessToken);
     expect(after.status).toBe(401);

@@ -18,25 +18,28 @@ import {
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { initialSchema } from "../../../src/server/store/migrations/0001-initial.js";
 import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0020-capability-requests.js";
-import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { loadSqlite } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { storeOver } from "../../helpers/sqlite-store.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 
 let dir: string;
-let db: Database;
+let db: Store | undefined;
 let smtp: TestSmtpServer | undefined;
 let worker: DeliveryWorker | undefined;
 
 afterEach(async () => {
   await worker?.stop();
   await smtp?.close();
-  db?.close();
+  await db?.close();
+  db = undefined;
   rmSync(dir, { recursive: true, force: true });
   worker = undefined;
   smtp = undefined;
 });
 
-async function openDb(): Promise<Database> {
+async function openDb(): Promise<Store> {
   dir = mkdtempSync(join(tmpdir(), "baton-outbox-"));
   const { DatabaseSync } = await loadSqlite();
   const opened = new DatabaseSync(join(dir, "baton.db"));
@@ -46,10 +49,11 @@ async function openDb(): Promise<Database> {
     INSERT INTO repositories (id, workspace_id, slug) VALUES ('repo', 'ws', 'acme/api');
     INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
       VALUES ('cr_1', 'ws', 'repo', 'acme/api', 'registry_access', 'registry.example.com', 'host', 'npm 401', 'open', '${at}', '${at}');`);
-  return opened;
+  db = storeOver(opened);
+  return db;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   if (!(await pollUntil(check, (ok) => ok, { timeoutMs: 30_000, intervalMs: 50 }))) {
     throw new Error(`timed out waiting for ${what}`);
   }
@@ -57,10 +61,10 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe("e-mail outbox", () => {
   it("delivers per recipient: a refused recipient fails after retries, the other's delivery is kept; requeue sends to the failed one only", async () => {
-    db = await openDb();
+    const store = await openDb();
     smtp = await startSmtpServer(["admin@acme.test"]);
     await enqueueNotification(
-      db,
+      store,
       {
         id: "ntf_1",
         requestId: "cr_1",
@@ -72,21 +76,21 @@ describe("e-mail outbox", () => {
       new Date(),
     );
     worker = startDeliveryWorker({
-      db,
+      db: store,
       sender: await createSmtpSender(smtp.url, "baton@localhost"),
       logger: pino({ level: "silent" }),
       pollMs: 50,
     });
     worker.kick();
     const states = async () =>
-      (await notificationsOf(db, "cr_1"))[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
+      (await notificationsOf(store, "cr_1"))[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
     await until(async () => (await states()).includes("admin@acme.test:failed:3"), "the refused recipient to fail");
-    expect(await (states())).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
+    expect(await states()).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
     expect(smtp.refused).toEqual(["admin@acme.test", "admin@acme.test", "admin@acme.test"]);
     expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"]]);
 
     smtp.refuse.clear();
-    expect(await (requeueFailedDeliveries(db, "cr_1", new Date()))).toEqual([
+    expect(await requeueFailedDeliveries(store, "cr_1", new Date())).toEqual([
       { notificationId: "ntf_1", recipient: "admin@acme.test" },
     ]);
     worker.kick();

@@ -185,14 +185,14 @@ describe("the authorization server", () => {
   });
 
   it("the session cookie never authenticates the API", async () => {
-    const answer = await fetch(`${world.url}/v1/me`, { headers: { cookie: world.sessionFor(OWNER) } });
+    const answer = await fetch(`${world.url}/v1/me`, { headers: { cookie: await world.sessionFor(OWNER) } });
     expect(answer.status).toBe(401);
   });
 
   it("stores no raw access token, session id or client secret: the SQLite file holds hashes only", async () => {
     const token = await world.signIn();
     const cookie = (await world.sessionFor(OWNER)).split("=")[1]!;
-    world.db.exec("PRAGMA wal_checkpoint(FULL)");
+    await world.db.all("PRAGMA wal_checkpoint(FULL)");
     const file = readFileSync(world.dbPath);
     expect(file.includes(Buffer.from(token))).toBe(false);
     expect(file.includes(Buffer.from(cookie))).toBe(false);

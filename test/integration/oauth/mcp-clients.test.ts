@@ -112,7 +112,7 @@ describe("MCP clients on the authorization server", () => {
     // The right secret gets past client authentication to the (bogus) code; a wrong one does not.
     expect(await exchange(client.client_secret)).toBe("invalid_grant");
     expect(await exchange("wrong")).toBe("invalid_client");
-    world.db.exec("PRAGMA wal_checkpoint(FULL)");
+    await world.db.all("PRAGMA wal_checkpoint(FULL)");
     expect(readFileSync(world.dbPath).includes(Buffer.from(client.client_secret))).toBe(false);
   });
 

@@ -9,6 +9,7 @@ import { MIGRATIONS } from "../../../src/server/index.js";
 import { loadCurrentVersion } from "../../../src/server/operations/engagement-state.js";
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { type Database, loadSqlite } from "../../../src/server/store/sqlite.js";
+import { SqliteStore } from "../../../src/server/store/sqlite-store.js";
 import { ADMIN_PATHS, ManagedStartupSchema } from "../../../src/transport/wire.js";
 import { createHarness, type Harness } from "./harness.js";
 
@@ -122,6 +123,7 @@ describe("environment version runPath and evidencePath", () => {
              INSERT INTO environment_versions (repository_id, version_id, startup_script_path, readiness_json,
                created_at) VALUES ('r', 'v1', 'start.sh', '{"checks":[]}', '2026-01-01T00:00:00Z');`);
     expect(await migrateDatabase(db)).toContain(21);
-    expect(await (loadCurrentVersion(db, "r"))).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
+    // Read through the store as the domain reads it (the test closes the file itself).
+    expect(await loadCurrentVersion(new SqliteStore(db), "r")).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
   });
 });

@@ -77,7 +77,7 @@ async function rows(sql: string): Promise<Record<string, unknown>[]> {
   const { DatabaseSync } = await loadSqlite();
   const db = new DatabaseSync(serve.dbPath, { readOnly: true });
   try {
-    return (await db.all(sql)) as Record<string, unknown>[];
+    return db.prepare(sql).all() as Record<string, unknown>[];
   } finally {
     db.close();
   }

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../helpers/sqlite-store.js";
-import type { Store } from "../../../src/server/store/sqlite.js";
+import type { Store } from "../../../src/server/store/store.js";
 
 let db: Store | undefined;
 let dir: string | undefined;
 afterEach(async () => {
-  db?.close();
+  await db?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
   db = dir = undefined;
 });
@@ -30,22 +30,24 @@ const openTemporaryFiles = () =>
 describe("savepoint journals", () => {
   it("a group commit whose savepoints each rewrite 20 pages opens no temporary file", async () => {
     dir = await mkdtemp(join(tmpdir(), "baton-temp-files-"));
-    db = await openSqliteStore(join(dir, "s.sqlite"));
-    db.exec("CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
-    const insert = db.prepare("INSERT INTO scratch (id, body) VALUES (?, ?)");
-    for (let id = 0; id < 400; id++) insert.run(id, "a".repeat(3000));
+    const store = await openSqliteStore(join(dir, "s.sqlite"));
+    db = store;
+    await store.run("CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    await store.transaction(async (tx) => {
+      for (let id = 0; id < 400; id++) await tx.run("INSERT INTO scratch (id, body) VALUES (?, ?)", [id, "a".repeat(3000)]);
+    });
     const seen: string[][] = [];
-    const update = db.prepare("UPDATE scratch SET body = ? WHERE id = ?");
     // One row per page; SQLite keeps up to 64 KiB (16 pages) of a savepoint's journal in memory by default.
     await Promise.all(
       Array.from({ length: 20 }, (_, item) =>
-        db!.transaction(async () => {
-          for (let row = 0; row < 20; row++) update.run("b".repeat(3000), item * 20 + row);
+        store.transaction(async (tx) => {
+          for (let row = 0; row < 20; row++)
+            await tx.run("UPDATE scratch SET body = ? WHERE id = ?", ["b".repeat(3000), item * 20 + row]);
           seen.push(openTemporaryFiles());
         }),
       ),
     );
     expect(seen.flat()).toEqual([]);
-    expect((await db.get("SELECT COUNT(*) AS n FROM scratch WHERE body LIKE 'a%'"))).toEqual({ n: 0 });
+    expect(await store.get("SELECT COUNT(*) AS n FROM scratch WHERE body LIKE 'a%'")).toEqual({ n: 0 });
   });
 });

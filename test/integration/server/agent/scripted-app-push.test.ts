@@ -61,7 +61,7 @@ afterAll(async () => {
 
 const agent = () =>
   createScriptedAgent({
-    rules: () => [
+    rules: async () => [
       ScriptedRuleSchema.parse({
         reply: "pushed",
         files: { "NOTES.md": "from the scripted agent\n" },

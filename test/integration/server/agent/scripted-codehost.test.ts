@@ -18,7 +18,7 @@ let db: Store;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tasks-scripted-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));
-  db.exec("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'One', '2026-01-01T00:00:00.000Z')");
+  await db.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'One', '2026-01-01T00:00:00.000Z')");
 });
 afterAll(async () => {
   await db.close();
@@ -51,7 +51,7 @@ const turn = (text: string, workdir: string, signal = new AbortController().sign
 describe("scripted agent", () => {
   const codehost = () => createLocalCodehost({ db, root: join(dir, "codehost"), now: () => new Date() });
   const agent = () =>
-    createScriptedAgent({ rules: () => rules, gitUrl: (ws, repo) => codehost().gitUrl(ws, repo) });
+    createScriptedAgent({ rules: async () => rules, gitUrl: (ws, repo) => codehost().gitUrl(ws, repo) });
 
   it("the first rule whose match is in the last user message decides; {prompt} is that message's first line", async () => {
     expect(await agent().runTurn(turn("please ask me\nsecond line", join(dir, "a")))).toEqual({

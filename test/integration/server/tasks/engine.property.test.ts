@@ -6,9 +6,10 @@
 // or refused in its conversation and nothing accepted was lost.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../../../src/server/auth/users.js";
+import { findUserByEmail, type User } from "../../../../src/server/auth/users.js";
 import { DomainError } from "../../../../src/server/domain/errors.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
+import type { SqliteStore } from "../../../../src/server/store/sqlite-store.js";
 import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import type { Store } from "../../../../src/server/store/store.js";
 import type { TaskContext } from "../../../../src/server/tasks/context.js";
@@ -80,19 +81,22 @@ const inTable = (from: TaskStatus | "new", to: TaskStatus): boolean =>
  * step that moves a task through several statuses (a turn ends, the waiting messages open the next) shows each
  * change, and a write that bypassed the engine's table would show too. Rolled-back writes leave no row.
  */
-function logStatusChanges(db: Store): () => { task: string; from: TaskStatus | "new"; to: TaskStatus }[] {
-  db.exec(`CREATE TEMP TABLE status_log (seq INTEGER PRIMARY KEY, task TEXT, from_status TEXT, to_status TEXT);
+function logStatusChanges(
+  store: SqliteStore,
+): () => Promise<{ task: string; from: TaskStatus | "new"; to: TaskStatus }[]> {
+  // Temporary triggers on the store's one connection: the store interface runs statements, not scripts.
+  store.db.exec(`CREATE TEMP TABLE status_log (seq INTEGER PRIMARY KEY, task TEXT, from_status TEXT, to_status TEXT);
     CREATE TEMP TRIGGER status_log_insert AFTER INSERT ON main.tasks
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, 'new', new.status); END;
     CREATE TEMP TRIGGER status_log_update AFTER UPDATE OF status ON main.tasks WHEN old.status <> new.status
       BEGIN INSERT INTO status_log (task, from_status, to_status) VALUES (new.id, old.status, new.status); END;`);
   return async () => {
-    const rows = (await db.all("SELECT task, from_status, to_status FROM status_log ORDER BY seq")) as {
+    const rows = (await store.all("SELECT task, from_status, to_status FROM status_log ORDER BY seq")) as {
       task: string;
       from_status: TaskStatus | "new";
       to_status: TaskStatus;
     }[];
-    db.exec("DELETE FROM status_log");
+    await store.run("DELETE FROM status_log");
     return rows.map((r) => ({ task: r.task, from: r.from_status, to: r.to_status }));
   };
 }
@@ -116,7 +120,8 @@ async function world(plan: { concurrency: number; queueSize: number }) {
     ephemeralSecretBox(),
   );
   (await db.run("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [plan.concurrency, plan.queueSize, WS]));
-  const users = EMAILS.map((email) => findUserByEmail(db, email)!);
+  const users: User[] = [];
+  for (const email of EMAILS) users.push((await findUserByEmail(db, email))!);
   return { db, users };
 }
 
@@ -309,7 +314,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         break;
     }
     await checkInvariants(db, plan);
-    for (const change of statusChanges())
+    for (const change of await statusChanges())
       expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
   }
 
@@ -332,7 +337,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
     }
     await checkInvariants(db, plan);
   }
-  for (const change of statusChanges())
+  for (const change of await statusChanges())
     expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
   expect(await (runningTurns())).toEqual([]);
   expect((await db.get("SELECT count(*) AS n FROM task_turns WHERE state = 'queued'"))).toEqual({
