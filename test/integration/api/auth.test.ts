@@ -38,7 +38,7 @@ describe("authentication", () => {
     );
     return made.token;
   };
-  const cases: [string, () => Record<string, string> | null][] = [
+  const cases: [string, () => Record<string, string> | null | Promise<Record<string, string>>][] = [
     ["a missing token gets 401 invalid_token", () => ({})],
     [
       "a malformed token (not Bearer) gets 401 invalid_token",
@@ -49,11 +49,11 @@ describe("authentication", () => {
       () => ({ authorization: "Bearer ghp_abcdefghijklmnopqrstuvwxyz" }),
     ],
     ["an unknown token gets 401 invalid_token", () => ({ authorization: `Bearer btn_${"z".repeat(43)}` })],
-    ["an expired token gets 401 invalid_token", () => ({ authorization: `Bearer ${expired()}` })],
+    ["an expired token gets 401 invalid_token", async () => ({ authorization: `Bearer ${await expired()}` })],
   ];
   for (const [rule, headers] of cases) {
     it.each(ALL_ROUTES)(`${rule}: %s %s`, async (method, path, body) => {
-      const answer = await h.call(method, path, { token: null, headers: headers() ?? {}, body });
+      const answer = await h.call(method, path, { token: null, headers: (await headers()) ?? {}, body });
       expect(answer.status).toBe(401);
       expect(answer.body).toMatchObject({
         error: "invalid_token",

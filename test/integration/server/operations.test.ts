@@ -391,12 +391,17 @@ describe("serial activations and the naming ledger", () => {
     );
     // Sample the store while they run: never more than one `running` operation in the engagement.
     let mostRunning = 0;
-    const sampler = setInterval(async () => {
-      const row = (await harness!.db.get("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")) as { n: number };
-      mostRunning = Math.max(mostRunning, row.n);
+    // Samples run one after another, and the last one ends before the test does (the store closes after it).
+    let sampling = Promise.resolve();
+    const sampler = setInterval(() => {
+      sampling = sampling.then(async () => {
+        const row = (await harness!.db.get("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")) as { n: number };
+        mostRunning = Math.max(mostRunning, row.n);
+      });
     }, 2);
     const done = await Promise.all(created.map((op) => harness!.settle(creds, op.id)));
     clearInterval(sampler);
+    await sampling;
     expect(mostRunning).toBe(1);
     expect(done.every((op) => op.state === "succeeded")).toBe(true);
     // Arrival order: every revision 1..10 exactly once, committed in the order the operations were accepted.
