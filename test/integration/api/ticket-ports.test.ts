@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import type { Codehost, CodehostIssue } from "../../../src/server/codehost/port.js";
 import type { Tracker, TrackerIssue } from "../../../src/server/tracker/port.js";
-import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
+import { type ApiHarness, createApiHarness, freshToken, until, waitForStatus } from "./harness.js";
 
 const calls: { port: string; method: string; input: Record<string, unknown> }[] = [];
 const failing = { search: false, claim: false };
@@ -88,7 +88,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
+  // The replies of the last test's tasks are posted after their status reads replied (a worker drains the
+  // outbox): let them go out first, so this test's calls are its own.
+  await until(
+    async () => (await h.db.get("SELECT 1 FROM issue_posts WHERE state = 'queued'")) === undefined,
+    "the previous test's replies to be posted",
+  );
   calls.length = 0;
   failing.search = false;
   failing.claim = false;
