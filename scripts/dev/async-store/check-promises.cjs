@@ -1,6 +1,7 @@
 // Lists places where a Promise is used as if it were its value, which the type checker accepts: a condition
 // (`if (p)`, `!p`, `p && …`, `p ? … : …`, `p ?? …`), a comparison, a template literal, an object spread, a
-// Promise-valued property of an object literal handed somewhere, a statement nobody awaits, and an async function
+// Promise-valued property of an object literal handed somewhere, a promise handed to a parameter that does not
+// take one (`Object.keys(p)`, `JSON.stringify(p)`), a statement nobody awaits, and an async function
 // given where a callback's result is ignored (`() => void`: its rejection goes unhandled and its work unordered).
 // Usage: node scripts/dev/async-store/check-promises.cjs <repo> [tsconfig] [path prefixes to report...]
 // Each line is file:line:col kind text; review each (a fire-and-forget call that is meant may stay, with `void`).
@@ -97,6 +98,13 @@ function visit(sf, node) {
     const contextual = checker.getContextualType(node.initializer);
     if (!contextual || !isPromiseType(contextual)) report(sf, node, "property");
   }
+  if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && node.arguments)
+    for (const arg of node.arguments) {
+      if (ts.isAwaitExpression(arg) || ts.isSpreadElement(arg) || !promiseAt(arg)) continue;
+      const contextual = checker.getContextualType(arg);
+      if (contextual && !isPromiseType(contextual) && !(contextual.flags & ts.TypeFlags.Unknown))
+        report(sf, arg, "argument");
+    }
   if (ts.isExpressionStatement(node)) {
     const e = node.expression;
     if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && promiseAt(e)) report(sf, e, "floating");
