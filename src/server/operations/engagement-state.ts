@@ -143,7 +143,7 @@ export async function repositoryVariableNames(
   const rows = (await db.all("SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?", [repositoryId, repositoryId])) as { name: string }[];
   const names = new Set(rows.map((r) => r.name));
   if (engagement)
-    for (const name of Object.keys(batonrcSandboxEnv(db, engagement.engagementId, engagement.repository)))
+    for (const name of Object.keys(await batonrcSandboxEnv(db, engagement.engagementId, engagement.repository)))
       names.add(name);
   return [...names].sort();
 }
