@@ -1,7 +1,7 @@
 // Lists places where a Promise is used as if it were its value, which the type checker accepts: a condition
 // (`if (p)`, `!p`, `p && …`, `p ? … : …`, `p ?? …`), a comparison, a template literal, an object spread, a
 // Promise-valued property of an object literal handed somewhere, a promise handed to a parameter that does not
-// take one (`Object.keys(p)`, `JSON.stringify(p)`), a statement nobody awaits, and an async function
+// take one (`Object.keys(p)`, `JSON.stringify(p)`), a promise returned unawaited from a try block, a statement nobody awaits, and an async function
 // given where a callback's result is ignored (`() => void`: its rejection goes unhandled and its work unordered).
 // Usage: node scripts/dev/async-store/check-promises.cjs <repo> [tsconfig] [path prefixes to report...]
 // Each line is file:line:col kind text; review each (a fire-and-forget call that is meant may stay, with `void`).
@@ -105,6 +105,18 @@ function visit(sf, node) {
       if (contextual && !isPromiseType(contextual) && !(contextual.flags & ts.TypeFlags.Unknown))
         report(sf, arg, "argument");
     }
+  // try { return p; } catch: a rejection of p escapes the catch (and the finally runs before p settles).
+  if (
+    ts.isReturnStatement(node) &&
+    node.expression &&
+    !ts.isAwaitExpression(node.expression) &&
+    promiseAt(node.expression)
+  ) {
+    const inTry = ts.findAncestor(node, (n) =>
+      ts.isFunctionLike(n) ? "quit" : ts.isBlock(n) && ts.isTryStatement(n.parent) && n.parent.tryBlock === n,
+    );
+    if (inTry) report(sf, node.expression, "returned-in-try");
+  }
   if (ts.isExpressionStatement(node)) {
     const e = node.expression;
     if ((ts.isCallExpression(e) || ts.isNewExpression(e)) && promiseAt(e)) report(sf, e, "floating");
