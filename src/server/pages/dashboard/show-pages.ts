@@ -22,9 +22,9 @@ export const frameOf = (c: PageContext, access: WorkspaceAccess) => ({
 });
 
 /** Runs a domain read, answering its refusal as a page error (404 for another workspace's task). */
-export function guard<T>(read: () => T): T {
+export async function guard<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (error) {
     throw pageErrorOf(error);
   }
