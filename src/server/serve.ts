@@ -194,11 +194,13 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;
     });
+    // The node server hands the handler its socket after the request (the failed-credential throttle reads the
+    // peer address there): every argument goes through.
     const afterStart =
-      (fetch: (request: Request) => Response | Promise<Response>) =>
-      async (request: Request): Promise<Response> => {
+      <Rest extends unknown[]>(fetch: (request: Request, ...rest: Rest) => Response | Promise<Response>) =>
+      async (request: Request, ...rest: Rest): Promise<Response> => {
         await started;
-        return fetch(request);
+        return fetch(request, ...rest);
       };
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
