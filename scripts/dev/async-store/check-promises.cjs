@@ -1,7 +1,8 @@
 // Lists places where a Promise is used as if it were its value, which the type checker accepts: a condition
 // (`if (p)`, `!p`, `p && …`, `p ? … : …`, `p ?? …`), a comparison, a template literal, an object spread, a
 // Promise-valued property of an object literal handed somewhere, a promise handed to a parameter that does not
-// take one (`Object.keys(p)`, `JSON.stringify(p)`), a promise returned unawaited from a try block, a statement nobody awaits, and an async function
+// take one (`Object.keys(p)`, `JSON.stringify(p)`), a promise returned unawaited from a try block, a
+// promise-returning predicate (always truthy), a statement nobody awaits, and an async function
 // given where a callback's result is ignored (`() => void`: its rejection goes unhandled and its work unordered).
 // Usage: node scripts/dev/async-store/check-promises.cjs <repo> [tsconfig] [path prefixes to report...]
 // Each line is file:line:col kind text; review each (a fire-and-forget call that is meant may stay, with `void`).
@@ -128,6 +129,19 @@ function visit(sf, node) {
     const returnsPromise = own && isPromiseType(checker.getReturnTypeOfSignature(own));
     if (returnsPromise && signatures.length > 0 && signatures.every(returnsVoid))
       report(sf, node, "promise-to-void");
+    // A predicate handed a promise (always truthy): filter/some/every/find take `unknown`, others a boolean.
+    const call = node.parent;
+    const predicate =
+      ts.isCallExpression(call) &&
+      ts.isPropertyAccessExpression(call.expression) &&
+      ["filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex"].includes(
+        call.expression.name.text,
+      );
+    const wantsBoolean = signatures.some(
+      (sig) => (checker.getReturnTypeOfSignature(sig).flags & ts.TypeFlags.BooleanLike) !== 0,
+    );
+    if (returnsPromise && signatures.length > 0 && (predicate || wantsBoolean))
+      report(sf, node, "promise-predicate");
   }
   ts.forEachChild(node, (child) => visit(sf, child));
 }
