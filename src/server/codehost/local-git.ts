@@ -79,7 +79,10 @@ export function createLocalCodehost(options: { db: Store; root: string; now: () 
         | { number: number; url: string; merged: number }
         | undefined;
       if (existing) return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
-      return (await options.db.transaction(async () => {
+      return (await options.db.transaction(async (tx) => {
+        // Numbering reads the highest number and writes the next: one writer per repository at a time, or two
+        // instances (PostgreSQL, read committed) would both take the same number.
+        await tx.lock(`pull-request-number:${input.workspaceId}:${input.repo}`);
         const next = (
           (await options.db.get("SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?", [input.workspaceId, input.repo])) as { n: number }
         ).n;
