@@ -38,7 +38,10 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
 }
 
 /** Opens the service's store and its key; every failure is a BatonError naming the flag to fix. */
-export async function openServiceStore(flags: ServiceStoreFlags, env: NodeJS.ProcessEnv): Promise<ServiceStore> {
+export async function openServiceStore(
+  flags: ServiceStoreFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<ServiceStore> {
   return flags.databaseUrl === undefined
     ? openSqliteServiceStore(flags, env)
     : openPostgresServiceStore(flags.databaseUrl, flags, env);
@@ -73,10 +76,15 @@ async function openPostgresServiceStore(
   return { db, secretBox, workRoot, checkoutRoot, close: () => db.close() };
 }
 
-async function openSqliteServiceStore(flags: ServiceStoreFlags, env: NodeJS.ProcessEnv): Promise<ServiceStore> {
+async function openSqliteServiceStore(
+  flags: ServiceStoreFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<ServiceStore> {
   const dbPath = flags.db ?? defaultDatabasePath(env);
   const cannotOpen = (error: unknown) =>
-    new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, { cause: error });
+    new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
+      cause: error,
+    });
   const inMemory = dbPath === ":memory:";
   // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
   const secretKeyFile = flags.secretKeyFile ?? (inMemory ? undefined : `${dbPath}.key`);

@@ -153,11 +153,23 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
     try {
-      listeners.public = await bindListener(afterStart(app.listeners.public.fetch), flags, "--host or --port");
-      listeners.sandbox = await bindListener(afterStart(app.listeners.sandbox.fetch), flags.opsListen, "--ops-listen");
+      listeners.public = await bindListener(
+        afterStart(app.listeners.public.fetch),
+        flags,
+        "--host or --port",
+      );
+      listeners.sandbox = await bindListener(
+        afterStart(app.listeners.sandbox.fetch),
+        flags.opsListen,
+        "--ops-listen",
+      );
       // The admin listener exists only when one of its surfaces is enabled.
       if (adminToken || proxyToken)
-        listeners.admin = await bindListener(afterStart(app.listeners.admin.fetch), flags.adminListen, "--admin-listen");
+        listeners.admin = await bindListener(
+          afterStart(app.listeners.admin.fetch),
+          flags.adminListen,
+          "--admin-listen",
+        );
     } catch (error) {
       await closeListeners();
       throw error;
