@@ -43,7 +43,7 @@ async function call(serve: PostgresServe, method: string, path: string, body?: u
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers; each test checks the fields it needs
-  const answer: Record<string, any> = await response.json().catch(() => ({}));
+  const answer = (await response.json().catch(() => ({}))) as Record<string, any>;
   return { status: response.status, body: answer };
 }
 
