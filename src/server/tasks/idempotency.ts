@@ -4,6 +4,7 @@
 // finds the saved work and finishes it instead of doing it again.
 import { createHash } from "node:crypto";
 import { domainError } from "../domain/errors.js";
+import { idempotencyLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 
 export interface IdempotencyRecord {
@@ -53,9 +54,6 @@ export async function findRecord(
     }
   );
 }
-
-/** The lock a request with this key holds from its lookup to its commit (see `replayable`). */
-export const idempotencyLock = (userId: string, key: string): string => `idempotency:${userId}:${key}`;
 
 /**
  * The earlier request with this key, when its content matches; 409 `idempotency_conflict` when it does not.
