@@ -2,7 +2,7 @@
 // search_path), driven as a sandbox and a member drive it: an activation through /ops/v1 (`baton env activate`
 // in a sandbox HOME) and a task through /v1 followed to the scripted agent's reply. Then two instances on one
 // schema, requests alternating between them.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,11 +32,21 @@ async function instance(schema: TestSchema, name: string, seed?: string): Promis
   return serve;
 }
 
-async function call(serve: PostgresServe, method: string, path: string, body?: unknown, key?: string) {
+const LOAD_USERS = Array.from({ length: 20 }, (_, i) => `load${i}@acme.test`);
+const loadToken = (i: number) => `btn_load-user-${String(i).padStart(2, "0")}-000000000000`;
+
+async function call(
+  serve: PostgresServe,
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string,
+  token: string = TOKENS.owner,
+) {
   const response = await fetch(`${serve.url}${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${TOKENS.owner}`,
+      authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { "content-type": "application/json" }),
       ...(key ? { "idempotency-key": key } : {}),
     },
@@ -109,8 +119,18 @@ describe("two instances of baton serve --database-url on one schema", () => {
   beforeAll(async () => {
     const schema = await freshSchema();
     schemas.push(schema);
+    // The API seed plus a roomy workspace of 20 members, for the per-person limit.
+    const seed = JSON.parse(await readFile(API_SEED, "utf8"));
+    seed.workspaces.push({
+      id: "ws_load",
+      name: "Load",
+      plan: { concurrency: 200, queueSize: 200 },
+      members: LOAD_USERS.map((email, i) => ({ email, role: "member", token: loadToken(i) })),
+      repositories: [{ repository: "load/app" }],
+    });
+    await writeFile(join(dir, "seed.json"), JSON.stringify(seed));
     // Both start together: the migration runs once between them.
-    [a, b] = await Promise.all([instance(schema, "a", API_SEED), instance(schema, "b")]);
+    [a, b] = await Promise.all([instance(schema, "a", join(dir, "seed.json")), instance(schema, "b")]);
   });
 
   it("a task started on one instance is read on the other", async () => {
@@ -141,5 +161,25 @@ describe("two instances of baton serve --database-url on one schema", () => {
     expect(new Set(answers.map((answer) => answer.body.task.id)).size).toBe(1);
     const list = await call(b, "GET", `${API_PATHS.tasks("ws_acme")}?limit=100`);
     expect(list.body.tasks.filter((task: { title: string }) => task.title === "slow one")).toHaveLength(1);
+  });
+
+  it("20 people × 6 simultaneous starts, alternating between the instances: exactly 5 accepted each (the per-person limit)", async () => {
+    const answers = await Promise.all(
+      LOAD_USERS.flatMap((_, u) =>
+        Array.from({ length: 6 }, (_, i) =>
+          call(
+            i % 2 === 0 ? a : b,
+            "POST",
+            API_PATHS.tasks("ws_load"),
+            { prompt: `slow ${u}.${i}` },
+            undefined,
+            loadToken(u),
+          ).then((answer) => ({ u, status: answer.status })),
+        ),
+      ),
+    );
+    const accepted = LOAD_USERS.map((_, u) => answers.filter((x) => x.u === u && x.status === 202).length);
+    expect(accepted).toEqual(Array(20).fill(5));
+    expect(answers.filter((x) => x.status !== 202).map((x) => x.status)).toEqual(Array(20).fill(429));
   });
 });
