@@ -92,8 +92,8 @@ export async function lookUpSignInToken(
  * Ends a sign-in at once: the sign-in is marked ended, its access tokens leave the index and every provider
  * artefact of the grant (grant, codes, tokens) is deleted. `userId` limits it to the user's own sign-ins.
  */
-// The CAST gives the parameter a type: PostgreSQL cannot tell a bare `? IS NULL`'s ("could not determine data type").
 export async function endSignIn(db: Store, grantId: string, nowMs: number, userId?: string): Promise<boolean> {
+  // The CAST types the parameter: PostgreSQL cannot type a bare `? IS NULL` ("could not determine data type").
   const ended = (await db.run(`UPDATE oauth_sign_ins SET ended_at_ms = ? WHERE grant_id = ? AND ended_at_ms IS NULL
      AND (CAST(? AS TEXT) IS NULL OR user_id = ?)`, [nowMs, grantId, userId ?? null, userId ?? null]));
   if (ended.changes === 0) return false;
