@@ -5,6 +5,9 @@
 /** A request with an Idempotency-Key, from its lookup to its commit (tasks/idempotency.ts). */
 export const idempotencyLock = (userId: string, key: string): string => `idempotency:${userId}:${key}`;
 
+/** A task's open turn, from reading its state to changing it (a stop; a turn's end should take it too). */
+export const taskLock = (taskId: string): string => `task:${taskId}`;
+
 /**
  * A workspace's plan slots: whatever counts its running and queued turns and then starts, queues or promotes
  * one (a start, a hand-over, a turn's end) holds it, as does the person's limit of open tasks, counted with them.
