@@ -59,6 +59,8 @@ export const ServeOptionsSchema = z.object({
   opsListen: listenAddress("127.0.0.1:8181").prefault(DEFAULT_OPS_LISTEN),
   adminListen: listenAddress("127.0.0.1:8182").prefault(DEFAULT_ADMIN_LISTEN),
   db: filePath.optional(),
+  /** Checked for its shape when the store opens (postgres-errors.ts), where the message can redact it. */
+  databaseUrl: z.string().min(1, "must be a postgres:// URL").optional(),
   seed: filePath.optional(),
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
   matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
@@ -125,6 +127,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   opsListen: "--ops-listen",
   adminListen: "--admin-listen",
   db: "--db",
+  databaseUrl: "--database-url",
   seed: "--seed",
   smtpUrl: "--smtp-url",
   matcherUrl: "--matcher-url",
@@ -165,6 +168,11 @@ export function parseServeFlags(input: unknown): ServeFlags {
       throw new UsageError(
         "--agent and --agent-command each pick the agent: give one (--agent-command runs your program; --agent manual waits for baton admin task answer)",
         { path: "--agent" },
+      );
+    if (parsed.data.db !== undefined && parsed.data.databaseUrl !== undefined)
+      throw new UsageError(
+        "--db and --database-url each pick the store: give one (--db: a SQLite file on this machine; --database-url: PostgreSQL, shared by several instances)",
+        { path: "--database-url" },
       );
     checkIntegrationFlags(parsed.data);
     return parsed.data;

@@ -1,8 +1,7 @@
 // `baton serve`'s service: checks the flags, opens the store, applies a seed, listens, and stops cleanly when
 // asked. Returns values or throws BatonErrors; src/cli/commands/serve.ts prints and maps the exit code.
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Logger } from "pino";
 import { parseOrThrow } from "../config/zod-error.js";
 import { ConfigError, InputError, UsageError } from "../errors.js";
@@ -21,18 +20,14 @@ import {
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
 import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
-import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
 import type { SandboxManager } from "./sandboxes/manager.js";
 import { startSandboxManager } from "./sandboxes/start.js";
-import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
+import type { SecretBox } from "./secrets/index.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
-import { makeFolders, openDatabase } from "./store/open-store.js";
-import type { Database } from "./store/sqlite.js";
-import { SqliteStore } from "./store/sqlite-store.js";
+import { openServiceStore } from "./serve-store.js";
 import type { Store } from "./store/store.js";
-import { lockStore, StoreInUseError } from "./store/store-lock.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
 export interface ServeOptions extends IntegrationFlags {
@@ -43,6 +38,8 @@ export interface ServeOptions extends IntegrationFlags {
   /** The admin listener (admin API, `baton proxy`'s internal routes), `host:port`; default 127.0.0.1:0. */
   adminListen?: string | undefined;
   db?: string | undefined;
+  /** PostgreSQL instead of the SQLite file (exclusive with `db`); needs `secretKeyFile`. */
+  databaseUrl?: string | undefined;
   seed?: string | undefined;
   /** Capability requests: e-mail relay, model-endpoint matcher, dashboard link base. */
   smtpUrl?: string | undefined;
@@ -89,10 +86,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
-  const dataHome = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
-  return join(dataHome, "baton", "serve.sqlite");
-}
+export { defaultDatabasePath } from "./serve-store.js";
 
 export async function startService(options: ServeOptions): Promise<RunningService> {
   const flags = parseServeFlags(options);
@@ -102,52 +96,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
-  const dbPath = flags.db ?? defaultDatabasePath(env);
-  const cannotOpen = (error: unknown) =>
-    new InputError(`cannot open the SQLite store ${dbPath}: ${describe(error)}; check --db`, {
-      cause: error,
-    });
-  // The key sits beside the store unless the operator keeps it elsewhere; its folder is the store's.
-  const secretKeyFile = flags.secretKeyFile ?? (dbPath === ":memory:" ? undefined : `${dbPath}.key`);
-  // The service's state folder: task folders, and the name of the sandbox network or box folders the next start
-  // on it adopts.
-  const workRoot = resolve(flags.workDir ?? join(dirname(dbPath), "work"));
-  // Checked before anything is made: a root holding the store, its key or the work folder would copy them.
-  const checkoutRoot =
-    flags.checkoutRoot === undefined
-      ? undefined
-      : checkCheckoutRoot(flags.checkoutRoot, [
-          ...(dbPath === ":memory:" ? [] : [dirname(dbPath), dbPath]),
-          ...(secretKeyFile ? [secretKeyFile] : []),
-          workRoot,
-        ]);
-  if (dbPath !== ":memory:")
-    try {
-      makeFolders(dirname(dbPath));
-    } catch (error) {
-      throw cannotOpen(error);
-    }
-  // Before anything reads or writes the store: a second service on it exits here, naming the first.
-  const lock = await lockStore(dbPath).catch((error: unknown) => {
-    throw error instanceof StoreInUseError ? error : cannotOpen(error);
-  });
-  let database: Database;
-  let secretBox: SecretBox;
-  try {
-    secretBox = secretKeyFile ? (await loadOrCreateSecretKey(secretKeyFile)).box : ephemeralSecretBox();
-    database = await openDatabase(dbPath, { secretBox }).catch((error: unknown) => {
-      throw cannotOpen(error);
-    });
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  // The one place the service wraps its SQLite file in the store the domain speaks to.
-  const db: Store = new SqliteStore(database);
-  const closeStore = async () => {
-    await db.close();
-    database.close();
-  };
+  // Opened before anything listens: the SQLite file (--db, with its lock and default key) or PostgreSQL.
+  const { db, secretBox, workRoot, checkoutRoot, close: closeStore } = await openServiceStore(flags, env);
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -205,11 +155,23 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const closeListeners = () =>
       Promise.all(Object.values(listeners).map((listener) => listener.close())).then(() => undefined);
     try {
-      listeners.public = await bindListener(afterStart(app.listeners.public.fetch), flags, "--host or --port");
-      listeners.sandbox = await bindListener(afterStart(app.listeners.sandbox.fetch), flags.opsListen, "--ops-listen");
+      listeners.public = await bindListener(
+        afterStart(app.listeners.public.fetch),
+        flags,
+        "--host or --port",
+      );
+      listeners.sandbox = await bindListener(
+        afterStart(app.listeners.sandbox.fetch),
+        flags.opsListen,
+        "--ops-listen",
+      );
       // The admin listener exists only when one of its surfaces is enabled.
       if (adminToken || proxyToken)
-        listeners.admin = await bindListener(afterStart(app.listeners.admin.fetch), flags.adminListen, "--admin-listen");
+        listeners.admin = await bindListener(
+          afterStart(app.listeners.admin.fetch),
+          flags.adminListen,
+          "--admin-listen",
+        );
     } catch (error) {
       await closeListeners();
       throw error;
@@ -271,12 +233,10 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         for (const listener of Object.values(listeners)) listener.closeConnections(2000);
         await closed;
         await closeStore();
-        lock.release();
       },
     };
   } catch (error) {
     await closeStore();
-    lock.release();
     throw error;
   }
 }

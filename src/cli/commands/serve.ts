@@ -11,6 +11,7 @@ interface ServeFlags {
   opsListen?: string;
   adminListen?: string;
   db?: string;
+  databaseUrl?: string;
   seed?: string;
   json?: boolean;
   smtpUrl?: string;
@@ -57,6 +58,10 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "the admin listener: the admin API and baton proxy's routes (default 127.0.0.1:0)",
     )
     .option("--db <file>", "SQLite file (default: $XDG_DATA_HOME/baton/serve.sqlite)")
+    .option(
+      "--database-url <url>",
+      "PostgreSQL instead of --db, shared by several instances: postgres://user@host:5432/db (password in PGPASSWORD); needs --secret-key-file",
+    )
     .option("--seed <file.json>", "load workspaces, repositories, environments and secrets before listening")
     .option("--json", "print the listeners' addresses as JSON: url (public), opsUrl, adminUrl")
     .option("--smtp-url <url>", "SMTP relay for capability-request e-mail, e.g. smtp://127.0.0.1:25")

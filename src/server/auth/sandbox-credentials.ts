@@ -72,7 +72,7 @@ export async function extendLeaseWithin(
   now: Date,
 ): Promise<string> {
   const expires = now.getTime() + (input.ttlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000;
-  (await db.run("UPDATE sandboxes SET lease_expires_at_ms = MAX(lease_expires_at_ms, ?) WHERE id = ? AND engagement_id = ?", [expires, input.sandboxId, input.engagementId]));
+  (await db.run("UPDATE sandboxes SET lease_expires_at_ms = CASE WHEN lease_expires_at_ms > ? THEN lease_expires_at_ms ELSE ? END WHERE id = ? AND engagement_id = ?", [expires, expires, input.sandboxId, input.engagementId]));
   return new Date(expires).toISOString();
 }
 

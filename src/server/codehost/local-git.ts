@@ -5,6 +5,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadExeca } from "../agent/load-execa.js";
+import { pullRequestNumberLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 import { addLocalComment, codehostIssueKey } from "../tickets/local-comments.js";
 import { createLocalIssues } from "./local-issues.js";
@@ -75,21 +76,34 @@ export function createLocalCodehost(options: { db: Store; root: string; now: () 
         () => null,
       );
       if (!head) throw new CodehostError(`branch ${input.branch} was not pushed to ${input.repo}`);
-      const existing = (await options.db.get("SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?", [input.workspaceId, input.repo, input.branch])) as
-        | { number: number; url: string; merged: number }
-        | undefined;
+      const existing = (await options.db.get(
+        "SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?",
+        [input.workspaceId, input.repo, input.branch],
+      )) as { number: number; url: string; merged: number } | undefined;
       if (existing) return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
-      return (await options.db.transaction(async () => {
+      return await options.db.transaction(async (tx) => {
+        // Numbering reads the highest number and writes the next: one writer per repository at a time, or two
+        // instances (PostgreSQL, read committed) would both take the same number.
+        await tx.lock(pullRequestNumberLock(input.workspaceId, input.repo));
         const next = (
-          (await options.db.get("SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?", [input.workspaceId, input.repo])) as { n: number }
+          (await options.db.get(
+            "SELECT coalesce(max(number), 0) + 1 AS n FROM pull_requests WHERE workspace_id = ? AND repo = ?",
+            [input.workspaceId, input.repo],
+          )) as { n: number }
         ).n;
         const url = `${pathToFileURL(dir).href}#pull/${next}`;
-        (await options.db.run("INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [input.workspaceId, input.repo, next, input.branch, input.taskId, url, options.now().toISOString()]));
+        await options.db.run(
+          "INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          [input.workspaceId, input.repo, next, input.branch, input.taskId, url, options.now().toISOString()],
+        );
         return { number: next, url, merged: false };
-      }));
+      });
     },
     async isMerged(input) {
-      const row = (await options.db.get("SELECT branch, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND number = ?", [input.workspaceId, input.repo, input.number])) as { branch: string; merged: number } | undefined;
+      const row = (await options.db.get(
+        "SELECT branch, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND number = ?",
+        [input.workspaceId, input.repo, input.number],
+      )) as { branch: string; merged: number } | undefined;
       if (!row) return false;
       if (row.merged === 1) return true;
       const dir = await ensure(input.workspaceId, input.repo);
@@ -103,7 +117,10 @@ export function createLocalCodehost(options: { db: Store; root: string; now: () 
         () => false,
       );
       if (merged)
-        (await options.db.run("UPDATE pull_requests SET merged = 1 WHERE workspace_id = ? AND repo = ? AND number = ?", [input.workspaceId, input.repo, input.number]));
+        await options.db.run(
+          "UPDATE pull_requests SET merged = 1 WHERE workspace_id = ? AND repo = ? AND number = ?",
+          [input.workspaceId, input.repo, input.number],
+        );
       return merged;
     },
     async readDefaultBranchFile(input) {

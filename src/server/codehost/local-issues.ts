@@ -49,7 +49,7 @@ export function createLocalIssues(db: Store): CodehostIssues {
     async searchIssues({ workspaceId, login, repos, q, limit }) {
       const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND state = 'open'
          AND is_pull_request = 0 AND task_id IS NULL AND (assignee IS NULL OR assignee = ?)
-         AND repo IN (SELECT value FROM json_each(?)) ORDER BY rowid`, [workspaceId, login, JSON.stringify(repos)])) as unknown as Row[];
+         AND repo IN (${db.dialect.jsonArrayValues}) ORDER BY created_at, repo, number`, [workspaceId, login, JSON.stringify(repos)])) as unknown as Row[];
       return rows
         .filter((row) => !q || matchesSearchTerms(row, q))
         .slice(0, limit)

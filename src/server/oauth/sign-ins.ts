@@ -17,14 +17,28 @@ export interface IssuedAccessToken {
 
 /** Indexes a newly issued access token; the first token of a grant starts its sign-in. */
 export async function recordAccessToken(db: Store, issued: IssuedAccessToken, nowMs: number): Promise<void> {
-  (await db.run(`INSERT INTO oauth_sign_ins (grant_id, user_id, client_id, client_name, created_at_ms, expires_at_ms, last_used_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING`, [issued.grantId, issued.userId, issued.clientId, issued.clientName, nowMs, nowMs + SIGN_IN_LIFETIME_MS, nowMs]));
-  (await db.run(`INSERT INTO oauth_access_tokens (token_hash, grant_id, resource_kind, expires_at_ms) VALUES (?, ?, ?, ?)
-     ON CONFLICT (token_hash) DO NOTHING`, [hashCredential(issued.token), issued.grantId, issued.resourceKind, issued.expiresAtMs]));
+  await db.run(
+    `INSERT INTO oauth_sign_ins (grant_id, user_id, client_id, client_name, created_at_ms, expires_at_ms, last_used_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING`,
+    [
+      issued.grantId,
+      issued.userId,
+      issued.clientId,
+      issued.clientName,
+      nowMs,
+      nowMs + SIGN_IN_LIFETIME_MS,
+      nowMs,
+    ],
+  );
+  await db.run(
+    `INSERT INTO oauth_access_tokens (token_hash, grant_id, resource_kind, expires_at_ms) VALUES (?, ?, ?, ?)
+     ON CONFLICT (token_hash) DO NOTHING`,
+    [hashCredential(issued.token), issued.grantId, issued.resourceKind, issued.expiresAtMs],
+  );
 }
 
 export async function forgetAccessToken(db: Store, token: string): Promise<void> {
-  (await db.run("DELETE FROM oauth_access_tokens WHERE token_hash = ?", [hashCredential(token)]));
+  await db.run("DELETE FROM oauth_access_tokens WHERE token_hash = ?", [hashCredential(token)]);
 }
 
 export type SignInState = "active" | "unknown" | "expired" | "idle" | "ended";
@@ -51,10 +65,13 @@ export async function lookUpSignInToken(
   resource: ResourceKind,
   nowMs: number,
 ): Promise<SignInLookup> {
-  const row = (await db.get(`SELECT t.grant_id, t.resource_kind, t.expires_at_ms AS token_expires_at_ms, s.expires_at_ms,
+  const row = (await db.get(
+    `SELECT t.grant_id, t.resource_kind, t.expires_at_ms AS token_expires_at_ms, s.expires_at_ms,
        s.last_used_at_ms, s.ended_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
      FROM oauth_access_tokens t JOIN oauth_sign_ins s ON s.grant_id = t.grant_id JOIN users u ON u.id = s.user_id
-     WHERE t.token_hash = ?`, [hashCredential(token)])) as
+     WHERE t.token_hash = ?`,
+    [hashCredential(token)],
+  )) as
     | {
         grant_id: string;
         resource_kind: string;
@@ -80,7 +97,7 @@ export async function lookUpSignInToken(
   );
   if (state !== "active") return { state };
   if (nowMs - row.last_used_at_ms >= LAST_USE_GRANULARITY_MS)
-    (await db.run("UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?", [nowMs, row.grant_id]));
+    await db.run("UPDATE oauth_sign_ins SET last_used_at_ms = ? WHERE grant_id = ?", [nowMs, row.grant_id]);
   return {
     state,
     grantId: row.grant_id,
@@ -92,12 +109,21 @@ export async function lookUpSignInToken(
  * Ends a sign-in at once: the sign-in is marked ended, its access tokens leave the index and every provider
  * artefact of the grant (grant, codes, tokens) is deleted. `userId` limits it to the user's own sign-ins.
  */
-export async function endSignIn(db: Store, grantId: string, nowMs: number, userId?: string): Promise<boolean> {
-  const ended = (await db.run(`UPDATE oauth_sign_ins SET ended_at_ms = ? WHERE grant_id = ? AND ended_at_ms IS NULL
-     AND (? IS NULL OR user_id = ?)`, [nowMs, grantId, userId ?? null, userId ?? null]));
+export async function endSignIn(
+  db: Store,
+  grantId: string,
+  nowMs: number,
+  userId?: string,
+): Promise<boolean> {
+  // The CAST types the parameter: PostgreSQL cannot type a bare `? IS NULL` ("could not determine data type").
+  const ended = await db.run(
+    `UPDATE oauth_sign_ins SET ended_at_ms = ? WHERE grant_id = ? AND ended_at_ms IS NULL
+     AND (CAST(? AS TEXT) IS NULL OR user_id = ?)`,
+    [nowMs, grantId, userId ?? null, userId ?? null],
+  );
   if (ended.changes === 0) return false;
-  (await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]));
-  (await db.run("DELETE FROM oauth_models WHERE grant_id = ?", [grantId]));
+  await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]);
+  await db.run("DELETE FROM oauth_models WHERE grant_id = ?", [grantId]);
   return true;
 }
 
@@ -111,9 +137,12 @@ export interface SignInRow {
 
 /** The user's sign-ins still in effect at `nowMs`, newest first. */
 export async function activeSignInsOf(db: Store, userId: string, nowMs: number): Promise<SignInRow[]> {
-  const rows = (await db.all(`SELECT grant_id, client_name, created_at_ms, last_used_at_ms, expires_at_ms FROM oauth_sign_ins
+  const rows = (await db.all(
+    `SELECT grant_id, client_name, created_at_ms, last_used_at_ms, expires_at_ms FROM oauth_sign_ins
      WHERE user_id = ? AND ended_at_ms IS NULL AND expires_at_ms > ? AND last_used_at_ms > ?
-     ORDER BY created_at_ms DESC, grant_id`, [userId, nowMs, nowMs - SIGN_IN_IDLE_MS])) as {
+     ORDER BY created_at_ms DESC, grant_id`,
+    [userId, nowMs, nowMs - SIGN_IN_IDLE_MS],
+  )) as {
     grant_id: string;
     client_name: string;
     created_at_ms: number;

@@ -118,7 +118,7 @@ export async function batonrcSandboxEnv(
   repository: string,
 ): Promise<Record<string, string>> {
   const row = (await db.get(`SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
-       ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`, [engagementId, repository])) as { batonrc_json: string | null } | undefined;
+       ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1`, [engagementId, repository])) as { batonrc_json: string | null } | undefined;
   if (!row?.batonrc_json) return {};
   const batonrc = JSON.parse(row.batonrc_json) as { sandbox?: { env?: Record<string, string> } };
   return batonrc.sandbox?.env ?? {};

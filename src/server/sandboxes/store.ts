@@ -80,7 +80,7 @@ export async function getBox(db: Store, sandboxId: string): Promise<BoxRow | und
 
 /** The engagement's newest box that is not deleted (the one a follow-up reuses). */
 export async function latestBoxOf(db: Store, engagementId: string): Promise<BoxRow | undefined> {
-  const raw = (await db.get("SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1", [engagementId])) as RawRow | undefined;
+  const raw = (await db.get("SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1", [engagementId])) as RawRow | undefined;
   return raw && toRow(raw);
 }
 
@@ -92,7 +92,7 @@ export async function listBoxes(db: Store, filter: { workspaceId?: string; live?
     args.push(filter.workspaceId);
   }
   if (filter.live) where.push("state <> 'deleted'");
-  const sql = `SELECT * FROM sandbox_boxes ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms, rowid`;
+  const sql = `SELECT * FROM sandbox_boxes ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms, sandbox_id`;
   return ((await db.all(sql, [...args])) as unknown as RawRow[]).map(toRow);
 }
 
@@ -115,7 +115,7 @@ async function recordTransition(
 /** Any operation, command or lease use: the idle clock starts again. */
 export async function touchActivity(db: Store, sandboxId: string, atMs: number): Promise<void> {
   // On every authenticated operations request: one cached statement, a primary-key update (no row: no-op).
-  (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = MAX(last_activity_at_ms, ?) WHERE sandbox_id = ? AND state <> 'deleted'", [atMs, sandboxId]));
+  (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = CASE WHEN last_activity_at_ms > ? THEN last_activity_at_ms ELSE ? END WHERE sandbox_id = ? AND state <> 'deleted'", [atMs, atMs, sandboxId]));
 }
 
 export async function setPreClone(db: Store, sandboxId: string, records: readonly PreCloneRecord[]): Promise<void> {

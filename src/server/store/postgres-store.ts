@@ -9,7 +9,10 @@ import pg from "pg";
 import { numberPlaceholders } from "./placeholders.js";
 import type { Dialect, RunResult, SqlValue, Store, Transaction, TransactionOptions } from "./store.js";
 
-const POSTGRES_DIALECT: Dialect = { skipLocked: " FOR UPDATE SKIP LOCKED" };
+const POSTGRES_DIALECT: Dialect = {
+  skipLocked: " FOR UPDATE SKIP LOCKED",
+  jsonArrayValues: "SELECT json_array_elements_text(?::json)",
+};
 
 /** SQLSTATEs after which a transaction may simply run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(["40001", "40P01"]);

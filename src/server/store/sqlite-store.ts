@@ -9,7 +9,7 @@ import type { Database } from "./sqlite.js";
 import { statement } from "./statements.js";
 import type { Dialect, RunResult, SqlValue, Store, Transaction } from "./store.js";
 
-const SQLITE_DIALECT: Dialect = { skipLocked: "" };
+const SQLITE_DIALECT: Dialect = { skipLocked: "", jsonArrayValues: "SELECT value FROM json_each(?)" };
 
 interface QueuedTransaction {
   work: (tx: Transaction) => Promise<unknown>;

@@ -36,6 +36,11 @@ export type Engine = "sqlite" | "postgres";
 export interface Dialect {
   /** Appended to a claim's inner SELECT: PostgreSQL skips rows another transaction holds; SQLite needs none. */
   readonly skipLocked: string;
+  /**
+   * A sub-select of the strings in a JSON array bound to its one `?` (a text parameter), for `x IN (…)`: SQLite
+   * `json_each`, PostgreSQL `json_array_elements_text`.
+   */
+  readonly jsonArrayValues: string;
 }
 
 export interface TransactionOptions {

@@ -2,6 +2,7 @@
 // the queue, and recovery after a restart. Every function runs inside the caller's transaction and returns the
 // ids of turns that became `running`, which the runtime then executes.
 import { newId } from "../auth/tokens.js";
+import { taskLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 import { queueIssuePost } from "../tickets/issue-post-queue.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
@@ -48,7 +49,8 @@ async function addEntry(
 /** Hands every saved message of the task to the engine, oldest first. */
 export async function handOverTask(db: Store, taskId: string, now: Date): Promise<string[]> {
   const started: string[] = [];
-  for (const entry of await unhandedMessages(db, taskId)) started.push(...await handOverOne(db, taskId, entry, now));
+  for (const entry of await unhandedMessages(db, taskId))
+    started.push(...(await handOverOne(db, taskId, entry, now)));
   return started;
 }
 
@@ -130,7 +132,11 @@ async function refuseTurn(
 /** Starts the oldest queued turns of the workspace while plan slots are free. */
 export async function promote(db: Store, workspaceId: string): Promise<string[]> {
   const facts = (await workspaceFacts(db, workspaceId))!;
-  const turns = await oldestQueuedTurns(db, workspaceId, turnsToStart(facts.plan, await slotCounts(db, workspaceId)));
+  const turns = await oldestQueuedTurns(
+    db,
+    workspaceId,
+    turnsToStart(facts.plan, await slotCounts(db, workspaceId)),
+  );
   for (const turn of turns) await startQueuedTurn(db, turn.id);
   return turns.map((t) => t.id);
 }
@@ -163,7 +169,11 @@ export async function beginTurn<T = undefined>(
     return { kind: "paused", started };
   }
   const attempt = turn.attempts + 1;
-  (await db.run("UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?) WHERE id = ?", [attempt, now.toISOString(), turnId]));
+  await db.run("UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?) WHERE id = ?", [
+    attempt,
+    now.toISOString(),
+    turnId,
+  ]);
   await setTaskState(
     db,
     task.id,
@@ -195,7 +205,7 @@ export async function finishTurn(
   attempt: number,
   finish: TurnFinish,
   now: Date,
-): Promise<{ stale: boolean; started: string[]; }> {
+): Promise<{ stale: boolean; started: string[] }> {
   const turn = await getTurn(db, turnId);
   if (turn?.state !== "running" || turn.attempts !== attempt) return { stale: true, started: [] };
   const task = (await getTask(db, turn.task_id))!;
@@ -294,6 +304,8 @@ export type StopResult =
 
 /** Stops the task's queued or running turn: a `cancelled` turn and a platform message naming who stopped it. */
 export async function stopTask(db: Store, taskId: string, byName: string, now: Date): Promise<StopResult> {
+  // Simultaneous stops (on any instance) read the turn one after another: one stops it, the others find it ended.
+  await db.current()?.lock(taskLock(taskId));
   const task = await getTask(db, taskId);
   if (!task || !canStop(task.open_turn_state) || task.open_turn_id === null) return { stopped: false };
   const turnId = task.open_turn_id;
@@ -321,7 +333,7 @@ export async function stopTask(db: Store, taskId: string, byName: string, now: D
 export async function markPullRequestMerged(db: Store, taskId: string, now: Date): Promise<void> {
   const task = await getTask(db, taskId);
   if (!task || task.pr_merged === 1) return;
-  (await db.run("UPDATE tasks SET pr_merged = 1 WHERE id = ?", [taskId]));
+  await db.run("UPDATE tasks SET pr_merged = 1 WHERE id = ?", [taskId]);
   if (task.status === "pr_open")
     await setTaskState(
       db,
@@ -335,7 +347,7 @@ export async function markPullRequestMerged(db: Store, taskId: string, now: Date
 export async function markPullRequestClosed(db: Store, taskId: string, now: Date): Promise<void> {
   const task = await getTask(db, taskId);
   if (!task || task.pr_merged === 1 || task.pr_closed === 1) return;
-  (await db.run("UPDATE tasks SET pr_closed = 1 WHERE id = ?", [taskId]));
+  await db.run("UPDATE tasks SET pr_closed = 1 WHERE id = ?", [taskId]);
   if (task.status === "pr_open")
     await setTaskState(
       db,
@@ -350,7 +362,9 @@ export async function markPullRequestClosed(db: Store, taskId: string, now: Date
  * error), open the next turn where messages wait, start queued turns, and return every running turn.
  */
 export async function recover(db: Store, now: Date): Promise<string[]> {
-  for (const { task_id } of (await db.all("SELECT DISTINCT task_id FROM task_messages WHERE handed_over = 0")) as {
+  for (const { task_id } of (await db.all(
+    "SELECT DISTINCT task_id FROM task_messages WHERE handed_over = 0",
+  )) as {
     task_id: string;
   }[])
     await handOverTask(db, task_id, now);
@@ -368,8 +382,14 @@ export async function recover(db: Store, now: Date): Promise<string[]> {
       now,
     });
   }
-  for (const { id, workspace_id } of (await db.all(`SELECT DISTINCT t.id, t.workspace_id FROM tasks t JOIN task_messages m ON m.task_id = t.id
-     WHERE m.handed_over = 1 AND m.turn_id IS NULL AND t.open_turn_id IS NULL`)) as { id: string; workspace_id: string }[])
+  for (const {
+    id,
+    workspace_id,
+  } of (await db.all(`SELECT DISTINCT t.id, t.workspace_id FROM tasks t JOIN task_messages m ON m.task_id = t.id
+     WHERE m.handed_over = 1 AND m.turn_id IS NULL AND t.open_turn_id IS NULL`)) as {
+    id: string;
+    workspace_id: string;
+  }[])
     await afterTurnEnded(db, id, workspace_id, now);
   for (const { id } of (await db.all("SELECT id FROM workspaces")) as { id: string }[]) await promote(db, id);
   return (

@@ -4,6 +4,7 @@
 // finds the saved work and finishes it instead of doing it again.
 import { createHash } from "node:crypto";
 import { domainError } from "../domain/errors.js";
+import { idempotencyLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 
 export interface IdempotencyRecord {
@@ -25,9 +26,16 @@ export function hashRequest(content: Record<string, string | null>): string {
   return createHash("sha256").update(canonical, "utf8").digest("hex");
 }
 
-export async function findRecord(db: Store, userId: string, key: string): Promise<IdempotencyRecord | undefined> {
-  const row = (await db.get(`SELECT request_hash, task_id, message_id, message_entry_id, response_json FROM api_idempotency
-     WHERE user_id = ? AND idempotency_key = ?`, [userId, key])) as
+export async function findRecord(
+  db: Store,
+  userId: string,
+  key: string,
+): Promise<IdempotencyRecord | undefined> {
+  const row = (await db.get(
+    `SELECT request_hash, task_id, message_id, message_entry_id, response_json FROM api_idempotency
+     WHERE user_id = ? AND idempotency_key = ?`,
+    [userId, key],
+  )) as
     | {
         request_hash: string;
         task_id: string;
@@ -47,13 +55,19 @@ export async function findRecord(db: Store, userId: string, key: string): Promis
   );
 }
 
-/** The earlier request with this key, when its content matches; 409 `idempotency_conflict` when it does not. */
+/**
+ * The earlier request with this key, when its content matches; 409 `idempotency_conflict` when it does not.
+ * Called in the transaction that saves the request: it first takes the key's lock, so a simultaneous request
+ * with the same key (on this instance or another) waits for this one to commit and then finds its record,
+ * instead of both finding none and the second failing on the record's primary key.
+ */
 export async function replayable(
   db: Store,
   userId: string,
   key: string,
   requestHash: string,
 ): Promise<IdempotencyRecord | undefined> {
+  await db.current()?.lock(idempotencyLock(userId, key));
   const record = await findRecord(db, userId, key);
   if (record && record.requestHash !== requestHash)
     throw domainError(
@@ -70,10 +84,25 @@ export async function saveRecord(
   record: Omit<IdempotencyRecord, "response">,
   now: Date,
 ): Promise<void> {
-  (await db.run(`INSERT INTO api_idempotency (user_id, idempotency_key, request_hash, task_id, message_id, message_entry_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`, [userId, key, record.requestHash, record.taskId, record.messageId, record.messageEntryId, now.toISOString()]));
+  await db.run(
+    `INSERT INTO api_idempotency (user_id, idempotency_key, request_hash, task_id, message_id, message_entry_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      userId,
+      key,
+      record.requestHash,
+      record.taskId,
+      record.messageId,
+      record.messageEntryId,
+      now.toISOString(),
+    ],
+  );
 }
 
 export async function storeAnswer(db: Store, userId: string, key: string, response: unknown): Promise<void> {
-  (await db.run("UPDATE api_idempotency SET response_json = ? WHERE user_id = ? AND idempotency_key = ?", [JSON.stringify(response), userId, key]));
+  await db.run("UPDATE api_idempotency SET response_json = ? WHERE user_id = ? AND idempotency_key = ?", [
+    JSON.stringify(response),
+    userId,
+    key,
+  ]);
 }

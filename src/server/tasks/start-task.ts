@@ -5,6 +5,7 @@ import { newId } from "../auth/tokens.js";
 import type { User } from "../auth/users.js";
 import { domainError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
+import { workspaceSlotsLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 import type { TaskContext } from "./context.js";
 import { checkStart } from "./decide.js";
@@ -55,6 +56,8 @@ export async function startTask(
           "invalid_repo",
           `${repo} is not connected to this workspace; connect it or omit repo`,
         );
+      // Counted and added under the workspace's lock: two starts on two instances would both find room.
+      await db.current()?.lock(workspaceSlotsLock(input.workspaceId));
       await refuseIfLimited(ctx, input.workspaceId, input.user);
       const now = ctx.now();
       const taskId = newId("task");
@@ -141,17 +144,20 @@ export async function saveAndHandOver<T>(
       return { kind: "answered" as const, response: saved.response as T, started: [] as string[] };
     if (!ctx.accepting())
       return { kind: "saved" as const, saved, cause: new Error("the service is stopping") };
-    (await db.run("SAVEPOINT hand_over"));
+    await db.run("SAVEPOINT hand_over");
     try {
       const now = ctx.now();
       const started = await ctx.handOver(db, saved.taskId, now);
-      const response = answer(toApiTask((await getTask(db, saved.taskId))!, ctx.dashboardBase()), saved.messageId);
+      const response = answer(
+        toApiTask((await getTask(db, saved.taskId))!, ctx.dashboardBase()),
+        saved.messageId,
+      );
       await storeAnswer(db, userId, saved.messageId, response);
-      (await db.run("RELEASE hand_over"));
+      await db.run("RELEASE hand_over");
       return { kind: "answered" as const, response, started };
     } catch (cause) {
-      (await db.run("ROLLBACK TO hand_over"));
-      (await db.run("RELEASE hand_over"));
+      await db.run("ROLLBACK TO hand_over");
+      await db.run("RELEASE hand_over");
       return { kind: "saved" as const, saved, cause };
     }
   });
@@ -170,7 +176,10 @@ export async function saveAndHandOver<T>(
 
 async function isConnected(ctx: TaskContext, workspaceId: string, repo: string): Promise<boolean> {
   return (
-    (await ctx.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [workspaceId, repo])) !== undefined
+    (await ctx.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [
+      workspaceId,
+      repo,
+    ])) !== undefined
   );
 }
 

@@ -1,4 +1,5 @@
 // Rows of the task engine's tables and the queries over them. Callers hold a transaction when they write.
+import { workspaceSlotsLock } from "../store/lock-keys.js";
 import type { Store } from "../store/store.js";
 import type { Plan, SlotCounts } from "./decide.js";
 import type { PauseReason, TaskSource, TaskStatus, TurnState } from "./statuses.js";
@@ -66,7 +67,11 @@ export async function getTask(db: Store, taskId: string): Promise<TaskRow | unde
   return (await db.get(`${TASK_SELECT} WHERE t.id = ?`, [taskId])) as TaskRow | undefined;
 }
 
-export async function getTaskInWorkspace(db: Store, workspaceId: string, taskId: string): Promise<TaskRow | undefined> {
+export async function getTaskInWorkspace(
+  db: Store,
+  workspaceId: string,
+  taskId: string,
+): Promise<TaskRow | undefined> {
   return (await db.get(`${TASK_SELECT} WHERE t.id = ? AND t.workspace_id = ?`, [taskId, workspaceId])) as
     | TaskRow
     | undefined;
@@ -80,8 +85,23 @@ export async function insertTask(
   >,
   now: Date,
 ): Promise<void> {
-  (await db.run(`INSERT INTO tasks (id, workspace_id, source, status, title, repo, created_by, ticket_id, created_at,
-       last_activity_at, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.id, row.workspace_id, row.source, row.status, row.title, row.repo, row.created_by, row.ticket_id, now.toISOString(), now.toISOString(), now.getTime()]));
+  await db.run(
+    `INSERT INTO tasks (id, workspace_id, source, status, title, repo, created_by, ticket_id, created_at,
+       last_activity_at, last_activity_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.workspace_id,
+      row.source,
+      row.status,
+      row.title,
+      row.repo,
+      row.created_by,
+      row.ticket_id,
+      now.toISOString(),
+      now.toISOString(),
+      now.getTime(),
+    ],
+  );
 }
 
 export async function setTaskState(
@@ -90,12 +110,19 @@ export async function setTaskState(
   change: { status: TaskStatus; pausedOn: PauseReason | null; openTurnId: string | null },
   now: Date,
 ): Promise<void> {
-  (await db.run(`UPDATE tasks SET status = ?, paused_on = ?, open_turn_id = ?, last_activity_at = ?, last_activity_ms = ?
-     WHERE id = ?`, [change.status, change.pausedOn, change.openTurnId, now.toISOString(), now.getTime(), taskId]));
+  await db.run(
+    `UPDATE tasks SET status = ?, paused_on = ?, open_turn_id = ?, last_activity_at = ?, last_activity_ms = ?
+     WHERE id = ?`,
+    [change.status, change.pausedOn, change.openTurnId, now.toISOString(), now.getTime(), taskId],
+  );
 }
 
 export async function touchTask(db: Store, taskId: string, now: Date): Promise<void> {
-  (await db.run("UPDATE tasks SET last_activity_at = ?, last_activity_ms = ? WHERE id = ?", [now.toISOString(), now.getTime(), taskId]));
+  await db.run("UPDATE tasks SET last_activity_at = ?, last_activity_ms = ? WHERE id = ?", [
+    now.toISOString(),
+    now.getTime(),
+    taskId,
+  ]);
 }
 
 export async function setPullRequest(
@@ -104,7 +131,10 @@ export async function setPullRequest(
   pr: { repo: string; number: number; url: string; branch: string; merged: boolean },
 ): Promise<void> {
   // The pull request's repository becomes the task's when the agent chose it.
-  (await db.run("UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ?, pr_closed = 0 WHERE id = ?", [pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId]));
+  await db.run(
+    "UPDATE tasks SET repo = coalesce(repo, ?), pr_number = ?, pr_url = ?, pr_branch = ?, pr_merged = ?, pr_closed = 0 WHERE id = ?",
+    [pr.repo, pr.number, pr.url, pr.branch, pr.merged ? 1 : 0, taskId],
+  );
 }
 
 export async function getTurn(db: Store, turnId: string): Promise<TurnRow | undefined> {
@@ -116,7 +146,10 @@ export async function insertTurn(
   row: { id: string; taskId: string; workspaceId: string; state: TurnState; waited: boolean },
   now: Date,
 ): Promise<void> {
-  (await db.run("INSERT INTO task_turns (id, task_id, workspace_id, state, waited, created_at) VALUES (?, ?, ?, ?, ?, ?)", [row.id, row.taskId, row.workspaceId, row.state, row.waited ? 1 : 0, now.toISOString()]));
+  await db.run(
+    "INSERT INTO task_turns (id, task_id, workspace_id, state, waited, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    [row.id, row.taskId, row.workspaceId, row.state, row.waited ? 1 : 0, now.toISOString()],
+  );
 }
 
 export async function endTurnRow(
@@ -127,7 +160,10 @@ export async function endTurnRow(
   outcomeCode: string | null,
   now: Date,
 ): Promise<void> {
-  (await db.run("UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?", [state, closingEntryId, outcomeCode, now.toISOString(), turnId]));
+  await db.run(
+    "UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?",
+    [state, closingEntryId, outcomeCode, now.toISOString(), turnId],
+  );
 }
 
 export async function insertEntry(
@@ -145,8 +181,22 @@ export async function insertEntry(
   },
   now: Date,
 ): Promise<number> {
-  const inserted = (await db.get<{ seq: number }>(`INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`, [entry.id, entry.taskId, entry.messageId ?? null, entry.role, entry.kind, entry.body, entry.authorId ?? null, entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0, entry.turnId ?? null, now.toISOString()]));
+  const inserted = await db.get<{ seq: number }>(
+    `INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    [
+      entry.id,
+      entry.taskId,
+      entry.messageId ?? null,
+      entry.role,
+      entry.kind,
+      entry.body,
+      entry.authorId ?? null,
+      entry.handedOver === undefined || entry.handedOver === null ? null : entry.handedOver ? 1 : 0,
+      entry.turnId ?? null,
+      now.toISOString(),
+    ],
+  );
   await touchTask(db, entry.taskId, now);
   return inserted!.seq;
 }
@@ -157,24 +207,34 @@ export async function getEntry(db: Store, entryId: string): Promise<EntryRow | u
 
 /** User messages of a task saved but not yet handed to the engine, oldest first. */
 export async function unhandedMessages(db: Store, taskId: string): Promise<EntryRow[]> {
-  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 0 ORDER BY seq", [taskId])) as unknown as EntryRow[];
+  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 0 ORDER BY seq", [
+    taskId,
+  ])) as unknown as EntryRow[];
 }
 
 /** User messages accepted while a turn ran, waiting to become the next turn, oldest first. */
 export async function waitingMessages(db: Store, taskId: string): Promise<EntryRow[]> {
-  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL ORDER BY seq", [taskId])) as unknown as EntryRow[];
+  return (await db.all(
+    "SELECT * FROM task_messages WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL ORDER BY seq",
+    [taskId],
+  )) as unknown as EntryRow[];
 }
 
 export async function handOverEntry(db: Store, entryId: string, turnId: string | null): Promise<void> {
-  (await db.run("UPDATE task_messages SET handed_over = 1, turn_id = ? WHERE id = ?", [turnId, entryId]));
+  await db.run("UPDATE task_messages SET handed_over = 1, turn_id = ? WHERE id = ?", [turnId, entryId]);
 }
 
 export async function attachWaitingMessages(db: Store, taskId: string, turnId: string): Promise<void> {
-  (await db.run("UPDATE task_messages SET turn_id = ? WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL", [turnId, taskId]));
+  await db.run(
+    "UPDATE task_messages SET turn_id = ? WHERE task_id = ? AND handed_over = 1 AND turn_id IS NULL",
+    [turnId, taskId],
+  );
 }
 
 export async function conversationOf(db: Store, taskId: string): Promise<EntryRow[]> {
-  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? ORDER BY seq", [taskId])) as unknown as EntryRow[];
+  return (await db.all("SELECT * FROM task_messages WHERE task_id = ? ORDER BY seq", [
+    taskId,
+  ])) as unknown as EntryRow[];
 }
 
 export interface WorkspaceFacts {
@@ -186,8 +246,11 @@ export interface WorkspaceFacts {
 }
 
 export async function workspaceFacts(db: Store, workspaceId: string): Promise<WorkspaceFacts | undefined> {
-  const row = (await db.get(`SELECT name, plan_name, plan_concurrency, plan_queue_size, billing_state, codehost_connected, tracker_connected
-     FROM workspaces WHERE id = ?`, [workspaceId])) as
+  const row = (await db.get(
+    `SELECT name, plan_name, plan_concurrency, plan_queue_size, billing_state, codehost_connected, tracker_connected
+     FROM workspaces WHERE id = ?`,
+    [workspaceId],
+  )) as
     | {
         name: string;
         plan_name: string;
@@ -209,24 +272,41 @@ export async function workspaceFacts(db: Store, workspaceId: string): Promise<Wo
   );
 }
 
+/**
+ * The workspace's running and queued turns. In a transaction it first takes the workspace's slots lock: the
+ * caller places a turn from these counts, and another instance must not count the same free slot meanwhile.
+ */
 export async function slotCounts(db: Store, workspaceId: string): Promise<SlotCounts> {
-  const running = (await db.get("SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'", [workspaceId])) as { n: number };
-  const queued = (await db.get("SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'", [workspaceId])) as { n: number };
+  await db.current()?.lock(workspaceSlotsLock(workspaceId));
+  const running = (await db.get(
+    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'",
+    [workspaceId],
+  )) as { n: number };
+  const queued = (await db.get(
+    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
+    [workspaceId],
+  )) as { n: number };
   return { running: running.n, queued: queued.n };
 }
 
 export async function oldestQueuedTurns(db: Store, workspaceId: string, count: number): Promise<TurnRow[]> {
   if (count <= 0) return [];
-  return (await db.all("SELECT * FROM task_turns WHERE workspace_id = ? AND state = 'queued' ORDER BY seq LIMIT ?", [workspaceId, count])) as unknown as TurnRow[];
+  return (await db.all(
+    "SELECT * FROM task_turns WHERE workspace_id = ? AND state = 'queued' ORDER BY seq LIMIT ?",
+    [workspaceId, count],
+  )) as unknown as TurnRow[];
 }
 
 export async function startQueuedTurn(db: Store, turnId: string): Promise<void> {
-  (await db.run("UPDATE task_turns SET state = 'running' WHERE id = ? AND state = 'queued'", [turnId]));
+  await db.run("UPDATE task_turns SET state = 'running' WHERE id = ? AND state = 'queued'", [turnId]);
 }
 
 export async function openApiTasksOf(db: Store, workspaceId: string, userId: string): Promise<number> {
   return (
-    (await db.get(`SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND created_by = ? AND source = 'api'
-       AND status IN ('pending', 'implementing')`, [workspaceId, userId])) as { n: number }
+    (await db.get(
+      `SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND created_by = ? AND source = 'api'
+       AND status IN ('pending', 'implementing')`,
+      [workspaceId, userId],
+    )) as { n: number }
   ).n;
 }

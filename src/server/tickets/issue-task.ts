@@ -3,6 +3,7 @@
 // comment), and stopping its turn when the issue stops being the agent's. Plain functions over the store.
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
+import { workspaceSlotsLock } from "../store/lock-keys.js";
 import type { TaskContext } from "../tasks/context.js";
 import { checkStart } from "../tasks/decide.js";
 import { newEntryId, stopTask } from "../tasks/engine.js";
@@ -56,7 +57,8 @@ export async function startIssueTask(
   const { db } = ctx;
   const { workspaceId, source, issue } = input;
   const { taskId, started } = await ctx.commit(async () => {
-    // Inside the write: two starts of one issue at once make one task.
+    // Inside the write, under the workspace's slots lock (every instance): two starts of one issue make one task.
+    await db.current()?.lock(workspaceSlotsLock(workspaceId));
     if ((await issuesWithTasks(db, workspaceId, source, [issue.id])).size > 0)
       throw issueInProgress(issue.identifier);
     const facts = (await workspaceFacts(db, workspaceId))!;
@@ -88,7 +90,7 @@ export async function startIssueTask(
       now,
     );
     if (issue.number !== null)
-      (await db.run("UPDATE tasks SET ticket_number = ? WHERE id = ?", [issue.number, taskId]));
+      await db.run("UPDATE tasks SET ticket_number = ? WHERE id = ?", [issue.number, taskId]);
     const entryId = newEntryId("user");
     await insertEntry(
       db,
@@ -113,7 +115,10 @@ export async function startIssueTask(
 
 /** Whether the task's first message carries `key` (the task was started by that request or delivery). */
 export async function startedWith(ctx: TaskContext, taskId: string, key: string): Promise<boolean> {
-  const first = (await ctx.db.get("SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [taskId])) as { message_id: string | null } | undefined;
+  const first = (await ctx.db.get(
+    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
+    [taskId],
+  )) as { message_id: string | null } | undefined;
   return first?.message_id === key;
 }
 
@@ -124,7 +129,10 @@ export const deliveryKey = (source: string, deliveryId: string): string =>
 
 /** Whether a webhook (the agent's label or assignment) started the task, rather than a member's delegation. */
 export async function startedByWebhook(ctx: TaskContext, taskId: string): Promise<boolean> {
-  const first = (await ctx.db.get("SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [taskId])) as { message_id: string | null } | undefined;
+  const first = (await ctx.db.get(
+    "SELECT message_id FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1",
+    [taskId],
+  )) as { message_id: string | null } | undefined;
   return first?.message_id?.includes(DELIVERY_KEY_INFIX) ?? false;
 }
 
@@ -135,7 +143,10 @@ export async function taskOfIssue(
   source: IssueSource,
   issueId: string,
 ): Promise<TaskRow | undefined> {
-  const row = (await ctx.db.get("SELECT id FROM tasks WHERE workspace_id = ? AND source = ? AND ticket_id = ?", [workspaceId, TASK_SOURCE_OF[source], issueId])) as { id: string } | undefined;
+  const row = (await ctx.db.get(
+    "SELECT id FROM tasks WHERE workspace_id = ? AND source = ? AND ticket_id = ?",
+    [workspaceId, TASK_SOURCE_OF[source], issueId],
+  )) as { id: string } | undefined;
   return row && getTask(ctx.db, row.id);
 }
 
@@ -149,7 +160,10 @@ export async function followUpIssueTask(
 ): Promise<{ added: boolean }> {
   const { db } = ctx;
   const { added, started } = await ctx.commit(async () => {
-    const seen = (await db.get("SELECT 1 FROM task_messages WHERE task_id = ? AND message_id = ?", [input.taskId, input.key]));
+    const seen = await db.get("SELECT 1 FROM task_messages WHERE task_id = ? AND message_id = ?", [
+      input.taskId,
+      input.key,
+    ]);
     if (seen) return { added: false, started: [] as string[] };
     const now = ctx.now();
     await insertEntry(

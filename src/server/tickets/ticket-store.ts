@@ -37,7 +37,7 @@ export async function issuesWithTasks(
   return new Set(
     (
       (await db.all(`SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
-         AND ticket_id IN (SELECT value FROM json_each(?))`, [workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)])) as { ticket_id: string }[]
+         AND ticket_id IN (${db.dialect.jsonArrayValues})`, [workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)])) as { ticket_id: string }[]
     ).map((r) => r.ticket_id),
   );
 }

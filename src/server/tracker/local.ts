@@ -40,7 +40,7 @@ export function createLocalTracker(options: { db: Store; now?: () => Date }): Tr
     kind: "local",
     async searchIssues({ workspaceId, identity, q, limit }) {
       const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND state = 'open'
-         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY rowid`, [workspaceId, identity])) as unknown as Row[];
+         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY created_at, length(identifier), identifier`, [workspaceId, identity])) as unknown as Row[];
       return rows
         .filter((row) => !q || titleMatches(row.title, q))
         .slice(0, limit)

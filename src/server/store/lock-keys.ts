@@ -1,0 +1,19 @@
+// The keys of `Transaction.lock` the domain takes (PostgreSQL advisory locks, shared by every instance on one
+// database; no-ops on SQLite, whose write transactions already run one at a time). A transaction that takes
+// several takes them in the order listed here, so no two wait on each other.
+
+/** A request with an Idempotency-Key, from its lookup to its commit (tasks/idempotency.ts). */
+export const idempotencyLock = (userId: string, key: string): string => `idempotency:${userId}:${key}`;
+
+/** A task's open turn, from reading its state to changing it (a stop; a turn's end should take it too). */
+export const taskLock = (taskId: string): string => `task:${taskId}`;
+
+/**
+ * A workspace's plan slots: whatever counts its running and queued turns and then starts, queues or promotes
+ * one (a start, a hand-over, a turn's end) holds it, as does the person's limit of open tasks, counted with them.
+ */
+export const workspaceSlotsLock = (workspaceId: string): string => `workspace-slots:${workspaceId}`;
+
+/** The local code host's pull-request numbering in one repository: the highest number is read, the next added. */
+export const pullRequestNumberLock = (workspaceId: string, repo: string): string =>
+  `pull-request-number:${workspaceId}:${repo}`;
