@@ -35,8 +35,11 @@ beforeAll(async () => {
     ["cr_b_dismiss", "api.dismiss.test"],
     ["cr_b_secret", "api.secret.test"],
   ] as const)
-    (await h.db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
-         VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call this API', 'open', ?, ?)`, [id, target, at, at]));
+    await h.db.run(
+      `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+         VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call this API', 'open', ?, ?)`,
+      [id, target, at, at],
+    );
   server = createNodeServer(async (request: Request) => {
     const response = await h.app.listeners.public.fetch(request);
     served.push(await response.clone().text());
@@ -69,7 +72,8 @@ async function seriousFindings(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 const statusOf = async (id: string) =>
-  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
+  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string })
+    .status;
 
 describe("the dashboard's ticket and capability pages in Chromium", () => {
   it("delegates a seeded ticket by clicking its Delegate button; a second click elsewhere shows the refusal's reason and what to do next", async () => {
@@ -120,7 +124,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     const answer = await page.request.post(`${page.url()}/dismiss`, { form: { csrf: csrf ?? "" } });
     expect(answer.status()).toBe(403);
     expect(await answer.text()).toContain("only an owner or admin of Acme can do this");
-    expect(await (statusOf("cr_b_dismiss"))).toBe("open");
+    expect(await statusOf("cr_b_dismiss")).toBe("open");
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
   });
@@ -134,7 +138,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     await page.getByRole("button", { name: "Not now" }).click();
     await page.waitForURL(/done=dismissed/);
     expect(await page.getByRole("status").innerText()).toContain("Dismissed");
-    expect(await (statusOf("cr_b_dismiss"))).toBe("dismissed");
+    expect(await statusOf("cr_b_dismiss")).toBe("dismissed");
     await page.context().close();
   });
 
@@ -149,7 +153,7 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
     await page.getByRole("button", { name: "Save the secret" }).click();
     await page.waitForURL(/done=secret/);
     expect(await page.getByRole("status").innerText()).toContain("The secret is saved");
-    expect(await (statusOf("cr_b_secret"))).toBe("verification_pending");
+    expect(await statusOf("cr_b_secret")).toBe("verification_pending");
     expect(await page.content()).not.toContain(CANARY);
     expect(await seriousFindings(page)).toEqual([]);
     expect(served.filter((text) => text.includes(CANARY))).toEqual([]);

@@ -109,7 +109,9 @@ describe("the tokens page in Chromium", () => {
     expect(await page.textContent("body")).toContain("keyboard laptop");
     await page.goBack().catch(() => undefined);
     expect(await page.content()).not.toContain(token);
-    const made = (await h.db.get("SELECT count(*) AS n FROM personal_access_tokens WHERE name = 'keyboard laptop'")) as { n: number };
+    const made = (await h.db.get(
+      "SELECT count(*) AS n FROM personal_access_tokens WHERE name = 'keyboard laptop'",
+    )) as { n: number };
     expect(made.n).toBe(1);
     await page.context().close();
   });

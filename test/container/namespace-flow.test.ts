@@ -16,10 +16,10 @@ import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
-import { openSqliteStore } from "../helpers/sqlite-store.js";
 import type { Store } from "../../src/server/store/store.js";
 import { readTree } from "../helpers/canary.js";
 import { ACTIVATION_CANARIES, ACTIVATION_SEED, FIXTURES } from "../helpers/serve.js";
+import { openSqliteStore } from "../helpers/sqlite-store.js";
 
 describe("the agent flow on the namespace driver", () => {
   const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-nsflow-"));

@@ -20,11 +20,11 @@ import { startSandboxManager } from "../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../src/server/secrets/index.js";
 import { applySeed } from "../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
-import { openSqliteStore } from "../helpers/sqlite-store.js";
 import type { Store } from "../../src/server/store/store.js";
 import { pollUntil } from "../helpers/poll.js";
 import { DRIVERS } from "../helpers/sandbox-drivers.js";
 import { FIXTURES } from "../helpers/serve.js";
+import { openSqliteStore } from "../helpers/sqlite-store.js";
 
 const TOKEN = "btn_box-dev-0000000000000000000000";
 const CANARY = "canary-task-box-3e7a1c9d-never-print";

@@ -222,7 +222,10 @@ export function createAdminApp(deps: ServerDeps) {
     }),
     async (c) => {
       const input = c.req.valid("json");
-      const changed = (await deps.db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [input.state, input.workspaceId]));
+      const changed = await deps.db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [
+        input.state,
+        input.workspaceId,
+      ]);
       if (changed.changes === 0) throw notFound("no such workspace");
       return c.json({ ok: true as const }, 200);
     },
@@ -240,11 +243,14 @@ export function createAdminApp(deps: ServerDeps) {
     }),
     async (c) => {
       const input = c.req.valid("json");
-      const changed = (await deps.db.transaction(async () => {
-        const result = (await deps.db.run("UPDATE workspaces SET plan_name = coalesce(?, plan_name), plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [input.name ?? null, input.concurrency, input.queueSize, input.workspaceId]));
+      const changed = await deps.db.transaction(async () => {
+        const result = await deps.db.run(
+          "UPDATE workspaces SET plan_name = coalesce(?, plan_name), plan_concurrency = ?, plan_queue_size = ? WHERE id = ?",
+          [input.name ?? null, input.concurrency, input.queueSize, input.workspaceId],
+        );
         // A larger plan starts queued turns at once.
         return result.changes > 0 ? promote(deps.db, input.workspaceId) : null;
-      }));
+      });
       if (changed === null) throw notFound("no such workspace");
       deps.tasks.context.runTurns(changed);
       return c.json({ ok: true as const }, 200);
@@ -254,14 +260,22 @@ export function createAdminApp(deps: ServerDeps) {
 }
 
 /** Marks the repository disconnected; its names stay reserved in every engagement of the workspace. */
-async function disconnectRepository(deps: ServerDeps, body: { workspaceId: string; repository: string }): Promise<boolean> {
-  return (await deps.db.transaction(async () => {
-    const changed = (await deps.db.run("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ?", [body.workspaceId, body.repository]));
+async function disconnectRepository(
+  deps: ServerDeps,
+  body: { workspaceId: string; repository: string },
+): Promise<boolean> {
+  return await deps.db.transaction(async () => {
+    const changed = await deps.db.run(
+      "UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND slug = ?",
+      [body.workspaceId, body.repository],
+    );
     if (changed.changes === 0) return false;
-    const engagements = (await deps.db.all("SELECT id FROM engagements WHERE workspace_id = ?", [body.workspaceId])) as {
+    const engagements = (await deps.db.all("SELECT id FROM engagements WHERE workspace_id = ?", [
+      body.workspaceId,
+    ])) as {
       id: string;
     }[];
     for (const e of engagements) await reserveDisconnected(deps.db, e.id, body.workspaceId);
     return true;
-  }));
+  });
 }

@@ -244,7 +244,8 @@ export function createApiApp(deps: ServerDeps) {
       request: { params: taskParams },
       responses: { 200: json(TaskSchema, "the task (bare object)"), ...errors(COMMON) },
     }),
-    async (c) => c.json(await readTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId), 200),
+    async (c) =>
+      c.json(await readTask(ctx(), c.get("membership").workspaceId, c.req.valid("param").taskId), 200),
   );
 
   app.openapi(
@@ -286,7 +287,10 @@ export function createApiApp(deps: ServerDeps) {
     }),
     async (c) => {
       const { taskId } = c.req.valid("param");
-      return c.json(await listMessages(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")), 200);
+      return c.json(
+        await listMessages(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")),
+        200,
+      );
     },
     refuseInput,
   );

@@ -15,7 +15,11 @@ export const authenticateCaller = (deps: ServerDeps) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     c.set(
       "caller",
-      await authenticateApiToken(deps.db, c.req.header(API_HEADERS.authorization) ?? null, deps.now().getTime()),
+      await authenticateApiToken(
+        deps.db,
+        c.req.header(API_HEADERS.authorization) ?? null,
+        deps.now().getTime(),
+      ),
     );
     await next();
   });
@@ -41,6 +45,9 @@ export const limitRate = (deps: ServerDeps, method: "GET" | "POST" | "DELETE", e
 
 export const requireWorkspaceMember = (deps: ServerDeps) =>
   createMiddleware<ApiEnv>(async (c, next) => {
-    c.set("membership", await requireMembership(deps.db, c.get("caller").user, c.req.param("workspaceId") ?? ""));
+    c.set(
+      "membership",
+      await requireMembership(deps.db, c.get("caller").user, c.req.param("workspaceId") ?? ""),
+    );
     await next();
   });

@@ -31,13 +31,16 @@ export async function authenticate(
   const lease = headers.get(HEADERS.sandboxLease);
   if (!bearer || !lease || lease.length > 512) throw domainError("invalid_token", UNKNOWN_CREDENTIALS);
   // One lookup: no row when either credential is unknown or they belong to different engagements.
-  const found = (await db.get(`SELECT t.id AS turn_id, t.engagement_id, t.expires_at_ms, s.id AS sandbox_id, s.lease_expires_at_ms,
+  const found = (await db.get(
+    `SELECT t.id AS turn_id, t.engagement_id, t.expires_at_ms, s.id AS sandbox_id, s.lease_expires_at_ms,
        e.workspace_id, w.rollout_repository_environments AS rollout
      FROM turns t
      JOIN sandboxes s ON s.lease_hash = ? AND s.engagement_id = t.engagement_id
      JOIN engagements e ON e.id = t.engagement_id
      JOIN workspaces w ON w.id = e.workspace_id
-     WHERE t.token_hash = ?`, [hashCredential(lease), hashCredential(bearer)])) as
+     WHERE t.token_hash = ?`,
+    [hashCredential(lease), hashCredential(bearer)],
+  )) as
     | {
         turn_id: string;
         engagement_id: string;

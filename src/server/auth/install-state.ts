@@ -25,10 +25,20 @@ export async function issueInstallState(
     SCOPE,
     JSON.stringify({ k: input.kind, w: input.workspaceId, n: randomBytes(16).toString("base64url") }),
   );
-  (await db.run(`INSERT INTO install_states (state_hash, kind, workspace_id, user_id, verifier_sealed, expires_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?)`, [hashCredential(state), input.kind, input.workspaceId, input.userId, input.verifier ? box.seal(verifierScope(input.kind), input.verifier) : null, now.getTime() + INSTALL_STATE_TTL_MS]));
+  await db.run(
+    `INSERT INTO install_states (state_hash, kind, workspace_id, user_id, verifier_sealed, expires_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+    [
+      hashCredential(state),
+      input.kind,
+      input.workspaceId,
+      input.userId,
+      input.verifier ? box.seal(verifierScope(input.kind), input.verifier) : null,
+      now.getTime() + INSTALL_STATE_TTL_MS,
+    ],
+  );
   // Old states go with each new one: the table holds only the last ten minutes' flows.
-  (await db.run("DELETE FROM install_states WHERE expires_at_ms < ?", [now.getTime() - INSTALL_STATE_TTL_MS]));
+  await db.run("DELETE FROM install_states WHERE expires_at_ms < ?", [now.getTime() - INSTALL_STATE_TTL_MS]);
   return state;
 }
 
@@ -52,7 +62,10 @@ export async function consumeInstallState(
   } catch {
     return { ok: false, refusal: "invalid" };
   }
-  const row = (await db.get("SELECT kind, workspace_id, user_id, verifier_sealed, expires_at_ms, used_at_ms FROM install_states WHERE state_hash = ?", [hashCredential(input.state)])) as
+  const row = (await db.get(
+    "SELECT kind, workspace_id, user_id, verifier_sealed, expires_at_ms, used_at_ms FROM install_states WHERE state_hash = ?",
+    [hashCredential(input.state)],
+  )) as
     | {
         kind: InstallKind;
         workspace_id: string;
@@ -67,7 +80,10 @@ export async function consumeInstallState(
   if (row.used_at_ms !== null) return { ok: false, refusal: "used" };
   if (row.expires_at_ms <= now.getTime()) return { ok: false, refusal: "expired" };
   if (row.user_id !== input.userId) return { ok: false, refusal: "other_member" };
-  (await db.run("UPDATE install_states SET used_at_ms = ? WHERE state_hash = ?", [now.getTime(), hashCredential(input.state)]));
+  await db.run("UPDATE install_states SET used_at_ms = ? WHERE state_hash = ?", [
+    now.getTime(),
+    hashCredential(input.state),
+  ]);
   return {
     ok: true,
     workspaceId: row.workspace_id,

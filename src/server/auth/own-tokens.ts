@@ -19,8 +19,11 @@ export interface TokenSummary {
 
 /** The user's tokens, newest first, with whether each still acts. */
 export async function listOwnTokens(db: Store, user: User, nowMs: number): Promise<TokenSummary[]> {
-  const rows = (await db.all(`SELECT id, name, last_four, created_at, expires_at_ms, revoked_at_ms FROM personal_access_tokens
-     WHERE email = ? ORDER BY created_at DESC, id`, [user.email])) as {
+  const rows = (await db.all(
+    `SELECT id, name, last_four, created_at, expires_at_ms, revoked_at_ms FROM personal_access_tokens
+     WHERE email = ? ORDER BY created_at DESC, id`,
+    [user.email],
+  )) as {
     id: string;
     name: string;
     last_four: string;
@@ -54,8 +57,11 @@ export async function createOwnToken(
 ): Promise<CreatedToken | "already-created"> {
   const made = makePersonalToken(secret);
   const expiresAtMs = expiryFor(now.getTime(), input.lifetimeDays);
-  const inserted = (await db.run(`INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, [made.hash, user.email, input.name, expiresAtMs, now.toISOString(), input.id, made.lastFour]));
+  const inserted = await db.run(
+    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    [made.hash, user.email, input.name, expiresAtMs, now.toISOString(), input.id, made.lastFour],
+  );
   if (inserted.changes === 0) return "already-created";
   return {
     id: input.id,
@@ -71,11 +77,22 @@ export async function createOwnToken(
 export type RevokeOutcome = "revoked" | "already-revoked" | "not-found";
 
 /** Revokes the user's own token at once; a token of anyone else is "not-found", exactly as a missing one. */
-export async function revokeOwnToken(db: Store, user: User, tokenId: string, nowMs: number): Promise<RevokeOutcome> {
-  const row = (await db.get("SELECT revoked_at_ms FROM personal_access_tokens WHERE id = ? AND email = ?", [tokenId, user.email])) as { revoked_at_ms: number | null } | undefined;
+export async function revokeOwnToken(
+  db: Store,
+  user: User,
+  tokenId: string,
+  nowMs: number,
+): Promise<RevokeOutcome> {
+  const row = (await db.get("SELECT revoked_at_ms FROM personal_access_tokens WHERE id = ? AND email = ?", [
+    tokenId,
+    user.email,
+  ])) as { revoked_at_ms: number | null } | undefined;
   if (!row) return "not-found";
   if (row.revoked_at_ms !== null) return "already-revoked";
-  (await db.run("UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND email = ? AND revoked_at_ms IS NULL", [nowMs, tokenId, user.email]));
+  await db.run(
+    "UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND email = ? AND revoked_at_ms IS NULL",
+    [nowMs, tokenId, user.email],
+  );
   return "revoked";
 }
 

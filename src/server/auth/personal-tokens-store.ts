@@ -54,9 +54,12 @@ export async function lookUpPersonalToken(
   db: Store,
   token: string,
   nowMs: number,
-): Promise<{ state: "active"; found: AuthenticatedToken; } | { state: Exclude<TokenState, "active">; }> {
-  const row = (await db.get(`SELECT t.id, t.expires_at_ms, t.revoked_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
-     FROM personal_access_tokens t JOIN users u ON u.email = t.email WHERE t.token_hash = ?`, [hashPersonalToken(token)])) as
+): Promise<{ state: "active"; found: AuthenticatedToken } | { state: Exclude<TokenState, "active"> }> {
+  const row = (await db.get(
+    `SELECT t.id, t.expires_at_ms, t.revoked_at_ms, u.id AS user_id, u.email, u.name, u.codehost_login
+     FROM personal_access_tokens t JOIN users u ON u.email = t.email WHERE t.token_hash = ?`,
+    [hashPersonalToken(token)],
+  )) as
     | {
         id: string;
         expires_at_ms: number;
@@ -85,12 +88,27 @@ export async function lookUpPersonalToken(
 /** Revokes a token at once; returns false when it was already revoked or does not exist. */
 export async function revokePersonalToken(db: Store, tokenId: string, nowMs: number): Promise<boolean> {
   return (
-    (await db.run("UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL", [nowMs, tokenId])).changes > 0
+    (
+      await db.run(
+        "UPDATE personal_access_tokens SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL",
+        [nowMs, tokenId],
+      )
+    ).changes > 0
   );
 }
 
 /** A token named in the seed document: kept as its hash and last four, valid a year; re-seeding changes nothing. */
 export async function seedPersonalToken(db: Store, email: string, token: string, now: Date): Promise<void> {
-  (await db.run(`INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
-     VALUES (?, ?, 'seed', ?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email, last_four = excluded.last_four`, [hashPersonalToken(token), email.toLowerCase(), expiryFor(now.getTime(), 365), now.toISOString(), newId("pat"), token.slice(-4)]));
+  await db.run(
+    `INSERT INTO personal_access_tokens (token_hash, email, name, expires_at_ms, created_at, id, last_four)
+     VALUES (?, ?, 'seed', ?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET email = excluded.email, last_four = excluded.last_four`,
+    [
+      hashPersonalToken(token),
+      email.toLowerCase(),
+      expiryFor(now.getTime(), 365),
+      now.toISOString(),
+      newId("pat"),
+      token.slice(-4),
+    ],
+  );
 }

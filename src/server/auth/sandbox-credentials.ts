@@ -23,7 +23,7 @@ export async function issueSandbox(
   input: { workspaceId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
 ): Promise<IssuedSandbox | CredentialFailure> {
-  return (await db.transaction(async () => issueSandboxWithin(db, input, now)));
+  return await db.transaction(async () => issueSandboxWithin(db, input, now));
 }
 
 /** `issueSandbox` inside the caller's transaction (the task engine issues a turn's credentials as it begins it). */
@@ -34,15 +34,24 @@ export async function issueSandboxWithin(
 ): Promise<IssuedSandbox | CredentialFailure> {
   if (!(await db.get("SELECT 1 FROM workspaces WHERE id = ?", [input.workspaceId])))
     return "workspace_not_found";
-  const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [input.engagementId])) as { workspace_id: string } | undefined;
+  const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [
+    input.engagementId,
+  ])) as { workspace_id: string } | undefined;
   if (engagement && engagement.workspace_id !== input.workspaceId) return "engagement_elsewhere";
   if (!engagement) {
-    (await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [input.engagementId, input.workspaceId, now.toISOString()]));
+    await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [
+      input.engagementId,
+      input.workspaceId,
+      now.toISOString(),
+    ]);
   }
   const sandboxId = newId("sbx");
   const lease = newCredential("btl");
   const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
-  (await db.run("INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)", [sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString()]));
+  await db.run(
+    "INSERT INTO sandboxes (id, engagement_id, lease_hash, lease_expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
+    [sandboxId, input.engagementId, hashCredential(lease), leaseExpires.getTime(), now.toISOString()],
+  );
   const turn = await insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
   return {
     sandboxId,
@@ -58,8 +67,8 @@ export async function issueTurn(
   db: Store,
   input: { engagementId: string; ttlSeconds?: number },
   now: Date,
-): Promise<{ turnToken: string; turnExpiresAt: string; } | CredentialFailure> {
-  return (await db.transaction(async () => issueTurnWithin(db, input, now)));
+): Promise<{ turnToken: string; turnExpiresAt: string } | CredentialFailure> {
+  return await db.transaction(async () => issueTurnWithin(db, input, now));
 }
 
 /**
@@ -72,7 +81,10 @@ export async function extendLeaseWithin(
   now: Date,
 ): Promise<string> {
   const expires = now.getTime() + (input.ttlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000;
-  (await db.run("UPDATE sandboxes SET lease_expires_at_ms = CASE WHEN lease_expires_at_ms > ? THEN lease_expires_at_ms ELSE ? END WHERE id = ? AND engagement_id = ?", [expires, expires, input.sandboxId, input.engagementId]));
+  await db.run(
+    "UPDATE sandboxes SET lease_expires_at_ms = CASE WHEN lease_expires_at_ms > ? THEN lease_expires_at_ms ELSE ? END WHERE id = ? AND engagement_id = ?",
+    [expires, expires, input.sandboxId, input.engagementId],
+  );
   return new Date(expires).toISOString();
 }
 
@@ -81,7 +93,7 @@ export async function issueTurnWithin(
   db: Store,
   input: { engagementId: string; ttlSeconds?: number },
   now: Date,
-): Promise<{ turnToken: string; turnExpiresAt: string; } | CredentialFailure> {
+): Promise<{ turnToken: string; turnExpiresAt: string } | CredentialFailure> {
   if (!(await db.get("SELECT 1 FROM engagements WHERE id = ?", [input.engagementId])))
     return "engagement_not_found";
   return insertTurn(db, input.engagementId, input.ttlSeconds, now);
@@ -90,7 +102,10 @@ export async function issueTurnWithin(
 async function insertTurn(db: Store, engagementId: string, ttlSeconds: number | undefined, now: Date) {
   const turnToken = newCredential("btt");
   const expires = new Date(now.getTime() + (ttlSeconds ?? DEFAULT_TURN_TTL_SECONDS) * 1000);
-  (await db.run("INSERT INTO turns (id, engagement_id, token_hash, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)", [newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString()]));
+  await db.run(
+    "INSERT INTO turns (id, engagement_id, token_hash, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)",
+    [newId("turn"), engagementId, hashCredential(turnToken), expires.getTime(), now.toISOString()],
+  );
   return { turnToken, turnExpiresAt: expires.toISOString() };
 }
 
@@ -103,7 +118,7 @@ export async function renewSandbox(
   input: { sandboxId: string; engagementId: string; leaseTtlSeconds?: number; turnTtlSeconds?: number },
   now: Date,
 ): Promise<IssuedSandbox> {
-  return (await db.transaction(async () => renewSandboxWithin(db, input, now)));
+  return await db.transaction(async () => renewSandboxWithin(db, input, now));
 }
 
 /** `renewSandbox` inside the caller's transaction (a restarted service resuming a turn in an adopted box). */
@@ -114,7 +129,10 @@ export async function renewSandboxWithin(
 ): Promise<IssuedSandbox> {
   const lease = newCredential("btl");
   const leaseExpires = new Date(now.getTime() + (input.leaseTtlSeconds ?? DEFAULT_LEASE_TTL_SECONDS) * 1000);
-  (await db.run("UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?", [hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId]));
+  await db.run(
+    "UPDATE sandboxes SET lease_hash = ?, lease_expires_at_ms = ? WHERE id = ? AND engagement_id = ?",
+    [hashCredential(lease), leaseExpires.getTime(), input.sandboxId, input.engagementId],
+  );
   const turn = await insertTurn(db, input.engagementId, input.turnTtlSeconds, now);
   return {
     sandboxId: input.sandboxId,

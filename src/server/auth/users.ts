@@ -31,7 +31,9 @@ const toUser = (row: UserRow): User => ({
 });
 
 export async function findUserByEmail(db: Store, email: string): Promise<User | undefined> {
-  const row = (await db.get("SELECT id, email, name, codehost_login FROM users WHERE email = ?", [email.toLowerCase()])) as UserRow | undefined;
+  const row = (await db.get("SELECT id, email, name, codehost_login FROM users WHERE email = ?", [
+    email.toLowerCase(),
+  ])) as UserRow | undefined;
   return row && toUser(row);
 }
 
@@ -51,23 +53,43 @@ export async function upsertUser(
   const email = input.email.toLowerCase();
   const existing = await findUserByEmail(db, email);
   if (!existing) {
-    (await db.run("INSERT INTO users (id, email, name, codehost_login, created_at) VALUES (?, ?, ?, ?, ?)", [userIdFor(email), email, input.name ?? email, input.codehostLogin ?? null, now.toISOString()]));
+    await db.run("INSERT INTO users (id, email, name, codehost_login, created_at) VALUES (?, ?, ?, ?, ?)", [
+      userIdFor(email),
+      email,
+      input.name ?? email,
+      input.codehostLogin ?? null,
+      now.toISOString(),
+    ]);
   } else {
-    (await db.run("UPDATE users SET name = ?, codehost_login = ? WHERE id = ?", [input.name ?? existing.name, input.codehostLogin === undefined ? existing.codehostLogin : input.codehostLogin, existing.id]));
+    await db.run("UPDATE users SET name = ?, codehost_login = ? WHERE id = ?", [
+      input.name ?? existing.name,
+      input.codehostLogin === undefined ? existing.codehostLogin : input.codehostLogin,
+      existing.id,
+    ]);
   }
   return (await findUserByEmail(db, email))!;
 }
 
-export async function membershipOf(db: Store, user: User, workspaceId: string): Promise<Membership | undefined> {
-  const row = (await db.get(`SELECT w.id, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
-     WHERE m.workspace_id = ? AND m.email = ?`, [workspaceId, user.email])) as { id: string; name: string; role: Role } | undefined;
+export async function membershipOf(
+  db: Store,
+  user: User,
+  workspaceId: string,
+): Promise<Membership | undefined> {
+  const row = (await db.get(
+    `SELECT w.id, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+     WHERE m.workspace_id = ? AND m.email = ?`,
+    [workspaceId, user.email],
+  )) as { id: string; name: string; role: Role } | undefined;
   return row && { workspaceId: row.id, workspaceName: row.name, role: row.role };
 }
 
 /** Every workspace the user belongs to, ordered by name (then id, so equal names keep one order). */
 export async function membershipsOf(db: Store, user: User): Promise<Membership[]> {
   return (
-    (await db.all(`SELECT w.id, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
-       WHERE m.email = ? ORDER BY w.name, w.id`, [user.email])) as { id: string; name: string; role: Role }[]
+    (await db.all(
+      `SELECT w.id, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+       WHERE m.email = ? ORDER BY w.name, w.id`,
+      [user.email],
+    )) as { id: string; name: string; role: Role }[]
   ).map((row) => ({ workspaceId: row.id, workspaceName: row.name, role: row.role }));
 }

@@ -23,8 +23,15 @@ import {
 } from "./requests-store.js";
 import type { CapabilityRuntime } from "./runtime.js";
 
-export async function repositoryInWorkspace(rt: CapabilityRuntime, workspaceId: string, repoId: string): Promise<void> {
-  const row = (await rt.db.get("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?", [repoId, workspaceId]));
+export async function repositoryInWorkspace(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  repoId: string,
+): Promise<void> {
+  const row = await rt.db.get("SELECT 1 FROM repositories WHERE id = ? AND workspace_id = ?", [
+    repoId,
+    workspaceId,
+  ]);
   if (!row) throw domainError("not_found", "no such repository");
 }
 
@@ -56,13 +63,13 @@ export async function dismissRequest(
   repoId: string,
   id: string,
 ): Promise<CapabilityRequest> {
-  return (await rt.db.transaction(async () => {
+  return await rt.db.transaction(async () => {
     const request = await requestInRepository(rt, workspaceId, repoId, id);
     const result = transitionCapabilityRequest(stateOf(request), { type: "dismiss" });
     if (!result.ok) throw domainError("request_closed", result.reason);
     await saveState(rt.db, id, result.state, rt.now().toISOString());
     return toWire((await getRequest(rt.db, id))!);
-  }));
+  });
 }
 
 export async function putSecret(
@@ -80,9 +87,12 @@ export async function putSecret(
   }
   const now = rt.now();
   const at = now.toISOString();
-  return (await rt.db.transaction(async () => {
+  return await rt.db.transaction(async () => {
     await repositoryInWorkspace(rt, workspaceId, repoId);
-    const clash = (await rt.db.get("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?", [repoId, name]));
+    const clash = await rt.db.get("SELECT 1 FROM sandbox_env WHERE repository_id = ? AND name = ?", [
+      repoId,
+      name,
+    ]);
     if (clash)
       throw domainError(
         "invalid_request",
@@ -109,11 +119,11 @@ export async function putSecret(
       }
     }
     const written = await writeSecret(rt.db, rt.secretBox, {
-        repositoryId: repoId,
-        name,
-        value: body.value,
-        allowedHosts: body.allowedHosts,
-        at,
+      repositoryId: repoId,
+      name,
+      value: body.value,
+      allowedHosts: body.allowedHosts,
+      at,
     });
     const secretId = written.secretId;
     const existing = written.created ? undefined : { id: secretId };
@@ -140,7 +150,7 @@ export async function putSecret(
       updatedAt: at,
       capabilityRequests: [...changed.values()],
     };
-  }));
+  });
 }
 
 /** `o***@acme.test`: the sandbox sees that a recipient failed without learning the address. */
@@ -149,7 +159,11 @@ export function maskRecipient(email: string): string {
   return `${local.slice(0, 1)}***@${domain}`;
 }
 
-export async function viewRequest(rt: CapabilityRuntime, workspaceId: string, id: string): Promise<CapabilityRequestView> {
+export async function viewRequest(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  id: string,
+): Promise<CapabilityRequestView> {
   const request = await getRequest(rt.db, id);
   if (!request || request.workspaceId !== workspaceId)
     throw domainError("not_found", "no such capability request");
@@ -168,9 +182,13 @@ export async function viewRequest(rt: CapabilityRuntime, workspaceId: string, id
   return { request: toWire(request), notifications };
 }
 
-export async function redeliver(rt: CapabilityRuntime, workspaceId: string, id: string): Promise<RedeliverResponse> {
+export async function redeliver(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  id: string,
+): Promise<RedeliverResponse> {
   await viewRequest(rt, workspaceId, id);
-  const requeued = (await rt.db.transaction(async () => requeueFailedDeliveries(rt.db, id, rt.now())));
+  const requeued = await rt.db.transaction(async () => requeueFailedDeliveries(rt.db, id, rt.now()));
   rt.kickMail();
   return {
     ...(await viewRequest(rt, workspaceId, id)),

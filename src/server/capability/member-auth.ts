@@ -33,8 +33,11 @@ export async function authenticateMember(
   if (looked.state !== "active")
     throw domainError("invalid_token", "the personal access token is unknown, expired or revoked");
   const row = { email: looked.found.user.email };
-  const member = (await db.get(`SELECT m.role, w.rollout_repository_environments AS rollout FROM members m
-       JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`, [workspaceId, row.email])) as { role: MemberRole; rollout: number } | undefined;
+  const member = (await db.get(
+    `SELECT m.role, w.rollout_repository_environments AS rollout FROM members m
+       JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.email = ?`,
+    [workspaceId, row.email],
+  )) as { role: MemberRole; rollout: number } | undefined;
   if (!member) throw domainError("not_found", "no such workspace");
   return { email: row.email, role: member.role, workspaceId, rolloutEnabled: member.rollout === 1 };
 }

@@ -26,7 +26,10 @@ export interface NotificationRow {
 }
 
 export async function recipientsFor(db: Store, workspaceId: string): Promise<string[]> {
-  const rows = (await db.all("SELECT email FROM members WHERE workspace_id = ? AND role IN ('owner', 'admin') ORDER BY email", [workspaceId])) as { email: string }[];
+  const rows = (await db.all(
+    "SELECT email FROM members WHERE workspace_id = ? AND role IN ('owner', 'admin') ORDER BY email",
+    [workspaceId],
+  )) as { email: string }[];
   return rows.map((r) => r.email);
 }
 
@@ -43,7 +46,10 @@ export async function enqueueNotification(
   },
   now: Date,
 ): Promise<void> {
-  (await db.run("INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)", [input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString()]));
+  await db.run(
+    "INSERT INTO notifications (id, request_id, kind, subject, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    [input.id, input.requestId, input.kind, input.subject, input.text, now.toISOString()],
+  );
   for (const recipient of input.recipients) {
     await db.run(
       "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
@@ -61,20 +67,41 @@ export interface DueDelivery {
 }
 
 export async function dueDeliveries(db: Store, nowMs: number, limit = 50): Promise<DueDelivery[]> {
-  return (await db.all(`SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
+  return (await db.all(
+    `SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
        FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
-       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`, [nowMs, limit])) as unknown as DueDelivery[];
+       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`,
+    [nowMs, limit],
+  )) as unknown as DueDelivery[];
 }
 
 export async function markDelivered(db: Store, due: DueDelivery, now: Date): Promise<void> {
-  (await db.run("UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'", [now.toISOString(), due.notificationId, due.recipient]));
+  await db.run(
+    "UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
+    [now.toISOString(), due.notificationId, due.recipient],
+  );
 }
 
 /** Records a failed attempt: retried later, or `failed` after MAX_DELIVERY_ATTEMPTS. `error` never holds a secret. */
-export async function markAttemptFailed(db: Store, due: DueDelivery, error: string, now: Date): Promise<void> {
+export async function markAttemptFailed(
+  db: Store,
+  due: DueDelivery,
+  error: string,
+  now: Date,
+): Promise<void> {
   const attempts = due.attempts + 1;
   const state: DeliveryState = attempts >= MAX_DELIVERY_ATTEMPTS ? "failed" : "pending";
-  (await db.run("UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'", [state, attempts, error.slice(0, 300), now.getTime() + retryDelayMs(attempts), due.notificationId, due.recipient]));
+  await db.run(
+    "UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
+    [
+      state,
+      attempts,
+      error.slice(0, 300),
+      now.getTime() + retryDelayMs(attempts),
+      due.notificationId,
+      due.recipient,
+    ],
+  );
 }
 
 /** Puts every failed delivery of a request's notifications back in the queue; sent ones are left alone. */
@@ -82,9 +109,12 @@ export async function requeueFailedDeliveries(
   db: Store,
   requestId: string,
   now: Date,
-): Promise<{ notificationId: string; recipient: string; }[]> {
-  const rows = (await db.all(`SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
-       JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`, [requestId])) as { notificationId: string; recipient: string }[];
+): Promise<{ notificationId: string; recipient: string }[]> {
+  const rows = (await db.all(
+    `SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
+       JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`,
+    [requestId],
+  )) as { notificationId: string; recipient: string }[];
   for (const row of rows) {
     await db.run(
       "UPDATE notification_deliveries SET state = 'pending', attempts = 0, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ?",
@@ -95,7 +125,10 @@ export async function requeueFailedDeliveries(
 }
 
 export async function notificationsOf(db: Store, requestId: string): Promise<NotificationRow[]> {
-  const notes = (await db.all("SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id", [requestId])) as unknown as Omit<NotificationRow, "deliveries">[];
+  const notes = (await db.all(
+    "SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id",
+    [requestId],
+  )) as unknown as Omit<NotificationRow, "deliveries">[];
   const result: NotificationRow[] = [];
   for (const n of notes) {
     const deliveries = (await db.all(

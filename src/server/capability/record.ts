@@ -69,8 +69,15 @@ async function applyEvidence(
   return result.changed;
 }
 
-async function repositoryOf(rt: CapabilityRuntime, workspaceId: string, slug: string): Promise<{ id: string; }> {
-  const repo = (await rt.db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [workspaceId, slug])) as { id: string; connected: number } | undefined;
+async function repositoryOf(
+  rt: CapabilityRuntime,
+  workspaceId: string,
+  slug: string,
+): Promise<{ id: string }> {
+  const repo = (await rt.db.get(
+    "SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?",
+    [workspaceId, slug],
+  )) as { id: string; connected: number } | undefined;
   if (!repo) throw domainError("not_found", `no repository ${slug} in this workspace`);
   if (repo.connected !== 1) {
     throw domainError("invalid_repo", `${slug} is not connected to the workspace`);
@@ -85,7 +92,8 @@ export async function recordCapabilityRequest(
   idempotencyKey: string | null,
 ): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> {
   const requestHash = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  const replay = async () => (idempotencyKey ? await firstAnswer(rt, who, idempotencyKey, requestHash) : undefined);
+  const replay = async () =>
+    idempotencyKey ? await firstAnswer(rt, who, idempotencyKey, requestHash) : undefined;
   const early = await replay();
   if (early) return early;
   const kind = validated(() => normaliseCapabilityKind(body.capability));
@@ -116,57 +124,65 @@ export async function recordCapabilityRequest(
   }
 
   const now = rt.now();
-  const response = (await rt.db.transaction(async (): Promise<{ status: 200 | 201; response: RecordCapabilityResponse; }> => {
-    // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
-    // committed while the matcher ran. A duplicate gets the first answer, not a second record.
-    const duplicate = await replay();
-    if (duplicate) return duplicate;
-    const exact = await exactMatch();
-    const candidate = decision?.requestId ? await getRequest(rt.db, decision.requestId) : undefined;
-    const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
-    const found = exact ?? merged;
-    let request: StoredRequest;
-    let status: 200 | 201 = 200;
-    if (found) {
-      request = found;
-    } else {
-      if (body.evidence) {
-        throw domainError("no_matching_request", "no matching request; record it first without --evidence");
+  const response = await rt.db.transaction(
+    async (): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> => {
+      // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
+      // committed while the matcher ran. A duplicate gets the first answer, not a second record.
+      const duplicate = await replay();
+      if (duplicate) return duplicate;
+      const exact = await exactMatch();
+      const candidate = decision?.requestId ? await getRequest(rt.db, decision.requestId) : undefined;
+      const merged = candidate && MATCHABLE_STATUSES.has(candidate.status) ? candidate : undefined;
+      const found = exact ?? merged;
+      let request: StoredRequest;
+      let status: 200 | 201 = 200;
+      if (found) {
+        request = found;
+      } else {
+        if (body.evidence) {
+          throw domainError("no_matching_request", "no matching request; record it first without --evidence");
+        }
+        const created = {
+          requestId: newId(CAPABILITY_REQUEST_ID_PREFIX.slice(0, -1)),
+          workspaceId: who.workspaceId,
+          repositoryId: repo.id,
+          repository: body.repository,
+          kind,
+          target: target.value,
+          targetForm: target.form,
+          reason,
+          createdAt: now.toISOString(),
+          sandboxId: who.sandboxId,
+        };
+        await insertRequest(rt.db, created);
+        request = (await getRequest(rt.db, created.requestId))!;
+        await notifyOwners(rt, request, "new_request", now);
+        status = 201;
       }
-      const created = {
-        requestId: newId(CAPABILITY_REQUEST_ID_PREFIX.slice(0, -1)),
-        workspaceId: who.workspaceId,
-        repositoryId: repo.id,
-        repository: body.repository,
-        kind,
-        target: target.value,
-        targetForm: target.form,
-        reason,
-        createdAt: now.toISOString(),
-        sandboxId: who.sandboxId,
+      let evidence: RecordCapabilityResponse["evidence"] = null;
+      if (body.evidence) {
+        evidence = {
+          outcome: body.evidence.outcome,
+          changed: await applyEvidence(rt, request, body.evidence, now),
+        };
+        request = (await getRequest(rt.db, request.requestId))!;
+      }
+      const out: RecordCapabilityResponse = {
+        request: toWire(request),
+        matched: status === 200,
+        matchedBy: status === 201 ? null : exact ? "target" : "matcher",
+        matcher: decision ? { outcome: decision.outcome, confidence: decision.confidence } : null,
+        evidence,
       };
-      await insertRequest(rt.db, created);
-      request = (await getRequest(rt.db, created.requestId))!;
-      await notifyOwners(rt, request, "new_request", now);
-      status = 201;
-    }
-    let evidence: RecordCapabilityResponse["evidence"] = null;
-    if (body.evidence) {
-      evidence = { outcome: body.evidence.outcome, changed: await applyEvidence(rt, request, body.evidence, now) };
-      request = (await getRequest(rt.db, request.requestId))!;
-    }
-    const out: RecordCapabilityResponse = {
-      request: toWire(request),
-      matched: status === 200,
-      matchedBy: status === 201 ? null : exact ? "target" : "matcher",
-      matcher: decision ? { outcome: decision.outcome, confidence: decision.confidence } : null,
-      evidence,
-    };
-    if (idempotencyKey) {
-      (await rt.db.run("INSERT INTO capability_idempotency (sandbox_id, idempotency_key, request_hash, response_json, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, idempotencyKey, requestHash, JSON.stringify(out), now.toISOString()]));
-    }
-    return { status, response: out };
-  }));
+      if (idempotencyKey) {
+        await rt.db.run(
+          "INSERT INTO capability_idempotency (sandbox_id, idempotency_key, request_hash, response_json, created_at) VALUES (?, ?, ?, ?, ?)",
+          [who.sandboxId, idempotencyKey, requestHash, JSON.stringify(out), now.toISOString()],
+        );
+      }
+      return { status, response: out };
+    },
+  );
   rt.kickMail();
   return response;
 }
@@ -180,8 +196,11 @@ async function firstAnswer(
   who: Caller,
   idempotencyKey: string,
   requestHash: string,
-): Promise<{ status: 200 | 201; response: RecordCapabilityResponse; } | undefined> {
-  const previous = (await rt.db.get("SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?", [who.sandboxId, idempotencyKey])) as { request_hash: string; response_json: string } | undefined;
+): Promise<{ status: 200 | 201; response: RecordCapabilityResponse } | undefined> {
+  const previous = (await rt.db.get(
+    "SELECT request_hash, response_json FROM capability_idempotency WHERE sandbox_id = ? AND idempotency_key = ?",
+    [who.sandboxId, idempotencyKey],
+  )) as { request_hash: string; response_json: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
     throw domainError(
@@ -194,16 +213,24 @@ async function firstAnswer(
 }
 
 /** Evidence by request id: the request must be in the caller's workspace. */
-export async function reportEvidence(rt: CapabilityRuntime, who: Caller, requestId: string, body: EvidenceBody) {
+export async function reportEvidence(
+  rt: CapabilityRuntime,
+  who: Caller,
+  requestId: string,
+  body: EvidenceBody,
+) {
   checkEvidence(body);
   const now = rt.now();
-  const out = (await rt.db.transaction(async () => {
+  const out = await rt.db.transaction(async () => {
     const request = await getRequest(rt.db, requestId);
     if (!request || request.workspaceId !== who.workspaceId)
       throw domainError("not_found", "no such capability request");
     const changed = await applyEvidence(rt, request, body, now);
-    return { request: toWire((await getRequest(rt.db, requestId))!), evidence: { outcome: body.outcome, changed } };
-  }));
+    return {
+      request: toWire((await getRequest(rt.db, requestId))!),
+      evidence: { outcome: body.outcome, changed },
+    };
+  });
   rt.kickMail();
   return out;
 }

@@ -75,7 +75,10 @@ export async function requestsOfRepository(
   workspaceId: string,
   repositoryId: string,
 ): Promise<StoredRequest[]> {
-  const rows = (await db.all("SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? ORDER BY created_at, id", [workspaceId, repositoryId])) as unknown as Row[];
+  const rows = (await db.all(
+    "SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? ORDER BY created_at, id",
+    [workspaceId, repositoryId],
+  )) as unknown as Row[];
   return rows.map(fromRow);
 }
 
@@ -86,19 +89,31 @@ export async function requestsWithTarget(
   repositoryId: string,
   target: { form: "host" | "name"; value: string },
 ): Promise<StoredRequest[]> {
-  const rows = (await db.all("SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? AND target = ? AND target_form = ? ORDER BY created_at, id", [workspaceId, repositoryId, target.value, target.form])) as unknown as Row[];
+  const rows = (await db.all(
+    "SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ? AND target = ? AND target_form = ? ORDER BY created_at, id",
+    [workspaceId, repositoryId, target.value, target.form],
+  )) as unknown as Row[];
   return rows.map(fromRow);
 }
 
 /** Requests the semantic matcher may merge into (open, verification_pending, repair_needed). */
-export async function matchableRequests(db: Store, workspaceId: string, repositoryId: string): Promise<StoredRequest[]> {
-  const rows = (await db.all(`SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ?
-       AND status IN ('open', 'verification_pending', 'repair_needed') ORDER BY created_at, id`, [workspaceId, repositoryId])) as unknown as Row[];
+export async function matchableRequests(
+  db: Store,
+  workspaceId: string,
+  repositoryId: string,
+): Promise<StoredRequest[]> {
+  const rows = (await db.all(
+    `SELECT * FROM capability_requests WHERE workspace_id = ? AND repository_id = ?
+       AND status IN ('open', 'verification_pending', 'repair_needed') ORDER BY created_at, id`,
+    [workspaceId, repositoryId],
+  )) as unknown as Row[];
   return rows.map(fromRow);
 }
 
 export async function requestsBoundTo(db: Store, secretId: string): Promise<StoredRequest[]> {
-  const rows = (await db.all("SELECT * FROM capability_requests WHERE bound_secret_id = ?", [secretId])) as unknown as Row[];
+  const rows = (await db.all("SELECT * FROM capability_requests WHERE bound_secret_id = ?", [
+    secretId,
+  ])) as unknown as Row[];
   return rows.map(fromRow);
 }
 
@@ -108,8 +123,23 @@ export async function insertRequest(
     sandboxId: string | null;
   },
 ): Promise<void> {
-  (await db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason,
-       status, access_supplied, sandbox_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?)`, [r.requestId, r.workspaceId, r.repositoryId, r.repository, r.kind, r.target, r.targetForm, r.reason, r.sandboxId, r.createdAt, r.createdAt]));
+  await db.run(
+    `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason,
+       status, access_supplied, sandbox_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?)`,
+    [
+      r.requestId,
+      r.workspaceId,
+      r.repositoryId,
+      r.repository,
+      r.kind,
+      r.target,
+      r.targetForm,
+      r.reason,
+      r.sandboxId,
+      r.createdAt,
+      r.createdAt,
+    ],
+  );
 }
 
 export async function saveState(
@@ -119,8 +149,11 @@ export async function saveState(
   at: string,
   extra: { boundSecretId?: string } = {},
 ): Promise<void> {
-  (await db.run(`UPDATE capability_requests SET status = ?, access_supplied = ?, updated_at = ?,
-       bound_secret_id = COALESCE(?, bound_secret_id) WHERE id = ?`, [state.status, state.accessSupplied ? 1 : 0, at, extra.boundSecretId ?? null, id]));
+  await db.run(
+    `UPDATE capability_requests SET status = ?, access_supplied = ?, updated_at = ?,
+       bound_secret_id = COALESCE(?, bound_secret_id) WHERE id = ?`,
+    [state.status, state.accessSupplied ? 1 : 0, at, extra.boundSecretId ?? null, id],
+  );
 }
 
 export async function recordOutcome(
@@ -134,6 +167,12 @@ export async function recordOutcome(
   },
   at: string,
 ): Promise<void> {
-  (await db.run("UPDATE capability_requests SET last_outcome = ?, last_outcome_status = ?, last_outcome_at = ?, updated_at = ? WHERE id = ?", [input.outcome, input.httpStatus, at, at, id]));
-  (await db.run("INSERT INTO capability_evidence (request_id, outcome, http_status, status_before, status_after, created_at) VALUES (?, ?, ?, ?, ?, ?)", [id, input.outcome, input.httpStatus, input.before, input.after, at]));
+  await db.run(
+    "UPDATE capability_requests SET last_outcome = ?, last_outcome_status = ?, last_outcome_at = ?, updated_at = ? WHERE id = ?",
+    [input.outcome, input.httpStatus, at, at, id],
+  );
+  await db.run(
+    "INSERT INTO capability_evidence (request_id, outcome, http_status, status_before, status_after, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    [id, input.outcome, input.httpStatus, input.before, input.after, at],
+  );
 }

@@ -61,14 +61,18 @@ export function createCodehostGitApp(deps: ServerDeps) {
     const lease = leaseOf(c.req.header("authorization"));
     if (!lease) throw challenge();
     const nowMs = deps.now().getTime();
-    const sandbox = (await deps.db.get(`SELECT s.id, s.lease_expires_at_ms, e.workspace_id FROM sandboxes s
-         JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`, [hashCredential(lease)])) as
-      | { id: string; lease_expires_at_ms: number; workspace_id: string }
-      | undefined;
+    const sandbox = (await deps.db.get(
+      `SELECT s.id, s.lease_expires_at_ms, e.workspace_id FROM sandboxes s
+         JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`,
+      [hashCredential(lease)],
+    )) as { id: string; lease_expires_at_ms: number; workspace_id: string } | undefined;
     if (!sandbox || sandbox.lease_expires_at_ms <= nowMs) throw challenge();
     await touchActivity(deps.db, sandbox.id, nowMs);
     const repo = `${owner}/${name.slice(0, -".git".length)}`;
-    const connected = (await deps.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [sandbox.workspace_id, repo]));
+    const connected = await deps.db.get(
+      "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1",
+      [sandbox.workspace_id, repo],
+    );
     if (!connected) throw notFound(`no repository ${repo} is connected to this sandbox's workspace`);
     const prefix = `/${owner}/${name}`;
     const rest = c.req.path.slice(c.req.path.indexOf(prefix) + prefix.length);

@@ -35,13 +35,18 @@ const toInstallation = (row: Row): Installation => ({
 const COLUMNS = "installation_id, workspace_id, account_login, credential_id, suspended";
 
 export async function installationById(db: Store, installationId: string): Promise<Installation | undefined> {
-  const row = (await db.get(`SELECT ${COLUMNS} FROM codehost_installations WHERE installation_id = ?`, [installationId])) as Row | undefined;
+  const row = (await db.get(`SELECT ${COLUMNS} FROM codehost_installations WHERE installation_id = ?`, [
+    installationId,
+  ])) as Row | undefined;
   return row && toInstallation(row);
 }
 
 export async function installationsOf(db: Store, workspaceId: string): Promise<Installation[]> {
   return (
-    (await db.all(`SELECT ${COLUMNS} FROM codehost_installations WHERE workspace_id = ? ORDER BY created_at`, [workspaceId])) as unknown as Row[]
+    (await db.all(
+      `SELECT ${COLUMNS} FROM codehost_installations WHERE workspace_id = ? ORDER BY created_at`,
+      [workspaceId],
+    )) as unknown as Row[]
   ).map(toInstallation);
 }
 
@@ -51,11 +56,14 @@ export async function installationOfRepo(
   workspaceId: string,
   repo: string,
 ): Promise<Installation | undefined> {
-  const row = (await db.get(`SELECT ${COLUMNS.split(", ")
+  const row = (await db.get(
+    `SELECT ${COLUMNS.split(", ")
       .map((c) => `i.${c}`)
       .join(", ")} FROM repositories r JOIN codehost_installations i
      ON i.installation_id = r.codehost_installation_id
-     WHERE r.workspace_id = ? AND r.slug = ? AND r.connected = 1`, [workspaceId, repo])) as Row | undefined;
+     WHERE r.workspace_id = ? AND r.slug = ? AND r.connected = 1`,
+    [workspaceId, repo],
+  )) as Row | undefined;
   return row && toInstallation(row);
 }
 
@@ -77,10 +85,19 @@ export async function recordInstallation(
     throw new InstallationElsewhereError(
       `installation ${input.installationId} is connected to another workspace`,
     );
-  (await db.run(`INSERT INTO codehost_installations (installation_id, workspace_id, account_login, credential_id, created_at)
+  await db.run(
+    `INSERT INTO codehost_installations (installation_id, workspace_id, account_login, credential_id, created_at)
      VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`, [input.installationId, input.workspaceId, input.accountLogin, `sec_${randomBytes(16).toString("hex")}`, now.toISOString()]));
-  (await db.run("UPDATE workspaces SET codehost_connected = 1 WHERE id = ?", [input.workspaceId]));
+     ON CONFLICT (installation_id) DO UPDATE SET account_login = excluded.account_login, suspended = 0`,
+    [
+      input.installationId,
+      input.workspaceId,
+      input.accountLogin,
+      `sec_${randomBytes(16).toString("hex")}`,
+      now.toISOString(),
+    ],
+  );
+  await db.run("UPDATE workspaces SET codehost_connected = 1 WHERE id = ?", [input.workspaceId]);
   return (await installationById(db, input.installationId))!;
 }
 
@@ -121,7 +138,10 @@ export async function setInstallationRepos(
   repos: readonly string[],
 ): Promise<void> {
   const current = (
-    (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1", [installation.workspaceId, installation.installationId])) as { slug: string }[]
+    (await db.all(
+      "SELECT slug FROM repositories WHERE workspace_id = ? AND codehost_installation_id = ? AND connected = 1",
+      [installation.workspaceId, installation.installationId],
+    )) as { slug: string }[]
   ).map((r) => r.slug);
   const wanted = new Set(repos);
   await removeInstallationRepos(
@@ -132,20 +152,33 @@ export async function setInstallationRepos(
   await addInstallationRepos(db, installation, repos);
 }
 
-export async function setInstallationSuspended(db: Store, installationId: string, suspended: boolean): Promise<void> {
-  (await db.run("UPDATE codehost_installations SET suspended = ? WHERE installation_id = ?", [suspended ? 1 : 0, installationId]));
+export async function setInstallationSuspended(
+  db: Store,
+  installationId: string,
+  suspended: boolean,
+): Promise<void> {
+  await db.run("UPDATE codehost_installations SET suspended = ? WHERE installation_id = ?", [
+    suspended ? 1 : 0,
+    installationId,
+  ]);
 }
 
 /**
  * The App was uninstalled: its repositories are disabled, the record goes, and the workspace's code host is
  * disconnected when no installation is left.
  */
-export async function removeInstallation(db: Store, installationId: string): Promise<Installation | undefined> {
+export async function removeInstallation(
+  db: Store,
+  installationId: string,
+): Promise<Installation | undefined> {
   const installation = await installationById(db, installationId);
   if (!installation) return undefined;
-  (await db.run("UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND codehost_installation_id = ?", [installation.workspaceId, installationId]));
-  (await db.run("DELETE FROM codehost_installations WHERE installation_id = ?", [installationId]));
+  await db.run(
+    "UPDATE repositories SET connected = 0 WHERE workspace_id = ? AND codehost_installation_id = ?",
+    [installation.workspaceId, installationId],
+  );
+  await db.run("DELETE FROM codehost_installations WHERE installation_id = ?", [installationId]);
   if ((await installationsOf(db, installation.workspaceId)).length === 0)
-    (await db.run("UPDATE workspaces SET codehost_connected = 0 WHERE id = ?", [installation.workspaceId]));
+    await db.run("UPDATE workspaces SET codehost_connected = 0 WHERE id = ?", [installation.workspaceId]);
   return installation;
 }

@@ -47,21 +47,30 @@ export type CodehostIssues = Pick<Codehost, "searchIssues" | "findIssue" | "clai
 export function createLocalIssues(db: Store): CodehostIssues {
   return {
     async searchIssues({ workspaceId, login, repos, q, limit }) {
-      const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND state = 'open'
+      const rows = (await db.all(
+        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND state = 'open'
          AND is_pull_request = 0 AND task_id IS NULL AND (assignee IS NULL OR assignee = ?)
-         AND repo IN (${db.dialect.jsonArrayValues}) ORDER BY created_at, repo, number`, [workspaceId, login, JSON.stringify(repos)])) as unknown as Row[];
+         AND repo IN (${db.dialect.jsonArrayValues}) ORDER BY created_at, repo, number`,
+        [workspaceId, login, JSON.stringify(repos)],
+      )) as unknown as Row[];
       return rows
         .filter((row) => !q || matchesSearchTerms(row, q))
         .slice(0, limit)
         .map(toIssue);
     },
     async findIssue({ workspaceId, repo, number }) {
-      const row = (await db.get(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`, [workspaceId, repo, number])) as Row | undefined;
+      const row = (await db.get(
+        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`,
+        [workspaceId, repo, number],
+      )) as Row | undefined;
       return row && toIssue(row);
     },
     async claimIssue({ workspaceId, repo, number, login, taskId }) {
-      (await db.run(`UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
-         WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`, [taskId, login, workspaceId, repo, number]));
+      await db.run(
+        `UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
+         WHERE workspace_id = ? AND source = 'codehost' AND repo = ? AND number = ?`,
+        [taskId, login, workspaceId, repo, number],
+      );
     },
   };
 }

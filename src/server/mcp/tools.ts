@@ -133,10 +133,15 @@ export const TOOLS: { [N in ToolName]: ToolDefinition<N> } = {
     annotations: READ_ONLY,
     outputSchema: MessageListSchema,
     run: async (call, input) =>
-      listMessages(call.deps.tasks.context, (await member(call, input.workspace_id)).workspaceId, input.task_id, {
-        after: input.after ?? null,
-        limit: optional(input.limit),
-      }),
+      listMessages(
+        call.deps.tasks.context,
+        (await member(call, input.workspace_id)).workspaceId,
+        input.task_id,
+        {
+          after: input.after ?? null,
+          limit: optional(input.limit),
+        },
+      ),
   },
   stop_task: {
     title: "Stop a task",

@@ -61,21 +61,37 @@ export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: 
           : {}),
       };
       const grantId = this.model === "Grant" ? id : (payload.grantId ?? null);
-      (await db.run(`INSERT INTO oauth_models (model, id_hash, payload, grant_id, uid, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?)
+      await db.run(
+        `INSERT INTO oauth_models (model, id_hash, payload, grant_id, uid, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (model, id_hash) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-           uid = excluded.uid, expires_at_ms = excluded.expires_at_ms`, [this.model, hashCredential(id), JSON.stringify(stored), grantId, payload.uid ?? null, expiresIn ? Date.now() + expiresIn * 1000 : null]));
+           uid = excluded.uid, expires_at_ms = excluded.expires_at_ms`,
+        [
+          this.model,
+          hashCredential(id),
+          JSON.stringify(stored),
+          grantId,
+          payload.uid ?? null,
+          expiresIn ? Date.now() + expiresIn * 1000 : null,
+        ],
+      );
       if (this.model === "AccessToken") await hooks.onAccessToken(id, payload);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      const row = (await db.get("SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?", [this.model, hashCredential(id)])) as Row | undefined;
+      const row = (await db.get(
+        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?",
+        [this.model, hashCredential(id)],
+      )) as Row | undefined;
       return read(row, id, this.model);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       // Only sessions are looked up by uid; the uid is not a bearer credential, the session id (cookie) is, and a
       // session's payload never held it raw. The provider re-reads the session by id after this.
-      const row = (await db.get("SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?", [this.model, uid])) as Row | undefined;
+      const row = (await db.get(
+        "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND uid = ?",
+        [this.model, uid],
+      )) as Row | undefined;
       return read(row, "", this.model);
     }
 
@@ -85,18 +101,25 @@ export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: 
     }
 
     async consume(id: string): Promise<void> {
-      (await db.run("UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?", [Date.now(), this.model, hashCredential(id)]));
+      await db.run("UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?", [
+        Date.now(),
+        this.model,
+        hashCredential(id),
+      ]);
     }
 
     async destroy(id: string): Promise<void> {
-      (await db.run("DELETE FROM oauth_models WHERE model = ? AND id_hash = ?", [this.model, hashCredential(id)]));
+      await db.run("DELETE FROM oauth_models WHERE model = ? AND id_hash = ?", [
+        this.model,
+        hashCredential(id),
+      ]);
       if (this.model === "AccessToken") await forgetAccessToken(db, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      (await db.run("DELETE FROM oauth_models WHERE model = ? AND grant_id = ?", [this.model, grantId]));
+      await db.run("DELETE FROM oauth_models WHERE model = ? AND grant_id = ?", [this.model, grantId]);
       if (this.model === "AccessToken")
-        (await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]));
+        await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]);
     }
   };
 }

@@ -35,11 +35,18 @@ export type ActivationOutcome =
   | { overlay: Overlay; finished: Finished };
 
 /** Why the operation may no longer run: turn or lease expired, rollout off, repository disconnected. */
-export async function checkStillAllowed(db: Store, op: OperationRow, nowMs: number): Promise<Failure | undefined> {
-  const now = (await db.get(`SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
+export async function checkStillAllowed(
+  db: Store,
+  op: OperationRow,
+  nowMs: number,
+): Promise<Failure | undefined> {
+  const now = (await db.get(
+    `SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
        (SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?) AS lease_expires,
        (SELECT rollout_repository_environments FROM workspaces WHERE id = ?) AS rollout,
-       (SELECT connected FROM repositories WHERE id = ?) AS connected`, [op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id])) as {
+       (SELECT connected FROM repositories WHERE id = ?) AS connected`,
+    [op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id],
+  )) as {
     turn_expires: number;
     lease_expires: number;
     rollout: number;
@@ -74,15 +81,29 @@ export async function checkStillAllowed(db: Store, op: OperationRow, nowMs: numb
 }
 
 /** The ledger with the names of every disconnected repository of the workspace reserved. */
-async function withDisconnectedReserved(db: Store, ledger: NamingLedger, workspaceId: string): Promise<NamingLedger> {
-  for (const id of await disconnectedRepositoryIds(db, workspaceId)) ledger = reserveRepositoryNames(ledger, id);
+async function withDisconnectedReserved(
+  db: Store,
+  ledger: NamingLedger,
+  workspaceId: string,
+): Promise<NamingLedger> {
+  for (const id of await disconnectedRepositoryIds(db, workspaceId))
+    ledger = reserveRepositoryNames(ledger, id);
   return ledger;
 }
 
 /** Reserves the names of repositories that were disconnected since the ledger was last written. */
-export async function reserveDisconnected(db: Store, engagementId: string, workspaceId: string): Promise<void> {
+export async function reserveDisconnected(
+  db: Store,
+  engagementId: string,
+  workspaceId: string,
+): Promise<void> {
   const loaded = await loadLedger(db, engagementId);
-  await saveLedger(db, engagementId, (await withDisconnectedReserved(db, loaded, workspaceId)).entries, loaded.entries);
+  await saveLedger(
+    db,
+    engagementId,
+    (await withDisconnectedReserved(db, loaded, workspaceId)).entries,
+    loaded.entries,
+  );
 }
 
 /** Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. */
@@ -112,7 +133,11 @@ export async function commitActivation(db: Store, op: OperationRow, now: Date): 
   await saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
   await rememberActivatedRepository(db, op.engagement_id, op.repository_id);
   const revision = await nextOverlayRevision(db, op.engagement_id);
-  const overlay = buildOverlay(revision, await loadActivatedConfigurations(db, op.engagement_id), ledger.entries);
+  const overlay = buildOverlay(
+    revision,
+    await loadActivatedConfigurations(db, op.engagement_id),
+    ledger.entries,
+  );
   await saveOverlay(db, op.engagement_id, op.id, overlay, now);
   const result: ActivationResult = {
     overlayRevision: revision,

@@ -9,7 +9,10 @@ import type { RepositoryConfiguration } from "./build-overlay.js";
 import type { EnvironmentVersion } from "./managed-startup.js";
 
 export async function loadLedger(db: Store, engagementId: string): Promise<NamingLedger> {
-  const rows = (await db.all("SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position", [engagementId])) as {
+  const rows = (await db.all(
+    "SELECT repository_id, repository, variable, assigned, status FROM ledger_entries WHERE engagement_id = ? ORDER BY position",
+    [engagementId],
+  )) as {
     repository_id: string;
     repository: string;
     variable: string;
@@ -38,7 +41,7 @@ export async function saveLedger(
   entries: readonly LedgerEntry[],
   before?: readonly LedgerEntry[],
 ): Promise<void> {
-  if (!before) (await db.run("DELETE FROM ledger_entries WHERE engagement_id = ?", [engagementId]));
+  if (!before) await db.run("DELETE FROM ledger_entries WHERE engagement_id = ?", [engagementId]);
   // In order, one statement at a time: the rows are written within the caller's transaction.
   for (const [i, e] of entries.entries()) {
     const old = before?.[i];
@@ -63,32 +66,53 @@ export async function saveLedger(
 export async function disconnectedRepositoryIds(db: Store, workspaceId: string): Promise<Set<string>> {
   return new Set(
     (
-      (await db.all("SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0", [workspaceId])) as {
+      (await db.all("SELECT id FROM repositories WHERE workspace_id = ? AND connected = 0", [
+        workspaceId,
+      ])) as {
         id: string;
       }[]
     ).map((r) => r.id),
   );
 }
 
-export async function rememberActivatedRepository(db: Store, engagementId: string, repositoryId: string): Promise<void> {
-  (await db.run(`INSERT INTO engagement_repositories (engagement_id, repository_id, position)
+export async function rememberActivatedRepository(
+  db: Store,
+  engagementId: string,
+  repositoryId: string,
+): Promise<void> {
+  await db.run(
+    `INSERT INTO engagement_repositories (engagement_id, repository_id, position)
      SELECT ?, ?, COALESCE(MAX(position), -1) + 1 FROM engagement_repositories WHERE engagement_id = ?
-     ON CONFLICT (engagement_id, repository_id) DO NOTHING`, [engagementId, repositoryId, engagementId]));
+     ON CONFLICT (engagement_id, repository_id) DO NOTHING`,
+    [engagementId, repositoryId, engagementId],
+  );
 }
 
 /** Connected repositories activated in the engagement, in first-activation order, with their configuration. */
-export async function loadActivatedConfigurations(db: Store, engagementId: string): Promise<RepositoryConfiguration[]> {
-  const repos = (await db.all(`SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
-       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`, [engagementId])) as { id: string; slug: string }[];
+export async function loadActivatedConfigurations(
+  db: Store,
+  engagementId: string,
+): Promise<RepositoryConfiguration[]> {
+  const repos = (await db.all(
+    `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
+    [engagementId],
+  )) as { id: string; slug: string }[];
   // Every repository's variables in two queries, not two per repository.
   const sandboxEnv = groupBy(
-    (await db.all(`SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
-         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`, [engagementId])) as { repository_id: string; name: string; value: string }[],
+    (await db.all(
+      `SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
+         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`,
+      [engagementId],
+    )) as { repository_id: string; name: string; value: string }[],
     ({ name, value }) => ({ name, value }),
   );
   const secrets = groupBy(
-    (await db.all(`SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
-         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`, [engagementId])) as { repository_id: string; id: string; name: string }[],
+    (await db.all(
+      `SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
+         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`,
+      [engagementId],
+    )) as { repository_id: string; id: string; name: string }[],
     ({ id, name }) => ({ id, name }),
   );
   const configurations: RepositoryConfiguration[] = [];
@@ -117,8 +141,11 @@ export async function batonrcSandboxEnv(
   engagementId: string,
   repository: string,
 ): Promise<Record<string, string>> {
-  const row = (await db.get(`SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
-       ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1`, [engagementId, repository])) as { batonrc_json: string | null } | undefined;
+  const row = (await db.get(
+    `SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
+       ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1`,
+    [engagementId, repository],
+  )) as { batonrc_json: string | null } | undefined;
   if (!row?.batonrc_json) return {};
   const batonrc = JSON.parse(row.batonrc_json) as { sandbox?: { env?: Record<string, string> } };
   return batonrc.sandbox?.env ?? {};
@@ -140,17 +167,28 @@ export async function repositoryVariableNames(
   repositoryId: string,
   engagement?: { engagementId: string; repository: string },
 ): Promise<string[]> {
-  const rows = (await db.all("SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?", [repositoryId, repositoryId])) as { name: string }[];
+  const rows = (await db.all(
+    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?",
+    [repositoryId, repositoryId],
+  )) as { name: string }[];
   const names = new Set(rows.map((r) => r.name));
   if (engagement)
-    for (const name of Object.keys(await batonrcSandboxEnv(db, engagement.engagementId, engagement.repository)))
+    for (const name of Object.keys(
+      await batonrcSandboxEnv(db, engagement.engagementId, engagement.repository),
+    ))
       names.add(name);
   return [...names].sort();
 }
 
-export async function loadCurrentVersion(db: Store, repositoryId: string): Promise<EnvironmentVersion | undefined> {
-  const row = (await db.get(`SELECT v.* FROM environment_versions v JOIN repositories r
-         ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`, [repositoryId])) as
+export async function loadCurrentVersion(
+  db: Store,
+  repositoryId: string,
+): Promise<EnvironmentVersion | undefined> {
+  const row = (await db.get(
+    `SELECT v.* FROM environment_versions v JOIN repositories r
+         ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`,
+    [repositoryId],
+  )) as
     | {
         version_id: string;
         dockerfile_path: string | null;
@@ -200,7 +238,10 @@ function deepFreeze<T>(value: T): T {
 
 export async function nextOverlayRevision(db: Store, engagementId: string): Promise<number> {
   return (
-    (await db.get("UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ? RETURNING overlay_revision", [engagementId])) as { overlay_revision: number }
+    (await db.get(
+      "UPDATE engagements SET overlay_revision = overlay_revision + 1 WHERE id = ? RETURNING overlay_revision",
+      [engagementId],
+    )) as { overlay_revision: number }
   ).overlay_revision;
 }
 
@@ -211,10 +252,20 @@ export async function saveOverlay(
   overlay: Overlay,
   now: Date,
 ): Promise<void> {
-  (await db.run("INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)", [engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString()]));
+  await db.run(
+    "INSERT INTO overlay_revisions (engagement_id, revision, operation_id, document_json, created_at) VALUES (?, ?, ?, ?, ?)",
+    [engagementId, overlay.revision, operationId, JSON.stringify(overlay), now.toISOString()],
+  );
 }
 
-export async function loadOverlay(db: Store, engagementId: string, revision: number): Promise<Overlay | undefined> {
-  const row = (await db.get("SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?", [engagementId, revision])) as { document_json: string } | undefined;
+export async function loadOverlay(
+  db: Store,
+  engagementId: string,
+  revision: number,
+): Promise<Overlay | undefined> {
+  const row = (await db.get(
+    "SELECT document_json FROM overlay_revisions WHERE engagement_id = ? AND revision = ?",
+    [engagementId, revision],
+  )) as { document_json: string } | undefined;
   return row ? (JSON.parse(row.document_json) as Overlay) : undefined;
 }

@@ -42,7 +42,8 @@ export async function startOperation(
     // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
     await tx.lock(engagementOperationsLock(who.engagementId));
     const previous = await findPrevious(deps, who, key, requestHash);
-    if (previous) return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
+    if (previous)
+      return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
     const row = await insertPending(deps, who, key, requestHash, body);
     deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
     const finished = await runIfIdle(deps, row);
@@ -65,7 +66,10 @@ async function findPrevious(
   key: string,
   requestHash: string,
 ): Promise<OperationRow | undefined> {
-  const previous = (await deps.db.get("SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?", [who.sandboxId, key])) as { request_hash: string; operation_id: string } | undefined;
+  const previous = (await deps.db.get(
+    "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
+    [who.sandboxId, key],
+  )) as { request_hash: string; operation_id: string } | undefined;
   if (!previous) return undefined;
   if (previous.request_hash !== requestHash) {
     throw domainError(
@@ -84,7 +88,10 @@ async function insertPending(
   body: StartOperationBody,
 ): Promise<OperationRow> {
   const { db } = deps;
-  const repo = (await db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [who.workspaceId, body.repository])) as { id: string; connected: number } | undefined;
+  const repo = (await db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [
+    who.workspaceId,
+    body.repository,
+  ])) as { id: string; connected: number } | undefined;
   if (!repo) throw domainError("not_found", `no repository ${body.repository} in this workspace`);
   if (repo.connected !== 1) {
     throw domainError(
@@ -107,7 +114,10 @@ async function insertPending(
     },
     now,
   );
-  (await db.run("INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)", [who.sandboxId, key, requestHash, row.id, now.toISOString()]));
+  await db.run(
+    "INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)",
+    [who.sandboxId, key, requestHash, row.id, now.toISOString()],
+  );
   return row;
 }
 
@@ -123,14 +133,14 @@ async function insertPending(
 async function runIfIdle(
   deps: ServerDeps,
   row: OperationRow,
-): Promise<{ row: OperationRow; overlay: Overlay | undefined; } | undefined> {
+): Promise<{ row: OperationRow; overlay: Overlay | undefined } | undefined> {
   const { db, logger } = deps;
-  if (!deps.worker.isIdle(row.engagement_id) || await nextOpenSeq(db, row.engagement_id) !== row.seq)
+  if (!deps.worker.isIdle(row.engagement_id) || (await nextOpenSeq(db, row.engagement_id)) !== row.seq)
     return undefined;
-  (await db.run("SAVEPOINT inline_activation"));
+  await db.run("SAVEPOINT inline_activation");
   try {
     const outcome = await commitActivation(db, row, deps.now());
-    (await db.run("RELEASE inline_activation"));
+    await db.run("RELEASE inline_activation");
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
       { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
@@ -140,8 +150,8 @@ async function runIfIdle(
     const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
     return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
   } catch (error) {
-    (await db.run("ROLLBACK TO inline_activation"));
-    (await db.run("RELEASE inline_activation"));
+    await db.run("ROLLBACK TO inline_activation");
+    await db.run("RELEASE inline_activation");
     const described = describeThrown(error);
     logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
     return undefined;

@@ -41,7 +41,7 @@ export class OperationWorker {
   async recover(): Promise<void> {
     const { db, now, logger } = this.options;
     const at = now();
-    (await db.transaction(async () => {
+    await db.transaction(async () => {
       const stuck = (await db.all("SELECT id, attempts FROM operations WHERE state = 'running'")) as {
         id: string;
         attempts: number;
@@ -56,11 +56,14 @@ export class OperationWorker {
             at,
           );
         } else {
-          (await db.run("UPDATE operations SET state = 'pending', updated_at = ? WHERE id = ?", [at.toISOString(), op.id]));
+          await db.run("UPDATE operations SET state = 'pending', updated_at = ? WHERE id = ?", [
+            at.toISOString(),
+            op.id,
+          ]);
         }
       }
       if (stuck.length > 0) logger.info({ count: stuck.length }, "recovered interrupted operations");
-    }));
+    });
     for (const engagementId of await engagementsWithOpenOperations(db)) this.kick(engagementId);
   }
 
@@ -125,7 +128,8 @@ export class OperationWorker {
             "internal",
             "the service failed while running this operation; start it again",
             this.options.now(),
-          ));
+          ),
+        );
         this.options.waiters.notify(op.id);
       }
     }
@@ -145,7 +149,9 @@ export class OperationWorker {
     logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
     if (refused) return;
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
-    const outcome = await db.transaction(async () => await commitActivation(db, (await getOperation(db, op.id))!, now()));
+    const outcome = await db.transaction(
+      async () => await commitActivation(db, (await getOperation(db, op.id))!, now()),
+    );
     waiters.notify(op.id);
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(

@@ -101,7 +101,8 @@ export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
         ...pick(400, 401, 403, 404, 409, 413, 415),
       },
     }),
-    async (c) => c.json(await reportEvidence(rt, c.var.caller, c.req.valid("param").id, c.req.valid("json")), 200),
+    async (c) =>
+      c.json(await reportEvidence(rt, c.var.caller, c.req.valid("param").id, c.req.valid("json")), 200),
   );
 
   app.openapi(

@@ -44,16 +44,19 @@ export async function startWebSession(
   deps: ServerDeps,
   userId: string,
   secure: boolean,
-): Promise<{ setCookie: string; cookie: string; }> {
+): Promise<{ setCookie: string; cookie: string }> {
   const id = randomBytes(32).toString("base64url");
   const nowMs = deps.now().getTime();
-  (await deps.db.run("INSERT INTO web_sessions (id_hash, user_id, created_at_ms, last_seen_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)", [hashCredential(id), userId, nowMs, nowMs, nowMs + SESSION_MAX_MS]));
+  await deps.db.run(
+    "INSERT INTO web_sessions (id_hash, user_id, created_at_ms, last_seen_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)",
+    [hashCredential(id), userId, nowMs, nowMs, nowMs + SESSION_MAX_MS],
+  );
   return { setCookie: sessionCookie(id, secure, SESSION_MAX_MS / 1000), cookie: `${SESSION_COOKIE}=${id}` };
 }
 
 /** Ends the session the cookie names (sign-out); unknown ids are ignored. */
 export async function endWebSession(deps: ServerDeps, sessionId: string): Promise<void> {
-  (await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]));
+  await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]);
 }
 
 export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv> {
@@ -61,9 +64,10 @@ export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv>
     const id = getCookie(c, SESSION_COOKIE);
     const nowMs = deps.now().getTime();
     const row = id
-      ? ((await deps.db.get("SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?", [hashCredential(id)])) as
-          | { user_id: string; last_seen_at_ms: number; expires_at_ms: number }
-          | undefined)
+      ? ((await deps.db.get(
+          "SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?",
+          [hashCredential(id)],
+        )) as { user_id: string; last_seen_at_ms: number; expires_at_ms: number } | undefined)
       : undefined;
     const live = row && row.expires_at_ms > nowMs && row.last_seen_at_ms + SESSION_IDLE_MS > nowMs;
     const user = await (live && id ? findUserById(deps.db, row.user_id) : undefined);
@@ -72,7 +76,10 @@ export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv>
       return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
     }
     if (row && nowMs - row.last_seen_at_ms >= TOUCH_GRANULARITY_MS)
-      (await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [nowMs, hashCredential(id)]));
+      await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
+        nowMs,
+        hashCredential(id),
+      ]);
     c.set("webUser", user);
     c.set("csrfToken", csrfTokenFor(id));
     await next();

@@ -22,10 +22,13 @@ export interface BoxOfLease {
  * own (a task's engagement is the task) — each counted once.
  */
 export async function repositoriesOfBox(db: Store, box: BoxOfLease): Promise<string[]> {
-  const rows = (await db.all(`SELECT r.slug AS slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
+  const rows = (await db.all(
+    `SELECT r.slug AS slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
        WHERE er.engagement_id = ? AND r.connected = 1
      UNION SELECT repository FROM sandbox_boxes WHERE sandbox_id = ? AND repository IS NOT NULL
-     UNION SELECT repo FROM tasks WHERE id = ? AND workspace_id = ? AND repo IS NOT NULL`, [box.engagementId, box.sandboxId, box.engagementId, box.workspaceId])) as { slug: string }[];
+     UNION SELECT repo FROM tasks WHERE id = ? AND workspace_id = ? AND repo IS NOT NULL`,
+    [box.engagementId, box.sandboxId, box.engagementId, box.workspaceId],
+  )) as { slug: string }[];
   return rows.map((row) => row.slug);
 }
 

@@ -26,18 +26,22 @@ export async function lookupLeasePolicy(
   nowMs: number,
   codehost?: LeaseCodehost,
 ): Promise<LeasePolicyResponse | null> {
-  const sandbox = (await db.get(`SELECT s.id, s.engagement_id, s.lease_expires_at_ms, e.workspace_id
-       FROM sandboxes s JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`, [hashCredential(lease)])) as
-    | { id: string; engagement_id: string; lease_expires_at_ms: number; workspace_id: string }
-    | undefined;
+  const sandbox = (await db.get(
+    `SELECT s.id, s.engagement_id, s.lease_expires_at_ms, e.workspace_id
+       FROM sandboxes s JOIN engagements e ON e.id = s.engagement_id WHERE s.lease_hash = ?`,
+    [hashCredential(lease)],
+  )) as { id: string; engagement_id: string; lease_expires_at_ms: number; workspace_id: string } | undefined;
   if (!sandbox || sandbox.lease_expires_at_ms <= nowMs) return null;
   // A request through the proxy is a use of the lease: sandbox activity (DESIGN "Sandbox activity").
   await touchActivity(db, sandbox.id, nowMs);
-  const rows = (await db.all(`SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json
+  const rows = (await db.all(
+    `SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json
        FROM engagement_repositories er
        JOIN repositories r ON r.id = er.repository_id AND r.connected = 1
        JOIN secrets sec ON sec.repository_id = r.id
-       WHERE er.engagement_id = ? ORDER BY er.position, sec.name`, [sandbox.engagement_id])) as {
+       WHERE er.engagement_id = ? ORDER BY er.position, sec.name`,
+    [sandbox.engagement_id],
+  )) as {
     id: string;
     repository_id: string;
     name: string;

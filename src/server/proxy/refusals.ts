@@ -5,7 +5,7 @@ import type { Store } from "../store/store.js";
 const KEEP_PER_SANDBOX = 200;
 
 export async function recordRefusals(db: Store, body: ReportRefusalsBody): Promise<number> {
-  return (await db.transaction(async () => {
+  return await db.transaction(async () => {
     const touched = new Set<string>();
     let stored = 0;
     for (const r of body.refusals) {
@@ -26,12 +26,15 @@ export async function recordRefusals(db: Store, body: ReportRefusalsBody): Promi
       );
     }
     return stored;
-  }));
+  });
 }
 
 export async function refusalsOf(db: Store, sandboxId: string, limit = 50): Promise<ProxyRefusal[]> {
-  const rows = (await db.all(`SELECT request_id, at, method, host, port, code, status, reason FROM proxy_refusals
-       WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ?`, [sandboxId, limit])) as {
+  const rows = (await db.all(
+    `SELECT request_id, at, method, host, port, code, status, reason FROM proxy_refusals
+       WHERE sandbox_id = ? ORDER BY seq DESC LIMIT ?`,
+    [sandboxId, limit],
+  )) as {
     request_id: string;
     at: string;
     method: string;

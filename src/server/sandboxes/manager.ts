@@ -223,7 +223,9 @@ export class SandboxManager {
     const input = this.confineCheckouts(requested);
     const batonrc = await this.readBatonrc(input);
     const now = this.options.now();
-    const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [input.engagementId])) as { workspace_id: string } | undefined;
+    const engagement = (await db.get("SELECT workspace_id FROM engagements WHERE id = ?", [
+      input.engagementId,
+    ])) as { workspace_id: string } | undefined;
     if (!(await db.get("SELECT 1 FROM workspaces WHERE id = ?", [input.workspaceId])))
       throw new SandboxRefusal("workspace_not_found", "no such workspace; seed it first");
     if (engagement && engagement.workspace_id !== input.workspaceId)
@@ -271,7 +273,9 @@ export class SandboxManager {
 
     // A new box (or a lost one recreated): the engagement's pinned image wins over everything else.
     const issued =
-      input.issued && !(await getBox(db, input.issued.sandboxId)) ? input.issued : await issueSandbox(db, input, now);
+      input.issued && !(await getBox(db, input.issued.sandboxId))
+        ? input.issued
+        : await issueSandbox(db, input, now);
     if (typeof issued === "string") throw new SandboxRefusal("workspace_not_found", issued);
     const pinned =
       (await pinnedImageOf(db, input.engagementId)) ??
@@ -283,12 +287,18 @@ export class SandboxManager {
         now.getTime(),
       ));
     const secrets = input.repository
-      ? ((await db.all("SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name", [input.workspaceId, input.repository])) as { id: string; name: string }[])
+      ? ((await db.all(
+          "SELECT s.id, s.name FROM secrets s JOIN repositories r ON r.id = s.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY s.name",
+          [input.workspaceId, input.repository],
+        )) as { id: string; name: string }[])
       : [];
     // The repository's sandbox.env as activation would give it (the service's record over .batonrc.json): a
     // workspace without the rollout gets it only here, at creation.
     const configured = input.repository
-      ? ((await db.all("SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?", [input.workspaceId, input.repository])) as { name: string; value: string }[])
+      ? ((await db.all(
+          "SELECT v.name, v.value FROM sandbox_env v JOIN repositories r ON r.id = v.repository_id WHERE r.workspace_id = ? AND r.slug = ?",
+          [input.workspaceId, input.repository],
+        )) as { name: string; value: string }[])
       : [];
     const sandboxEnv = Object.fromEntries(
       mergeSandboxEnv({
@@ -342,22 +352,24 @@ export class SandboxManager {
       );
     }
     const nowMs = this.nowMs();
-    (await db.transaction(async () =>
-      await insertBox(db, {
-        sandboxId: issued.sandboxId,
-        workspaceId: input.workspaceId,
-        engagementId: input.engagementId,
-        driver: driver.name,
-        boxRef: created.ref,
-        image: pinned.image,
-        repository: input.repository ?? null,
-        state: "running",
-        lastActivityAtMs: nowMs,
-        stateChangedAtMs: nowMs,
-        createdAtMs: nowMs,
-        reach: created.reach as Record<string, string>,
-        batonrc,
-      })));
+    await db.transaction(
+      async () =>
+        await insertBox(db, {
+          sandboxId: issued.sandboxId,
+          workspaceId: input.workspaceId,
+          engagementId: input.engagementId,
+          driver: driver.name,
+          boxRef: created.ref,
+          image: pinned.image,
+          repository: input.repository ?? null,
+          state: "running",
+          lastActivityAtMs: nowMs,
+          stateChangedAtMs: nowMs,
+          createdAtMs: nowMs,
+          reach: created.reach as Record<string, string>,
+          batonrc,
+        }),
+    );
     this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
     logSandboxCreated(this.options.logger, {
       ...input,
@@ -437,7 +449,11 @@ export class SandboxManager {
    * Applies an event's transition to the store and the box. Serialised with sweeps and other events; `unless`
    * is asked just before, and a true answer leaves the box as it is.
    */
-  event(sandboxId: string, event: LifecycleEvent, unless?: () => Promise<boolean>): Promise<Transition | null> {
+  event(
+    sandboxId: string,
+    event: LifecycleEvent,
+    unless?: () => Promise<boolean>,
+  ): Promise<Transition | null> {
     return this.serialise(async () => {
       const row = await getBox(this.options.db, sandboxId);
       if (!row || (await unless?.())) return null;
@@ -561,7 +577,8 @@ export class SandboxManager {
 
   async list(workspaceId?: string): Promise<SandboxView[]> {
     const views: SandboxView[] = [];
-    for (const row of await listBoxes(this.options.db, workspaceId ? { workspaceId } : {})) views.push(await this.view(row));
+    for (const row of await listBoxes(this.options.db, workspaceId ? { workspaceId } : {}))
+      views.push(await this.view(row));
     return views;
   }
 

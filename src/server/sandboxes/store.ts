@@ -65,10 +65,32 @@ function toRow(raw: RawRow): BoxRow {
 }
 
 export async function insertBox(db: Store, row: Omit<BoxRow, "preClone">): Promise<void> {
-  (await db.run(`INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
+  await db.run(
+    `INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
        last_activity_at_ms, state_changed_at_ms, created_at_ms, reach_json, batonrc_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [row.sandboxId, row.workspaceId, row.engagementId, row.driver, row.boxRef, row.image, row.repository, row.state, row.lastActivityAtMs, row.stateChangedAtMs, row.createdAtMs, JSON.stringify(row.reach), row.batonrc === null ? null : JSON.stringify(row.batonrc)]));
-  await recordTransition(db, row.sandboxId, { from: null, to: row.state, reason: "created" }, row.createdAtMs);
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.sandboxId,
+      row.workspaceId,
+      row.engagementId,
+      row.driver,
+      row.boxRef,
+      row.image,
+      row.repository,
+      row.state,
+      row.lastActivityAtMs,
+      row.stateChangedAtMs,
+      row.createdAtMs,
+      JSON.stringify(row.reach),
+      row.batonrc === null ? null : JSON.stringify(row.batonrc),
+    ],
+  );
+  await recordTransition(
+    db,
+    row.sandboxId,
+    { from: null, to: row.state, reason: "created" },
+    row.createdAtMs,
+  );
 }
 
 export async function getBox(db: Store, sandboxId: string): Promise<BoxRow | undefined> {
@@ -80,11 +102,17 @@ export async function getBox(db: Store, sandboxId: string): Promise<BoxRow | und
 
 /** The engagement's newest box that is not deleted (the one a follow-up reuses). */
 export async function latestBoxOf(db: Store, engagementId: string): Promise<BoxRow | undefined> {
-  const raw = (await db.get("SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1", [engagementId])) as RawRow | undefined;
+  const raw = (await db.get(
+    "SELECT * FROM sandbox_boxes WHERE engagement_id = ? AND state <> 'deleted' ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1",
+    [engagementId],
+  )) as RawRow | undefined;
   return raw && toRow(raw);
 }
 
-export async function listBoxes(db: Store, filter: { workspaceId?: string; live?: boolean } = {}): Promise<BoxRow[]> {
+export async function listBoxes(
+  db: Store,
+  filter: { workspaceId?: string; live?: boolean } = {},
+): Promise<BoxRow[]> {
   const where: string[] = [];
   const args: string[] = [];
   if (filter.workspaceId) {
@@ -96,10 +124,19 @@ export async function listBoxes(db: Store, filter: { workspaceId?: string; live?
   return ((await db.all(sql, [...args])) as unknown as RawRow[]).map(toRow);
 }
 
-export async function applyTransition(db: Store, sandboxId: string, transition: Transition, atMs: number): Promise<void> {
-  (await db.run("UPDATE sandbox_boxes SET state = ?, state_changed_at_ms = ? WHERE sandbox_id = ?", [transition.to, atMs, sandboxId]));
+export async function applyTransition(
+  db: Store,
+  sandboxId: string,
+  transition: Transition,
+  atMs: number,
+): Promise<void> {
+  await db.run("UPDATE sandbox_boxes SET state = ?, state_changed_at_ms = ? WHERE sandbox_id = ?", [
+    transition.to,
+    atMs,
+    sandboxId,
+  ]);
   if (transition.reason === "activity")
-    (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = ? WHERE sandbox_id = ?", [atMs, sandboxId]));
+    await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = ? WHERE sandbox_id = ?", [atMs, sandboxId]);
   await recordTransition(db, sandboxId, transition, atMs);
 }
 
@@ -109,17 +146,30 @@ async function recordTransition(
   transition: { from: SandboxState | null; to: SandboxState; reason: string },
   atMs: number,
 ): Promise<void> {
-  (await db.run("INSERT INTO sandbox_transitions (sandbox_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)", [sandboxId, transition.from, transition.to, transition.reason, atMs]));
+  await db.run(
+    "INSERT INTO sandbox_transitions (sandbox_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)",
+    [sandboxId, transition.from, transition.to, transition.reason, atMs],
+  );
 }
 
 /** Any operation, command or lease use: the idle clock starts again. */
 export async function touchActivity(db: Store, sandboxId: string, atMs: number): Promise<void> {
   // On every authenticated operations request: one cached statement, a primary-key update (no row: no-op).
-  (await db.run("UPDATE sandbox_boxes SET last_activity_at_ms = CASE WHEN last_activity_at_ms > ? THEN last_activity_at_ms ELSE ? END WHERE sandbox_id = ? AND state <> 'deleted'", [atMs, atMs, sandboxId]));
+  await db.run(
+    "UPDATE sandbox_boxes SET last_activity_at_ms = CASE WHEN last_activity_at_ms > ? THEN last_activity_at_ms ELSE ? END WHERE sandbox_id = ? AND state <> 'deleted'",
+    [atMs, atMs, sandboxId],
+  );
 }
 
-export async function setPreClone(db: Store, sandboxId: string, records: readonly PreCloneRecord[]): Promise<void> {
-  (await db.run("UPDATE sandbox_boxes SET pre_clone_json = ? WHERE sandbox_id = ?", [JSON.stringify(records), sandboxId]));
+export async function setPreClone(
+  db: Store,
+  sandboxId: string,
+  records: readonly PreCloneRecord[],
+): Promise<void> {
+  await db.run("UPDATE sandbox_boxes SET pre_clone_json = ? WHERE sandbox_id = ?", [
+    JSON.stringify(records),
+    sandboxId,
+  ]);
 }
 
 export interface TransitionRecord {
@@ -130,7 +180,10 @@ export interface TransitionRecord {
 }
 
 export async function transitionsOf(db: Store, sandboxId: string): Promise<TransitionRecord[]> {
-  const rows = (await db.all("SELECT from_state, to_state, reason, at_ms FROM sandbox_transitions WHERE sandbox_id = ? ORDER BY seq", [sandboxId])) as {
+  const rows = (await db.all(
+    "SELECT from_state, to_state, reason, at_ms FROM sandbox_transitions WHERE sandbox_id = ? ORDER BY seq",
+    [sandboxId],
+  )) as {
     from_state: SandboxState | null;
     to_state: SandboxState;
     reason: string;
@@ -149,8 +202,10 @@ export type ImageSource = "default" | "snapshot_name" | "request";
 export async function pinnedImageOf(
   db: Store,
   engagementId: string,
-): Promise<{ image: string; source: ImageSource; } | undefined> {
-  return (await db.get("SELECT image, source FROM engagement_images WHERE engagement_id = ?", [engagementId])) as { image: string; source: ImageSource } | undefined;
+): Promise<{ image: string; source: ImageSource } | undefined> {
+  return (await db.get("SELECT image, source FROM engagement_images WHERE engagement_id = ?", [
+    engagementId,
+  ])) as { image: string; source: ImageSource } | undefined;
 }
 
 /** Pins the image to the engagement unless one is pinned already; returns the pinned one. */
@@ -160,7 +215,10 @@ export async function pinImage(
   image: string,
   source: ImageSource,
   atMs: number,
-): Promise<{ image: string; source: ImageSource; }> {
-  (await db.run("INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING", [engagementId, image, source, atMs]));
+): Promise<{ image: string; source: ImageSource }> {
+  await db.run(
+    "INSERT INTO engagement_images (engagement_id, image, source, pinned_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (engagement_id) DO NOTHING",
+    [engagementId, image, source, atMs],
+  );
   return (await pinnedImageOf(db, engagementId))!;
 }

@@ -90,7 +90,11 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
       // box with a fresh lease, so a resumed turn finds the files it left.
       if (row && row.workspaceId === task.workspaceId && isReusable(row.state) && row.boxRef)
         return renewSandboxWithin(db, { sandboxId: row.sandboxId, engagementId: task.id }, now);
-      const issued = await issueSandboxWithin(db, { workspaceId: task.workspaceId, engagementId: task.id }, now);
+      const issued = await issueSandboxWithin(
+        db,
+        { workspaceId: task.workspaceId, engagementId: task.id },
+        now,
+      );
       if (typeof issued === "string") throw new Error(`cannot make a sandbox for ${task.id}: ${issued}`);
       return issued;
     },

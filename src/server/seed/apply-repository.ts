@@ -11,7 +11,11 @@ import { loadSeedItems } from "./seed-items.js";
 import { applyTableItem, pruneTableItem, type SeedContext, type TableItem } from "./table-item.js";
 
 /** Applies the repository and what it holds; returns its id. */
-export async function applyRepository(ctx: SeedContext, workspaceId: string, repo: SeedRepository): Promise<string> {
+export async function applyRepository(
+  ctx: SeedContext,
+  workspaceId: string,
+  repo: SeedRepository,
+): Promise<string> {
   const id = await repositoryIdFor(ctx, workspaceId, repo);
   const env = repo.environment;
   await applyTableItem(
@@ -99,8 +103,11 @@ export async function pruneRepository(ctx: SeedContext, id: string, repo: SeedRe
 /** A seed sandboxEnv name that is also a secret of the repository (one owners added, or one kept) is refused. */
 export async function checkNameClashes(ctx: SeedContext, workspace: SeedWorkspace): Promise<void> {
   for (const repo of workspace.repositories) {
-    const clash = (await ctx.db.get(`SELECT e.name FROM sandbox_env e JOIN secrets s ON s.repository_id = e.repository_id AND s.name = e.name
-         JOIN repositories r ON r.id = e.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY e.name`, [workspace.id, repo.repository])) as { name: string } | undefined;
+    const clash = (await ctx.db.get(
+      `SELECT e.name FROM sandbox_env e JOIN secrets s ON s.repository_id = e.repository_id AND s.name = e.name
+         JOIN repositories r ON r.id = e.repository_id WHERE r.workspace_id = ? AND r.slug = ? ORDER BY e.name`,
+      [workspace.id, repo.repository],
+    )) as { name: string } | undefined;
     if (clash) {
       throw new InputError(
         `${repo.repository}: ${clash.name} is a sandboxEnv entry of the seed and also a secret of the repository (set through the API); rename the sandboxEnv entry`,
@@ -114,7 +121,10 @@ export function defaultRepositoryId(workspaceId: string, slug: string): string {
 }
 
 async function repositoryIdFor(ctx: SeedContext, workspaceId: string, repo: SeedRepository): Promise<string> {
-  const bySlug = (await ctx.db.get("SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?", [workspaceId, repo.repository])) as { id: string } | undefined;
+  const bySlug = (await ctx.db.get("SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?", [
+    workspaceId,
+    repo.repository,
+  ])) as { id: string } | undefined;
   const id = repo.id ?? bySlug?.id ?? defaultRepositoryId(workspaceId, repo.repository);
   if (bySlug && bySlug.id !== id) {
     throw new InputError(

@@ -50,7 +50,7 @@ export async function applySeed(
   logger?: Logger,
 ): Promise<SeedOutcome> {
   const ctx: SeedContext = { db, at: now.toISOString(), kept: [], box };
-  (await db.transaction(async () => {
+  await db.transaction(async () => {
     const workspaces = await loadSeedItems(db, "workspace", "");
     const prunes: (() => Promise<void>)[] = [];
     for (const workspace of seed.workspaces) {
@@ -83,7 +83,7 @@ export async function applySeed(
     for (const prune of prunes) await prune();
     for (const workspace of seed.workspaces) await checkNameClashes(ctx, workspace);
     if (seed.agent) await applyAgentRules(db, seed.agent);
-  }));
+  });
   for (const item of ctx.kept)
     logger?.warn({ item }, "left the seed but kept: changed through the API since the seed set it");
   return { kept: ctx.kept };
@@ -114,7 +114,11 @@ const tokenItem = (workspaceId: string, tokenHash: string, now: Date, token?: st
 });
 
 /** Applies the workspace's members and their tokens; returns the removal step for those that left the seed. */
-async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Date): Promise<() => Promise<void>> {
+async function applyMembers(
+  ctx: SeedContext,
+  workspace: SeedWorkspace,
+  now: Date,
+): Promise<() => Promise<void>> {
   const members = await loadSeedItems(ctx.db, "member", workspace.id);
   const tokens = await loadSeedItems(ctx.db, "member_token", workspace.id);
   const seenMembers = new Set<string>();
@@ -133,7 +137,12 @@ async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Dat
     if (member.token) {
       const hash = hashCredential(member.token);
       seenTokens.add(hash);
-      await applyTableItem(ctx, tokenItem(workspace.id, hash, now, member.token), { email }, tokens.get(hash));
+      await applyTableItem(
+        ctx,
+        tokenItem(workspace.id, hash, now, member.token),
+        { email },
+        tokens.get(hash),
+      );
     }
   }
   return async () => {
@@ -151,14 +160,22 @@ async function applyMembers(ctx: SeedContext, workspace: SeedWorkspace, now: Dat
         await dropSeedItem(ctx.db, item);
         continue;
       }
-      await pruneTableItem(ctx, item, applied, `the seed token of ${String(applied.email)} in ${workspace.id}`);
+      await pruneTableItem(
+        ctx,
+        item,
+        applied,
+        `the seed token of ${String(applied.email)} in ${workspace.id}`,
+      );
     }
   };
 }
 
 async function seededElsewhere(db: Store, tokenHash: string, workspaceId: string): Promise<boolean> {
   return (
-    (await db.get("SELECT 1 FROM seed_items WHERE kind = 'member_token' AND key = ? AND scope <> ?", [tokenHash, workspaceId])) !== undefined
+    (await db.get("SELECT 1 FROM seed_items WHERE kind = 'member_token' AND key = ? AND scope <> ?", [
+      tokenHash,
+      workspaceId,
+    ])) !== undefined
   );
 }
 
@@ -174,7 +191,11 @@ async function applyEngagements(db: Store, workspace: SeedWorkspace, at: string)
       );
     }
     if (!owner) {
-      (await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [engagement.id, workspace.id, at]));
+      await db.run("INSERT INTO engagements (id, workspace_id, created_at) VALUES (?, ?, ?)", [
+        engagement.id,
+        workspace.id,
+        at,
+      ]);
     }
   }
 }

@@ -12,8 +12,15 @@ export type SeedItemKind =
   | "sandbox_env"
   | "secret";
 
-export async function loadSeedItems(db: Store, kind: SeedItemKind, scope: string): Promise<Map<string, Fields>> {
-  const rows = (await db.all("SELECT key, applied_json FROM seed_items WHERE kind = ? AND scope = ?", [kind, scope])) as { key: string; applied_json: string }[];
+export async function loadSeedItems(
+  db: Store,
+  kind: SeedItemKind,
+  scope: string,
+): Promise<Map<string, Fields>> {
+  const rows = (await db.all("SELECT key, applied_json FROM seed_items WHERE kind = ? AND scope = ?", [
+    kind,
+    scope,
+  ])) as { key: string; applied_json: string }[];
   return new Map(rows.map((r) => [r.key, JSON.parse(r.applied_json) as Fields]));
 }
 
@@ -23,10 +30,20 @@ export async function saveSeedItem(
   applied: Fields,
   at: string,
 ): Promise<void> {
-  (await db.run(`INSERT INTO seed_items (kind, scope, key, applied_json, applied_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (kind, scope, key) DO UPDATE SET applied_json = excluded.applied_json, applied_at = excluded.applied_at`, [item.kind, item.scope, item.key, JSON.stringify(applied), at]));
+  await db.run(
+    `INSERT INTO seed_items (kind, scope, key, applied_json, applied_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (kind, scope, key) DO UPDATE SET applied_json = excluded.applied_json, applied_at = excluded.applied_at`,
+    [item.kind, item.scope, item.key, JSON.stringify(applied), at],
+  );
 }
 
-export async function dropSeedItem(db: Store, item: { kind: SeedItemKind; scope: string; key: string }): Promise<void> {
-  (await db.run("DELETE FROM seed_items WHERE kind = ? AND scope = ? AND key = ?", [item.kind, item.scope, item.key]));
+export async function dropSeedItem(
+  db: Store,
+  item: { kind: SeedItemKind; scope: string; key: string },
+): Promise<void> {
+  await db.run("DELETE FROM seed_items WHERE kind = ? AND scope = ? AND key = ?", [
+    item.kind,
+    item.scope,
+    item.key,
+  ]);
 }

@@ -36,7 +36,10 @@ export interface SeedContext {
 async function read(db: Store, item: TableItem): Promise<Fields | undefined> {
   const fields = Object.keys(item.columns);
   const where = Object.keys(item.where);
-  const row = (await db.get(`SELECT ${fields.map((f) => item.columns[f]).join(", ")} FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`, [...Object.values(item.where)])) as Record<string, unknown> | undefined;
+  const row = (await db.get(
+    `SELECT ${fields.map((f) => item.columns[f]).join(", ")} FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`,
+    [...Object.values(item.where)],
+  )) as Record<string, unknown> | undefined;
   if (!row) return undefined;
   return Object.fromEntries(
     fields.map((f) => {
@@ -61,23 +64,31 @@ export async function applyTableItem(
 ): Promise<void> {
   const where = Object.keys(item.where);
   const exists =
-    (await ctx.db.get(`SELECT 1 FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`, [...Object.values(item.where)])) !== undefined;
+    (await ctx.db.get(`SELECT 1 FROM ${item.table} WHERE ${where.map((c) => `${c} = ?`).join(" AND ")}`, [
+      ...Object.values(item.where),
+    ])) !== undefined;
   const names = fieldsToWrite(desired, applied, exists);
   if (!exists) {
     const values = { ...item.where, ...item.insertExtra, ...item.writeExtra, ...columnValues(item, desired) };
-    (await ctx.db.run(`INSERT INTO ${item.table} (${Object.keys(values).join(", ")}) VALUES (${Object.keys(values)
-          .map(() => "?")
-          .join(", ")})`, [...Object.values(values)]));
+    await ctx.db.run(
+      `INSERT INTO ${item.table} (${Object.keys(values).join(", ")}) VALUES (${Object.keys(values)
+        .map(() => "?")
+        .join(", ")})`,
+      [...Object.values(values)],
+    );
   } else if (names.length > 0) {
     const values = {
       ...item.writeExtra,
       ...columnValues(item, Object.fromEntries(names.map((n) => [n, desired[n]!]))),
     };
-    (await ctx.db.run(`UPDATE ${item.table} SET ${Object.keys(values)
-          .map((c) => `${c} = ?`)
-          .join(", ")} WHERE ${Object.keys(item.where)
-          .map((c) => `${c} = ?`)
-          .join(" AND ")}`, [...Object.values(values), ...Object.values(item.where)]));
+    await ctx.db.run(
+      `UPDATE ${item.table} SET ${Object.keys(values)
+        .map((c) => `${c} = ?`)
+        .join(", ")} WHERE ${Object.keys(item.where)
+        .map((c) => `${c} = ?`)
+        .join(" AND ")}`,
+      [...Object.values(values), ...Object.values(item.where)],
+    );
   }
   await saveSeedItem(ctx.db, item, desired, ctx.at);
 }
@@ -86,12 +97,20 @@ export async function applyTableItem(
  * An item the seed set and no longer has: deleted when its row still holds what the seed set, kept (and named
  * in `ctx.kept`) when something else changed it since. Either way the seed forgets it.
  */
-export async function pruneTableItem(ctx: SeedContext, item: TableItem, applied: Fields, describe: string): Promise<void> {
+export async function pruneTableItem(
+  ctx: SeedContext,
+  item: TableItem,
+  applied: Fields,
+  describe: string,
+): Promise<void> {
   const current = await read(ctx.db, item);
   if (current && unchangedSinceSeeded(applied, current)) {
-    (await ctx.db.run(`DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
-          .map((c) => `${c} = ?`)
-          .join(" AND ")}`, [...Object.values(item.where)]));
+    await ctx.db.run(
+      `DELETE FROM ${item.table} WHERE ${Object.keys(item.where)
+        .map((c) => `${c} = ?`)
+        .join(" AND ")}`,
+      [...Object.values(item.where)],
+    );
   } else if (current) {
     ctx.kept.push(describe);
   }

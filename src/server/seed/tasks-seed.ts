@@ -149,7 +149,7 @@ export const seededTokenColumns = (token: string) => ({ id: newId("pat"), last_f
 export async function applyWorkspaceIssues(db: Store, workspace: Workspace, now: Date): Promise<void> {
   const upsert = (...values: SqlValue[]) =>
     db.run(
-    `INSERT INTO tickets (id, workspace_id, source, identifier, repo, number, title, context, state, assignee, is_pull_request,
+      `INSERT INTO tickets (id, workspace_id, source, identifier, repo, number, title, context, state, assignee, is_pull_request,
        url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (workspace_id, source, identifier) DO UPDATE SET title = excluded.title, context = excluded.context,
        state = excluded.state, assignee = coalesce(tickets.assignee, excluded.assignee),
@@ -203,24 +203,33 @@ export async function applyWorkspaceConnections(db: Store, workspace: Workspace,
   const installation = workspace.codehost?.installation;
   if (installation) {
     const recorded = await recordInstallation(
-        db,
-        { installationId: installation.id, workspaceId: workspace.id, accountLogin: installation.account },
-        now
+      db,
+      { installationId: installation.id, workspaceId: workspace.id, accountLogin: installation.account },
+      now,
     );
-    (await db.run("UPDATE repositories SET codehost_installation_id = ? WHERE workspace_id = ? AND codehost_installation_id IS NULL", [recorded.installationId, workspace.id]));
+    await db.run(
+      "UPDATE repositories SET codehost_installation_id = ? WHERE workspace_id = ? AND codehost_installation_id IS NULL",
+      [recorded.installationId, workspace.id],
+    );
   }
   const organization = workspace.tracker?.organization;
   if (organization)
-    (await db.run(`INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, created_at)
+    await db.run(
+      `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, created_at)
        VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
-       organization_name = excluded.organization_name`, [workspace.id, organization.id, organization.name, now.toISOString()]));
+       organization_name = excluded.organization_name`,
+      [workspace.id, organization.id, organization.name, now.toISOString()],
+    );
 }
 
 /** The scripted agent's rules are the seed's alone: a seed with `agent` replaces them. */
 export async function applyAgentRules(db: Store, agent: z.infer<typeof SeedAgentSchema>): Promise<void> {
-  (await db.run("DELETE FROM agent_rules"));
+  await db.run("DELETE FROM agent_rules");
   for (const [position, rule] of agent.rules.entries())
-    await db.run("INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)", [position, JSON.stringify(rule)]);
+    await db.run("INSERT INTO agent_rules (position, rule_json) VALUES (?, ?)", [
+      position,
+      JSON.stringify(rule),
+    ]);
 }
 
 export async function loadAgentRules(db: Store): Promise<z.infer<typeof ScriptedRuleSchema>[]> {

@@ -58,8 +58,22 @@ export async function insertOperation(
   now: Date,
 ): Promise<OperationRow> {
   const at = now.toISOString();
-  const inserted = (await db.get<{ seq: number }>(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
-       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING seq`, [row.id, row.kind, row.workspace_id, row.engagement_id, row.sandbox_id, row.turn_id, row.repository_id, row.repository, at, at]));
+  const inserted = await db.get<{ seq: number }>(
+    `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id, repository,
+       state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING seq`,
+    [
+      row.id,
+      row.kind,
+      row.workspace_id,
+      row.engagement_id,
+      row.sandbox_id,
+      row.turn_id,
+      row.repository_id,
+      row.repository,
+      at,
+      at,
+    ],
+  );
   // The row as stored, without reading it back (the column defaults are these).
   return {
     ...row,
@@ -83,7 +97,10 @@ export type Finished = Pick<
 >;
 
 export async function markRunning(db: Store, id: string, now: Date): Promise<void> {
-  (await db.run("UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?", [now.toISOString(), id]));
+  await db.run(
+    "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
+    [now.toISOString(), id],
+  );
 }
 
 /** Fails an open operation; what it wrote, or undefined when the operation was no longer open. */
@@ -95,8 +112,11 @@ export async function markFailed(
   now: Date,
 ): Promise<Finished | undefined> {
   const at = now.toISOString();
-  const { changes } = (await db.run(`UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
-     WHERE id = ? AND state IN ('pending', 'running')`, [code, reason, at, at, id]));
+  const { changes } = await db.run(
+    `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
+     WHERE id = ? AND state IN ('pending', 'running')`,
+    [code, reason, at, at, id],
+  );
   if (Number(changes) === 0) return undefined;
   return {
     state: "failed",
@@ -118,8 +138,11 @@ export async function markSucceeded(
 ): Promise<Finished> {
   const at = now.toISOString();
   const resultJson = JSON.stringify(result);
-  (await db.run(`UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
-       finished_at = ? WHERE id = ?`, [overlayRevision, resultJson, at, at, id]));
+  await db.run(
+    `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
+       finished_at = ? WHERE id = ?`,
+    [overlayRevision, resultJson, at, at, id],
+  );
   return {
     state: "succeeded",
     overlay_revision: overlayRevision,
@@ -139,17 +162,25 @@ export const engagementOperationsLock = (engagementId: string): string => `opera
 
 /** The oldest unfinished operation of an engagement: activations run one at a time, in arrival order. */
 export async function nextOpenOperation(db: Store, engagementId: string): Promise<OperationRow | undefined> {
-  return (await db.get("SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1", [engagementId])) as OperationRow | undefined;
+  return (await db.get(
+    "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
+    [engagementId],
+  )) as OperationRow | undefined;
 }
 
 /** `seq` of nextOpenOperation's row, read from the open-operations index alone. */
 export async function nextOpenSeq(db: Store, engagementId: string): Promise<number | undefined> {
-  const row = (await db.get("SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1", [engagementId])) as { seq: number } | undefined;
+  const row = (await db.get(
+    "SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
+    [engagementId],
+  )) as { seq: number } | undefined;
   return row?.seq;
 }
 
 export async function engagementsWithOpenOperations(db: Store): Promise<string[]> {
   return (
-    (await db.all("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")) as { engagement_id: string }[]
+    (await db.all("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")) as {
+      engagement_id: string;
+    }[]
   ).map((r) => r.engagement_id);
 }

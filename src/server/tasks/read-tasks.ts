@@ -20,14 +20,17 @@ export async function listTasks(
   ctx: TaskContext,
   workspaceId: string,
   query: { status?: string | null; limit?: string | null; cursor?: string | null },
-): Promise<{ tasks: ApiTask[]; nextCursor: string | null; }> {
+): Promise<{ tasks: ApiTask[]; nextCursor: string | null }> {
   const status = checkStatusFilter(query.status);
   const limit = checkLimit(query.limit, LIMITS.taskPage);
   const cursor = decodeTaskCursor(query.cursor);
   // The cursor's task must be one of this workspace's: a cursor of another list is not "the previous nextCursor".
   const cursorSeq = cursor
     ? (
-        (await ctx.db.get("SELECT seq FROM tasks WHERE id = ? AND workspace_id = ?", [cursor.taskId, workspaceId])) as { seq: number } | undefined
+        (await ctx.db.get("SELECT seq FROM tasks WHERE id = ? AND workspace_id = ?", [
+          cursor.taskId,
+          workspaceId,
+        ])) as { seq: number } | undefined
       )?.seq
     : undefined;
   if (cursor && cursorSeq === undefined)
@@ -59,12 +62,15 @@ export async function listMessages(
   workspaceId: string,
   taskId: string,
   query: { after?: string | null; limit?: string | null },
-): Promise<{ messages: ApiMessage[]; next: string | null; }> {
+): Promise<{ messages: ApiMessage[]; next: string | null }> {
   await requireApiTask(ctx, workspaceId, taskId);
   const limit = checkLimit(query.limit, LIMITS.messagePage);
   let afterSeq = 0;
   if (query.after !== null && query.after !== undefined) {
-    const entry = (await ctx.db.get("SELECT seq FROM task_messages WHERE id = ? AND task_id = ?", [query.after, taskId])) as { seq: number } | undefined;
+    const entry = (await ctx.db.get("SELECT seq FROM task_messages WHERE id = ? AND task_id = ?", [
+      query.after,
+      taskId,
+    ])) as { seq: number } | undefined;
     if (!entry)
       throw domainError(
         "invalid_cursor",
@@ -72,7 +78,10 @@ export async function listMessages(
       );
     afterSeq = entry.seq;
   }
-  const rows = (await ctx.db.all("SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?", [taskId, afterSeq, limit + 1])) as unknown as Parameters<typeof toApiMessage>[0][];
+  const rows = (await ctx.db.all(
+    "SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    [taskId, afterSeq, limit + 1],
+  )) as unknown as Parameters<typeof toApiMessage>[0][];
   const page = rows.slice(0, limit);
   return {
     messages: page.map(toApiMessage),

@@ -47,7 +47,7 @@ export class TaskRuntime {
   /** Recovers after a restart and starts executing every running turn. */
   async start(): Promise<void> {
     const { db, now } = this.options;
-    const running = (await db.transaction(async () => recover(db, now())));
+    const running = await db.transaction(async () => recover(db, now()));
     // Recovery awaited the store: a stop() that came meanwhile wins, and the engine stays closed.
     if (this.stopping) return;
     this.accepting = true;
@@ -140,7 +140,10 @@ export class TaskRuntime {
     }
     if (this.stopping) {
       // Shutdown, not a crash: the turn stays `running` and the next start runs it again without using up a try.
-      (await db.run("UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?", [turnId, attempt]));
+      await db.run(
+        "UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?",
+        [turnId, attempt],
+      );
       return;
     }
     const ended = await this.commit(() => finishTurn(db, turnId, attempt, finish, now()));
@@ -154,7 +157,8 @@ export class TaskRuntime {
   /** A member stopped a task's queued turn (a running one settles as its turn ends). */
   async taskStopped(taskId: string): Promise<void> {
     const task = await getTask(this.options.db, taskId);
-    if (task && task.open_turn_id === null && task.status === "cancelled") await this.settle(task, "cancelled");
+    if (task && task.open_turn_id === null && task.status === "cancelled")
+      await this.settle(task, "cancelled");
   }
 
   private async settle(task: TaskRow, how: "finished" | "cancelled"): Promise<void> {
@@ -185,7 +189,10 @@ export class TaskRuntime {
           code: "invalid_reply",
           reason: "the agent pushed a branch but named no repository",
         };
-      const connected = (await this.options.db.get("SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1", [task.workspace_id, repo]));
+      const connected = await this.options.db.get(
+        "SELECT 1 FROM repositories WHERE workspace_id = ? AND slug = ? AND connected = 1",
+        [task.workspace_id, repo],
+      );
       if (!connected)
         return { kind: "error", code: "invalid_reply", reason: `${repo} is not connected to the workspace` };
       try {
@@ -216,7 +223,9 @@ export class TaskRuntime {
   /** Marks tasks whose pull request the code host merged. */
   async sweepPullRequests(): Promise<void> {
     const { db, now, codehost } = { ...this.options };
-    const open = (await db.all("SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0 AND pr_closed = 0")) as {
+    const open = (await db.all(
+      "SELECT id, workspace_id, repo, pr_number FROM tasks WHERE pr_number IS NOT NULL AND pr_merged = 0 AND pr_closed = 0",
+    )) as {
       id: string;
       workspace_id: string;
       repo: string;

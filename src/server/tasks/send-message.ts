@@ -16,7 +16,11 @@ export async function requireTask(ctx: TaskContext, workspaceId: string, taskId:
   return task;
 }
 
-export async function requireApiTask(ctx: TaskContext, workspaceId: string, taskId: string): Promise<TaskRow> {
+export async function requireApiTask(
+  ctx: TaskContext,
+  workspaceId: string,
+  taskId: string,
+): Promise<TaskRow> {
   const task = await requireTask(ctx, workspaceId, taskId);
   if (task.source !== "api")
     throw domainError(

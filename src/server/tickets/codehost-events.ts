@@ -54,7 +54,7 @@ export async function applyCodehostEvent(
 async function workspaceOf(
   deps: IssueEventDeps,
   installationId: number,
-): Promise<{ workspaceId: string; } | { ignored: string; }> {
+): Promise<{ workspaceId: string } | { ignored: string }> {
   const installation = await installationById(deps.ctx.db, String(installationId));
   if (!installation) return { ignored: `ignored: unknown installation ${installationId}` };
   if (installation.suspended) return { ignored: `ignored: installation ${installationId} is suspended` };
@@ -75,7 +75,8 @@ async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<s
   if (change.kind === "take") {
     const task = await taskOfIssue(deps.ctx, ws.workspaceId, "codehost", issueId);
     if (!task) return `ignored: ${identifier} has no task`;
-    const by = (await memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login))?.name ?? e.sender.login;
+    const by =
+      (await memberByCodehostLogin(deps.ctx.db, ws.workspaceId, e.sender.login))?.name ?? e.sender.login;
     const stopped = await stopIssueTask(deps.ctx, task.id, `${by} (${change.why})`);
     return stopped
       ? `stopped task ${task.id}: ${identifier} ${e.action}`
@@ -145,7 +146,10 @@ async function onPullRequest(deps: IssueEventDeps, payload: unknown): Promise<st
   if (e.action !== "closed") return `ignored: pull_request ${e.action}`;
   const ws = await workspaceOf(deps, e.installation.id);
   if ("ignored" in ws) return ws.ignored;
-  const row = (await deps.ctx.db.get("SELECT id FROM tasks WHERE workspace_id = ? AND repo = ? AND pr_number = ?", [ws.workspaceId, e.repository.full_name, e.pull_request.number])) as { id: string } | undefined;
+  const row = (await deps.ctx.db.get(
+    "SELECT id FROM tasks WHERE workspace_id = ? AND repo = ? AND pr_number = ?",
+    [ws.workspaceId, e.repository.full_name, e.pull_request.number],
+  )) as { id: string } | undefined;
   if (!row) return `ignored: no task opened ${e.repository.full_name}#${e.pull_request.number}`;
   const merged = e.pull_request.merged === true;
   await deps.ctx.commit(() =>

@@ -12,9 +12,16 @@ const toUser = (row: Row): User => ({
 });
 
 /** The workspace member whose linked code-host login is `login` (logins are case-insensitive). */
-export async function memberByCodehostLogin(db: Store, workspaceId: string, login: string): Promise<User | undefined> {
-  const row = (await db.get(`SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
-     WHERE m.workspace_id = ? AND lower(u.codehost_login) = lower(?)`, [workspaceId, login])) as Row | undefined;
+export async function memberByCodehostLogin(
+  db: Store,
+  workspaceId: string,
+  login: string,
+): Promise<User | undefined> {
+  const row = (await db.get(
+    `SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
+     WHERE m.workspace_id = ? AND lower(u.codehost_login) = lower(?)`,
+    [workspaceId, login],
+  )) as Row | undefined;
   return row && toUser(row);
 }
 
@@ -24,8 +31,11 @@ export async function memberByTrackerIdentity(
   workspaceId: string,
   identity: string,
 ): Promise<User | undefined> {
-  const row = (await db.get(`SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
-     WHERE m.workspace_id = ? AND m.tracker_identity = ? AND m.tracker_identity_bound = 1`, [workspaceId, identity])) as Row | undefined;
+  const row = (await db.get(
+    `SELECT u.id, u.email, u.name, u.codehost_login FROM users u JOIN members m ON m.email = u.email
+     WHERE m.workspace_id = ? AND m.tracker_identity = ? AND m.tracker_identity_bound = 1`,
+    [workspaceId, identity],
+  )) as Row | undefined;
   return row && toUser(row);
 }
 

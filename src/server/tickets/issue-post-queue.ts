@@ -5,7 +5,10 @@ import type { Store } from "../store/store.js";
 
 /** Queues `entryId` of `taskId` for posting when the task belongs to an issue and the entry is not a user's. */
 export async function queueIssuePost(db: Store, taskId: string, entryId: string): Promise<void> {
-  (await db.run(`INSERT INTO issue_posts (entry_id, task_id, state)
+  await db.run(
+    `INSERT INTO issue_posts (entry_id, task_id, state)
      SELECT ?, t.id, 'queued' FROM tasks t WHERE t.id = ? AND t.ticket_id IS NOT NULL
-     ON CONFLICT (entry_id) DO NOTHING`, [entryId, taskId]));
+     ON CONFLICT (entry_id) DO NOTHING`,
+    [entryId, taskId],
+  );
 }

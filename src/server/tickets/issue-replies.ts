@@ -66,21 +66,32 @@ export class IssueReplyWorker {
   private async step(): Promise<boolean> {
     const { db, commit, logger } = this.options;
     const nowMs = this.options.now().getTime();
-    const due = (await db.get(`SELECT p.entry_id, p.attempts, m.body, t.workspace_id, t.source, t.repo, t.ticket_id, t.ticket_number
+    const due = (await db.get(
+      `SELECT p.entry_id, p.attempts, m.body, t.workspace_id, t.source, t.repo, t.ticket_id, t.ticket_number
        FROM issue_posts p JOIN task_messages m ON m.id = p.entry_id JOIN tasks t ON t.id = p.task_id
-       WHERE p.state = 'queued' AND p.next_attempt_at_ms <= ? ORDER BY m.seq LIMIT 1`, [nowMs])) as Due | undefined;
+       WHERE p.state = 'queued' AND p.next_attempt_at_ms <= ? ORDER BY m.seq LIMIT 1`,
+      [nowMs],
+    )) as Due | undefined;
     if (!due) return false;
     const attempts = due.attempts + 1;
     try {
       await this.post(due);
-      await commit(async () =>
-        (await db.run("UPDATE issue_posts SET state = 'posted', attempts = ?, posted_at = ? WHERE entry_id = ?", [attempts, this.options.now().toISOString(), due.entry_id])),
+      await commit(
+        async () =>
+          await db.run(
+            "UPDATE issue_posts SET state = 'posted', attempts = ?, posted_at = ? WHERE entry_id = ?",
+            [attempts, this.options.now().toISOString(), due.entry_id],
+          ),
       );
     } catch (error) {
       const failed = attempts >= MAX_POST_ATTEMPTS;
       const next = this.options.now().getTime() + backoffMs(attempts, this.options.retryBaseMs);
-      await commit(async () =>
-        (await db.run("UPDATE issue_posts SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE entry_id = ?", [failed ? "failed" : "queued", attempts, next, due.entry_id])),
+      await commit(
+        async () =>
+          await db.run(
+            "UPDATE issue_posts SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE entry_id = ?",
+            [failed ? "failed" : "queued", attempts, next, due.entry_id],
+          ),
       );
       logger.warn(
         {

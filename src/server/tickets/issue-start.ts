@@ -37,7 +37,7 @@ export async function startFromIssue(
     if (!(error instanceof DomainError)) throw error;
     // A re-run of this very delivery (a crash before its outcome was recorded) finds the task it started.
     const existing = await taskOfIssue(deps.ctx, input.workspaceId, input.source, input.issue.id);
-    if (existing && deps.deliveryKey && await startedWith(deps.ctx, existing.id, deps.deliveryKey))
+    if (existing && deps.deliveryKey && (await startedWith(deps.ctx, existing.id, deps.deliveryKey)))
       return started(existing.id);
     const why =
       error.code === "ticket_in_progress"

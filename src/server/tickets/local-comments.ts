@@ -10,16 +10,22 @@ export async function addLocalComment(
   input: { workspaceId: string; source: CommentSource; issueKey: string; body: string },
   now: Date,
 ): Promise<void> {
-  (await db.run("INSERT INTO ticket_comments (workspace_id, source, issue_key, body, created_at) VALUES (?, ?, ?, ?, ?)", [input.workspaceId, input.source, input.issueKey, input.body, now.toISOString()]));
+  await db.run(
+    "INSERT INTO ticket_comments (workspace_id, source, issue_key, body, created_at) VALUES (?, ?, ?, ?, ?)",
+    [input.workspaceId, input.source, input.issueKey, input.body, now.toISOString()],
+  );
 }
 
 export async function localComments(
   db: Store,
   input: { workspaceId: string; source: CommentSource; issueKey: string },
-): Promise<{ body: string; createdAt: string; }[]> {
+): Promise<{ body: string; createdAt: string }[]> {
   return (
-    (await db.all(`SELECT body, created_at FROM ticket_comments WHERE workspace_id = ? AND source = ? AND issue_key = ?
-       ORDER BY seq`, [input.workspaceId, input.source, input.issueKey])) as { body: string; created_at: string }[]
+    (await db.all(
+      `SELECT body, created_at FROM ticket_comments WHERE workspace_id = ? AND source = ? AND issue_key = ?
+       ORDER BY seq`,
+      [input.workspaceId, input.source, input.issueKey],
+    )) as { body: string; created_at: string }[]
   ).map((row) => ({ body: row.body, createdAt: row.created_at }));
 }
 

@@ -78,8 +78,14 @@ export async function searchTickets(
   ]);
   const selected = selectTickets(
     [
-      ...fromTracker(trackerIssues, await issuesWithTasks(ctx.db, workspaceId, "tracker", ids(trackerIssues))),
-      ...fromCodehost(codehostIssues, await issuesWithTasks(ctx.db, workspaceId, "codehost", ids(codehostIssues))),
+      ...fromTracker(
+        trackerIssues,
+        await issuesWithTasks(ctx.db, workspaceId, "tracker", ids(trackerIssues)),
+      ),
+      ...fromCodehost(
+        codehostIssues,
+        await issuesWithTasks(ctx.db, workspaceId, "codehost", ids(codehostIssues)),
+      ),
     ],
     { trackerIdentity: identity, codehostLogin: login },
     {

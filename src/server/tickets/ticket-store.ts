@@ -9,16 +9,19 @@ export interface TrackerLink {
 }
 
 export async function trackerLinkOf(db: Store, workspaceId: string, email: string): Promise<TrackerLink> {
-  const row = (await db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE workspace_id = ? AND email = ?", [workspaceId, email])) as
-    | { tracker_identity: string | null; tracker_identity_bound: number }
-    | undefined;
+  const row = (await db.get(
+    "SELECT tracker_identity, tracker_identity_bound FROM members WHERE workspace_id = ? AND email = ?",
+    [workspaceId, email],
+  )) as { tracker_identity: string | null; tracker_identity_bound: number } | undefined;
   return { identity: row?.tracker_identity ?? null, bound: row?.tracker_identity_bound === 1 };
 }
 
 export async function enabledReposOf(db: Store, workspaceId: string): Promise<Set<string>> {
   return new Set(
     (
-      (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND connected = 1", [workspaceId])) as { slug: string }[]
+      (await db.all("SELECT slug FROM repositories WHERE workspace_id = ? AND connected = 1", [
+        workspaceId,
+      ])) as { slug: string }[]
     ).map((r) => r.slug),
   );
 }
@@ -36,8 +39,11 @@ export async function issuesWithTasks(
   if (issueIds.length === 0) return new Set();
   return new Set(
     (
-      (await db.all(`SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
-         AND ticket_id IN (${db.dialect.jsonArrayValues})`, [workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)])) as { ticket_id: string }[]
+      (await db.all(
+        `SELECT ticket_id FROM tasks WHERE workspace_id = ? AND source = ?
+         AND ticket_id IN (${db.dialect.jsonArrayValues})`,
+        [workspaceId, TASK_SOURCE_OF[source], JSON.stringify(issueIds)],
+      )) as { ticket_id: string }[]
     ).map((r) => r.ticket_id),
   );
 }

@@ -110,7 +110,9 @@ async function onComment(
     return "ignored: the service's own comment";
   const task = await taskOfIssue(deps.ctx, connection.workspaceId, "tracker", c.issueId);
   if (!task) return `ignored: issue ${c.issueId} has no task`;
-  const user = await (author ? memberByTrackerIdentity(deps.ctx.db, connection.workspaceId, author) : undefined);
+  const user = await (author
+    ? memberByTrackerIdentity(deps.ctx.db, connection.workspaceId, author)
+    : undefined);
   if (!user) return `ignored: comment by ${author ?? "(unknown)"}, not a member`;
   const text = c.body.trim();
   if (text === "") return "ignored: an empty comment";

@@ -38,8 +38,14 @@ const toConnection = (row: ConnectionRow): TrackerConnection => ({
   agentUserId: row.agent_user_id,
 });
 
-export async function connectionOfWorkspace(db: Store, workspaceId: string): Promise<TrackerConnection | undefined> {
-  const row = (await db.get("SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as ConnectionRow | undefined;
+export async function connectionOfWorkspace(
+  db: Store,
+  workspaceId: string,
+): Promise<TrackerConnection | undefined> {
+  const row = (await db.get(
+    "SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE workspace_id = ?",
+    [workspaceId],
+  )) as ConnectionRow | undefined;
   return row && toConnection(row);
 }
 
@@ -47,7 +53,10 @@ export async function connectionOfOrganization(
   db: Store,
   organizationId: string,
 ): Promise<TrackerConnection | undefined> {
-  const row = (await db.get("SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE organization_id = ?", [organizationId])) as ConnectionRow | undefined;
+  const row = (await db.get(
+    "SELECT workspace_id, organization_id, organization_name, agent_user_id FROM tracker_connections WHERE organization_id = ?",
+    [organizationId],
+  )) as ConnectionRow | undefined;
   return row && toConnection(row);
 }
 
@@ -68,27 +77,46 @@ export async function recordConnection(
       `tracker organisation ${input.organizationName} is connected to another workspace`,
     );
   const scope = workspaceScope(input.workspaceId);
-  (await db.run(`INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, agent_user_id, token_sealed,
+  await db.run(
+    `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, agent_user_id, token_sealed,
        refresh_sealed, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
        organization_name = excluded.organization_name, agent_user_id = coalesce(excluded.agent_user_id, agent_user_id),
        token_sealed = coalesce(excluded.token_sealed, token_sealed),
        refresh_sealed = coalesce(excluded.refresh_sealed, refresh_sealed),
-       expires_at_ms = coalesce(excluded.expires_at_ms, expires_at_ms)`, [input.workspaceId, input.organizationId, input.organizationName, input.agentUserId, input.tokens ? box.seal(scope, input.tokens.accessToken) : null, input.tokens?.refreshToken ? box.seal(`${scope}/refresh`, input.tokens.refreshToken) : null, input.tokens?.expiresAtMs ?? null, now.toISOString()]));
-  (await db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = ?", [input.workspaceId]));
+       expires_at_ms = coalesce(excluded.expires_at_ms, expires_at_ms)`,
+    [
+      input.workspaceId,
+      input.organizationId,
+      input.organizationName,
+      input.agentUserId,
+      input.tokens ? box.seal(scope, input.tokens.accessToken) : null,
+      input.tokens?.refreshToken ? box.seal(`${scope}/refresh`, input.tokens.refreshToken) : null,
+      input.tokens?.expiresAtMs ?? null,
+      now.toISOString(),
+    ],
+  );
+  await db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = ?", [input.workspaceId]);
 }
 
 /** The organisation removed the app (or an admin disconnected it): tokens go, members' links are unbound. */
 export async function removeConnection(db: Store, workspaceId: string): Promise<void> {
-  (await db.run("DELETE FROM tracker_connections WHERE workspace_id = ?", [workspaceId]));
-  (await db.run("DELETE FROM tracker_member_tokens WHERE workspace_id = ?", [workspaceId]));
-  (await db.run("UPDATE members SET tracker_identity_bound = 0 WHERE workspace_id = ?", [workspaceId]));
-  (await db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = ?", [workspaceId]));
+  await db.run("DELETE FROM tracker_connections WHERE workspace_id = ?", [workspaceId]);
+  await db.run("DELETE FROM tracker_member_tokens WHERE workspace_id = ?", [workspaceId]);
+  await db.run("UPDATE members SET tracker_identity_bound = 0 WHERE workspace_id = ?", [workspaceId]);
+  await db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = ?", [workspaceId]);
 }
 
 /** The workspace's own token (opened), or null when the connection holds none. */
-export async function openConnectionTokens(db: Store, box: SecretBox, workspaceId: string): Promise<OAuthTokens | null> {
-  const row = (await db.get("SELECT token_sealed, refresh_sealed, expires_at_ms FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as
+export async function openConnectionTokens(
+  db: Store,
+  box: SecretBox,
+  workspaceId: string,
+): Promise<OAuthTokens | null> {
+  const row = (await db.get(
+    "SELECT token_sealed, refresh_sealed, expires_at_ms FROM tracker_connections WHERE workspace_id = ?",
+    [workspaceId],
+  )) as
     | { token_sealed: string | null; refresh_sealed: string | null; expires_at_ms: number | null }
     | undefined;
   if (!row?.token_sealed) return null;
@@ -108,7 +136,15 @@ export async function storeConnectionTokens(
   tokens: OAuthTokens,
 ): Promise<void> {
   const scope = workspaceScope(workspaceId);
-  (await db.run("UPDATE tracker_connections SET token_sealed = ?, refresh_sealed = ?, expires_at_ms = ? WHERE workspace_id = ?", [box.seal(scope, tokens.accessToken), tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null, tokens.expiresAtMs, workspaceId]));
+  await db.run(
+    "UPDATE tracker_connections SET token_sealed = ?, refresh_sealed = ?, expires_at_ms = ? WHERE workspace_id = ?",
+    [
+      box.seal(scope, tokens.accessToken),
+      tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null,
+      tokens.expiresAtMs,
+      workspaceId,
+    ],
+  );
 }
 
 /**
@@ -127,7 +163,10 @@ export async function linkMemberIdentity(
     tokens: OAuthTokens;
   },
 ): Promise<void> {
-  (await db.run("UPDATE members SET tracker_identity = ?, tracker_identity_bound = ? WHERE workspace_id = ? AND email = ?", [input.identity, input.bound ? 1 : 0, input.workspaceId, input.email]));
+  await db.run(
+    "UPDATE members SET tracker_identity = ?, tracker_identity_bound = ? WHERE workspace_id = ? AND email = ?",
+    [input.identity, input.bound ? 1 : 0, input.workspaceId, input.email],
+  );
   await storeMemberTokens(db, box, input.workspaceId, input.userId, input.tokens);
 }
 
@@ -139,9 +178,18 @@ export async function storeMemberTokens(
   tokens: OAuthTokens,
 ): Promise<void> {
   const scope = memberScope(workspaceId, userId);
-  (await db.run(`INSERT INTO tracker_member_tokens (workspace_id, user_id, token_sealed, refresh_sealed, expires_at_ms)
+  await db.run(
+    `INSERT INTO tracker_member_tokens (workspace_id, user_id, token_sealed, refresh_sealed, expires_at_ms)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id, user_id) DO UPDATE SET token_sealed = excluded.token_sealed,
-       refresh_sealed = excluded.refresh_sealed, expires_at_ms = excluded.expires_at_ms`, [workspaceId, userId, box.seal(scope, tokens.accessToken), tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null, tokens.expiresAtMs]));
+       refresh_sealed = excluded.refresh_sealed, expires_at_ms = excluded.expires_at_ms`,
+    [
+      workspaceId,
+      userId,
+      box.seal(scope, tokens.accessToken),
+      tokens.refreshToken ? box.seal(`${scope}/refresh`, tokens.refreshToken) : null,
+      tokens.expiresAtMs,
+    ],
+  );
 }
 
 /** The member's own token (opened), found by their linked identity; null when they never linked one here. */
@@ -150,11 +198,14 @@ export async function openMemberTokensByIdentity(
   box: SecretBox,
   workspaceId: string,
   identity: string,
-): Promise<{ userId: string; tokens: OAuthTokens; } | null> {
-  const row = (await db.get(`SELECT t.user_id, t.token_sealed, t.refresh_sealed, t.expires_at_ms FROM members m
+): Promise<{ userId: string; tokens: OAuthTokens } | null> {
+  const row = (await db.get(
+    `SELECT t.user_id, t.token_sealed, t.refresh_sealed, t.expires_at_ms FROM members m
      JOIN users u ON u.email = m.email
      JOIN tracker_member_tokens t ON t.workspace_id = m.workspace_id AND t.user_id = u.id
-     WHERE m.workspace_id = ? AND m.tracker_identity = ?`, [workspaceId, identity])) as
+     WHERE m.workspace_id = ? AND m.tracker_identity = ?`,
+    [workspaceId, identity],
+  )) as
     | { user_id: string; token_sealed: string; refresh_sealed: string | null; expires_at_ms: number | null }
     | undefined;
   if (!row) return null;
@@ -171,6 +222,8 @@ export async function openMemberTokensByIdentity(
 
 /** The workspace's connection holds a token of its own (a seeded organisation alone does not connect it). */
 export async function connectionHoldsToken(db: Store, workspaceId: string): Promise<boolean> {
-  const row = (await db.get("SELECT token_sealed FROM tracker_connections WHERE workspace_id = ?", [workspaceId])) as { token_sealed: string | null } | undefined;
+  const row = (await db.get("SELECT token_sealed FROM tracker_connections WHERE workspace_id = ?", [
+    workspaceId,
+  ])) as { token_sealed: string | null } | undefined;
   return Boolean(row?.token_sealed);
 }

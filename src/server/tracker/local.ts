@@ -39,21 +39,30 @@ export function createLocalTracker(options: { db: Store; now?: () => Date }): Tr
   return {
     kind: "local",
     async searchIssues({ workspaceId, identity, q, limit }) {
-      const rows = (await db.all(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND state = 'open'
-         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY created_at, length(identifier), identifier`, [workspaceId, identity])) as unknown as Row[];
+      const rows = (await db.all(
+        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND state = 'open'
+         AND task_id IS NULL AND (assignee IS NULL OR assignee = ?) ORDER BY created_at, length(identifier), identifier`,
+        [workspaceId, identity],
+      )) as unknown as Row[];
       return rows
         .filter((row) => !q || titleMatches(row.title, q))
         .slice(0, limit)
         .map(toIssue);
     },
     async findIssue({ workspaceId, idOrIdentifier }) {
-      const row = (await db.get(`SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND (id = ? OR identifier = ?)
-         ORDER BY id = ? DESC LIMIT 1`, [workspaceId, idOrIdentifier, idOrIdentifier, idOrIdentifier])) as Row | undefined;
+      const row = (await db.get(
+        `SELECT ${COLUMNS} FROM tickets WHERE workspace_id = ? AND source = 'tracker' AND (id = ? OR identifier = ?)
+         ORDER BY id = ? DESC LIMIT 1`,
+        [workspaceId, idOrIdentifier, idOrIdentifier, idOrIdentifier],
+      )) as Row | undefined;
       return row && toIssue(row);
     },
     async claimIssue({ workspaceId, issueId, identity, taskId }) {
-      (await db.run(`UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
-         WHERE workspace_id = ? AND source = 'tracker' AND id = ?`, [taskId, identity, workspaceId, issueId]));
+      await db.run(
+        `UPDATE tickets SET task_id = ?, assignee = coalesce(assignee, ?)
+         WHERE workspace_id = ? AND source = 'tracker' AND id = ?`,
+        [taskId, identity, workspaceId, issueId],
+      );
     },
     async postComment({ workspaceId, issueId, body }) {
       await addLocalComment(db, { workspaceId, source: "tracker", issueKey: issueId, body }, now());

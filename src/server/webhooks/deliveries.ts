@@ -21,9 +21,12 @@ export async function enqueueDelivery(
   db: Store,
   input: { source: WebhookSource; deliveryId: string; event: string; payload: string },
   nowMs: number,
-): Promise<{ duplicate: boolean; }> {
-  const result = (await db.run(`INSERT INTO webhook_deliveries (source, delivery_id, event, payload, received_at_ms, next_attempt_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source, delivery_id) DO NOTHING`, [input.source, input.deliveryId, input.event, input.payload, nowMs, nowMs]));
+): Promise<{ duplicate: boolean }> {
+  const result = await db.run(
+    `INSERT INTO webhook_deliveries (source, delivery_id, event, payload, received_at_ms, next_attempt_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source, delivery_id) DO NOTHING`,
+    [input.source, input.deliveryId, input.event, input.payload, nowMs, nowMs],
+  );
   return { duplicate: Number(result.changes) === 0 };
 }
 
@@ -38,8 +41,11 @@ interface Row {
 
 /** The oldest queued delivery that is due. */
 export async function nextDueDelivery(db: Store, nowMs: number): Promise<Delivery | undefined> {
-  const row = (await db.get(`SELECT seq, source, delivery_id, event, payload, attempts FROM webhook_deliveries
-     WHERE state = 'queued' AND next_attempt_at_ms <= ? ORDER BY seq LIMIT 1`, [nowMs])) as Row | undefined;
+  const row = (await db.get(
+    `SELECT seq, source, delivery_id, event, payload, attempts FROM webhook_deliveries
+     WHERE state = 'queued' AND next_attempt_at_ms <= ? ORDER BY seq LIMIT 1`,
+    [nowMs],
+  )) as Row | undefined;
   return (
     row && {
       seq: row.seq,
@@ -54,7 +60,9 @@ export async function nextDueDelivery(db: Store, nowMs: number): Promise<Deliver
 
 /** When the earliest queued delivery falls due (a retry waiting out its backoff), if any is queued. */
 export async function nextDeliveryDueAt(db: Store): Promise<number | undefined> {
-  const row = (await db.get("SELECT min(next_attempt_at_ms) AS at FROM webhook_deliveries WHERE state = 'queued'")) as { at: number | null } | undefined;
+  const row = (await db.get(
+    "SELECT min(next_attempt_at_ms) AS at FROM webhook_deliveries WHERE state = 'queued'",
+  )) as { at: number | null } | undefined;
   return row?.at ?? undefined;
 }
 
@@ -63,7 +71,12 @@ export async function recordDeliveryEnd(
   seq: number,
   end: { state: "done" | "failed"; outcome: string; attempts: number },
 ): Promise<void> {
-  (await db.run("UPDATE webhook_deliveries SET state = ?, outcome = ?, attempts = ? WHERE seq = ?", [end.state, end.outcome.slice(0, 500), end.attempts, seq]));
+  await db.run("UPDATE webhook_deliveries SET state = ?, outcome = ?, attempts = ? WHERE seq = ?", [
+    end.state,
+    end.outcome.slice(0, 500),
+    end.attempts,
+    seq,
+  ]);
 }
 
 export async function recordDeliveryRetry(
@@ -71,12 +84,17 @@ export async function recordDeliveryRetry(
   seq: number,
   retry: { outcome: string; attempts: number; nextAttemptAtMs: number },
 ): Promise<void> {
-  (await db.run("UPDATE webhook_deliveries SET outcome = ?, attempts = ?, next_attempt_at_ms = ? WHERE seq = ?", [retry.outcome.slice(0, 500), retry.attempts, retry.nextAttemptAtMs, seq]));
+  await db.run(
+    "UPDATE webhook_deliveries SET outcome = ?, attempts = ?, next_attempt_at_ms = ? WHERE seq = ?",
+    [retry.outcome.slice(0, 500), retry.attempts, retry.nextAttemptAtMs, seq],
+  );
 }
 
 /** Drops done deliveries received before the dedup window; returns how many went. */
 export async function pruneDoneDeliveries(db: Store, nowMs: number): Promise<number> {
-  const result = (await db.run("DELETE FROM webhook_deliveries WHERE state = 'done' AND received_at_ms < ?", [nowMs - DEDUP_WINDOW_MS]));
+  const result = await db.run("DELETE FROM webhook_deliveries WHERE state = 'done' AND received_at_ms < ?", [
+    nowMs - DEDUP_WINDOW_MS,
+  ]);
   return Number(result.changes);
 }
 
@@ -91,7 +109,10 @@ export interface DeliveryRecord {
 /** What operators (and tests) see of a source's deliveries, oldest first. */
 export async function deliveriesOf(db: Store, source: WebhookSource): Promise<DeliveryRecord[]> {
   return (
-    (await db.all("SELECT delivery_id, event, state, attempts, outcome FROM webhook_deliveries WHERE source = ? ORDER BY seq", [source])) as {
+    (await db.all(
+      "SELECT delivery_id, event, state, attempts, outcome FROM webhook_deliveries WHERE source = ? ORDER BY seq",
+      [source],
+    )) as {
       delivery_id: string;
       event: string;
       state: DeliveryRecord["state"];

@@ -12,9 +12,9 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { DRIVERS, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED } from "../../helpers/serve.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-adopt-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -67,7 +67,9 @@ describe.each(DRIVERS)("boxes across service restarts on the %s driver", (driver
         timeoutMs: 30_000,
       });
       // The store stops listing one box (as a run that died between making a box and recording it would leave).
-      (await db.run("UPDATE sandbox_boxes SET state = 'deleted' WHERE sandbox_id = ?", [dropped.box.sandboxId]));
+      await db.run("UPDATE sandbox_boxes SET state = 'deleted' WHERE sandbox_id = ?", [
+        dropped.box.sandboxId,
+      ]);
       await first.detach();
 
       const second = await start(after.port, serviceDir);

@@ -16,10 +16,10 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { sandboxImage, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 const ADMIN = "manager-test-admin-token";
 // A token shape the secret detectors know, printed by a pre_clone command: it must be recorded redacted.
@@ -147,7 +147,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
     expect(body.error).toBe("invalid_batonrc");
     for (const key of ["sandbox.env.not-a-name", "setup"]) expect(body.reason).toContain(key);
     expect(body.reason).not.toContain(TOKEN_LIKE);
-    expect(await (manager.list())).toHaveLength(before);
+    expect(await manager.list()).toHaveLength(before);
   });
 
   it("keeps the engagement's pinned image when a lost sandbox is recreated", async () => {

@@ -13,9 +13,9 @@ import { startSandboxManager } from "../../../src/server/sandboxes/start.js";
 import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
 import { applySeed } from "../../../src/server/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { DRIVERS, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-restart-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

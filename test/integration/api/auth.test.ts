@@ -32,9 +32,9 @@ const ALL_ROUTES: [string, string, unknown?][] = [
 describe("authentication", () => {
   const expired = async () => {
     const made = await createPersonalToken(
-        h.db,
-        { email: "dev@acme.test", name: "old", lifetimeDays: 30 },
-        new Date(Date.now() - 31 * 86400000)
+      h.db,
+      { email: "dev@acme.test", name: "old", lifetimeDays: 30 },
+      new Date(Date.now() - 31 * 86400000),
     );
     return made.token;
   };
@@ -109,13 +109,13 @@ describe("authentication", () => {
 
   it("membership is checked on every request; leaving a workspace ends the token's effect there", async () => {
     const made = await createPersonalToken(
-        h.db,
-        { email: "owner@acme.test", name: "leaver", lifetimeDays: 90 },
-        new Date()
+      h.db,
+      { email: "owner@acme.test", name: "leaver", lifetimeDays: 90 },
+      new Date(),
     );
     expect((await h.call("GET", API_PATHS.tasks("ws_beta"), { token: made.token })).status).toBe(200);
     // No route removes a member yet (the dashboard comes later): the store is changed as the dashboard would.
-    (await h.db.run("DELETE FROM members WHERE workspace_id = 'ws_beta' AND email = 'owner@acme.test'"));
+    await h.db.run("DELETE FROM members WHERE workspace_id = 'ws_beta' AND email = 'owner@acme.test'");
     expect((await h.call("GET", API_PATHS.tasks("ws_beta"), { token: made.token })).status).toBe(404);
     expect((await h.call("GET", API_PATHS.tasks("ws_acme"), { token: made.token })).status).toBe(200);
     expect(
@@ -127,14 +127,14 @@ describe("authentication", () => {
 
   it("DELETE /v1/me/token revokes the token that sent the request; 204 with no body; afterwards that token gets 401", async () => {
     const made = await createPersonalToken(
-        h.db,
-        { email: "dev@acme.test", name: "ci", lifetimeDays: 30 },
-        new Date()
+      h.db,
+      { email: "dev@acme.test", name: "ci", lifetimeDays: 30 },
+      new Date(),
     );
     const other = await createPersonalToken(
-        h.db,
-        { email: "dev@acme.test", name: "laptop", lifetimeDays: 30 },
-        new Date()
+      h.db,
+      { email: "dev@acme.test", name: "laptop", lifetimeDays: 30 },
+      new Date(),
     );
     const revoked = await h.call("DELETE", API_PATHS.meToken, { token: made.token });
     expect(revoked.status).toBe(204);
@@ -153,9 +153,9 @@ describe("authentication", () => {
 
   it("a token expires after at most 365 days", async () => {
     const made = await createPersonalToken(
-        h.db,
-        { email: "dev@acme.test", name: "year", lifetimeDays: 365 },
-        new Date()
+      h.db,
+      { email: "dev@acme.test", name: "year", lifetimeDays: 365 },
+      new Date(),
     );
     h.clock.offsetMs = 364 * 86_400_000;
     expect((await h.call("GET", API_PATHS.me, { token: made.token })).status).toBe(200);

@@ -47,7 +47,7 @@ async function drain() {
     ).n;
   await until(async () => {
     for (const t of agent.turns) t.answer(reply("drained"));
-    return await open() === 0 || undefined;
+    return (await open()) === 0 || undefined;
   }, "no open turns");
 }
 
@@ -116,7 +116,7 @@ describe("a task is a conversation of turns", () => {
       "user/message: long job",
       "platform/response: Stopped by Olive Owner. Send a follow-up to continue.",
     ]);
-    expect((await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [id]))).toEqual([
+    expect(await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [id])).toEqual([
       { state: "cancelled" },
     ]);
   });
@@ -192,9 +192,12 @@ describe("a task is a conversation of turns", () => {
     expect(answers.map((a) => a.status)).toEqual([...Array(6).fill(202), 202]);
     await drain();
     // Every user message belongs to a turn that ended with a closing entry after it.
-    const orphans = (await h.db.all(`SELECT m.body FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+    const orphans = await h.db.all(
+      `SELECT m.body FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
          LEFT JOIN task_messages c ON c.id = x.closing_entry_id
-         WHERE m.task_id = ? AND m.role = 'user' AND (x.state IS NULL OR x.state IN ('queued', 'running') OR c.seq < m.seq)`, [id]));
+         WHERE m.task_id = ? AND m.role = 'user' AND (x.state IS NULL OR x.state IN ('queued', 'running') OR c.seq < m.seq)`,
+      [id],
+    );
     expect(orphans).toEqual([]);
     const conversationLines = await lines(id);
     for (let i = 0; i < 6; i++) expect(conversationLines).toContain(`user/message: racer ${i}`);
@@ -322,7 +325,7 @@ describe("plan slots and the queue (plan team: 2 running, 3 queued)", () => {
       "user/message: waits in the queue",
       "platform/response: Stopped by Dev Eloper. Send a follow-up to continue.",
     ]);
-    expect((await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [c]))).toEqual([
+    expect(await h.db.all("SELECT state FROM task_turns WHERE task_id = ?", [c])).toEqual([
       { state: "cancelled" },
     ]);
     agent.waiting(a)!.answer(reply("a done"));

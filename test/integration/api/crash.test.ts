@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { until } from "./harness.js";
 import { createSocketClient } from "./socket-client.js";
 
@@ -124,7 +124,7 @@ describe("kill -9 during turns and idempotent starts", () => {
           n: number;
         }
       ).n;
-    await until(async () => await open() === 0 || undefined, "every turn to end", 120_000);
+    await until(async () => (await open()) === 0 || undefined, "every turn to end", 120_000);
     client.close();
     await serve.stop();
 
@@ -135,7 +135,10 @@ describe("kill -9 during turns and idempotent starts", () => {
           id: string;
         }
       ).id;
-      const rows = (await db.all("SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?", [messageId, userId])) as {
+      const rows = (await db.all(
+        "SELECT task_id, handed_over, turn_id FROM task_messages WHERE message_id = ? AND author_id = ?",
+        [messageId, userId],
+      )) as {
         task_id: string;
         handed_over: number;
         turn_id: string | null;
@@ -144,26 +147,32 @@ describe("kill -9 during turns and idempotent starts", () => {
       expect(rows[0]!.task_id).toBe(taskId);
       expect(rows[0]!.handed_over).toBe(1);
       expect(rows[0]!.turn_id, `${kind} ${id} was never answered: no turn holds it`).not.toBeNull();
-      const turn = (await db.get("SELECT state, closing_entry_id FROM task_turns WHERE id = ?", [rows[0]!.turn_id])) as { state: string; closing_entry_id: string };
+      const turn = (await db.get("SELECT state, closing_entry_id FROM task_turns WHERE id = ?", [
+        rows[0]!.turn_id,
+      ])) as { state: string; closing_entry_id: string };
       expect(["succeeded", "failed", "cancelled", "paused", "refused"], `${id}`).toContain(turn.state);
       expect(turn.closing_entry_id).not.toBeNull();
     }
     // A refused retry had never been saved: no message carries its key.
     for (const id of refused)
       expect(
-        (await db.get("SELECT count(*) AS n FROM task_messages WHERE message_id = ?", [id.split("/")[1]!])),
+        await db.get("SELECT count(*) AS n FROM task_messages WHERE message_id = ?", [id.split("/")[1]!]),
       ).toEqual({ n: 0 });
     const tasks = ((await db.get("SELECT count(*) AS n FROM tasks")) as { n: number }).n;
     expect(tasks).toBe(
       new Set([...accepted.values()].filter((a) => a.kind === "start").map((a) => a.taskId)).size,
     );
     expect(
-      (await db.get("SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)")),
+      await db.get(
+        "SELECT count(*) AS n FROM task_messages WHERE role = 'user' AND (handed_over = 0 OR turn_id IS NULL)",
+      ),
     ).toEqual({ n: 0 });
-    expect(
-      (await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")),
-    ).toEqual({ n: 0 });
-    const interrupted = (await db.get("SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'")) as { n: number };
+    expect(await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")).toEqual(
+      { n: 0 },
+    );
+    const interrupted = (await db.get(
+      "SELECT count(*) AS n FROM task_turns WHERE attempts > 1 OR outcome_code = 'interrupted'",
+    )) as { n: number };
     expect(interrupted.n, "some turns were running when the service was killed").toBeGreaterThan(0);
     await db.close();
   });

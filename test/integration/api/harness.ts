@@ -11,12 +11,18 @@ import { expect } from "vitest";
 import { createLogger } from "../../../src/log.js";
 import { API_HEADERS } from "../../../src/server/api/wire.js";
 import { createPersonalToken } from "../../../src/server/auth/personal-tokens-store.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
 import type { Store } from "../../../src/server/store/store.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { checkResponse } from "./openapi-check.js";
 
 export const API_SEED = join(PROJECT_ROOT, "fixtures", "seeds", "api.json");
@@ -138,8 +144,9 @@ export async function until<T>(
 let tokenCount = 0;
 /** A new personal access token for a seeded member: each test gets its own rate-limit budget. */
 export async function freshToken(h: ApiHarness, email = "dev@acme.test"): Promise<string> {
-  return (await createPersonalToken(h.db, { email, name: `test-${++tokenCount}`, lifetimeDays: 30 }, new Date()))
-    .token;
+  return (
+    await createPersonalToken(h.db, { email, name: `test-${++tokenCount}`, lifetimeDays: 30 }, new Date())
+  ).token;
 }
 
 /** Waits until the task's status is one of `statuses` (read from the store: the wait is not what is tested). */

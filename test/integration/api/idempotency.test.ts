@@ -83,13 +83,13 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
-    expect(await (count("SELECT count(*) AS n FROM tasks WHERE title = 'Once'"))).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM tasks WHERE title = 'Once'")).toBe(1);
     await waitForStatus(h, first.body.task.id, ["replied"]);
     expect(
-      await (count(
+      await count(
         "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'agent'",
         first.body.task.id,
-      )),
+      ),
     ).toBe(1);
   });
 
@@ -105,7 +105,7 @@ describe("Idempotency-Key", () => {
     expect(second.status).toBe(409);
     expect(second.body.error).toBe("idempotency_conflict");
     await waitForStatus(h, first.body.task.id, ["replied"]);
-    (await h.db.run("DELETE FROM api_idempotency WHERE idempotency_key = 'conflict-key'"));
+    await h.db.run("DELETE FROM api_idempotency WHERE idempotency_key = 'conflict-key'");
   });
 
   it("keys belong to their sender: two people using one key start two tasks", async () => {
@@ -143,8 +143,12 @@ describe("Idempotency-Key", () => {
   });
 
   it("a key belongs to its person, not to the token: another token of the same person replays it", async () => {
-    const first = await startWith(await freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
-    const second = await startWith(await freshToken(h, "owner@acme.test"), "person-key", { prompt: "by person" });
+    const first = await startWith(await freshToken(h, "owner@acme.test"), "person-key", {
+      prompt: "by person",
+    });
+    const second = await startWith(await freshToken(h, "owner@acme.test"), "person-key", {
+      prompt: "by person",
+    });
     expect(second.body).toEqual(first.body);
     await waitForStatus(h, first.body.task.id, ["replied"]);
   });
@@ -158,10 +162,10 @@ describe("Idempotency-Key", () => {
     expect(first).toMatchObject({ status: 202, body: { messageId: "msg-key-1" } });
     expect(again).toMatchObject({ status: 202, body: { messageId: "msg-key-1" } });
     expect(
-      await (count(
+      await count(
         "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND message_id = 'msg-key-1'",
         task.body.task.id,
-      )),
+      ),
     ).toBe(1);
     const conflict = await sendWith(token, task.body.task.id, "msg-key-1", "something else");
     expect(conflict.status).toBe(409);
@@ -177,14 +181,14 @@ describe("Idempotency-Key", () => {
     const token = await freshToken(h);
     const first = await startWith(token, "never-refused", { prompt: "before billing stopped" });
     await waitForStatus(h, first.body.task.id, ["replied"]);
-    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'");
     try {
       const retry = await startWith(token, "never-refused", { prompt: "before billing stopped" });
       expect(retry.status).toBe(202);
       expect(retry.body).toEqual(first.body);
       expect((await startWith(token, "new-key", { prompt: "new" })).body.error).toBe("billing_inactive");
     } finally {
-      (await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'");
     }
   });
 
@@ -230,10 +234,10 @@ describe("Idempotency-Key", () => {
       expect(sent.status).toBe(400);
       expect(sent.body.error).toBe("invalid_idempotency_key");
       expect(
-        await (count(
+        await count(
           "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'",
           task.body.task.id,
-        )),
+        ),
       ).toBe(1);
     },
   );
@@ -250,15 +254,15 @@ describe("Idempotency-Key", () => {
       messageId: "five-oh-three",
     });
     const taskId = failed.body.taskId;
-    expect(await (count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId))).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId)).toBe(0);
     const retry = await startWith(token, "five-oh-three", { prompt: "handed over later" });
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ task: { id: taskId }, messageId: "five-oh-three" });
     await waitForStatus(h, taskId, ["replied"]);
     const again = await startWith(token, "five-oh-three", { prompt: "handed over later" });
     expect(again.body).toEqual(retry.body);
-    expect(await (count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId))).toBe(1);
-    expect(await (count("SELECT count(*) AS n FROM tasks WHERE id = ?", taskId))).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM task_turns WHERE task_id = ?", taskId)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM tasks WHERE id = ?", taskId)).toBe(1);
   });
 
   it("or the client sends a message on that task, which sends the prompt first", async () => {
@@ -291,7 +295,10 @@ describe("Idempotency-Key", () => {
     expect(retry).toMatchObject({ status: 202, body: { messageId: failed.body.messageId } });
     await waitForStatus(h, task.body.task.id, ["replied"]);
     expect(
-      await (count("SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'", task.body.task.id)),
+      await count(
+        "SELECT count(*) AS n FROM task_messages WHERE task_id = ? AND role = 'user'",
+        task.body.task.id,
+      ),
     ).toBe(2);
   });
 
@@ -349,7 +356,7 @@ describe("Idempotency-Key", () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(202));
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(await (count("SELECT count(*) AS n FROM tasks WHERE title = 'fifty at once'"))).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM tasks WHERE title = 'fifty at once'")).toBe(1);
     await waitForStatus(h, answers[0]!.body.task.id, ["replied"]);
   });
 });

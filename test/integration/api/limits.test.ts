@@ -36,7 +36,9 @@ const SEED = {
 let h: ApiHarness;
 beforeAll(async () => {
   h = await createApiHarness({ seed: SEED });
-  (await h.db.run("UPDATE members SET tracker_identity = 'u0-t', tracker_identity_bound = 1 WHERE email = ?", [USERS[0]!]));
+  await h.db.run("UPDATE members SET tracker_identity = 'u0-t', tracker_identity_bound = 1 WHERE email = ?", [
+    USERS[0]!,
+  ]);
 });
 afterAll(async () => {
   await h.close();
@@ -46,7 +48,9 @@ const start = (token: string, prompt: string) =>
   h.call("POST", API_PATHS.tasks("ws_load"), { token, body: { prompt } });
 async function stopAll() {
   const token = await freshToken(h, USERS[20]);
-  for (const { id, workspace_id } of (await h.db.all("SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')")) as { id: string; workspace_id: string }[])
+  for (const { id, workspace_id } of (await h.db.all(
+    "SELECT id, workspace_id FROM tasks WHERE status IN ('pending', 'implementing')",
+  )) as { id: string; workspace_id: string }[])
     await h.call("POST", API_PATHS.stop(workspace_id, id), { token });
 }
 
@@ -104,7 +108,9 @@ describe("running tasks: 5 per workspace per user from the client, MCP or API, c
     const tokens = USERS.slice(0, 20).map((email) => freshToken(h, email));
     const answers = await Promise.all(
       tokens.flatMap((token, u) =>
-        Array.from({ length: 6 }, async (_, i) => start(await token, `hold ${u}-${i}`).then((a) => ({ u, a }))),
+        Array.from({ length: 6 }, async (_, i) =>
+          start(await token, `hold ${u}-${i}`).then((a) => ({ u, a })),
+        ),
       ),
     );
     for (let u = 0; u < 20; u++) {

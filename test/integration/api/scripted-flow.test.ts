@@ -37,7 +37,10 @@ const admin = async (path: string, body: unknown) => {
   return { status: response.status, body: JSON.parse(text) };
 };
 const start = async (body: unknown, token?: string) => {
-  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token: token ?? (await freshToken(h)), body });
+  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), {
+    token: token ?? (await freshToken(h)),
+    body,
+  });
   expect(answer.status).toBe(202);
   return answer.body.task.id as string;
 };
@@ -159,10 +162,9 @@ describe("POST /admin/v1/tokens", () => {
     });
     expect(Date.parse(made.body.expiresAt) - Date.parse(made.body.createdAt)).toBe(90 * 86_400_000);
     expect((await h.call("GET", API_PATHS.me, { token: made.body.token })).status).toBe(200);
-    const row = (await h.db.get("SELECT * FROM personal_access_tokens WHERE id = ?", [made.body.id])) as Record<
-      string,
-      unknown
-    >;
+    const row = (await h.db.get("SELECT * FROM personal_access_tokens WHERE id = ?", [
+      made.body.id,
+    ])) as Record<string, unknown>;
     expect(JSON.stringify(row)).not.toContain(made.body.token);
     expect(row).toMatchObject({ name: "ci", last_four: made.body.lastFour });
   });

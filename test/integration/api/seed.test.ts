@@ -13,7 +13,9 @@ const seed = () => JSON.parse(readFileSync(API_SEED, "utf8"));
 const reseed = (document: unknown) =>
   applySeed(h.db, SeedDocumentSchema.parse(document), new Date(), h.secretBox, createLogger({}));
 const workspace = async () =>
-  (await h.db.get("SELECT plan_name, plan_concurrency, plan_queue_size, billing_state FROM workspaces WHERE id = 'ws_acme'"));
+  await h.db.get(
+    "SELECT plan_name, plan_concurrency, plan_queue_size, billing_state FROM workspaces WHERE id = 'ws_acme'",
+  );
 
 beforeAll(async () => {
   h = await createApiHarness();
@@ -24,9 +26,11 @@ afterAll(async () => {
 
 describe("re-seeding the task engine's parts", () => {
   it("a billing state or plan set through the admin API survives re-seeding the same file; a changed seed value applies", async () => {
-    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'"));
+    await h.db.run(
+      "UPDATE workspaces SET billing_state = 'inactive', plan_concurrency = 9 WHERE id = 'ws_acme'",
+    );
     await reseed(seed());
-    expect(await (workspace())).toEqual({
+    expect(await workspace()).toEqual({
       plan_name: "team",
       plan_concurrency: 9,
       plan_queue_size: 3,
@@ -36,7 +40,7 @@ describe("re-seeding the task engine's parts", () => {
     changed.workspaces[0].plan = { name: "team", concurrency: 4, queueSize: 3 };
     changed.workspaces[0].billing = "active";
     await reseed(changed);
-    expect(await (workspace())).toEqual({
+    expect(await workspace()).toEqual({
       plan_name: "team",
       plan_concurrency: 4,
       plan_queue_size: 3,
@@ -54,11 +58,11 @@ describe("re-seeding the task engine's parts", () => {
       { id: "trk_2", identifier: "ENG-2", title: "Add rate limiting docs (edited)", assignee: null },
     ];
     await reseed(document);
-    expect((await h.db.get("SELECT count(*) AS n FROM tickets WHERE workspace_id = 'ws_acme'"))).toEqual({
+    expect(await h.db.get("SELECT count(*) AS n FROM tickets WHERE workspace_id = 'ws_acme'")).toEqual({
       n: 8,
     });
     expect(
-      (await h.db.get("SELECT title, assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'")),
+      await h.db.get("SELECT title, assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'"),
     ).toEqual({
       title: "Add rate limiting docs (edited)",
       assignee: "dev-t",
@@ -74,11 +78,13 @@ describe("re-seeding the task engine's parts", () => {
     await reseed(withoutAgent);
     expect(await count()).toBe(before);
     await reseed({ ...withoutAgent, agent: { rules: [{ reply: "only rule" }] } });
-    expect(await (count())).toBe(1);
+    expect(await count()).toBe(1);
   });
 
   it("a seeded token has an id and its last four, so it can be revoked; re-seeding does not bring it back", async () => {
-    const row = (await h.db.get("SELECT id, last_four FROM personal_access_tokens WHERE last_four = ?", [TOKENS.unbound.slice(-4)])) as {
+    const row = (await h.db.get("SELECT id, last_four FROM personal_access_tokens WHERE last_four = ?", [
+      TOKENS.unbound.slice(-4),
+    ])) as {
       id: string;
     };
     expect(row.id).toMatch(/^pat_/);
@@ -89,14 +95,14 @@ describe("re-seeding the task engine's parts", () => {
 
   it("a member's tracker identity and name come from the seed", async () => {
     expect(
-      (await h.db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'unbound@acme.test'")),
+      await h.db.get(
+        "SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'unbound@acme.test'",
+      ),
     ).toEqual({
       tracker_identity: "ub-t",
       tracker_identity_bound: 0,
     });
-    expect(
-      (await h.db.get("SELECT name, codehost_login FROM users WHERE email = 'owner@acme.test'")),
-    ).toEqual({
+    expect(await h.db.get("SELECT name, codehost_login FROM users WHERE email = 'owner@acme.test'")).toEqual({
       name: "Olive Owner",
       codehost_login: "olive",
     });

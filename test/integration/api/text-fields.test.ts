@@ -25,7 +25,10 @@ afterAll(async () => {
 
 /** Starts a task with `rawBody` as sent; an accepted one is followed to its reply, so the 5-task limit never bites. */
 async function start(rawBody: string) {
-  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), { token: await freshToken(h), body: rawBody });
+  const answer = await h.call("POST", API_PATHS.tasks("ws_acme"), {
+    token: await freshToken(h),
+    body: rawBody,
+  });
   if (answer.status === 202) await waitForStatus(h, answer.body.task.id, ["replied"]);
   return answer;
 }

@@ -237,7 +237,7 @@ describe("delegation through the ports", () => {
   });
 
   it("if the workspace queue is full the request is refused before the issue is touched: no claim", async () => {
-    (await h.db.run("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'");
     try {
       trackerIssues = [issue({ id: "queued-out" })];
       const answer = await delegate({ source: "tracker", id: "queued-out" });
@@ -245,7 +245,7 @@ describe("delegation through the ports", () => {
       expect(answer.body.error).toBe("queue_full");
       expect(calls.map((c) => c.method)).toEqual(["findIssue"]);
     } finally {
-      (await h.db.run("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'");
     }
   });
 
@@ -265,14 +265,14 @@ describe("delegation through the ports", () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
     expect(answers.find((a) => a.status === 409)!.body.error).toBe("ticket_in_progress");
-    expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = 'raced'"))).toEqual({ n: 1 });
+    expect(await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = 'raced'")).toEqual({ n: 1 });
     expect(calls.filter((c) => c.method === "claimIssue")).toHaveLength(1);
     const { id } = (await h.db.get("SELECT id FROM tasks WHERE ticket_id = 'raced'")) as { id: string };
     await waitForStatus(h, id, ["replied"]);
   });
 
   it("a workspace whose tracker is not connected: 409 tracker_not_connected with settingsUrl, and the tracker is not asked", async () => {
-    (await h.db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'");
     try {
       const answer = await delegate({ source: "tracker", id: "r2" });
       expect(answer.status).toBe(409);
@@ -282,7 +282,7 @@ describe("delegation through the ports", () => {
       });
       expect(calls).toEqual([]);
     } finally {
-      (await h.db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'");
     }
   });
 

@@ -134,7 +134,7 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
   });
 
   it("a tracker issue in a workspace whose tracker is not connected is refused: 409 tracker_not_connected, naming the settings", async () => {
-    (await h.db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET tracker_connected = 0 WHERE id = 'ws_acme'");
     try {
       const answer = await delegate({ source: "tracker", id: "ENG-2" });
       expect(answer.status).toBe(409);
@@ -143,9 +143,9 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
         reason: expect.stringMatching(/tracker/),
         settingsUrl: "http://127.0.0.1:9/dashboard/workspaces/ws_acme/settings",
       });
-      expect((await h.db.get("SELECT task_id FROM tickets WHERE id = 'trk_2'"))).toEqual({ task_id: null });
+      expect(await h.db.get("SELECT task_id FROM tickets WHERE id = 'trk_2'")).toEqual({ task_id: null });
     } finally {
-      (await h.db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET tracker_connected = 1 WHERE id = 'ws_acme'");
     }
   });
 
@@ -172,8 +172,12 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
       ),
     ).not.toContain("acme/web#3");
     expect(
-      (await delegate({ source: "codehost", repo: "acme/web", number: 3 }, await freshToken(h, "owner@acme.test")))
-        .body.error,
+      (
+        await delegate(
+          { source: "codehost", repo: "acme/web", number: 3 },
+          await freshToken(h, "owner@acme.test"),
+        )
+      ).body.error,
     ).toBe("ticket_in_progress");
   });
 
@@ -181,19 +185,19 @@ describe("POST /v1/workspaces/{workspaceId}/tickets/delegate", () => {
     const token = await freshToken(h);
     expect((await delegate({ source: "tracker", id: "trk_2" }, token)).status).toBe(202);
     expect(
-      (await h.db.get("SELECT assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'")),
+      await h.db.get("SELECT assignee, task_id IS NOT NULL AS taken FROM tickets WHERE id = 'trk_2'"),
     ).toEqual({ assignee: "dev-t", taken: 1 });
   });
 
   it("if the workspace queue is full the request is refused before the issue is touched", async () => {
-    (await h.db.run("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET plan_concurrency = 0, plan_queue_size = 0 WHERE id = 'ws_acme'");
     try {
       const answer = await delegate({ source: "tracker", id: "ENG-1" });
       expect(answer.status).toBe(429);
       expect(answer.body).toMatchObject({ error: "queue_full", plan: "team" });
-      expect((await h.db.get("SELECT task_id FROM tickets WHERE id = 'trk_1'"))).toEqual({ task_id: null });
+      expect(await h.db.get("SELECT task_id FROM tickets WHERE id = 'trk_1'")).toEqual({ task_id: null });
     } finally {
-      (await h.db.run("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET plan_concurrency = 2, plan_queue_size = 3 WHERE id = 'ws_acme'");
     }
   });
 });

@@ -40,10 +40,12 @@ describe("concurrent duplicates", () => {
     const shared = answers.filter((_, i) => i % 2 === 0);
     expect(new Set(shared.map((a) => a.body.request.requestId)).size).toBe(1);
     expect(shared.filter((a) => a.status === 201)).toHaveLength(1);
-    const rows = (await db.all("SELECT target FROM capability_requests WHERE target = 'registry.example.com'"));
+    const rows = await db.all("SELECT target FROM capability_requests WHERE target = 'registry.example.com'");
     expect(rows).toHaveLength(1);
-    expect((await db.get("SELECT COUNT(*) AS n FROM capability_requests"))).toEqual({ n: 11 });
-    const notes = (await db.get("SELECT COUNT(*) AS n FROM notifications WHERE request_id = ?", [shared[0]!.body.request.requestId]));
+    expect(await db.get("SELECT COUNT(*) AS n FROM capability_requests")).toEqual({ n: 11 });
+    const notes = await db.get("SELECT COUNT(*) AS n FROM notifications WHERE request_id = ?", [
+      shared[0]!.body.request.requestId,
+    ]);
     expect(notes).toEqual({ n: 1 });
   });
 });

@@ -5,14 +5,20 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, CAPABILITY_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { createSandbox, type Sandbox, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 export const CANARIES = [
   "canary-db-7f3a9c1e-do-not-leak",

@@ -11,8 +11,11 @@ beforeAll(async () => {
   const { db } = service;
   const at = new Date().toISOString();
   // What an older worker stored: a legacy label as the kind.
-  (await db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
-     VALUES ('cr_legacy', 'ws_acme', 'repo_api', 'acme/api', 'api-key', 'api.stripe.com', 'host', 'old request', 'open', ?, ?)`, [at, at]));
+  await db.run(
+    `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+     VALUES ('cr_legacy', 'ws_acme', 'repo_api', 'acme/api', 'api-key', 'api.stripe.com', 'host', 'old request', 'open', ?, ?)`,
+    [at, at],
+  );
 });
 afterAll(async () => {
   await service?.close();

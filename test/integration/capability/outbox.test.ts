@@ -21,8 +21,8 @@ import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { storeOver } from "../../helpers/sqlite-store.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
+import { storeOver } from "../../helpers/sqlite-store.js";
 
 let dir: string;
 let db: Store | undefined;
@@ -83,8 +83,13 @@ describe("e-mail outbox", () => {
     });
     worker.kick();
     const states = async () =>
-      (await notificationsOf(store, "cr_1"))[0]!.deliveries.map((d) => `${d.recipient}:${d.state}:${d.attempts}`);
-    await until(async () => (await states()).includes("admin@acme.test:failed:3"), "the refused recipient to fail");
+      (await notificationsOf(store, "cr_1"))[0]!.deliveries.map(
+        (d) => `${d.recipient}:${d.state}:${d.attempts}`,
+      );
+    await until(
+      async () => (await states()).includes("admin@acme.test:failed:3"),
+      "the refused recipient to fail",
+    );
     expect(await states()).toEqual(["admin@acme.test:failed:3", "owner@acme.test:sent:1"]);
     expect(smtp.refused).toEqual(["admin@acme.test", "admin@acme.test", "admin@acme.test"]);
     expect(smtp.received.map((m) => m.to)).toEqual([["owner@acme.test"]]);

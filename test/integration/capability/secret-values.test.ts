@@ -27,7 +27,10 @@ async function put(name: string, body: string | Uint8Array) {
 }
 // The store keeps the value sealed (secrets at rest); the service's own key opens it for the comparison.
 const stored = async (name: string) => {
-  const row = (await service.db.get("SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?", [name])) as { value_sealed: string } | undefined;
+  const row = (await service.db.get(
+    "SELECT value_sealed FROM secrets WHERE repository_id = 'repo_api' AND name = ?",
+    [name],
+  )) as { value_sealed: string } | undefined;
   return row && { value: service.app.deps.secretBox.open(secretScope("repo_api", name), row.value_sealed) };
 };
 const canary = CANARIES[1]!;
@@ -54,7 +57,7 @@ describe("secret values", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: "invalid_request", reason });
     expect(answer.text).not.toContain(canary);
-    expect(await (stored("NEW_SECRET"))).toBeUndefined();
+    expect(await stored("NEW_SECRET")).toBeUndefined();
   });
 
   it("raw bytes that are not UTF-8 are refused, never stored as U+FFFD", async () => {
@@ -66,7 +69,7 @@ describe("secret values", () => {
       error: "invalid_request",
       reason: "secret is not valid UTF-8; send JSON encoded as UTF-8",
     });
-    expect(await (stored("NEW_SECRET"))).toBeUndefined();
+    expect(await stored("NEW_SECRET")).toBeUndefined();
   });
 
   it("the longest value the schema allows, every character JSON-escaped, is under the body limit", async () => {

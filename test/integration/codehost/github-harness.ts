@@ -11,9 +11,9 @@ import { pino } from "pino";
 import { createGithubCodehost } from "../../../src/server/codehost/github/adapter.js";
 import { recordInstallation, setInstallationRepos } from "../../../src/server/codehost/installations.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED } from "../api/harness.js";
 
 const run = promisify(execFile);
@@ -51,9 +51,9 @@ export async function createGithubHarness(): Promise<GithubHarness> {
     ephemeralSecretBox(),
   );
   const installation = await recordInstallation(
-      db,
-      { installationId: String(INSTALLATION), workspaceId: WORKSPACE, accountLogin: "acme" },
-      new Date()
+    db,
+    { installationId: String(INSTALLATION), workspaceId: WORKSPACE, accountLogin: "acme" },
+    new Date(),
   );
   await setInstallationRepos(db, installation, ["acme/web", "acme/api"]);
   const logs: string[] = [];

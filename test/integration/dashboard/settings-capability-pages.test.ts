@@ -21,11 +21,15 @@ const CANARY = "canary-dashboard-secret-5b1e7c0d-never-shown";
 
 async function insertRequest(id: string, target: string, status = "open") {
   const at = new Date().toISOString();
-  (await h.db.run(`INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
-       VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call the payment provider', ?, ?, ?)`, [id, target, status, at, at]));
+  await h.db.run(
+    `INSERT INTO capability_requests (id, workspace_id, repository_id, repository, kind, target, target_form, reason, status, created_at, updated_at)
+       VALUES (?, 'ws_acme', 'repo_api', 'acme/api', 'api_key', ?, 'host', 'the tests call the payment provider', ?, ?, ?)`,
+    [id, target, status, at, at],
+  );
 }
 const statusOf = async (id: string) =>
-  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string }).status;
+  ((await h.db.get("SELECT status FROM capability_requests WHERE id = ?", [id])) as { status: string })
+    .status;
 
 beforeAll(async () => {
   h = await createPagesHarness();
@@ -158,7 +162,7 @@ describe("Not now", () => {
       expect(answer.status).toBe(403);
       expect(answer.text).toContain("only an owner or admin of Acme can do this; ask one of them");
       expect(answer.text).toContain("api.member.test");
-      expect(await (statusOf("cr_member"))).toBe("open");
+      expect(await statusOf("cr_member")).toBe("open");
     },
   );
 
@@ -166,7 +170,7 @@ describe("Not now", () => {
     const answer = await post(capabilityDismissPath("ws_acme", "repo_api", "cr_dismiss"), admin);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe(`${request("cr_dismiss")}?done=dismissed`);
-    expect(await (statusOf("cr_dismiss"))).toBe("dismissed");
+    expect(await statusOf("cr_dismiss")).toBe("dismissed");
     expect(
       h.logs.some((line) => line.includes('"capability.dismissed"') && line.includes("unbound@acme.test")),
     ).toBe(true);
@@ -175,7 +179,7 @@ describe("Not now", () => {
     expect(closed.text).toMatch(
       /role="alert"><p>[^<]+<\/p><p>What to do next: <a href="[^"]+cr_verified">Back to the request/,
     );
-    expect(await (statusOf("cr_verified"))).toBe("verified");
+    expect(await statusOf("cr_verified")).toBe("verified");
   });
 
   it("refuses a form without the session's CSRF token (403) and dismisses nothing", async () => {
@@ -185,7 +189,7 @@ describe("Not now", () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.text).toContain("This form has expired");
-    expect(await (statusOf("cr_member"))).toBe("open");
+    expect(await statusOf("cr_member")).toBe("open");
   });
 
   it("refuses a form over the body limit (413)", async () => {
@@ -193,7 +197,7 @@ describe("Not now", () => {
       pad: "x".repeat(20_000),
     });
     expect(answer.status).toBe(413);
-    expect(await (statusOf("cr_member"))).toBe("open");
+    expect(await statusOf("cr_member")).toBe("open");
   });
 });
 
@@ -239,7 +243,7 @@ describe("supply a secret", () => {
       expect(answer.status).toBe(status);
       expect(answer.text).toMatch(reason);
       expect(answer.text).not.toContain(CANARY);
-      expect(await (statusOf("cr_hosts"))).toBe("open");
+      expect(await statusOf("cr_hosts")).toBe("open");
     },
   );
 
@@ -250,7 +254,7 @@ describe("supply a secret", () => {
       allowedHosts: "api.pay.test",
     });
     expect(answer.status).toBe(303);
-    expect(await (statusOf("cr_secret"))).toBe("verification_pending");
+    expect(await statusOf("cr_secret")).toBe("verification_pending");
     const page = await get(answer.headers.get("location")!, owner);
     expect(page.text).toContain("The secret is saved with its approved hosts.");
     expect(h.logs.some((line) => line.includes('"secret.written"') && line.includes("PAY_KEY"))).toBe(true);

@@ -80,7 +80,10 @@ describe("dashboard task pages", () => {
     const { path, fields } = await startFromForm("Fix <b>the</b> login bug");
     const again = await h.page("POST", tasksPath(WS), { cookie: owner, form: fields });
     expect(again.headers.get("location")?.split("?")[0]).toBe(path);
-    const count = (await h.db.get("SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND title = ?", [WS, "Fix <b>the</b> login bug"])) as { n: number };
+    const count = (await h.db.get("SELECT count(*) AS n FROM tasks WHERE workspace_id = ? AND title = ?", [
+      WS,
+      "Fix <b>the</b> login bug",
+    ])) as { n: number };
     expect(count.n).toBe(1);
     const page = await pollUntil(
       () => h.page("GET", path, { cookie: owner }),
@@ -178,7 +181,7 @@ describe("dashboard task pages", () => {
       });
       expect(refused.status).toBe(403);
       expect(refused.text).toContain("Reload the page and try again");
-      expect((await h.db.get("SELECT count(*) AS n FROM task_messages"))).toEqual(before);
+      expect(await h.db.get("SELECT count(*) AS n FROM task_messages")).toEqual(before);
     },
   );
 
@@ -208,7 +211,7 @@ describe("dashboard task pages", () => {
   );
 
   it("a start form over the body limit is refused with 413 saying what to do, and starts nothing", async () => {
-    const before = (await h.db.get("SELECT count(*) AS n FROM tasks"));
+    const before = await h.db.get("SELECT count(*) AS n FROM tasks");
     const form = await h.page("GET", newTaskPath(WS), { cookie: owner });
     const refused = await h.page("POST", tasksPath(WS), {
       cookie: owner,
@@ -216,7 +219,7 @@ describe("dashboard task pages", () => {
     });
     expect(refused.status).toBe(413);
     expect(refused.text).toContain("shorten what you typed");
-    expect((await h.db.get("SELECT count(*) AS n FROM tasks"))).toEqual(before);
+    expect(await h.db.get("SELECT count(*) AS n FROM tasks")).toEqual(before);
   });
 
   it("the repository picker lists the connected repositories and the agent's choice, never a disconnected one", async () => {

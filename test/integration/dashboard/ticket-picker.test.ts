@@ -104,7 +104,7 @@ describe("POST Delegate", () => {
     const answer = await delegate(dev, { source: "tracker", id: "ENG-2" });
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe(`${ticketsPath("ws_acme")}?delegated=ENG-2`);
-    expect(await (tasksOn("trk_2"))).toBe(1);
+    expect(await tasksOn("trk_2")).toBe(1);
     const after = await h.page("GET", answer.headers.get("location")!, { cookie: dev });
     expect(after.text).toContain("ENG-2 is delegated. Its task will appear in the");
     expect(after.text).toContain(`href="${tasksPath("ws_acme")}"`);
@@ -178,7 +178,7 @@ describe("POST Delegate", () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.text).toContain("This form has expired");
-    expect(await (allTasks())).toBe(await (before));
+    expect(await allTasks()).toBe(await before);
   });
 
   it("answers 404 for a workspace the user is not in, and delegates nothing there", async () => {
@@ -189,6 +189,6 @@ describe("POST Delegate", () => {
       form: { csrf, source: "tracker", id: "ENG-1" },
     });
     expect(answer.status).toBe(404);
-    expect(await (allTasks())).toBe(await (before));
+    expect(await allTasks()).toBe(await before);
   });
 });

@@ -288,7 +288,10 @@ describe("a token from the authorization server is good only on the resource it 
 
   it("a sign-in past its 90 days is refused with a reason for an app, not for the baton command", async () => {
     const token = await issue("mcp", `E${"e".repeat(42)}`);
-    (await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [Date.now() + 200 * 86_400_000, `grant-mcp-${token.slice(0, 6)}`]));
+    await h.db.run("UPDATE oauth_access_tokens SET expires_at_ms = ? WHERE grant_id = ?", [
+      Date.now() + 200 * 86_400_000,
+      `grant-mcp-${token.slice(0, 6)}`,
+    ]);
     h.clock.offsetMs += 91 * 86_400_000;
     try {
       const answer = await rpc(h, callTool("whoami"), { token });

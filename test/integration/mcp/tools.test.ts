@@ -88,8 +88,7 @@ describe("a refused call is a tool execution error that says what to fix", () =>
     expect(delegated.status).toBe(202);
     trackerTask = await until(
       async () =>
-        ((await h.db.get("SELECT id FROM tasks WHERE source = 'tracker'")) as { id: string } | undefined)
-          ?.id,
+        ((await h.db.get("SELECT id FROM tasks WHERE source = 'tracker'")) as { id: string } | undefined)?.id,
       "the delegated tracker task",
     );
   });

@@ -135,9 +135,9 @@ describe("the authorization server", () => {
     const owner = (await findUserByEmail(world.db, OWNER))!;
     const stranger = (await findUserByEmail(world.db, STRANGER))!;
     const grantId = (await listConnectedApps(world.app.deps, owner.id))[0]!.grantId;
-    expect(await (disconnectApp(world.app.deps, stranger.id, grantId))).toBe(false);
+    expect(await disconnectApp(world.app.deps, stranger.id, grantId)).toBe(false);
     expect((await me(token)).status).toBe(200);
-    expect(await (disconnectApp(world.app.deps, owner.id, grantId))).toBe(true);
+    expect(await disconnectApp(world.app.deps, owner.id, grantId)).toBe(true);
     const after = await me(token);
     expect(after).toMatchObject({ status: 401, body: { error: "invalid_token" } });
     expect(after.body.reason).toContain("baton login");

@@ -13,12 +13,19 @@ import { signInWithBrowser } from "../../../src/client/browser-sign-in.js";
 import { listenOnLoopback } from "../../../src/client/loopback-callback.js";
 import { buildAuthorizationUrl, makeSignInSecrets } from "../../../src/client/pkce.js";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
-import { applySeed, createNodeServer, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createNodeServer,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 export const OWNER = "owner@acme.test";
 export const STRANGER = "stranger@other.test";

@@ -8,11 +8,17 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { findUserByEmail, type User } from "../../../src/server/auth/users.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED } from "../api/harness.js";
 
 export interface Answer {
@@ -46,7 +52,12 @@ export async function createPagesHarness(): Promise<PagesHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),
+    new Date(),
+    secretBox,
+  );
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const app = createServerApp({ db, logger, secretBox, tasks: { workRoot: join(dir, "work") } });

@@ -14,13 +14,19 @@ import {
   installationOfRepo,
   recordInstallation,
 } from "../../../src/server/codehost/installations.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED } from "../api/harness.js";
 
 interface Seen {
@@ -48,7 +54,12 @@ beforeAll(async () => {
   fake.state.setup.installationId = 501;
   db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),
+    new Date(),
+    secretBox,
+  );
   await recordInstallation(
     db,
     { installationId: "502", workspaceId: "ws_aaa_other", accountLogin: "aardvark" },
@@ -73,7 +84,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const cookieOf = async (email: string) => (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
+const cookieOf = async (email: string) =>
+  (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
 
 async function get(path: string, cookie: string): Promise<Seen> {
   const response = await app.http.request(path, { headers: { cookie }, redirect: "manual" });
@@ -111,7 +123,7 @@ describe("GET /install/codehost and its callback", () => {
     expect(done.text).toContain("acme");
     expect(done.text).toContain("<li>acme/web</li>");
     expect(done.text).toContain("<li>acme/api</li>");
-    expect(await (installationById(db, "501"))).toMatchObject({ workspaceId: "ws_acme", accountLogin: "acme" });
+    expect(await installationById(db, "501")).toMatchObject({ workspaceId: "ws_acme", accountLogin: "acme" });
     expect((await installationOfRepo(db, "ws_acme", "acme/api"))?.installationId).toBe("501");
     expect(logs.some((line) => line.includes('"event":"codehost.installed"'))).toBe(true);
   });
@@ -202,7 +214,9 @@ describe("GET /install/codehost and its callback", () => {
         "/install/codehost?workspace=ws_acme",
         "/install/codehost/callback?installation_id=501",
       ]) {
-        const response = await local.http.request(path, { headers: { cookie: await cookieOf("owner@acme.test") } });
+        const response = await local.http.request(path, {
+          headers: { cookie: await cookieOf("owner@acme.test") },
+        });
         expect(response.status).toBe(404);
         expect(await response.text()).toMatch(/no code-host App configured.*--codehost-app-id/);
       }

@@ -12,12 +12,18 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED, TOKENS } from "../api/harness.js";
 import { CLIENT, createFakeLinear, ORG, PUBLIC_URL, REDIRECT_URI, USERS } from "../tracker/fixture.js";
 
@@ -35,7 +41,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "install-tracker-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))), new Date(), secretBox);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),
+    new Date(),
+    secretBox,
+  );
   app = createServerApp({
     db,
     secretBox,
@@ -60,7 +71,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const cookieOf = async (email: string) => (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
+const cookieOf = async (email: string) =>
+  (await startWebSession(app.deps, (await findUserByEmail(db, email))!.id, false)).cookie;
 
 async function get(path: string, cookie: string) {
   const response = await app.listeners.public.request(path, { headers: { cookie }, redirect: "manual" });
@@ -119,7 +131,10 @@ describe("an owner or admin connects the workspace", () => {
   });
 
   it("the callback records the organisation, the app's user as the agent, and says to link one's own account", async () => {
-    const row = (await db.get("SELECT * FROM tracker_connections WHERE workspace_id = 'ws_acme'")) as Record<string, unknown>;
+    const row = (await db.get("SELECT * FROM tracker_connections WHERE workspace_id = 'ws_acme'")) as Record<
+      string,
+      unknown
+    >;
     expect(row).toMatchObject({
       organization_id: ORG.acme.id,
       organization_name: ORG.acme.name,
@@ -137,7 +152,7 @@ describe("an owner or admin connects the workspace", () => {
     expect(page.status).toBe(409);
     expect(page.text).toContain("already connected to another Baton workspace");
     expect(
-      (await db.get("SELECT count(*) AS n FROM tracker_connections WHERE workspace_id = 'ws_aaa_other'")),
+      await db.get("SELECT count(*) AS n FROM tracker_connections WHERE workspace_id = 'ws_aaa_other'"),
     ).toEqual({ n: 0 });
   });
 });
@@ -149,7 +164,9 @@ describe("a member links their own identity", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Your tracker account Dev Eloper is linked in Acme");
     expect(
-      (await db.get("SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'dev@acme.test' AND workspace_id = 'ws_acme'")),
+      await db.get(
+        "SELECT tracker_identity, tracker_identity_bound FROM members WHERE email = 'dev@acme.test' AND workspace_id = 'ws_acme'",
+      ),
     ).toEqual({
       tracker_identity: USERS.dev,
       tracker_identity_bound: 1,
@@ -208,7 +225,9 @@ describe("a member links their own identity", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("You declined the tracker&#39;s request, so nothing was connected or linked");
     expect(
-      (await db.get("SELECT tracker_identity FROM members WHERE email = 'unbound@acme.test' AND workspace_id = 'ws_acme'")),
+      await db.get(
+        "SELECT tracker_identity FROM members WHERE email = 'unbound@acme.test' AND workspace_id = 'ws_acme'",
+      ),
     ).toEqual({ tracker_identity: "ub-t" });
     expect((await get(callback, cookie)).text).toContain("this link was already used");
   });
@@ -298,7 +317,9 @@ describe("without an OAuth application", () => {
       tasks: { workRoot: join(dir, "work-local") },
     });
     try {
-      const cookie = (await startWebSession(local.deps, (await findUserByEmail(db, "owner@acme.test"))!.id, false)).cookie;
+      const cookie = (
+        await startWebSession(local.deps, (await findUserByEmail(db, "owner@acme.test"))!.id, false)
+      ).cookie;
       const response = await local.listeners.public.request(`${path}?workspace=ws_acme`, {
         headers: { cookie },
       });

@@ -65,7 +65,10 @@ describe("creating a token", () => {
       expect(answer.text).toContain("you will not see it again");
       expect(answer.headers.get("cache-control")).toBe("no-store");
       expect((await h.me(token)).status).toBe(200);
-      const row = (await h.db.get("SELECT created_at, expires_at_ms FROM personal_access_tokens WHERE last_four = ?", [token.slice(-4)])) as { created_at: string; expires_at_ms: number };
+      const row = (await h.db.get(
+        "SELECT created_at, expires_at_ms FROM personal_access_tokens WHERE last_four = ?",
+        [token.slice(-4)],
+      )) as { created_at: string; expires_at_ms: number };
       expect(row.expires_at_ms - Date.parse(row.created_at)).toBe(days * DAY_MS);
       expect(Date.parse(row.created_at)).toBeGreaterThanOrEqual(before - 1000);
     },
@@ -87,7 +90,7 @@ describe("creating a token", () => {
     expect(again.status).toBe(303);
     expect(again.headers.get("location")).toBe(`${PAGE_PATHS.tokens}?notice=${NOTICES.alreadyCreated}`);
     expect(again.text).not.toContain(token);
-    expect(await (tokenCount())).toBe(await (count));
+    expect(await tokenCount()).toBe(await count);
     const list = await h.page("GET", again.headers.get("location")!, { cookie });
     expect(shownToken(list.text)).toBeUndefined();
     expect(list.text).toContain("already used");
@@ -104,10 +107,10 @@ describe("creating a token", () => {
   it("the list says in words which tokens are Active, Expired or Revoked", async () => {
     // Made 31 days ago with 30 days to live: expired a day ago (the store's clock is passed in, not waited for).
     const old = await createOwnToken(
-        h.db,
-        await h.user(DEV),
-        { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
-        new Date(Date.now() - 31 * DAY_MS)
+      h.db,
+      await h.user(DEV),
+      { id: newId("pat"), name: "long-gone", lifetimeDays: 30 },
+      new Date(Date.now() - 31 * DAY_MS),
     );
     if (old === "already-created") throw new Error("a fresh id was taken");
     expect((await h.me(old.token)).status).toBe(401);
@@ -158,7 +161,7 @@ describe("a bad form is refused with what to fix, and nothing is created", () =>
     expect(answer.text).toContain(message);
     expect(answer.text).toContain('role="alert"');
     expect(shownToken(answer.text)).toBeUndefined();
-    expect(await (tokenCount())).toBe(await (count));
+    expect(await tokenCount()).toBe(await count);
   });
 });
 
@@ -173,7 +176,7 @@ describe("a form over 16 KiB", () => {
     expect(answer.status).toBe(413);
     expect(answer.headers.get("content-type")).toContain("text/html");
     expect(answer.text).toContain("shorten what you typed");
-    expect(await (tokenCount())).toBe(await (count));
+    expect(await tokenCount()).toBe(await count);
   });
 });
 
@@ -220,7 +223,7 @@ describe("revoking a token", () => {
       expect(answer.text).toContain("Pick one from the list");
       expect(answer.text).not.toContain("owners");
     }
-    expect(await (revokedAt(token.slice(-4)))).toBeNull();
+    expect(await revokedAt(token.slice(-4))).toBeNull();
     expect((await h.me(token)).status).toBe(200);
   });
 });
@@ -247,7 +250,7 @@ describe("CSRF: a form without the session's token is refused with 403 and chang
       form: { ...csrf(), formId, name: "forged", lifetimeDays: "30" },
     });
     expect(answer.status).toBe(403);
-    expect(await (tokenCount())).toBe(await (count));
+    expect(await tokenCount()).toBe(await count);
   });
 
   it.each(cases)("revoke with %s CSRF token", async (_what, csrf) => {
@@ -256,7 +259,7 @@ describe("CSRF: a form without the session's token is refused with 403 and chang
       form: { ...csrf(), tokenId: victim.tokenId, confirm: "yes" },
     });
     expect(answer.status).toBe(403);
-    expect(await (revokedAt(victim.token.slice(-4)))).toBeNull();
+    expect(await revokedAt(victim.token.slice(-4))).toBeNull();
     expect((await h.me(victim.token)).status).toBe(200);
   });
 });

@@ -97,7 +97,12 @@ describe(".batonrc.json sandbox.env in the activation overlay", () => {
 
   it("another engagement's .batonrc.json stays out of this one's overlay", async () => {
     harness = await createHarness();
-    await recordBox(harness, await harness.sandbox("ws_acme", "eng-rc-a"), { FEATURE_FLAGS: "beta" }, Date.now());
+    await recordBox(
+      harness,
+      await harness.sandbox("ws_acme", "eng-rc-a"),
+      { FEATURE_FLAGS: "beta" },
+      Date.now(),
+    );
     const other = await activate(harness, await harness.sandbox("ws_acme", "eng-rc-b"), "acme/api");
     expect(variablesOf(other, "acme/api").FEATURE_FLAGS).toBeUndefined();
   });

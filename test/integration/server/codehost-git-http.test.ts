@@ -100,7 +100,9 @@ describe("the local code host over smart HTTP", () => {
       { headers: headersOf(boxGitEnvironment(reach, sandbox.lease)) },
     );
     expect(response.status).toBe(200);
-    expect((await getBox(harness.db, sandbox.sandboxId))!.lastActivityAtMs).toBeGreaterThan(Date.now() - 60_000);
+    expect((await getBox(harness.db, sandbox.sandboxId))!.lastActivityAtMs).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
   });
 
   it.each([

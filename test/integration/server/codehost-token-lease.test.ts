@@ -123,7 +123,9 @@ describe("the installation token behind a placeholder", () => {
       engagementId: "eng-fail",
       repository: "acme/api",
     });
-    const repo = (await world.db.get("SELECT id FROM repositories WHERE workspace_id = 'ws_acme' AND slug = 'acme/api'")) as {
+    const repo = (await world.db.get(
+      "SELECT id FROM repositories WHERE workspace_id = 'ws_acme' AND slug = 'acme/api'",
+    )) as {
       id: string;
     };
     await rememberActivatedRepository(world.db, "eng-fail", repo.id);

@@ -15,12 +15,18 @@ import {
   recordInstallation,
 } from "../../../src/server/codehost/installations.js";
 import { codehostPushOf, createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
 import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
 import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { SEED_PATH } from "./harness.js";
 
 export const CANARY_TOKEN = "ghs_canaryInstallationToken7d2e9a41neverPrint";
@@ -92,7 +98,12 @@ export async function startWorld(options: {
   const dir = await mkdtemp(join(tmpdir(), "baton-codehost-lease-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))),
+    new Date(),
+    secretBox,
+  );
   const installation = await recordInstallation(
     db,
     { installationId: "4242", workspaceId: "ws_acme", accountLogin: "acme" },

@@ -72,7 +72,9 @@ describe("environment version runPath and evidencePath", () => {
     });
 
     expect((await seedTools(harness, { versionId: "tools-2" })).status).toBe(200);
-    const row = (await harness.db.get("SELECT run_path, evidence_path FROM environment_versions WHERE version_id = 'tools-2'"));
+    const row = await harness.db.get(
+      "SELECT run_path, evidence_path FROM environment_versions WHERE version_id = 'tools-2'",
+    );
     expect({ ...row }).toEqual({ run_path: null, evidence_path: null });
     expect(await activateTools(harness, "eng-paths-2")).toMatchObject({
       state: "available",
@@ -92,14 +94,16 @@ describe("environment version runPath and evidencePath", () => {
     const response = await seedTools(harness, { versionId: "tools-bad", [field]: value });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(`environment.${field}`);
-    expect((await harness.db.get("SELECT 1 FROM repositories WHERE id = 'repo_tools'"))).toBeUndefined();
+    expect(await harness.db.get("SELECT 1 FROM repositories WHERE id = 'repo_tools'")).toBeUndefined();
   });
 
   it("an unsafe value already in the store makes the handoff delivery_failed, with no runnable paths", async () => {
     harness = await createHarness();
     expect((await seedTools(harness, { versionId: "tools-1", ...CUSTOM })).status).toBe(200);
     // Written past the seed's validation, as a row from another tool or an older service could be.
-    (await harness.db.run("UPDATE environment_versions SET evidence_path = ? WHERE version_id = 'tools-1'", ["~/.baton/../.ssh/authorized_keys"]));
+    await harness.db.run("UPDATE environment_versions SET evidence_path = ? WHERE version_id = 'tools-1'", [
+      "~/.baton/../.ssh/authorized_keys",
+    ]);
     const handoff = await activateTools(harness, "eng-paths-3");
     expect(handoff).toMatchObject({ state: "delivery_failed", versionId: "tools-1", runPath: null });
     expect(handoff.evidencePath).toBeNull();
@@ -124,6 +128,10 @@ describe("environment version runPath and evidencePath", () => {
                created_at) VALUES ('r', 'v1', 'start.sh', '{"checks":[]}', '2026-01-01T00:00:00Z');`);
     expect(await migrateDatabase(db)).toContain(21);
     // Read through the store as the domain reads it (the test closes the file itself).
-    expect(await loadCurrentVersion(new SqliteStore(db), "r")).toMatchObject({ versionId: "v1", runPath: null, evidencePath: null });
+    expect(await loadCurrentVersion(new SqliteStore(db), "r")).toMatchObject({
+      versionId: "v1",
+      runPath: null,
+      evidencePath: null,
+    });
   });
 });

@@ -7,12 +7,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../../src/log.js";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 export const SEED_PATH = join(PROJECT_ROOT, "fixtures", "server", "seed.json");
@@ -63,7 +69,12 @@ export async function createHarness(
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))), new Date(), secretBox);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(readFileSync(SEED_PATH, "utf8"))),
+    new Date(),
+    secretBox,
+  );
   const clock = { offsetMs: 0 };
   const app = createServerApp({
     db,

@@ -33,7 +33,7 @@ function validator(document: OpenApi) {
     const body: unknown = await response.json();
     const ok = validate(body);
     expect(validate.errors ?? [], `${method} ${openApiPath} ${response.status}`).toEqual([]);
-    expect(await (ok)).toBe(true);
+    expect(await ok).toBe(true);
     return body;
   };
 }

@@ -76,7 +76,9 @@ describe("POST /ops/v1/operations", () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");
     // A variable no shell can name fails the activation in the request (invalid_configuration).
-    (await harness.db.run("INSERT INTO sandbox_env (repository_id, name, value) VALUES ('repo_web', 'BAD-NAME', 'x')"));
+    await harness.db.run(
+      "INSERT INTO sandbox_env (repository_id, name, value) VALUES ('repo_web', 'BAD-NAME', 'x')",
+    );
     const failed = await (await harness.start(creds, "acme/web")).json();
     expect(failed).toMatchObject({ state: "failed", error: { code: "invalid_configuration" } });
     expect(failed).not.toHaveProperty("overlay");
@@ -85,9 +87,12 @@ describe("POST /ops/v1/operations", () => {
       id: string;
     };
     const at = new Date().toISOString();
-    (await harness.db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+    await harness.db.run(
+      `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
            repository, state, created_at, updated_at)
-         VALUES ('op_ahead', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_api', 'acme/api', 'pending', ?, ?)`, [creds.sandboxId, turn.id, at, at]));
+         VALUES ('op_ahead', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_api', 'acme/api', 'pending', ?, ?)`,
+      [creds.sandboxId, turn.id, at, at],
+    );
     const pending = await (await harness.start(creds, "acme/api")).json();
     expect(pending).toMatchObject({ state: "pending" });
     expect(pending).not.toHaveProperty("overlay");
@@ -101,9 +106,12 @@ describe("POST /ops/v1/operations", () => {
       id: string;
     };
     const at = new Date().toISOString();
-    (await harness.db.run(`INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
+    await harness.db.run(
+      `INSERT INTO operations (id, kind, workspace_id, engagement_id, sandbox_id, turn_id, repository_id,
            repository, state, created_at, updated_at)
-         VALUES ('op_older', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_web', 'acme/web', 'pending', ?, ?)`, [creds.sandboxId, turn.id, at, at]));
+         VALUES ('op_older', 'env.activate', 'ws_acme', 'eng-1', ?, ?, 'repo_web', 'acme/web', 'pending', ?, ?)`,
+      [creds.sandboxId, turn.id, at, at],
+    );
     const created = OperationSchema.parse(await (await harness.start(creds, "acme/api")).json());
     expect(created).toMatchObject({ state: "pending", result: null });
     const done = await harness.settle(creds, created.id);
@@ -329,7 +337,9 @@ describe("expiry fails an operation terminally", () => {
     harness.clock.offsetMs = 120_000; // the lease is now past its expiry; the turn is not
     // The caller's own lease has expired too, so read the row directly: the route would (rightly) say 401.
     await waitForRow(harness, created.id);
-    const row = (await harness.db.get("SELECT state, error_code, error_reason FROM operations WHERE id = ?", [created.id]));
+    const row = await harness.db.get("SELECT state, error_code, error_reason FROM operations WHERE id = ?", [
+      created.id,
+    ]);
     expect(row).toMatchObject({ state: "failed", error_code: "lease_expired" });
     const ledger = (await harness.db.get("SELECT COUNT(*) AS n FROM ledger_entries")) as { n: number };
     expect(ledger.n).toBe(0);
@@ -395,7 +405,9 @@ describe("serial activations and the naming ledger", () => {
     let sampling = Promise.resolve();
     const sampler = setInterval(() => {
       sampling = sampling.then(async () => {
-        const row = (await harness!.db.get("SELECT COUNT(*) AS n FROM operations WHERE state = 'running'")) as { n: number };
+        const row = (await harness!.db.get(
+          "SELECT COUNT(*) AS n FROM operations WHERE state = 'running'",
+        )) as { n: number };
         mostRunning = Math.max(mostRunning, row.n);
       });
     }, 2);
@@ -413,7 +425,9 @@ describe("serial activations and the naming ledger", () => {
       seq: number;
     }[];
     expect(rows.map((r) => r.overlay_revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const ledger = (await harness.db.all("SELECT repository, variable, assigned, status FROM ledger_entries ORDER BY position"));
+    const ledger = await harness.db.all(
+      "SELECT repository, variable, assigned, status FROM ledger_entries ORDER BY position",
+    );
     // Whichever repository committed first keeps the unqualified API_BASE_URL; the other is qualified.
     const firstRepo = (
       (await harness.db.get("SELECT repository FROM operations ORDER BY seq LIMIT 1")) as {
@@ -474,8 +488,9 @@ describe("serial activations and the naming ledger", () => {
       "LOG_LEVEL",
       "DATABASE_PASSWORD",
     ]);
-    const reserved = (await harness.db.all("SELECT assigned FROM ledger_entries WHERE status = 'reserved' ORDER BY position"))
-      .map((r) => (r as { assigned: string }).assigned);
+    const reserved = (
+      await harness.db.all("SELECT assigned FROM ledger_entries WHERE status = 'reserved' ORDER BY position")
+    ).map((r) => (r as { assigned: string }).assigned);
     expect(reserved).toEqual(["API_BASE_URL", "STRIPE_KEY"]);
   });
 });

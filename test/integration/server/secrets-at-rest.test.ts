@@ -5,10 +5,17 @@ import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applySeed, isSealed, loadOrCreateSecretKey, MIGRATIONS, SeedDocumentSchema, secretScope } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  isSealed,
+  loadOrCreateSecretKey,
+  MIGRATIONS,
+  SeedDocumentSchema,
+  secretScope,
+} from "../../../src/server/index.js";
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { CANARIES, SEED_PATH } from "./harness.js";
 
 let dir: string;

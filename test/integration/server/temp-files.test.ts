@@ -5,8 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 
 let db: Store | undefined;
 let dir: string | undefined;
@@ -34,7 +34,8 @@ describe("savepoint journals", () => {
     db = store;
     await store.run("CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     await store.transaction(async (tx) => {
-      for (let id = 0; id < 400; id++) await tx.run("INSERT INTO scratch (id, body) VALUES (?, ?)", [id, "a".repeat(3000)]);
+      for (let id = 0; id < 400; id++)
+        await tx.run("INSERT INTO scratch (id, body) VALUES (?, ?)", [id, "a".repeat(3000)]);
     });
     const seen: string[][] = [];
     // One row per page; SQLite keeps up to 64 KiB (16 pages) of a savepoint's journal in memory by default.

@@ -9,7 +9,6 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import type { TrackerOAuthSettings } from "../../../src/server/integrations/settings.js";
 import type { Store } from "../../../src/server/store/store.js";
 import {
@@ -28,6 +27,7 @@ import {
 import { LINEAR_OPERATIONS } from "../../../src/server/tracker/linear/wire.js";
 import type { Tracker } from "../../../src/server/tracker/port.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED } from "../api/harness.js";
 import { CLIENT, createFakeLinear, issues, ORG, REDIRECT_URI, USERS } from "./fixture.js";
 
@@ -47,7 +47,12 @@ beforeAll(async () => {
   settings = { clientId: CLIENT.id, clientSecret: CLIENT.secret, apiUrl: fake.url, webUrl: fake.url };
   dir = await mkdtemp(join(tmpdir(), "linear-adapter-"));
   db = await openSqliteStore(join(dir, "serve.sqlite"));
-  await applySeed(db, SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))), new Date(), box);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))),
+    new Date(),
+    box,
+  );
 });
 afterAll(async () => {
   await fake?.stop();
@@ -240,7 +245,7 @@ describe("tokens near expiry", () => {
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.expiresAtMs! - Date.now()).toBeGreaterThan(86_000_000);
-    const stored = JSON.stringify((await db.all("SELECT * FROM tracker_member_tokens")));
+    const stored = JSON.stringify(await db.all("SELECT * FROM tracker_member_tokens"));
     expect(stored).not.toContain(after.accessToken);
   });
 

@@ -37,7 +37,9 @@ const apply = (event: string, payload: Payload): Promise<string> =>
 
 const issueKey = (p: Payload) => `acme/api#${p.issue.number}`;
 const messages = async (taskId: string) =>
-  (await h.db.all("SELECT role, body, message_id FROM task_messages WHERE task_id = ? ORDER BY seq", [taskId])) as {
+  (await h.db.all("SELECT role, body, message_id FROM task_messages WHERE task_id = ? ORDER BY seq", [
+    taskId,
+  ])) as {
     role: string;
     body: string;
     message_id: string | null;
@@ -85,8 +87,8 @@ describe("issues assigned to the agent's login, or given the agent's label, star
   ])("%s: ignored, no task, no comment", async (_case, name, edit) => {
     const payload = onNewIssue(name, edit);
     expect(await apply("issues", payload)).toMatch(/^ignored: /);
-    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
-    expect(await (h.comments("codehost", issueKey(payload)))).toEqual([]);
+    expect(await taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
+    expect(await h.comments("codehost", issueKey(payload))).toEqual([]);
   });
 
   it.each([
@@ -107,7 +109,7 @@ describe("issues assigned to the agent's login, or given the agent's label, star
     async (_case, edit, outcome, comment) => {
       const payload = onNewIssue("issues-labeled", edit);
       expect(await apply("issues", payload)).toMatch(outcome);
-      expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
+      expect(await taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
       const key = `${payload.repository.full_name}#${payload.issue.number}`;
       const [said] = await h.comments("codehost", key);
       expect(said).toMatch(comment);
@@ -116,13 +118,13 @@ describe("issues assigned to the agent's login, or given the agent's label, star
   );
 
   it("refused when billing is inactive: the comment names billing; nothing starts", async () => {
-    (await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'"));
+    await h.db.run("UPDATE workspaces SET billing_state = 'inactive' WHERE id = 'ws_acme'");
     try {
       const payload = onNewIssue("issues-labeled");
       expect(await apply("issues", payload)).toBe("refused: billing_inactive");
       expect((await h.comments("codehost", issueKey(payload)))[0]).toMatch(/billing is inactive/);
     } finally {
-      (await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'"));
+      await h.db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = 'ws_acme'");
     }
   });
 
@@ -134,17 +136,19 @@ describe("issues assigned to the agent's login, or given the agent's label, star
     assigned.issue.number = payload.issue.number;
     expect(await apply("issues", assigned)).toBe("refused: ticket_in_progress");
     expect(
-      (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
+      await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)]),
     ).toEqual({ n: 1 });
     expect(
-      (await h.comments("codehost", issueKey(payload))).some((c) => /already has a task; comment here/.test(c)),
+      (await h.comments("codehost", issueKey(payload))).some((c) =>
+        /already has a task; comment here/.test(c),
+      ),
     ).toBe(true);
   });
 
   it("a delivery for an unknown installation is ignored and says so", async () => {
     const payload = onNewIssue("issues-labeled", (p) => (p.installation.id = 999));
     expect(await apply("issues", payload)).toBe("ignored: unknown installation 999");
-    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
+    expect(await taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
   });
 });
 
@@ -153,7 +157,10 @@ describe("issue_comment created by a member on an issue with a task is a follow-
     const payload = onNewIssue("issues-labeled");
     await apply("issues", payload);
     const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
-    await until(async () => (await h.comments("codehost", issueKey(payload))).length === 1, "the first reply");
+    await until(
+      async () => (await h.comments("codehost", issueKey(payload))).length === 1,
+      "the first reply",
+    );
     const comment = fixture("codehost", "issue-comment-created");
     comment.issue.id = payload.issue.id;
     comment.issue.number = payload.issue.number;
@@ -161,7 +168,10 @@ describe("issue_comment created by a member on an issue with a task is a follow-
     expect(await apply("issue_comment", comment)).toBe(
       `follow-up on task ${task.id} from comment ${comment.comment.id}`,
     );
-    await until(async () => (await h.comments("codehost", issueKey(payload))).length === 2, "the second reply");
+    await until(
+      async () => (await h.comments("codehost", issueKey(payload))).length === 2,
+      "the second reply",
+    );
     expect((await h.comments("codehost", issueKey(payload)))[1]).toMatch(
       /^Done: Please also add a test for the empty file\./,
     );
@@ -198,7 +208,8 @@ describe("the issue closed, or taken from the agent, stops its running turn", ()
     expect(await apply("issues", stop)).toMatch(new RegExp(`^stopped task ${task.id}`));
     expect((await taskOfTicket(h.db, String(payload.issue.id)))!.status).toBe("cancelled");
     await until(
-      async () => (await h.comments("codehost", issueKey(payload))).some((c) => c.startsWith("Stopped by Dev Eloper")),
+      async () =>
+        (await h.comments("codehost", issueKey(payload))).some((c) => c.startsWith("Stopped by Dev Eloper")),
       "the stop notice on the issue",
     );
     expect(await apply("issues", stop)).toMatch(/no running or queued turn/);
@@ -214,16 +225,20 @@ describe("pull_request closed", () => {
     await apply("issues", payload);
     const task = (await taskOfTicket(h.db, String(payload.issue.id)))!;
     await until(
-      async () => ["replied", "pr_open"].includes((await taskOfTicket(h.db, String(payload.issue.id)))!.status),
+      async () =>
+        ["replied", "pr_open"].includes((await taskOfTicket(h.db, String(payload.issue.id)))!.status),
       "the reply",
     );
     // The scripted agent's pull request is opened through the local code host elsewhere; here the task is given one.
-    (await h.db.run("UPDATE tasks SET status = 'pr_open', pr_number = ?, pr_url = 'https://x.invalid/pr', pr_branch = 'b' WHERE id = ?", [payload.issue.number, task.id]));
+    await h.db.run(
+      "UPDATE tasks SET status = 'pr_open', pr_number = ?, pr_url = 'https://x.invalid/pr', pr_branch = 'b' WHERE id = ?",
+      [payload.issue.number, task.id],
+    );
     const closed = fixture("codehost", "pull-request-closed");
     closed.number = closed.pull_request.number = payload.issue.number;
     closed.pull_request.merged = merged;
     expect(await apply("pull_request", closed)).toMatch(merged ? /merged/ : /closed without merging/);
-    const after = (await h.db.get("SELECT status, pr_merged FROM tasks WHERE id = ?", [task.id]));
+    const after = await h.db.get("SELECT status, pr_merged FROM tasks WHERE id = ?", [task.id]);
     expect(after).toEqual({ status, pr_merged: mergedFlag });
   });
 });
@@ -238,7 +253,9 @@ describe("a delegated issue's replies are posted back too", () => {
     expect(response.status).toBe(202);
     const [reply] = await until(
       async () =>
-        (await h.comments("codehost", "acme/api#7")).length > 0 ? h.comments("codehost", "acme/api#7") : undefined,
+        (await h.comments("codehost", "acme/api#7")).length > 0
+          ? h.comments("codehost", "acme/api#7")
+          : undefined,
       "the reply on acme/api#7",
     );
     expect(reply).toMatch(/^Done: acme\/api#7: Crash on empty login.*\n\n<!-- baton:agt_[^ ]+ -->$/s);
@@ -248,19 +265,21 @@ describe("a delegated issue's replies are posted back too", () => {
 describe("installation events keep the installation's records (known installations only)", () => {
   const enabled = async () =>
     (
-      (await h.db.all("SELECT slug FROM repositories WHERE workspace_id = 'ws_acme' AND connected = 1 ORDER BY slug")) as { slug: string }[]
+      (await h.db.all(
+        "SELECT slug FROM repositories WHERE workspace_id = 'ws_acme' AND connected = 1 ORDER BY slug",
+      )) as { slug: string }[]
     ).map((r) => r.slug);
 
   it("repositories added and removed; suspend and unsuspend; an unknown installation is ignored", async () => {
     expect(
       await apply("installation_repositories", fixture("codehost", "installation-repositories-added")),
     ).toMatch(/1 repositories added/);
-    expect(await (enabled())).toContain("acme/tools");
+    expect(await enabled()).toContain("acme/tools");
     await apply("installation_repositories", fixture("codehost", "installation-repositories-removed"));
-    expect(await (enabled())).not.toContain("acme/web");
+    expect(await enabled()).not.toContain("acme/web");
     await apply("installation", fixture("codehost", "installation-created"));
-    expect(await (enabled())).toEqual(expect.arrayContaining(["acme/api", "acme/web"]));
-    expect(await (enabled())).not.toContain("acme/tools");
+    expect(await enabled()).toEqual(expect.arrayContaining(["acme/api", "acme/web"]));
+    expect(await enabled()).not.toContain("acme/tools");
     expect(
       h.logs.some((l) => l.includes('"event":"codehost.installed"') && l.includes('"installation":"4242"')),
     ).toBe(true);
@@ -279,9 +298,9 @@ describe("installation events keep the installation's records (known installatio
 
   it("deleted: the installation goes, its repositories are disabled, codehost.uninstalled is logged", async () => {
     await apply("installation", fixture("codehost", "installation-deleted"));
-    expect(await (installationById(h.db, "4242"))).toBeUndefined();
+    expect(await installationById(h.db, "4242")).toBeUndefined();
     expect(h.logs.some((l) => l.includes('"event":"codehost.uninstalled"'))).toBe(true);
-    expect((await h.db.get("SELECT codehost_connected FROM workspaces WHERE id = 'ws_acme'"))).toEqual({
+    expect(await h.db.get("SELECT codehost_connected FROM workspaces WHERE id = 'ws_acme'")).toEqual({
       codehost_connected: 0,
     });
   });

@@ -11,8 +11,13 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { expect } from "vitest";
-import { applySeed, createServerApp, ephemeralSecretBox, SeedDocumentSchema, type ServerApp } from "../../../src/server/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import {
+  applySeed,
+  createServerApp,
+  ephemeralSecretBox,
+  SeedDocumentSchema,
+  type ServerApp,
+} from "../../../src/server/index.js";
 import type { IntegrationSettings } from "../../../src/server/integrations/settings.js";
 import type { Store } from "../../../src/server/store/store.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
@@ -20,6 +25,7 @@ import { localComments } from "../../../src/server/tickets/local-comments.js";
 import { signBody } from "../../../src/server/webhooks/verify.js";
 import { CODEHOST_HEADERS, TRACKER_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/webhooks/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { API_SEED, until } from "../api/harness.js";
 
 export const SECRETS = {
@@ -93,7 +99,10 @@ export async function createWebhookHarness(
   const db = await openSqliteStore(join(dir, "serve.sqlite"));
   const secretBox = ephemeralSecretBox();
   await applySeed(db, SeedDocumentSchema.parse(options.seed ?? webhookSeed()), new Date(), secretBox);
-  (await db.run("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?", [AGENT_USER_ID, ORGANIZATION_ID]));
+  await db.run("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?", [
+    AGENT_USER_ID,
+    ORGANIZATION_ID,
+  ]);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -182,7 +191,9 @@ export async function taskOfTicket(db: Store, ticketId: string) {
 }
 
 export async function deliveryRow(db: Store, deliveryId: string) {
-  return (await db.get("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?", [deliveryId])) as { state: string; outcome: string | null; attempts: number } | undefined;
+  return (await db.get("SELECT state, outcome, attempts FROM webhook_deliveries WHERE delivery_id = ?", [
+    deliveryId,
+  ])) as { state: string; outcome: string | null; attempts: number } | undefined;
 }
 
 /** Posts a signed delivery, expects 202, waits until the worker recorded it, expects `done`; returns its outcome. */

@@ -33,14 +33,14 @@ describe("a crash after the answer loses nothing: the delivery is committed befo
     const payload = fixture("codehost", "issues-labeled");
     const deliveryId = newDeliveryId();
     expect((await h.deliver("codehost", "issues", payload, { deliveryId })).status).toBe(202);
-    expect(await (deliveryRow(h.db, deliveryId))).toMatchObject({ state: "queued", attempts: 0 });
-    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toBeUndefined();
+    expect(await deliveryRow(h.db, deliveryId)).toMatchObject({ state: "queued", attempts: 0 });
+    expect(await taskOfTicket(h.db, String(payload.issue.id))).toBeUndefined();
     await h.restart({ start: true });
     await until(
       async () => (await deliveryRow(h!.db, deliveryId))?.state === "done",
       "the recovered delivery to be applied",
     );
-    expect(await (taskOfTicket(h.db, String(payload.issue.id)))).toMatchObject({ source: "codehost_issue" });
+    expect(await taskOfTicket(h.db, String(payload.issue.id))).toMatchObject({ source: "codehost_issue" });
   });
 });
 
@@ -51,19 +51,24 @@ describe("applying is idempotent: a crash mid-apply re-runs the delivery", () =>
     payload.issue.body = "slow work";
     const deliveryId = newDeliveryId();
     await h.deliver("codehost", "issues", payload, { deliveryId });
-    await until(async () => (await deliveryRow(h!.db, deliveryId))?.state === "done", "the first application");
+    await until(
+      async () => (await deliveryRow(h!.db, deliveryId))?.state === "done",
+      "the first application",
+    );
     const first = (await deliveryRow(h.db, deliveryId))!.outcome;
     // As if the service died after applying but before recording the outcome: the row is still queued.
-    (await h.db.run("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?", [deliveryId]));
+    await h.db.run("UPDATE webhook_deliveries SET state = 'queued' WHERE delivery_id = ?", [deliveryId]);
     await h.restart();
     await until(async () => (await deliveryRow(h!.db, deliveryId))?.state === "done", "the re-run");
     expect((await deliveryRow(h.db, deliveryId))!.outcome).toBe(first);
     expect(
-      (await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)])),
+      await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = ?", [String(payload.issue.id)]),
     ).toEqual({
       n: 1,
     });
-    expect((await h.comments("codehost", "acme/api#21")).filter((c) => c.includes("already has a task"))).toEqual([]);
+    expect(
+      (await h.comments("codehost", "acme/api#21")).filter((c) => c.includes("already has a task")),
+    ).toEqual([]);
   });
 });
 
@@ -107,7 +112,7 @@ describe("a port that fails is retried with backoff, then the delivery is record
       const row = await until(() => appliedRow(h!.db, deliveryId), "the delivery to end", 30_000);
       expect(row).toMatchObject({ state, attempts });
       if (state === "failed") expect(row.outcome).toMatch(/tracker unavailable \(503\)/);
-      else expect(await (h.comments("tracker", payload.data.id))).toHaveLength(1);
+      else expect(await h.comments("tracker", payload.data.id)).toHaveLength(1);
     },
   );
 });
@@ -132,12 +137,12 @@ describe("done deliveries are pruned after the 7-day dedup window", () => {
       { source: "codehost", deliveryId: "failed", event: "issues", payload: "{}" },
       now - DEDUP_WINDOW_MS - 1,
     );
-    (await db.run("UPDATE webhook_deliveries SET state = 'done' WHERE delivery_id IN ('old', 'new')"));
-    (await db.run("UPDATE webhook_deliveries SET state = 'failed' WHERE delivery_id = 'failed'"));
-    expect(await (pruneDoneDeliveries(db, now))).toBe(1);
-    expect(await (deliveryRow(db, "old"))).toBeUndefined();
-    expect(await (deliveryRow(db, "new"))).toBeDefined();
-    expect(await (deliveryRow(db, "failed"))).toBeDefined();
+    await db.run("UPDATE webhook_deliveries SET state = 'done' WHERE delivery_id IN ('old', 'new')");
+    await db.run("UPDATE webhook_deliveries SET state = 'failed' WHERE delivery_id = 'failed'");
+    expect(await pruneDoneDeliveries(db, now)).toBe(1);
+    expect(await deliveryRow(db, "old")).toBeUndefined();
+    expect(await deliveryRow(db, "new")).toBeDefined();
+    expect(await deliveryRow(db, "failed")).toBeDefined();
   });
 });
 
@@ -154,7 +159,7 @@ describe("the issue-reply outbox retries a failed post", () => {
       "the reply to be posted",
     );
     expect(posted.attempts).toBe(3);
-    expect(await (h.comments("tracker", payload.data.id))).toEqual([
+    expect(await h.comments("tracker", payload.data.id)).toEqual([
       expect.stringMatching(new RegExp(`^Done: [^]*\\n\\n<!-- baton:${posted.entry_id} -->$`)),
     ]);
   });

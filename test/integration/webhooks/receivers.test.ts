@@ -29,7 +29,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const rows = async () => ((await h.db.get("SELECT count(*) AS n FROM webhook_deliveries")) as { n: number }).n;
+const rows = async () =>
+  ((await h.db.get("SELECT count(*) AS n FROM webhook_deliveries")) as { n: number }).n;
 const rejectedLines = () => h.logs.filter((line) => line.includes('"event":"webhook.rejected"'));
 
 describe("a delivery that is not the platform's is refused 401 and never processed", () => {
@@ -53,7 +54,7 @@ describe("a delivery that is not the platform's is refused 401 and never process
         reason: expect.any(String),
         requestId: expect.any(String),
       });
-      expect(await (rows())).toBe(await (before));
+      expect(await rows()).toBe(await before);
       const line = JSON.parse(rejectedLines().find((l) => l.includes(deliveryId))!);
       expect(line).toMatchObject({
         event: "webhook.rejected",
@@ -91,7 +92,7 @@ describe("a delivery that is not the platform's is refused 401 and never process
     expect(rejectedLines().some((l) => l.includes(deliveryId) && l.includes('"why":"stale_timestamp"'))).toBe(
       true,
     );
-    expect(await (deliveryRow(h.db, deliveryId))).toBeUndefined();
+    expect(await deliveryRow(h.db, deliveryId)).toBeUndefined();
   });
 });
 
@@ -105,11 +106,14 @@ describe("a verified delivery is queued and answered before the work runs", () =
     expect(first).toMatchObject({ status: 202, body: { ok: true } });
     const again = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(again).toMatchObject({ status: 200, body: { ok: true, duplicate: true } });
-    await until(async () => (await deliveryRow(h.db, deliveryId))?.state === "done", "the delivery to be applied");
+    await until(
+      async () => (await deliveryRow(h.db, deliveryId))?.state === "done",
+      "the delivery to be applied",
+    );
     const third = await h.deliver("codehost", "issues", payload, { deliveryId });
     expect(third.body).toEqual({ ok: true, duplicate: true });
-    expect((await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'"))).toEqual({ n: 1 });
-    expect(await (taskOfTicket(h.db, "7001"))).toBeDefined();
+    expect(await h.db.get("SELECT count(*) AS n FROM tasks WHERE ticket_id = '7001'")).toEqual({ n: 1 });
+    expect(await taskOfTicket(h.db, "7001")).toBeDefined();
   });
 
   it("a tracker delivery within the window is queued (202)", async () => {

@@ -53,7 +53,9 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
         title: "Export fails for large workspaces",
         created_by: userIdFor("dev@acme.test"),
       });
-      const first = (await h.db.get("SELECT body FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [task.id]));
+      const first = await h.db.get("SELECT body FROM task_messages WHERE task_id = ? ORDER BY seq LIMIT 1", [
+        task.id,
+      ]);
       expect(first).toEqual({
         body: `${payload.data.identifier}: Export fails for large workspaces\n\nThe CSV export times out past 10,000 rows.`,
       });
@@ -77,7 +79,7 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
   ])("ignored: %s", async (_case, edit) => {
     const payload = onNewIssue("issue-update-labeled", edit);
     expect(await apply(payload)).toMatch(/^ignored: /);
-    expect(await (taskOfTicket(h.db, payload.data.id))).toBeUndefined();
+    expect(await taskOfTicket(h.db, payload.data.id)).toBeUndefined();
   });
 
   it("refused when the actor is not a member with a bound tracker identity: a comment says what to do", async () => {
@@ -130,7 +132,10 @@ describe("the issue completed, canceled or taken from the agent stops its runnin
     const start = onNewIssue("issue-update-labeled", (p) => (p.data.description = "slow work"));
     await apply(start);
     const task = (await taskOfTicket(h.db, start.data.id))!;
-    await until(async () => (await taskOfTicket(h.db, start.data.id))!.status === "implementing", "the turn to run");
+    await until(
+      async () => (await taskOfTicket(h.db, start.data.id))!.status === "implementing",
+      "the turn to run",
+    );
     const stop = freshTracker(name);
     stop.data.id = start.data.id;
     stop.data.identifier = start.data.identifier;
@@ -158,7 +163,7 @@ describe("a member's delegated issue is not stopped by a label change", () => {
 describe("OAuthApp revoked disconnects the workspace", () => {
   it("the connection goes and tracker.disconnected is logged", async () => {
     expect(await apply(freshTracker("oauthapp-revoked"))).toMatch(/^disconnected the workspace/);
-    expect(await (connectionOfOrganization(h.db, ORGANIZATION_ID))).toBeUndefined();
+    expect(await connectionOfOrganization(h.db, ORGANIZATION_ID)).toBeUndefined();
     expect(h.logs.some((l) => l.includes('"event":"tracker.disconnected"'))).toBe(true);
     expect(await apply(onNewIssue("issue-update-labeled"))).toMatch(/ignored: unknown organization/);
   });

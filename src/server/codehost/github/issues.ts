@@ -28,7 +28,11 @@ export function createGithubIssues(
 ): Pick<Codehost, "searchIssues" | "findIssue" | "claimIssue" | "postComment"> {
   const { rest, db } = access;
   const inProgress = async (workspaceId: string, repo: string, number: number) =>
-    (await db.get("SELECT 1 FROM tasks WHERE workspace_id = ? AND repo = ? AND ticket_number = ? LIMIT 1", [workspaceId, repo, number])) !== undefined;
+    (await db.get("SELECT 1 FROM tasks WHERE workspace_id = ? AND repo = ? AND ticket_number = ? LIMIT 1", [
+      workspaceId,
+      repo,
+      number,
+    ])) !== undefined;
   const toIssue = async (workspaceId: string, issue: GithubIssue, repo: string): Promise<CodehostIssue> => ({
     id: String(issue.id),
     repo,

@@ -18,31 +18,38 @@ import { capabilityDismissPath, capabilityRequestPath, capabilitySecretPath } fr
 export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages: CapabilityPages): void {
   const { rt, enter, findRequest, show, backToRequest, refuseMember } = pages;
 
-  app.post(routeOf(capabilityDismissPath, "ws", "repo", "request"), ...formGuards(SMALL_FORM_BYTES), async (c) => {
-    const { access, ws, repoId } = await enter(c);
-    const requestId = paramOf(c, "request");
-    if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
-    try {
-      await dismissRequest(rt(), ws, repoId, requestId);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const refusal = renderRefusal(error.reason, backToRequest(ws, repoId, requestId));
-      return show(
-        c,
-        access,
-        { request: await findRequest(ws, repoId, requestId), refusal },
-        capabilityRefusalStatus(error),
+  app.post(
+    routeOf(capabilityDismissPath, "ws", "repo", "request"),
+    ...formGuards(SMALL_FORM_BYTES),
+    async (c) => {
+      const { access, ws, repoId } = await enter(c);
+      const requestId = paramOf(c, "request");
+      if (access.membership.role === "member") return refuseMember(c, access, repoId, requestId);
+      try {
+        await dismissRequest(rt(), ws, repoId, requestId);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const refusal = renderRefusal(error.reason, backToRequest(ws, repoId, requestId));
+        return show(
+          c,
+          access,
+          { request: await findRequest(ws, repoId, requestId), refusal },
+          capabilityRefusalStatus(error),
+        );
+      }
+      logAuditEvent(deps.logger, AUDIT_EVENTS.capabilityDismissed, {
+        requestId: c.get("requestId"),
+        actor: c.get("webUser").email,
+        workspace: ws,
+        repository: repoId,
+        capabilityRequestId: requestId,
+      });
+      return c.redirect(
+        `${capabilityRequestPath(ws, repoId, requestId)}?${DONE_PARAM}=${DONE.dismissed}`,
+        303,
       );
-    }
-    logAuditEvent(deps.logger, AUDIT_EVENTS.capabilityDismissed, {
-      requestId: c.get("requestId"),
-      actor: c.get("webUser").email,
-      workspace: ws,
-      repository: repoId,
-      capabilityRequestId: requestId,
-    });
-    return c.redirect(`${capabilityRequestPath(ws, repoId, requestId)}?${DONE_PARAM}=${DONE.dismissed}`, 303);
-  });
+    },
+  );
 
   app.post(
     routeOf(capabilitySecretPath, "ws", "repo", "request"),

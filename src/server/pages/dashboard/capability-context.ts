@@ -77,7 +77,12 @@ export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) 
     label: "Back to the request",
   });
   /** A member's POST: the request page, 403, naming who can act. */
-  const refuseMember = async (c: Context<PagesEnv>, access: WorkspaceAccess, repoId: string, requestId: string) => {
+  const refuseMember = async (
+    c: Context<PagesEnv>,
+    access: WorkspaceAccess,
+    repoId: string,
+    requestId: string,
+  ) => {
     const ws = access.membership.workspaceId;
     const reason = `only an owner or admin of ${access.membership.workspaceName} can do this; ask one of them`;
     return show(

@@ -66,7 +66,7 @@ export async function showNewTask(
   const body = renderNewTask({
     workspaceId: ws,
     csrfToken: c.get("csrfToken"),
-    repos: [...await enabledReposOf(deps.db, ws)].sort(),
+    repos: [...(await enabledReposOf(deps.db, ws))].sort(),
     ...form,
   });
   return c.html(

@@ -85,7 +85,7 @@ export function addTicketPages(app: DashboardApp, deps: ServerDeps): void {
       user,
       csrfToken: c.get("csrfToken"),
       search,
-      enabledRepos: [...await enabledReposOf(deps.db, ws)].sort(),
+      enabledRepos: [...(await enabledReposOf(deps.db, ws))].sort(),
       query,
       delegated: shown.delegated,
       refusal,

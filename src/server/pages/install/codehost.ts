@@ -38,10 +38,10 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
     if (!settings || !deps.codehostApp) throw notConfigured();
     const membership = await requireMembership(deps, c, "codehost", c.req.query(WORKSPACE_PARAM), "admin");
     const state = await issueInstallState(
-        deps.db,
-        deps.secretBox,
-        { kind: "codehost", workspaceId: membership.workspaceId, userId: c.get("webUser").id },
-        deps.now()
+      deps.db,
+      deps.secretBox,
+      { kind: "codehost", workspaceId: membership.workspaceId, userId: c.get("webUser").id },
+      deps.now(),
     );
     return c.redirect(appInstallUrl(settings.webUrl, settings.appSlug, state), 302);
   });
@@ -65,10 +65,10 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
       );
     const user = c.get("webUser");
     const consumed = await consumeInstallState(
-        deps.db,
-        deps.secretBox,
-        { kind: "codehost", state: c.req.query("state"), userId: user.id },
-        deps.now()
+      deps.db,
+      deps.secretBox,
+      { kind: "codehost", state: c.req.query("state"), userId: user.id },
+      deps.now(),
     );
     if (!consumed.ok) throw stateRefusal("codehost", consumed.refusal);
     // Still an owner or admin now, not only when the flow started.
@@ -76,14 +76,14 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): voi
     const installation = await codehostApp.getInstallation(installationId).catch(unavailable);
     const repos = await codehostApp.listInstallationRepos(installationId).catch(unavailable);
     try {
-      (await deps.db.transaction(async () => {
+      await deps.db.transaction(async () => {
         const recorded = await recordInstallation(
-            deps.db,
-            { installationId, workspaceId: membership.workspaceId, accountLogin: installation.accountLogin },
-            deps.now()
+          deps.db,
+          { installationId, workspaceId: membership.workspaceId, accountLogin: installation.accountLogin },
+          deps.now(),
         );
         await setInstallationRepos(deps.db, recorded, repos);
-      }));
+      });
     } catch (error) {
       if (error instanceof InstallationElsewhereError)
         throw new HttpError(

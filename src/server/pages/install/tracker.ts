@@ -32,11 +32,11 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
     const connected = await (workspaceId ? connectionHoldsToken(deps.db, workspaceId) : false);
     const purpose = choosePurpose({ connected });
     const membership = await requireMembership(
-        deps,
-        c as Context<PagesEnv>,
-        "tracker",
-        workspaceId,
-        roleNeeded(purpose)
+      deps,
+      c as Context<PagesEnv>,
+      "tracker",
+      workspaceId,
+      roleNeeded(purpose),
     );
     const verifier = verifierFor(purpose, createPkceVerifier());
     const state = await issueInstallState(
@@ -55,10 +55,10 @@ export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void
     const settings = oauthOf();
     const user = c.get("webUser");
     const consumed = await consumeInstallState(
-        deps.db,
-        deps.secretBox,
-        { kind: "tracker", state: c.req.query("state"), userId: user.id },
-        deps.now()
+      deps.db,
+      deps.secretBox,
+      { kind: "tracker", state: c.req.query("state"), userId: user.id },
+      deps.now(),
     );
     if (!consumed.ok) throw stateRefusal("tracker", consumed.refusal);
     const purpose = consumed.verifier ? purposeOf(consumed.verifier) : undefined;

@@ -10,7 +10,6 @@ import { findUserByEmail, type User } from "../../../../src/server/auth/users.js
 import { DomainError } from "../../../../src/server/domain/errors.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
 import type { SqliteStore } from "../../../../src/server/store/sqlite-store.js";
-import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import type { Store } from "../../../../src/server/store/store.js";
 import type { TaskContext } from "../../../../src/server/tasks/context.js";
 import { MAX_TURN_ATTEMPTS } from "../../../../src/server/tasks/decide.js";
@@ -25,6 +24,7 @@ import { sendMessage } from "../../../../src/server/tasks/send-message.js";
 import { startTask } from "../../../../src/server/tasks/start-task.js";
 import { STATUS_TRANSITIONS, type TaskStatus } from "../../../../src/server/tasks/statuses.js";
 import { stopTaskTurn } from "../../../../src/server/tasks/stop.js";
+import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 
 const WS = "ws_prop";
 const EMAILS = ["a@prop.test", "b@prop.test", "c@prop.test"];
@@ -119,7 +119,11 @@ async function world(plan: { concurrency: number; queueSize: number }) {
     now,
     ephemeralSecretBox(),
   );
-  (await db.run("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [plan.concurrency, plan.queueSize, WS]));
+  await db.run("UPDATE workspaces SET plan_concurrency = ?, plan_queue_size = ? WHERE id = ?", [
+    plan.concurrency,
+    plan.queueSize,
+    WS,
+  ]);
   const users: User[] = [];
   for (const email of EMAILS) users.push((await findUserByEmail(db, email))!);
   return { db, users };
@@ -139,14 +143,14 @@ async function checkInvariants(db: Store, plan: { concurrency: number; queueSize
     if (row.status === "implementing") expect(row.open_state).toBe("running");
     if (row.status === "pending" && row.open_turn_id === null) expect(row.unhanded).toBeGreaterThan(0);
   }
-  const counts = (await q(
-    `SELECT sum(state = 'running') AS running, sum(state = 'queued') AS queued FROM task_turns`,
-  ))[0]!;
+  const counts = (
+    await q(`SELECT sum(state = 'running') AS running, sum(state = 'queued') AS queued FROM task_turns`)
+  )[0]!;
   expect(Number(counts.running ?? 0)).toBeLessThanOrEqual(plan.concurrency);
   // A turn interrupted by crashes runs again at most MAX_TURN_ATTEMPTS times, then fails: never stuck retrying.
   for (const row of await q(
-      "SELECT id, attempts, state, outcome_code FROM task_turns WHERE attempts >= ?",
-      MAX_TURN_ATTEMPTS
+    "SELECT id, attempts, state, outcome_code FROM task_turns WHERE attempts >= ?",
+    MAX_TURN_ATTEMPTS,
   ))
     expect(row.attempts, `turn ${row.id} (${row.state}, ${row.outcome_code})`).toBe(MAX_TURN_ATTEMPTS);
   expect(Number(counts.queued ?? 0)).toBeLessThanOrEqual(plan.queueSize);
@@ -177,7 +181,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   const begun = new Map<string, number>();
   const ctx: TaskContext = {
     db,
-    commit: async (work) => Promise.resolve((await db.transaction(async () => work()))),
+    commit: async (work) => Promise.resolve(await db.transaction(async () => work())),
     now,
     dashboardBase: () => "http://127.0.0.1:1/dashboard",
     handOver: (database, taskId, at) => {
@@ -272,7 +276,7 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
         const candidates = (await runningTurns()).filter((id) => !begun.has(id));
         const turnId = candidates[step.pick % Math.max(1, candidates.length)];
         if (!turnId) break;
-        const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
+        const result = await db.transaction(async () => beginTurn(db, turnId, now()));
         if (result.kind === "run") begun.set(turnId, result.attempt);
         break;
       }
@@ -302,15 +306,18 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
                         }
                       : null,
                 };
-        (await db.transaction(async () => finishTurn(db, turnId, attempt, finish, now())));
+        await db.transaction(async () => finishTurn(db, turnId, attempt, finish, now()));
         break;
       }
       case "crash":
         begun.clear();
-        (await db.transaction(async () => recover(db, now())));
+        await db.transaction(async () => recover(db, now()));
         break;
       case "billing":
-        (await db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [step.active ? "active" : "inactive", WS]));
+        await db.run("UPDATE workspaces SET billing_state = ? WHERE id = ?", [
+          step.active ? "active" : "inactive",
+          WS,
+        ]);
         break;
     }
     await checkInvariants(db, plan);
@@ -319,34 +326,38 @@ async function runScenario(plan: { concurrency: number; queueSize: number }, act
   }
 
   // Drain: a restart hands over what was saved, then every remaining turn runs to a reply.
-  (await db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = ?", [WS]));
+  await db.run("UPDATE workspaces SET billing_state = 'active' WHERE id = ?", [WS]);
   begun.clear();
-  (await db.transaction(async () => recover(db, now())));
+  await db.transaction(async () => recover(db, now()));
   for (let guard = 0; guard < 500 && (await runningTurns()).length > 0; guard++) {
     for (const turnId of await runningTurns()) {
-      const result = (await db.transaction(async () => beginTurn(db, turnId, now())));
+      const result = await db.transaction(async () => beginTurn(db, turnId, now()));
       if (result.kind === "run")
-        (await db.transaction(async () =>
+        await db.transaction(async () =>
           finishTurn(
             db,
             turnId,
             result.attempt,
             { kind: "reply", reply: { kind: "response", body: "done" }, files: [], pullRequest: null },
             now(),
-          )));
+          ),
+        );
     }
     await checkInvariants(db, plan);
   }
   for (const change of await statusChanges())
     expect(inTable(change.from, change.to), `${change.task}: ${change.from} -> ${change.to}`).toBe(true);
-  expect(await (runningTurns())).toEqual([]);
-  expect((await db.get("SELECT count(*) AS n FROM task_turns WHERE state = 'queued'"))).toEqual({
+  expect(await runningTurns()).toEqual([]);
+  expect(await db.get("SELECT count(*) AS n FROM task_turns WHERE state = 'queued'")).toEqual({
     n: 0,
   });
   // Every accepted message is in its conversation, handed over, and answered or refused by an ended turn.
   for (const { taskId, messageId } of accepted) {
-    const rows = (await db.all(`SELECT m.handed_over, x.state, x.closing_entry_id FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
-       WHERE m.task_id = ? AND m.message_id = ?`, [taskId, messageId])) as {
+    const rows = (await db.all(
+      `SELECT m.handed_over, x.state, x.closing_entry_id FROM task_messages m LEFT JOIN task_turns x ON x.id = m.turn_id
+       WHERE m.task_id = ? AND m.message_id = ?`,
+      [taskId, messageId],
+    )) as {
       handed_over: number;
       state: string | null;
       closing_entry_id: string | null;

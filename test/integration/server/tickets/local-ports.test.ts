@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { createLocalIssues } from "../../../../src/server/codehost/local-issues.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
-import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 import { createLocalTracker } from "../../../../src/server/tracker/local.js";
+import { openSqliteStore } from "../../../helpers/sqlite-store.js";
 
 async function world() {
   const db = await openSqliteStore(":memory:");
