@@ -101,8 +101,9 @@ describe("semantic matcher: 3-second budget, merge only at >= 0.90", () => {
     });
     expect(answer.request.requestId).not.toBe(baseId);
     expect(seen.at(-1)).toEqual({ auth: "Bearer matcher-token-abc", existing: 2 });
-    // The budget is 3 s; without it the 5 s answer would add 5 s. Generous bound for a loaded machine.
-    expect(ms - baselineMs).toBeLessThan(4500);
+    // The budget is 3 s; without it the 5 s answer would add at least 5 s, so any bound under 5 s still fails then.
+    // 4.5 s was exceeded by 66 ms once in a fresh-clone CI run on a loaded machine; 4.9 s keeps the distinction.
+    expect(ms - baselineMs).toBeLessThan(4900);
 
     // The service itself, without CLI start-up: the same slow matcher, one HTTP call.
     const started = Date.now();
