@@ -49,6 +49,7 @@ import { handleError, handleNotFound } from "./http/errors.js";
 import { throttleFailedCredentials } from "./http/failed-credentials.js";
 import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
+import { type InstanceIdentity, newInstanceIdentity } from "./instance.js";
 import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./integrations/settings.js";
 import { createMcpApp } from "./mcp/app.js";
 import { MCP_PATH } from "./mcp/wire.js";
@@ -82,6 +83,8 @@ import { WebhookWorker } from "./webhooks/worker.js";
 
 export interface ServerAppOptions {
   db: Store;
+  /** Who this process is among the instances on the store; a new identity by default. */
+  instance?: InstanceIdentity;
   logger: Logger;
   adminToken?: string | undefined;
   now?: () => Date;
@@ -349,6 +352,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   });
   const deps: ServerDeps = {
     db: options.db,
+    instance: options.instance ?? newInstanceIdentity(),
     webhooks: webhookWorker,
     now,
     logger: options.logger,

@@ -2,6 +2,7 @@
 import type { Logger } from "pino";
 import type { CapabilitySettings } from "./capability/settings.js";
 import type { CodehostAppApi } from "./codehost/app-api.js";
+import type { InstanceIdentity } from "./instance.js";
 import type { IntegrationSettings } from "./integrations/settings.js";
 import type { OperationWaiters } from "./operations/waiters.js";
 import type { OperationWorker } from "./operations/worker.js";
@@ -12,6 +13,8 @@ import type { TaskService } from "./tasks/service.js";
 
 export interface ServerDeps {
   db: Store;
+  /** This process among the instances sharing the store (claims and boxes are recorded under its id). */
+  instance: InstanceIdentity;
   now: () => Date;
   logger: Logger;
   worker: OperationWorker;
