@@ -1,5 +1,5 @@
-// A real `baton serve` for benchmarks: port 0 on loopback, a temporary SQLite file, a seed, `--json`, a random
-// admin token, and sandboxes made through its admin API (on the admin listener). Shared by the activation, server and capability benches.
+// A real `baton serve` for benchmarks: port 0 on loopback, a temporary SQLite file (or a PostgreSQL URL shared by
+// several instances), a seed, `--json`, a random admin token, and sandboxes made through its admin API (on the admin listener). Shared by the activation, server and capability benches.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,13 +13,18 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const bin = join(root, "dist", "src", "cli", "bin.js");
 
 /**
- * Starts `baton serve --seed <seed> <args>`; resolves once it prints its listening line. Node flags for the service
+ * Starts `baton serve --seed <seed> <args>` (on `databaseUrl` with `secretKeyFile` when given, else a temporary
+ * SQLite file; without `seed`, no --seed: a further instance on a database already seeded); resolves once it
+ * prints its listening line. Node flags for the service
  * alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to profile it under the bench's load) come from
  * BATON_BENCH_SERVE_NODE_ARGS, split on spaces.
  */
-export async function startBenchServe({ seed, args = [], env = {} }) {
+export async function startBenchServe({ seed, args = [], env = {}, databaseUrl, secretKeyFile, adminToken }) {
   const tmp = mkdtempSync(join(tmpdir(), "baton-bench-serve-"));
-  const adminToken = randomBytes(32).toString("hex");
+  adminToken ??= randomBytes(32).toString("hex");
+  const store = databaseUrl
+    ? ["--database-url", databaseUrl, "--secret-key-file", secretKeyFile, "--work-dir", join(tmp, "work")]
+    : ["--db", join(tmp, "serve.sqlite")];
   const child = spawn(
     process.execPath,
     [
@@ -28,10 +33,8 @@ export async function startBenchServe({ seed, args = [], env = {} }) {
       "serve",
       "--port",
       "0",
-      "--db",
-      join(tmp, "serve.sqlite"),
-      "--seed",
-      seed,
+      ...store,
+      ...(seed ? ["--seed", seed] : []),
       "--json",
       ...args,
     ],

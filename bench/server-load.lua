@@ -1,6 +1,8 @@
 -- wrk script for bench/server.bench.mjs. Arguments (after wrk's `--`):
 --   healthz  <credentials file> <key prefix>  GET /healthz in a loop
 --   activate <credentials file> <key prefix>  POST /ops/v1/operations, a fresh Idempotency-Key each time
+--   start    <credentials file> <key prefix>  POST /v1/workspaces/ws_bench/tasks as the next member in turn
+--                                             (bench/store-serve.bench.mjs; lines "<member token> -")
 -- The credentials file has one line per client, "<turn token> <sandbox lease>"; each wrk thread takes an equal
 -- share of them and sends each POST as the next of its clients in turn.
 --
@@ -47,6 +49,11 @@ function request()
   turn = turn % #clients + 1
   sent = sent + 1
   local client = clients[turn]
+  if mode == "start" then
+    return wrk.format("POST", "/v1/workspaces/ws_bench/tasks",
+      { ["Authorization"] = client["Authorization"], ["Content-Type"] = "application/json" },
+      '{"prompt":"bench: fix it"}')
+  end
   local headers = { ["Authorization"] = client["Authorization"], ["Baton-Sandbox-Lease"] = client["Baton-Sandbox-Lease"],
     ["Content-Type"] = "application/json", ["Idempotency-Key"] = prefix .. "-" .. index .. "-" .. sent }
   local repository = (sent % 2 == 0) and "acme/api" or "acme/web"
@@ -65,6 +72,10 @@ end
 function response(status, _, body)
   if mode == "healthz" then
     if status == 200 then units = units + 1 else errors = errors + 1 end
+    return
+  end
+  if mode == "start" then
+    if status == 202 then units = units + 1 else errors = errors + 1 end
     return
   end
   if status ~= 200 and status ~= 202 then
