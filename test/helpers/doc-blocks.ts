@@ -112,6 +112,9 @@ export async function runShellBlocks(markdown: string, deadlineMs: number): Prom
       LOGNAME: process.env.LOGNAME ?? process.env.USER ?? "root",
     };
     if (process.env.DOCKER_HOST) env.DOCKER_HOST = process.env.DOCKER_HOST;
+    // Where the test run keeps its sandbox image (a private cache when suites run side by side): the blocks'
+    // `baton env test` must use the image this run built, not whatever the shared cache holds.
+    if (process.env.BATON_SANDBOX_CACHE) env.BATON_SANDBOX_CACHE = process.env.BATON_SANDBOX_CACHE;
 
     const child = spawn(
       "bash",
