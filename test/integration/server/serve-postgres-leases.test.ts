@@ -63,6 +63,45 @@ async function holderOf(table: string, id: string): Promise<PostgresServe> {
   return holder!;
 }
 
+/** Restarts whichever instance an earlier test killed or stopped, so two are up again. */
+async function bothAlive(): Promise<void> {
+  const alive = await Promise.all(
+    [a, b].map(async (serve) => (await fetch(`${serve.url}/healthz`).catch(() => undefined))?.ok === true),
+  );
+  if (!alive[0]) a = await startInstance(`a${Date.now()}`);
+  if (!alive[1]) b = await startInstance(`b${Date.now()}`);
+}
+
+/** A task whose scripted turn takes TURN_MS, started on `serve`; its first turn's id. */
+async function startSlowTask(serve: PostgresServe): Promise<{ taskId: string; turnId: string }> {
+  const response = await fetch(`${serve.url}${API_PATHS.tasks("ws_acme")}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKENS.owner}`, "content-type": "application/json" },
+    body: JSON.stringify({ prompt: "this takes a while" }),
+  });
+  const body = (await response.json()) as { task: { id: string } };
+  expect(response.status, JSON.stringify(body)).toBe(202);
+  const turn = await admin(
+    `SELECT id FROM ${quoteIdentifier(schema.schema)}.task_turns WHERE task_id = $1 ORDER BY seq LIMIT 1`,
+    [body.task.id],
+  );
+  return { taskId: body.task.id, turnId: turn.rows[0]!.id as string };
+}
+
+/** The task's conversation read on `serve` until the agent has answered (or the takeover deadline passed). */
+async function repliesOn(serve: PostgresServe, taskId: string): Promise<{ role: string; body: string }[]> {
+  return pollUntil(
+    async () => {
+      const page = await fetch(`${serve.url}${API_PATHS.messages("ws_acme", taskId)}`, {
+        headers: { authorization: `Bearer ${TOKENS.owner}` },
+      });
+      return ((await page.json()) as { messages?: { role: string; body: string }[] }).messages ?? [];
+    },
+    (list) => list.length >= 2,
+    { timeoutMs: TAKEOVER_DEADLINE_MS },
+  );
+}
+
 async function startInstance(name: string, seed?: string): Promise<PostgresServe> {
   return startPostgresServe({
     databaseUrl: schemaUrl(schema.schema),
@@ -92,7 +131,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("kill -9 of the instance holding the work: the other takes it over after the lease", () => {
+describe("the instance holding the work dies or stops: the other takes it over", () => {
   it("mid-operation: the other instance finishes it within the lease timeout, and it never stays running", async () => {
     const made = await a.admin(ADMIN_PATHS.sandboxes, { workspaceId: "ws_acme", engagementId: "eng_lease" });
     expect(made.status, a.output()).toBe(201);
@@ -131,50 +170,36 @@ describe("kill -9 of the instance holding the work: the other takes it over afte
   });
 
   it("mid-turn: the other instance reruns the turn to the agent's reply within the lease timeout", async () => {
-    // The first test killed one instance; start it again so there are two, either of which may hold the turn.
-    const alive = await Promise.all(
-      [a, b].map(async (serve) => {
-        const response = await fetch(`${serve.url}/healthz`).catch(() => undefined);
-        return response?.ok === true;
-      }),
-    );
-    if (!alive[0]) a = await startInstance("a2");
-    if (!alive[1]) b = await startInstance("b2");
-
-    const response = await fetch(`${a.url}${API_PATHS.tasks("ws_acme")}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKENS.owner}`, "content-type": "application/json" },
-      body: JSON.stringify({ prompt: "this takes a while" }),
-    });
-    const body = (await response.json()) as { task: { id: string } };
-    expect(response.status, JSON.stringify(body)).toBe(202);
-    const taskId = body.task.id;
-    const turnId = (
-      await admin(
-        `SELECT id FROM ${quoteIdentifier(schema.schema)}.task_turns WHERE task_id = $1 ORDER BY seq LIMIT 1`,
-        [taskId],
-      )
-    ).rows[0]!.id as string;
-
+    await bothAlive();
+    const { taskId, turnId } = await startSlowTask(a);
     const holder = await holderOf("task_turns", turnId);
     const other = holder === a ? b : a;
     expect(await holder.kill9()).toBe("SIGKILL");
     const killedAt = Date.now();
 
-    const messages = await pollUntil(
-      async () => {
-        const page = await fetch(`${other.url}${API_PATHS.messages("ws_acme", taskId)}`, {
-          headers: { authorization: `Bearer ${TOKENS.owner}` },
-        });
-        return ((await page.json()) as { messages?: { role: string; body: string }[] }).messages ?? [];
-      },
-      (list) => list.length >= 2,
-      { timeoutMs: TAKEOVER_DEADLINE_MS },
-    );
+    const messages = await repliesOn(other, taskId);
     expect(messages[1], other.output()).toMatchObject({ role: "agent", body: "Done after a while." });
     expect(Date.now() - killedAt).toBeLessThan(TAKEOVER_DEADLINE_MS);
     const turn = await row("task_turns", turnId);
     expect(turn).toMatchObject({ state: "succeeded", attempts: 2, claimed_by: null, lease_until_ms: null });
     expect(other.output()).toContain("took over a turn whose instance stopped renewing its lease");
+  });
+
+  it("SIGTERM of the instance holding a turn gives it back at once: the other reruns it without using up a try", async () => {
+    await bothAlive();
+    const { taskId, turnId } = await startSlowTask(a);
+    const holder = await holderOf("task_turns", turnId);
+    const other = holder === a ? b : a;
+    expect(await holder.stop()).toBe(0);
+    const stoppedAt = Date.now();
+    const messages = await repliesOn(other, taskId);
+    expect(messages[1], other.output()).toMatchObject({ role: "agent", body: "Done after a while." });
+    // Given back (attempts back to 0 and no claim), then begun again elsewhere as attempt 1, not 2.
+    expect(Date.now() - stoppedAt).toBeLessThan(TAKEOVER_DEADLINE_MS);
+    expect(await row("task_turns", turnId)).toMatchObject({
+      state: "succeeded",
+      attempts: 1,
+      claimed_by: null,
+    });
   });
 });
