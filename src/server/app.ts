@@ -51,6 +51,7 @@ import { requestContext } from "./http/request-context.js";
 import { createSurface, type ServerEnv } from "./http/surface.js";
 import { type InstanceIdentity, newInstanceIdentity } from "./instance.js";
 import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./integrations/settings.js";
+import { DEFAULT_LEASE_MS, type LeaseSettings } from "./leases.js";
 import { createMcpApp } from "./mcp/app.js";
 import { MCP_PATH } from "./mcp/wire.js";
 import { createMembersApp } from "./members/app.js";
@@ -89,13 +90,17 @@ export interface ServerAppOptions {
   adminToken?: string | undefined;
   now?: () => Date;
   activationDelayMs?: number;
+  /** How long a claim on running work lasts without renewal (`--lease-seconds`); default 30 s. */
+  lease?: LeaseSettings | undefined;
   capability?: CapabilitySettings | undefined;
   /**
    * The task engine's settings: where sandboxes and the local code host live (`workRoot`; a temporary folder,
    * removed on stop, when not given), the agent program, test hooks.
    */
   tasks?:
-    | Partial<Omit<TaskServiceOptions, "db" | "now" | "logger" | "dashboardBase" | "serviceUrl">>
+    | Partial<
+        Omit<TaskServiceOptions, "db" | "now" | "logger" | "dashboardBase" | "serviceUrl" | "owner" | "lease">
+      >
     | undefined;
   /** The operator's key for secret values (`--secret-key-file`). */
   secretBox: SecretBox;
@@ -267,12 +272,16 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
 
 export function createServerApp(options: ServerAppOptions): ServerApp {
   const now = options.now ?? (() => new Date());
+  const instance = options.instance ?? newInstanceIdentity();
+  const lease = options.lease ?? { leaseMs: DEFAULT_LEASE_MS };
   const waiters = new OperationWaiters();
   const worker = new OperationWorker({
     db: options.db,
     now,
     logger: options.logger,
     waiters,
+    owner: instance.id,
+    lease,
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
   const stopHooks: (() => Promise<void>)[] = [];
@@ -317,6 +326,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     db: options.db,
     now,
     logger: options.logger,
+    owner: instance.id,
+    lease,
     workRoot,
     dashboardBase: () => dashboardBaseFor(options.capability),
     // A task's sandbox without a driver reaches the service at the sandbox listener.
@@ -352,7 +363,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   });
   const deps: ServerDeps = {
     db: options.db,
-    instance: options.instance ?? newInstanceIdentity(),
+    instance,
     webhooks: webhookWorker,
     now,
     logger: options.logger,

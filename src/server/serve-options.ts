@@ -75,6 +75,13 @@ export const ServeOptionsSchema = z.object({
     .max(86_400, "must be 1 to 86400 seconds")
     .optional(),
   workDir: filePath.optional(),
+  /** How long a claim on running work lasts unrenewed: another instance takes it over after that (default 30). */
+  leaseSeconds: z
+    .number()
+    .int("must be a whole number of seconds")
+    .min(3, "must be 3 to 3600 seconds")
+    .max(3600, "must be 3 to 3600 seconds")
+    .optional(),
   secretKeyFile: filePath.optional(),
   proxyUrl: urlWith(["http:"], "http://10.0.0.1:3128").optional(),
   sandboxDriver: z.enum(["docker", "namespace", "none"], "must be docker, namespace or none").default("none"),
@@ -136,6 +143,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   agentCommand: "--agent-command",
   agentTimeout: "--agent-timeout",
   workDir: "--work-dir",
+  leaseSeconds: "--lease-seconds",
   secretKeyFile: "--secret-key-file",
   proxyUrl: "--proxy-url",
   sandboxDriver: "--sandbox-driver",

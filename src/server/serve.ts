@@ -12,11 +12,13 @@ import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
 import type { CapabilitySettings } from "./capability/settings.js";
 import { codehostPushOf, createPushAccessLookup } from "./codehost/push-access.js";
+import { newInstanceIdentity } from "./instance.js";
 import {
   describeIntegrations,
   type IntegrationFlags,
   loadIntegrationSettings,
 } from "./integrations/settings.js";
+import { leaseSettingsOf } from "./leases.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
 import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
@@ -52,6 +54,8 @@ export interface ServeOptions extends IntegrationFlags {
   /** `manual`: every turn waits for an operator's answer (`baton admin task answer`) or a stop. */
   agent?: "scripted" | "manual" | undefined;
   workDir?: string | undefined;
+  /** How long a claim on a running operation or turn lasts unrenewed (default 30; BATON_SERVE_TEST_LEASE_MS in tests). */
+  leaseSeconds?: number | undefined;
   /** BATON_ADMIN_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   /** `docker` or `namespace`: POST /admin/v1/sandboxes provisions real boxes; `none` (default): leases only. */
   sandboxDriver?: "docker" | "namespace" | "none" | undefined;
@@ -101,6 +105,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
+    // Who this process is among the instances on the store: its claims are recorded, and logged, under this id.
+    const instance = newInstanceIdentity(env);
+    const lease = leaseSettingsOf(flags.leaseSeconds, env);
     const capability: CapabilitySettings = {
       smtpUrl: flags.smtpUrl,
       matcherUrl: flags.matcherUrl,
@@ -112,6 +119,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
     const app = createServerApp({
       db,
+      instance,
+      lease,
       logger,
       capability,
       ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
@@ -210,7 +219,17 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     }
     await app.start();
     markStarted();
-    logger.info({ url, opsUrl, adminUrl, ...describeIntegrations(integrations) }, "listening");
+    logger.info(
+      {
+        url,
+        opsUrl,
+        adminUrl,
+        instance: instance.id,
+        leaseMs: lease.leaseMs,
+        ...describeIntegrations(integrations),
+      },
+      "listening",
+    );
     return {
       url,
       opsUrl,

@@ -17,6 +17,8 @@ export interface PostgresServe {
   admin(path: string, body: unknown): Promise<Response>;
   /** SIGTERM and wait for the exit; returns the exit code (or signal name). */
   stop(): Promise<number | string>;
+  /** SIGKILL (an instance that dies: nothing is given back) and wait for the exit; returns the signal name. */
+  kill9(): Promise<number | string>;
 }
 
 /** The test database's URL with `schema` as the search_path (`?options=-c search_path=<schema>`). */
@@ -79,7 +81,12 @@ export async function startPostgresServe(options: {
         headers: { "content-type": "application/json", [HEADERS.adminToken]: TEST_ADMIN_TOKEN },
         body: JSON.stringify(body),
       }),
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      return exited;
+    },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       const code = await exited;

@@ -21,6 +21,7 @@ interface ServeFlags {
   agentTimeout?: number;
   agent?: "scripted" | "manual";
   workDir?: string;
+  leaseSeconds?: number;
   secretKeyFile?: string;
   proxyUrl?: string;
   sandboxDriver?: "docker" | "namespace" | "none";
@@ -82,6 +83,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "--agent-timeout <seconds>",
       "time limit of one turn of --agent-command (default 1800)",
       wholeNumberIn(1, 86_400, "seconds"),
+    )
+    .option(
+      "--lease-seconds <seconds>",
+      "how long an instance's claim on a running operation or turn lasts unrenewed; another instance takes it over after that (default 30; the same on every instance)",
+      wholeNumberIn(3, 3600, "seconds"),
     )
     .option(
       "--work-dir <dir>",

@@ -123,12 +123,12 @@ async function insertPending(
 
 /**
  * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
- * open row, no worker draining it). Activations stay serial per engagement: the caller's transaction holds the
- * engagement's operations lock, which the worker's drain takes to find the queue empty, so no drain starts or
- * ends between this check and the commit (on one instance: the drains are per process). Returns the finished row (with the overlay it committed
- * when it succeeded), or undefined to leave it to
- * the worker (queue busy, or the activation threw: its savepoint is rolled back and the worker runs it again,
- * failing it `internal` with the usual attempt count if it throws there too).
+ * open row, no worker draining it here). Activations stay serial per engagement on every instance: the caller's
+ * transaction holds the engagement's operations lock, which every instance's drain takes to claim the oldest open
+ * row or find none, and an operation another instance runs is an open row ahead of this one. Returns the finished
+ * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy, or
+ * the activation threw: its savepoint is rolled back and the worker runs it again, failing it `internal` if it
+ * throws there too).
  */
 async function runIfIdle(
   deps: ServerDeps,

@@ -114,3 +114,33 @@ function checkLease(leaseMs: number): void {
     throw new RangeError(`a claim's lease must be a positive whole number of milliseconds, not ${leaseMs}`);
   }
 }
+
+/**
+ * Renews every lease `owner` holds in the table at once (one statement per tick however much it runs), to
+ * `now + leaseMs`; the number renewed. A row another owner took over is not the owner's any more and stays so.
+ */
+export async function renewLeasesOf(
+  db: Queryable,
+  claims: { table: string; owner: string; leaseMs: number; now: number },
+): Promise<number> {
+  const table = checkIdentifier(claims.table, "the claim table");
+  checkLease(claims.leaseMs);
+  const { changes } = await db.run(`UPDATE ${table} SET lease_until_ms = ? WHERE claimed_by = ?`, [
+    claims.now + claims.leaseMs,
+    claims.owner,
+  ]);
+  return changes;
+}
+
+/**
+ * Makes every claim in the table held by anyone but `owner` claimable at once. Only for a store no other
+ * instance can be using (SQLite, whose lock file admits one service): whoever held those claims is dead.
+ */
+export async function expireOthersClaims(db: Queryable, table: string, owner: string): Promise<number> {
+  const checked = checkIdentifier(table, "the claim table");
+  const { changes } = await db.run(
+    `UPDATE ${checked} SET lease_until_ms = 0 WHERE claimed_by IS NOT NULL AND claimed_by <> ?`,
+    [owner],
+  );
+  return changes;
+}

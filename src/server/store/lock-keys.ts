@@ -5,7 +5,7 @@
 /** A request with an Idempotency-Key, from its lookup to its commit (tasks/idempotency.ts). */
 export const idempotencyLock = (userId: string, key: string): string => `idempotency:${userId}:${key}`;
 
-/** A task's open turn, from reading its state to changing it (a stop; a turn's end should take it too). */
+/** A task's open turn, from reading its state to changing it: a stop, a hand-over, a turn's begin, end or takeover. */
 export const taskLock = (taskId: string): string => `task:${taskId}`;
 
 /**

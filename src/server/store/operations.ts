@@ -22,6 +22,9 @@ export interface OperationRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** The instance running it (while `running`), and until when its lease holds without renewal. */
+  claimed_by: string | null;
+  lease_until_ms: number | null;
 }
 
 export function toWireOperation(row: OperationRow): Operation {
@@ -87,6 +90,8 @@ export async function insertOperation(
     created_at: at,
     updated_at: at,
     finished_at: null,
+    claimed_by: null,
+    lease_until_ms: null,
   };
 }
 
@@ -96,10 +101,17 @@ export type Finished = Pick<
   "state" | "overlay_revision" | "result_json" | "error_code" | "error_reason" | "updated_at" | "finished_at"
 >;
 
-export async function markRunning(db: Store, id: string, now: Date): Promise<void> {
+/** `running` under `owner`'s claim until `leaseUntilMs`, counting the attempt (a takeover counts one too). */
+export async function markRunning(
+  db: Store,
+  id: string,
+  claim: { owner: string; leaseUntilMs: number },
+  now: Date,
+): Promise<void> {
   await db.run(
-    "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
-    [now.toISOString(), id],
+    `UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ?, claimed_by = ?,
+       lease_until_ms = ? WHERE id = ?`,
+    [now.toISOString(), claim.owner, claim.leaseUntilMs, id],
   );
 }
 
@@ -113,8 +125,8 @@ export async function markFailed(
 ): Promise<Finished | undefined> {
   const at = now.toISOString();
   const { changes } = await db.run(
-    `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?
-     WHERE id = ? AND state IN ('pending', 'running')`,
+    `UPDATE operations SET state = 'failed', error_code = ?, error_reason = ?, updated_at = ?, finished_at = ?,
+       claimed_by = NULL, lease_until_ms = NULL WHERE id = ? AND state IN ('pending', 'running')`,
     [code, reason, at, at, id],
   );
   if (Number(changes) === 0) return undefined;
@@ -140,7 +152,7 @@ export async function markSucceeded(
   const resultJson = JSON.stringify(result);
   await db.run(
     `UPDATE operations SET state = 'succeeded', overlay_revision = ?, result_json = ?, updated_at = ?,
-       finished_at = ? WHERE id = ?`,
+       finished_at = ?, claimed_by = NULL, lease_until_ms = NULL WHERE id = ?`,
     [overlayRevision, resultJson, at, at, id],
   );
   return {
@@ -177,10 +189,17 @@ export async function nextOpenSeq(db: Store, engagementId: string): Promise<numb
   return row?.seq;
 }
 
-export async function engagementsWithOpenOperations(db: Store): Promise<string[]> {
+/**
+ * Engagements with open operations that no instance is working through: none of their open operations is under
+ * a lease that holds at `nowMs` (never claimed, released, or its holder stopped renewing).
+ */
+export async function engagementsToDrain(db: Store, nowMs: number): Promise<string[]> {
   return (
-    (await db.all("SELECT DISTINCT engagement_id FROM operations WHERE state IN ('pending', 'running')")) as {
-      engagement_id: string;
-    }[]
+    (await db.all(
+      `SELECT DISTINCT engagement_id FROM operations o WHERE state IN ('pending', 'running') AND NOT EXISTS (
+         SELECT 1 FROM operations h WHERE h.engagement_id = o.engagement_id AND h.state IN ('pending', 'running')
+         AND h.claimed_by IS NOT NULL AND h.lease_until_ms >= ?)`,
+      [nowMs],
+    )) as { engagement_id: string }[]
   ).map((r) => r.engagement_id);
 }

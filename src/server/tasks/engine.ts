@@ -29,6 +29,7 @@ import {
   waitingMessages,
   workspaceFacts,
 } from "./task-store.js";
+import { claimableRunningTurns, mayClaimTurn, type TurnClaim } from "./turn-claims.js";
 
 export const ENTRY_PREFIX: Record<EntryRole, string> = { user: "msg", agent: "agt", platform: "plt" };
 export const newEntryId = (role: EntryRole): string => newId(ENTRY_PREFIX[role]);
@@ -48,6 +49,9 @@ async function addEntry(
 
 /** Hands every saved message of the task to the engine, oldest first. */
 export async function handOverTask(db: Store, taskId: string, now: Date): Promise<string[]> {
+  // Against a turn's begin, end or stop on any instance. A start takes the workspace's slots lock first, out of
+  // lock-keys.ts's order, but its task is new in that transaction: no one else can be waiting for this key.
+  await db.current()?.lock(taskLock(taskId));
   const started: string[] = [];
   for (const entry of await unhandedMessages(db, taskId))
     started.push(...(await handOverOne(db, taskId, entry, now)));
@@ -148,16 +152,24 @@ export type BeginResult<T = undefined> =
 
 /**
  * The agent starts (or, after a crash, restarts) a running turn. Billing is checked here. `prepare` runs in the
- * same transaction for a turn that begins (the runtime issues the sandbox's credentials there).
+ * same transaction for a turn that begins (the runtime issues the sandbox's credentials there). With `claim`, the
+ * turn begins only when no other instance holds it (turn-claims.ts), and begins under that claim; otherwise it
+ * is `gone` for this caller.
  */
 export async function beginTurn<T = undefined>(
   db: Store,
   turnId: string,
   now: Date,
   prepare?: (task: TaskRow) => Promise<T>,
+  claim?: TurnClaim,
 ): Promise<BeginResult<T>> {
+  const first = await getTurn(db, turnId);
+  if (first?.state !== "running") return { kind: "gone" };
+  // Against another instance's begin, end or stop of the same turn.
+  await db.current()?.lock(taskLock(first.task_id));
   const turn = await getTurn(db, turnId);
   if (turn?.state !== "running") return { kind: "gone" };
+  if (claim && !mayClaimTurn(turn, claim.owner, now.getTime())) return { kind: "gone" };
   const task = (await getTask(db, turn.task_id))!;
   if (!(await workspaceFacts(db, task.workspace_id))!.billingActive) {
     const started = await closeTurn(db, task, turnId, {
@@ -169,11 +181,11 @@ export async function beginTurn<T = undefined>(
     return { kind: "paused", started };
   }
   const attempt = turn.attempts + 1;
-  await db.run("UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?) WHERE id = ?", [
-    attempt,
-    now.toISOString(),
-    turnId,
-  ]);
+  await db.run(
+    `UPDATE task_turns SET attempts = ?, started_at = coalesce(started_at, ?), claimed_by = ?, lease_until_ms = ?
+     WHERE id = ?`,
+    [attempt, now.toISOString(), claim?.owner ?? null, claim ? now.getTime() + claim.leaseMs : null, turnId],
+  );
   await setTaskState(
     db,
     task.id,
@@ -182,6 +194,34 @@ export async function beginTurn<T = undefined>(
   );
   const begun = (await getTask(db, task.id))!;
   return { kind: "run", attempt, task: begun, prepared: (await prepare?.(begun)) as T };
+}
+
+/**
+ * Another instance's running turn whose lease ran out (or one nobody began): fails it `interrupted` when it was
+ * interrupted too often, as a restart does (recover), or leaves it to be begun again. Returns the turns to run:
+ * this one when it reruns, or the turns its failure let start.
+ */
+export async function takeOverTurn(db: Store, turnId: string, owner: string, now: Date): Promise<string[]> {
+  const first = await getTurn(db, turnId);
+  if (first?.state !== "running") return [];
+  await db.current()?.lock(taskLock(first.task_id));
+  const turn = await getTurn(db, turnId);
+  if (turn?.state !== "running" || !mayClaimTurn(turn, owner, now.getTime())) return [];
+  if (recoverTurn(turn.attempts) === "rerun") return [turnId];
+  return failInterrupted(db, turn, now);
+}
+
+async function failInterrupted(
+  db: Store,
+  turn: { id: string; task_id: string; attempts: number },
+  now: Date,
+): Promise<string[]> {
+  return closeTurn(db, (await getTask(db, turn.task_id))!, turn.id, {
+    outcome: { kind: "error", code: "interrupted" },
+    closing: { role: "platform", kind: "error", body: NOTICES.interrupted(turn.attempts) },
+    code: "interrupted",
+    now,
+  });
 }
 
 /** What the runtime learned from the agent port, already sanitised, with the pull request already opened. */
@@ -206,6 +246,10 @@ export async function finishTurn(
   finish: TurnFinish,
   now: Date,
 ): Promise<{ stale: boolean; started: string[] }> {
+  const first = await getTurn(db, turnId);
+  if (first?.state !== "running") return { stale: true, started: [] };
+  // Against another instance's stop, takeover or begin of the same turn: the attempt read below is the last.
+  await db.current()?.lock(taskLock(first.task_id));
   const turn = await getTurn(db, turnId);
   if (turn?.state !== "running" || turn.attempts !== attempt) return { stale: true, started: [] };
   const task = (await getTask(db, turn.task_id))!;
@@ -359,28 +403,20 @@ export async function markPullRequestClosed(db: Store, taskId: string, now: Date
 
 /**
  * After a restart: hand over what was saved but not handed over, fail turns interrupted too often (a platform
- * error), open the next turn where messages wait, start queued turns, and return every running turn.
+ * error), open the next turn where messages wait, start queued turns, and return every running turn. With
+ * `owner` (several instances may share the store), only the running turns no other instance holds are failed or
+ * returned: a live instance's turns stay its own.
  */
-export async function recover(db: Store, now: Date): Promise<string[]> {
+export async function recover(db: Store, now: Date, owner?: string): Promise<string[]> {
   for (const { task_id } of (await db.all(
     "SELECT DISTINCT task_id FROM task_messages WHERE handed_over = 0",
   )) as {
     task_id: string;
   }[])
     await handOverTask(db, task_id, now);
-  const running = (await db.all("SELECT id, task_id, attempts FROM task_turns WHERE state = 'running'")) as {
-    id: string;
-    task_id: string;
-    attempts: number;
-  }[];
-  for (const turn of running) {
+  for (const turn of await claimableRunningTurns(db, owner, now.getTime())) {
     if (recoverTurn(turn.attempts) === "rerun") continue;
-    await closeTurn(db, (await getTask(db, turn.task_id))!, turn.id, {
-      outcome: { kind: "error", code: "interrupted" },
-      closing: { role: "platform", kind: "error", body: NOTICES.interrupted(turn.attempts) },
-      code: "interrupted",
-      now,
-    });
+    await failInterrupted(db, turn, now);
   }
   for (const {
     id,
@@ -392,7 +428,5 @@ export async function recover(db: Store, now: Date): Promise<string[]> {
   }[])
     await afterTurnEnded(db, id, workspace_id, now);
   for (const { id } of (await db.all("SELECT id FROM workspaces")) as { id: string }[]) await promote(db, id);
-  return (
-    (await db.all("SELECT id FROM task_turns WHERE state = 'running' ORDER BY seq")) as { id: string }[]
-  ).map((t) => t.id);
+  return (await claimableRunningTurns(db, owner, now.getTime())).map((t) => t.id);
 }

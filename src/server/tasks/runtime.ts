@@ -1,15 +1,27 @@
-// Runs turns: begins each running turn in the store, gives it a sandbox and the agent port, opens the pull request
-// the agent pushed, and records the end, then runs whatever turns that freed. On start it recovers what a crash
-// left (engine.recover); on stop it aborts turns in hand and leaves them `running` without counting the attempt,
-// so the next start runs them again.
+// Runs turns: begins each running turn in the store under this instance's claim (turn-claims.ts), gives it a
+// sandbox and the agent port, opens the pull request the agent pushed, and records the end, then runs whatever
+// turns that freed. On start it recovers what a crash left (engine.recover) of the turns no live instance holds;
+// every lease/3 it renews its claims, aborts turns it no longer holds (stopped or taken over elsewhere) and takes
+// over running turns whose instance died. On stop it aborts turns in hand and gives them back `running` without
+// counting the attempt, so the next start, or another instance at once, runs them again.
 import type { Logger } from "pino";
 import { describeThrown, isBatonError } from "../../errors.js";
 import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
 import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import type { Codehost } from "../codehost/port.js";
+import { type LeaseSettings, renewEveryMs } from "../leases.js";
+import { expireOthersClaims, renewLeasesOf } from "../store/claims.js";
 import type { Store } from "../store/store.js";
-import { beginTurn, finishTurn, markPullRequestMerged, recover, type TurnFinish } from "./engine.js";
+import {
+  beginTurn,
+  finishTurn,
+  markPullRequestMerged,
+  recover,
+  type TurnFinish,
+  takeOverTurn,
+} from "./engine.js";
 import { conversationOf, getTask, type TaskRow } from "./task-store.js";
+import { claimableRunningTurns } from "./turn-claims.js";
 
 export interface TaskRuntimeOptions {
   db: Store;
@@ -22,6 +34,9 @@ export interface TaskRuntimeOptions {
   commit?: <T>(work: () => Promise<T>) => Promise<T>;
   /** How often open pull requests are checked for a merge (0: never). */
   pullRequestSweepMs?: number;
+  /** The instance id its claims on turns are recorded under. */
+  owner: string;
+  lease: LeaseSettings;
 }
 
 export class TaskRuntime {
@@ -33,6 +48,10 @@ export class TaskRuntime {
   private stopping = false;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  /** Turns begun here and not yet ended, with the attempt this instance runs. */
+  private readonly held = new Map<string, number>();
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
 
   private readonly commit: <T>(work: () => Promise<T>) => Promise<T>;
 
@@ -46,12 +65,23 @@ export class TaskRuntime {
 
   /** Recovers after a restart and starts executing every running turn. */
   async start(): Promise<void> {
-    const { db, now } = this.options;
-    const running = await db.transaction(async () => recover(db, now()));
+    const { db, now, owner, logger } = this.options;
+    if (db.engine === "sqlite") {
+      // Only this process can be using a SQLite store: claims of an earlier process are a dead instance's.
+      const expired = await db.transaction(async () => expireOthersClaims(db, "task_turns", owner));
+      if (expired > 0) logger.info({ count: expired }, "taking over turns an earlier process left running");
+    }
+    const running = await db.transaction(async () => recover(db, now(), owner));
     // Recovery awaited the store: a stop() that came meanwhile wins, and the engine stays closed.
     if (this.stopping) return;
     this.accepting = true;
     this.runTurns(running);
+    this.leaseTimer = setInterval(() => {
+      this.ticking ??= this.tickLeases().finally(() => {
+        this.ticking = undefined;
+      });
+    }, renewEveryMs(this.options.lease));
+    this.leaseTimer.unref();
     const every = this.options.pullRequestSweepMs ?? 0;
     if (every > 0) {
       this.sweepTimer = setInterval(() => {
@@ -96,6 +126,9 @@ export class TaskRuntime {
     this.accepting = false;
     this.stopping = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    // A renewal in flight would otherwise renew a claim after it is given back below.
+    await this.ticking;
     for (const controller of this.executing.values()) controller.abort();
     await Promise.allSettled([...this.inFlight, this.sweeping]);
   }
@@ -104,8 +137,15 @@ export class TaskRuntime {
     const { db, now, logger } = this.options;
     // The request that started the turn answers first; beginning it is the runtime's own write.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const { owner, lease } = this.options;
     const begun = await this.commit(() =>
-      beginTurn(db, turnId, now(), (task) => this.options.sandboxes.credentialsFor(toAgentTask(task), now())),
+      beginTurn(
+        db,
+        turnId,
+        now(),
+        (task) => this.options.sandboxes.credentialsFor(toAgentTask(task), now()),
+        { owner, leaseMs: lease.leaseMs },
+      ),
     ).catch((error: unknown) => {
       logger.error({ turnId, err: describeThrown(error) }, "turn could not begin");
       return { kind: "gone" as const };
@@ -113,6 +153,22 @@ export class TaskRuntime {
     if (begun.kind === "gone") return;
     if (begun.kind === "paused") return this.runTurns(begun.started);
     const { attempt, task, prepared: credentials } = begun;
+    this.held.set(turnId, attempt);
+    try {
+      await this.runBegun(turnId, attempt, task, credentials, controller);
+    } finally {
+      this.held.delete(turnId);
+    }
+  }
+
+  private async runBegun(
+    turnId: string,
+    attempt: number,
+    task: TaskRow,
+    credentials: Awaited<ReturnType<TurnSandboxProvider["credentialsFor"]>>,
+    controller: AbortController,
+  ): Promise<void> {
+    const { db, now, logger, owner } = this.options;
     let finish: TurnFinish;
     try {
       const agentTask = toAgentTask(task);
@@ -139,10 +195,12 @@ export class TaskRuntime {
       };
     }
     if (this.stopping) {
-      // Shutdown, not a crash: the turn stays `running` and the next start runs it again without using up a try.
+      // Shutdown, not a crash: the turn stays `running` and the next start (or another instance, at once) runs it
+      // again without using up a try.
       await db.run(
-        "UPDATE task_turns SET attempts = attempts - 1 WHERE id = ? AND state = 'running' AND attempts = ?",
-        [turnId, attempt],
+        `UPDATE task_turns SET attempts = attempts - 1, claimed_by = NULL, lease_until_ms = NULL
+         WHERE id = ? AND state = 'running' AND attempts = ? AND claimed_by = ?`,
+        [turnId, attempt, owner],
       );
       return;
     }
@@ -152,6 +210,51 @@ export class TaskRuntime {
     const after = await getTask(db, task.id);
     if (after && after.open_turn_id === null)
       await this.settle(task, after.status === "cancelled" ? "cancelled" : "finished");
+  }
+
+  /** One lease period: renew this instance's claims, abort turns it no longer holds, take over dead ones'. */
+  private async tickLeases(): Promise<void> {
+    const { db, now, owner, lease, logger } = this.options;
+    try {
+      await renewLeasesOf(db, { table: "task_turns", owner, leaseMs: lease.leaseMs, now: now().getTime() });
+      await this.abortLost();
+      await this.takeOver();
+    } catch (error) {
+      logger.error({ err: describeThrown(error) }, "turn leases could not be renewed or swept");
+    }
+  }
+
+  /** A turn stopped, or taken over after a stall, by another instance goes on here no longer: its result is stale. */
+  private async abortLost(): Promise<void> {
+    const held = [...this.held];
+    if (held.length === 0) return;
+    const rows = (await this.options.db.all(
+      `SELECT id, state, attempts, claimed_by FROM task_turns WHERE id IN (${held.map(() => "?").join(", ")})`,
+      held.map(([id]) => id),
+    )) as { id: string; state: string; attempts: number; claimed_by: string | null }[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const [id, attempt] of held) {
+      const row = byId.get(id);
+      const ours =
+        row?.state === "running" && row.attempts === attempt && row.claimed_by === this.options.owner;
+      if (!ours && this.held.get(id) === attempt) this.abortTurn(id);
+    }
+  }
+
+  /** Running turns no live instance holds: rerun here, or failed `interrupted` after too many tries. */
+  private async takeOver(): Promise<void> {
+    const { db, now, owner, logger } = this.options;
+    for (const turn of await claimableRunningTurns(db, owner, now().getTime())) {
+      if (this.stopping) return;
+      if (this.executing.has(turn.id)) continue;
+      const started = await this.commit(() => takeOverTurn(db, turn.id, owner, now()));
+      if (turn.claimed_by !== null && turn.claimed_by !== owner)
+        logger.warn(
+          { turnId: turn.id, from: turn.claimed_by, rerun: started.includes(turn.id) },
+          "took over a turn whose instance stopped renewing its lease",
+        );
+      this.runTurns(started);
+    }
   }
 
   /** A member stopped a task's queued turn (a running one settles as its turn ends). */

@@ -13,6 +13,7 @@ import { createScriptedAgent } from "../agent/scripted.js";
 import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
 import { type CodehostPush, createGitAuthHeader, createPushAccessLookup } from "../codehost/push-access.js";
+import type { LeaseSettings } from "../leases.js";
 import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
@@ -34,6 +35,9 @@ export interface TaskServiceOptions {
   db: Store;
   now: () => Date;
   logger: Logger;
+  /** This instance's id (its claims on turns) and the lease they hold for. */
+  owner: string;
+  lease: LeaseSettings;
   /** Holds `sandboxes/<task id>` and the local code host's bare repositories under `codehost/`. */
   workRoot: string;
   dashboardBase: () => string;
@@ -130,6 +134,8 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     sandboxes,
     codehost,
     pullRequestSweepMs: options.pullRequestSweepMs ?? 15_000,
+    owner: options.owner,
+    lease: options.lease,
   });
   const context: TaskContext = {
     db,

@@ -42,6 +42,9 @@ export interface TurnRow {
   created_at: string;
   started_at: string | null;
   ended_at: string | null;
+  /** The instance running it (from its begin), and until when its lease holds without renewal. */
+  claimed_by: string | null;
+  lease_until_ms: number | null;
 }
 
 export type EntryRole = "user" | "agent" | "platform";
@@ -161,7 +164,8 @@ export async function endTurnRow(
   now: Date,
 ): Promise<void> {
   await db.run(
-    "UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ? WHERE id = ?",
+    `UPDATE task_turns SET state = ?, closing_entry_id = ?, outcome_code = ?, ended_at = ?, claimed_by = NULL,
+       lease_until_ms = NULL WHERE id = ?`,
     [state, closingEntryId, outcomeCode, now.toISOString(), turnId],
   );
 }

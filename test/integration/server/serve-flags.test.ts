@@ -24,6 +24,8 @@ const CASES: [flag: string, value: string, says: string][] = [
   ["--host", "", "--host must be an IP address or a host name to listen on"],
   ["--port", "70000", "option '--port <port>' argument '70000' is invalid. must be 0 to 65535"],
   ["--port", "0x50", "option '--port <port>' argument '0x50' is invalid. must be 0 to 65535"],
+  ["--lease-seconds", "1", "argument '1' is invalid. must be a whole number of seconds from 3 to 3600"],
+  ["--lease-seconds", "3601", "argument '3601' is invalid. must be a whole number of seconds from 3 to 3600"],
   ["--db", "", "--db must be a file path"],
   ["--db", "{dir}/a-folder", "; check --db"],
   ["--seed", "{dir}/no-such-seed.json", "check --seed (the path and its syntax)"],
