@@ -115,6 +115,8 @@ export interface ServerAppOptions {
   oauthFetch?: ServerDeps["oauthFetch"];
   /** The webhook queue's and the issue-reply outbox's first retry delay (tests make it short); default 1 s. */
   retryBaseMs?: number | undefined;
+  /** Long-polls' fallback poll when no notification comes (BATON_WAKE_POLL_MS); default 2 s. */
+  wakePollMs?: number | undefined;
 }
 
 export interface ServerApp {
@@ -267,12 +269,11 @@ export function composeHttpApp(deps: ServerDeps, rt: CapabilityRuntime): OpenAPI
 
 export function createServerApp(options: ServerAppOptions): ServerApp {
   const now = options.now ?? (() => new Date());
-  const waiters = new OperationWaiters();
+  const waiters = new OperationWaiters(options.db, options.wakePollMs);
   const worker = new OperationWorker({
     db: options.db,
     now,
     logger: options.logger,
-    waiters,
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),
   });
   const stopHooks: (() => Promise<void>)[] = [];

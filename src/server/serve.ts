@@ -28,6 +28,7 @@ import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
 import { openServiceStore } from "./serve-store.js";
 import type { Store } from "./store/store.js";
+import { wakePollFrom } from "./wake-settings.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
 export interface ServeOptions extends IntegrationFlags {
@@ -93,6 +94,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const { env } = options;
   const adminToken = operatorToken(env, "BATON_ADMIN_TOKEN");
   const proxyToken = operatorToken(env, "BATON_PROXY_TOKEN");
+  const wakePollMs = wakePollFrom(env);
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
@@ -136,6 +138,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         sandboxManager: flags.sandboxDriver !== "none" ? () => sandboxes.current : undefined,
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
+      wakePollMs,
     });
     // Requests wait for app.start(): it recovers operations and turns and opens the task engine through the store,
     // which now awaits, where the synchronous store finished it before any request could be read. A request

@@ -13,12 +13,12 @@ import {
   getOperation,
   markFailed,
   markRunning,
+  notifyOperationChanged,
   nextOpenOperation,
   type OperationRow,
 } from "../store/operations.js";
 import type { Store } from "../store/store.js";
 import { checkStillAllowed, commitActivation } from "./activate.js";
-import type { OperationWaiters } from "./waiters.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -26,7 +26,6 @@ export interface WorkerOptions {
   db: Store;
   now: () => Date;
   logger: Logger;
-  waiters: OperationWaiters;
   /** Test-only pause between `running` and the commit (BATON_SERVE_TEST_ACTIVATION_DELAY_MS). */
   activationDelayMs?: number;
 }
@@ -60,6 +59,7 @@ export class OperationWorker {
             at.toISOString(),
             op.id,
           ]);
+          notifyOperationChanged(db, op.id);
         }
       }
       if (stuck.length > 0) logger.info({ count: stuck.length }, "recovered interrupted operations");
@@ -130,13 +130,12 @@ export class OperationWorker {
             this.options.now(),
           ),
         );
-        this.options.waiters.notify(op.id);
       }
     }
   }
 
   private async runOne(op: OperationRow): Promise<void> {
-    const { db, now, logger, waiters } = this.options;
+    const { db, now, logger } = this.options;
     // Two commits (shared with other requests' in a group commit): `running` with its attempt count is durable
     // before the activation runs, so an operation that kills the service fails after MAX_ATTEMPTS restarts.
     const refused = await db.transaction(async () => {
@@ -145,14 +144,12 @@ export class OperationWorker {
       else await markRunning(db, op.id, now());
       return refusal;
     });
-    waiters.notify(op.id);
     logger.debug({ operationId: op.id, state: refused ? "failed" : "running" }, "operation picked up");
     if (refused) return;
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
     const outcome = await db.transaction(
       async () => await commitActivation(db, (await getOperation(db, op.id))!, now()),
     );
-    waiters.notify(op.id);
     const failure = "failure" in outcome ? outcome.failure : undefined;
     logger.info(
       { operationId: op.id, state: failure ? "failed" : "succeeded", code: failure?.code },

@@ -1,7 +1,8 @@
 // Operation rows and their wire shape. State changes go through these functions so `updated_at` and
-// `finished_at` stay consistent.
+// `finished_at` stay consistent, and so each one wakes the operation's long-polls on every instance.
 import type { Operation, OperationKind, OperationState } from "../../transport/wire.js";
 import type { Store } from "./store.js";
+import { WAKE_CHANNELS } from "./wake-channels.js";
 
 export interface OperationRow {
   seq: number;
@@ -96,11 +97,21 @@ export type Finished = Pick<
   "state" | "overlay_revision" | "result_json" | "error_code" | "error_reason" | "updated_at" | "finished_at"
 >;
 
+/**
+ * Wakes the long-polls on operation `id`, on every instance, once the calling transaction commits. Call it in
+ * the transaction that changes the operation's state; outside one there is nothing to notify after, and the
+ * waiters see the change at their next poll (BATON_WAKE_POLL_MS) instead.
+ */
+export function notifyOperationChanged(db: Store, id: string): void {
+  db.current()?.notify(WAKE_CHANNELS.operations, id);
+}
+
 export async function markRunning(db: Store, id: string, now: Date): Promise<void> {
   await db.run(
     "UPDATE operations SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ?",
     [now.toISOString(), id],
   );
+  notifyOperationChanged(db, id);
 }
 
 /** Fails an open operation; what it wrote, or undefined when the operation was no longer open. */
@@ -118,6 +129,7 @@ export async function markFailed(
     [code, reason, at, at, id],
   );
   if (Number(changes) === 0) return undefined;
+  notifyOperationChanged(db, id);
   return {
     state: "failed",
     overlay_revision: null,
@@ -143,6 +155,7 @@ export async function markSucceeded(
        finished_at = ? WHERE id = ?`,
     [overlayRevision, resultJson, at, at, id],
   );
+  notifyOperationChanged(db, id);
   return {
     state: "succeeded",
     overlay_revision: overlayRevision,
