@@ -13,7 +13,8 @@ import { createScriptedAgent } from "../agent/scripted.js";
 import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
 import { type CodehostPush, createGitAuthHeader, createPushAccessLookup } from "../codehost/push-access.js";
-import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
+import { createRateLimiter } from "../limits/create-limiter.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
@@ -68,7 +69,7 @@ export interface TaskServiceOptions {
 export interface TaskService {
   context: TaskContext;
   runtime: TaskRuntime;
-  limiter: SlidingWindowLimiter;
+  limiter: RateLimiter;
   codehost: Codehost;
   tracker: Tracker;
   agent: AgentRunner;
@@ -145,7 +146,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   return {
     context,
     runtime,
-    limiter: new SlidingWindowLimiter(),
+    limiter: createRateLimiter(db),
     codehost,
     tracker,
     agent,
