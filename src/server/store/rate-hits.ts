@@ -6,10 +6,10 @@
 import { rateLimitLock } from "./lock-keys.js";
 import type { Store } from "./store.js";
 
-/** The admitted hits' table on both engines (migration 91 uses this same text). */
+/** The admitted hits' table, in the SQLite dialect migrations write (INTEGER is BIGINT on PostgreSQL); migration 91 runs it. */
 export const RATE_HITS_DDL = `CREATE TABLE rate_hits (
   key TEXT NOT NULL,
-  at_ms BIGINT NOT NULL
+  at_ms INTEGER NOT NULL
 );
 CREATE INDEX rate_hits_key_at ON rate_hits (key, at_ms);
 CREATE INDEX rate_hits_at ON rate_hits (at_ms);`;

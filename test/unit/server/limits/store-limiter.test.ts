@@ -6,17 +6,21 @@ import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "../../../../src/server/limits/create-limiter.js";
 import { SlidingWindowLimiter } from "../../../../src/server/limits/rate-limiter.js";
 import { StoreRateLimiter } from "../../../../src/server/limits/store-limiter.js";
+import { translateForPostgres } from "../../../../src/server/store/migrations/ddl.js";
 import { admitHit, RATE_HITS_DDL, sweepRateHits } from "../../../../src/server/store/rate-hits.js";
 import { ENGINES, useEngine } from "../../../helpers/postgres.js";
 
 const MINUTE = 60_000;
 const T0 = 1_800_000_000_000;
-const DDL = RATE_HITS_DDL.split(";")
-  .map((statement) => statement.trim())
-  .filter(Boolean);
+/** The migration's DDL as migration 91 runs it on each engine (PostgreSQL gets the translation). */
+const ddlFor = (engine: string): string[] =>
+  (engine === "postgres" ? translateForPostgres(RATE_HITS_DDL) : RATE_HITS_DDL)
+    .split(";")
+    .map((statement) => statement.trim())
+    .filter(Boolean);
 
 describe.each(ENGINES)("the store's sliding-window limiter on the $name engine", (engine) => {
-  const db = useEngine(engine, ...DDL);
+  const db = useEngine(engine, ...ddlFor(engine.name));
 
   it.each([
     { at: 0, allowed: true, retry: 0, rule: "the first hit is admitted" },
