@@ -99,7 +99,12 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
   // Opened before anything listens: the SQLite file (--db, with its lock and default key) or PostgreSQL.
-  const { db, secretBox, workRoot, checkoutRoot, close: closeStore } = await openServiceStore(flags, env);
+  const { db, secretBox, workRoot, checkoutRoot, close: closeStore } = await openServiceStore(flags, env, {
+    onListenError: (message) =>
+      logger.warn({ err: message }, "the LISTEN connection to PostgreSQL dropped; long-polls poll until it is back"),
+    onNotifyError: (message) =>
+      logger.warn({ err: message }, "a commit's wake-up could not be sent; its long-polls find the change by polling"),
+  });
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
