@@ -1,12 +1,14 @@
 // Two `baton serve --database-url` instances on one schema: a long-poll held by instance A wakes when instance B
 // commits (LISTEN/NOTIFY; BATON_WAKE_POLL_MS=20000 makes the fallback poll far too slow to pass for it), and a
 // rate limit counts the requests of both instances together (reference section 8 "Request rate": 120 POST a
-// minute per token and endpoint, 429 with Retry-After past it).
+// minute per token and endpoint, 429 with Retry-After past it), as does the MCP budget ("MCP rate": 120 calls a
+// minute per token).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
+import { MCP_PATH } from "../../../src/server/mcp/wire.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,
@@ -118,6 +120,33 @@ describe("two instances of baton serve --database-url on one schema", () => {
       expect(answer.body).toContain("over the rate limit of 120 POST requests a minute");
       expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("the MCP budget of 120 calls a minute per token admits exactly 120 of 130 calls spread over both instances", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, (_, i) =>
+        fetch(new URL(MCP_PATH, i % 2 === 0 ? a.url : b.url), {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${TOKENS.dev}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" }),
+        }).then(async (response) => ({
+          status: response.status,
+          retryAfter: response.headers.get(HEADERS.retryAfter),
+          body: await response.text(),
+        })),
+      ),
+    );
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(answers.length - refused.length, JSON.stringify(answers.slice(0, 2))).toBe(120);
+    expect(refused).toHaveLength(10);
+    for (const answer of refused) {
+      expect(answer.body).toContain("over the MCP budget of 120 calls a minute for this token");
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
     }
   });
 
