@@ -26,7 +26,7 @@ import type { SecretBox } from "./secrets/index.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
-import { openServiceStore } from "./serve-store.js";
+import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
 import type { Store } from "./store/store.js";
 import { wakePollFrom } from "./wake-settings.js";
 
@@ -99,12 +99,13 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
   // Opened before anything listens: the SQLite file (--db, with its lock and default key) or PostgreSQL.
-  const { db, secretBox, workRoot, checkoutRoot, close: closeStore } = await openServiceStore(flags, env, {
-    onListenError: (message) =>
-      logger.warn({ err: message }, "the LISTEN connection to PostgreSQL dropped; long-polls poll until it is back"),
-    onNotifyError: (message) =>
-      logger.warn({ err: message }, "a commit's wake-up could not be sent; its long-polls find the change by polling"),
-  });
+  const {
+    db,
+    secretBox,
+    workRoot,
+    checkoutRoot,
+    close: closeStore,
+  } = await openServiceStore(flags, env, wakeWarnings(logger));
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -273,6 +274,16 @@ function operatorToken(env: NodeJS.ProcessEnv, name: string): string | undefined
   if (weakness)
     throw new ConfigError(`${name} is too weak to guard the service: ${weakness}; ${MAKE_TOKEN_HINT}`);
   return token;
+}
+
+/** PostgreSQL's wake-ups failing: long-polls still answer, by polling (BATON_WAKE_POLL_MS), so a warning. */
+function wakeWarnings(logger: Logger): StoreWakeEvents {
+  return {
+    onListenError: (err) =>
+      logger.warn({ err }, "the LISTEN connection to PostgreSQL dropped; long-polls poll until it is back"),
+    onNotifyError: (err) =>
+      logger.warn({ err }, "a commit's wake-up could not be sent; its long-polls find the change by polling"),
+  };
 }
 
 /** What an agent program gets from the service's environment: the basics a program needs, never a credential. */

@@ -13,8 +13,8 @@ import {
   getOperation,
   markFailed,
   markRunning,
-  notifyOperationChanged,
   nextOpenOperation,
+  notifyOperationChanged,
   type OperationRow,
 } from "../store/operations.js";
 import type { Store } from "../store/store.js";

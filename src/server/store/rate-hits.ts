@@ -24,7 +24,11 @@ export interface SlidingDecision {
  * Judges a hit at `nowMs` given the time of the `limit`-th most recent admitted hit still in the window (undefined
  * when fewer than `limit` are): refused until that hit leaves the window.
  */
-export function judgeSlidingHit(limitthMs: number | undefined, windowMs: number, nowMs: number): SlidingDecision {
+export function judgeSlidingHit(
+  limitthMs: number | undefined,
+  windowMs: number,
+  nowMs: number,
+): SlidingDecision {
   if (limitthMs === undefined) return { allowed: true, retryAfterSeconds: 0 };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((limitthMs + windowMs - nowMs) / 1000)) };
 }
@@ -47,7 +51,11 @@ export async function admitHit(
       "SELECT at_ms FROM rate_hits WHERE key = ? AND at_ms > ? ORDER BY at_ms DESC LIMIT 1 OFFSET ?",
       [key, now - windowMs, limit - 1],
     );
-    const decision = judgeSlidingHit(limitth === undefined ? undefined : Number(limitth.at_ms), windowMs, now);
+    const decision = judgeSlidingHit(
+      limitth === undefined ? undefined : Number(limitth.at_ms),
+      windowMs,
+      now,
+    );
     if (decision.allowed) await tx.run("INSERT INTO rate_hits (key, at_ms) VALUES (?, ?)", [key, now]);
     return decision;
   });

@@ -31,6 +31,8 @@ describe("the long-polls' fallback poll from the environment", () => {
     }
     expect(thrown).toBeInstanceOf(BatonError);
     expect((thrown as BatonError).code).toBe("not_configured");
-    expect((thrown as Error).message).toContain("BATON_WAKE_POLL_MS must be a whole number of milliseconds from 50 to 60000");
+    expect((thrown as Error).message).toContain(
+      "BATON_WAKE_POLL_MS must be a whole number of milliseconds from 50 to 60000",
+    );
   });
 });

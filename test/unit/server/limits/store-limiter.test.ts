@@ -28,13 +28,19 @@ describe.each(ENGINES)("the store's sliding-window limiter on the $name engine",
     { at: 20_000, allowed: true, retry: 0, rule: "the limit-th (3rd) is admitted" },
     { at: 30_000, allowed: false, retry: 30, rule: "the 4th within 60 s is refused until the first leaves" },
     { at: 59_001, allowed: false, retry: 1, rule: "a refusal less than a second before is told 1 s" },
-    { at: 60_000, allowed: true, retry: 0, rule: "60 s after the first, its place is free (refusals used none)" },
+    {
+      at: 60_000,
+      allowed: true,
+      retry: 0,
+      rule: "60 s after the first, its place is free (refusals used none)",
+    },
     { at: 60_001, allowed: false, retry: 10, rule: "then the window is full again until the second leaves" },
   ])("limit 3 in any 60 s: $rule", async ({ at, allowed, retry }) => {
     const limiter = new StoreRateLimiter(db.store);
     const script = [0, 10_000, 20_000, 30_000, 59_001, 60_000, 60_001];
     let last: { allowed: boolean; retryAfterSeconds: number } | undefined;
-    for (const step of script.slice(0, script.indexOf(at) + 1)) last = await limiter.decide("k", 3, T0 + step);
+    for (const step of script.slice(0, script.indexOf(at) + 1))
+      last = await limiter.decide("k", 3, T0 + step);
     expect(last).toEqual({ allowed, retryAfterSeconds: retry });
   });
 
@@ -84,7 +90,8 @@ describe.each(ENGINES)("the store's sliding-window limiter on the $name engine",
     const limiter = new StoreRateLimiter(db.store, MINUTE, MINUTE);
     await limiter.decide("old", 5, T0);
     await limiter.decide("k", 5, T0 + MINUTE - 1);
-    const count = async () => Number((await db.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM rate_hits"))!.n);
+    const count = async () =>
+      Number((await db.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM rate_hits"))!.n);
     expect(await count()).toBe(2);
     await limiter.decide("k", 5, T0 + MINUTE + 10); // due: the first hit is a window old
     expect(await count()).toBe(2);
@@ -98,7 +105,9 @@ describe("the limiter by engine (create-limiter.ts)", () => {
     const set = await engine.setUp();
     try {
       const limiter = createRateLimiter(set.store);
-      expect(limiter).toBeInstanceOf(set.store.engine === "postgres" ? StoreRateLimiter : SlidingWindowLimiter);
+      expect(limiter).toBeInstanceOf(
+        set.store.engine === "postgres" ? StoreRateLimiter : SlidingWindowLimiter,
+      );
     } finally {
       await set.tearDown();
     }
