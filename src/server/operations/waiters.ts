@@ -25,7 +25,16 @@ export class OperationWaiters {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<OperationRow | undefined> {
-    const stop = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
+    // One signal for "the caller went away or the service stops", with listeners removed when the wait ends
+    // (AbortSignal.any would tie every long-poll's signal to the service's one for as long as the service runs).
+    const stopping = new AbortController();
+    const stop = stopping.signal;
+    const sources = signal ? [signal, this.closing.signal] : [this.closing.signal];
+    const abort = () => stopping.abort();
+    for (const source of sources) {
+      if (source.aborted) abort();
+      else source.addEventListener("abort", abort, { once: true });
+    }
     try {
       const changed = await waitForChange(this.db, WAKE_CHANNELS.operations, {
         payload: id,
@@ -40,6 +49,8 @@ export class OperationWaiters {
       if (changed) return changed.row;
     } catch (error) {
       if (!stop.aborted) throw error;
+    } finally {
+      for (const source of sources) source.removeEventListener("abort", abort);
     }
     return getOperation(this.db, id);
   }
