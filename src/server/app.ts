@@ -120,6 +120,8 @@ export interface ServerAppOptions {
   oauthFetch?: ServerDeps["oauthFetch"];
   /** The webhook queue's and the issue-reply outbox's first retry delay (tests make it short); default 1 s. */
   retryBaseMs?: number | undefined;
+  /** Long-polls' fallback poll when no notification comes (BATON_WAKE_POLL_MS); default 2 s. */
+  wakePollMs?: number | undefined;
 }
 
 export interface ServerApp {
@@ -274,12 +276,11 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const now = options.now ?? (() => new Date());
   const instance = options.instance ?? newInstanceIdentity();
   const lease = options.lease ?? { leaseMs: DEFAULT_LEASE_MS };
-  const waiters = new OperationWaiters();
+  const waiters = new OperationWaiters(options.db, options.wakePollMs);
   const worker = new OperationWorker({
     db: options.db,
     now,
     logger: options.logger,
-    waiters,
     owner: instance.id,
     lease,
     ...(options.activationDelayMs ? { activationDelayMs: options.activationDelayMs } : {}),

@@ -37,20 +37,30 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv): string {
   return join(dataHome, "baton", "serve.sqlite");
 }
 
+/** What PostgreSQL's wake-ups report while the service runs (messages carry no password of the URL). */
+export interface StoreWakeEvents {
+  /** The LISTEN connection dropped or could not come back; long-polls poll meanwhile (BATON_WAKE_POLL_MS). */
+  onListenError?: (message: string) => void;
+  /** A committed transaction's notifications could not be sent; their waiters find the change by polling. */
+  onNotifyError?: (message: string) => void;
+}
+
 /** Opens the service's store and its key; every failure is a BatonError naming the flag to fix. */
 export async function openServiceStore(
   flags: ServiceStoreFlags,
   env: NodeJS.ProcessEnv,
+  events: StoreWakeEvents = {},
 ): Promise<ServiceStore> {
   return flags.databaseUrl === undefined
     ? openSqliteServiceStore(flags, env)
-    : openPostgresServiceStore(flags.databaseUrl, flags, env);
+    : openPostgresServiceStore(flags.databaseUrl, flags, env, events);
 }
 
 async function openPostgresServiceStore(
   url: string,
   flags: ServiceStoreFlags,
   env: NodeJS.ProcessEnv,
+  events: StoreWakeEvents,
 ): Promise<ServiceStore> {
   parseDatabaseUrl(url);
   if (flags.secretKeyFile === undefined)
@@ -62,7 +72,13 @@ async function openPostgresServiceStore(
   const workRoot = resolve(flags.workDir ?? join(dirname(defaultDatabasePath(env)), "work"));
   const checkoutRoot = checkedCheckoutRoot(flags, [flags.secretKeyFile, workRoot]);
   const secretBox = (await loadOrCreateSecretKey(flags.secretKeyFile)).box;
-  const db = await openPostgresStore(url, { secretBox }).catch((error: unknown) => {
+  const told = (tell: ((message: string) => void) | undefined) => (error: unknown) =>
+    tell?.(withoutUrlSecrets(describe(error), url));
+  const db = await openPostgresStore(url, {
+    secretBox,
+    onListenError: told(events.onListenError),
+    onNotifyError: told(events.onNotifyError),
+  }).catch((error: unknown) => {
     if (isBatonError(error)) throw error;
     throw (
       explainPostgresError(error, url) ??

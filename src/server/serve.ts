@@ -28,8 +28,9 @@ import type { SecretBox } from "./secrets/index.js";
 import { applySeed } from "./seed/apply-seed.js";
 import { SeedDocumentSchema } from "./seed/schema.js";
 import { parseServeFlags } from "./serve-options.js";
-import { openServiceStore } from "./serve-store.js";
+import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
 import type { Store } from "./store/store.js";
+import { wakePollFrom } from "./wake-settings.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
 export interface ServeOptions extends IntegrationFlags {
@@ -97,11 +98,18 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const { env } = options;
   const adminToken = operatorToken(env, "BATON_ADMIN_TOKEN");
   const proxyToken = operatorToken(env, "BATON_PROXY_TOKEN");
+  const wakePollMs = wakePollFrom(env);
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
   // Opened before anything listens: the SQLite file (--db, with its lock and default key) or PostgreSQL.
-  const { db, secretBox, workRoot, checkoutRoot, close: closeStore } = await openServiceStore(flags, env);
+  const {
+    db,
+    secretBox,
+    workRoot,
+    checkoutRoot,
+    close: closeStore,
+  } = await openServiceStore(flags, env, wakeWarnings(logger));
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
@@ -145,6 +153,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         sandboxManager: flags.sandboxDriver !== "none" ? () => sandboxes.current : undefined,
       },
       ...(Number.isFinite(delay) && delay > 0 ? { activationDelayMs: delay } : {}),
+      wakePollMs,
     });
     // Requests wait for app.start(): it recovers operations and turns and opens the task engine through the store,
     // which now awaits, where the synchronous store finished it before any request could be read. A request
@@ -284,6 +293,16 @@ function operatorToken(env: NodeJS.ProcessEnv, name: string): string | undefined
   if (weakness)
     throw new ConfigError(`${name} is too weak to guard the service: ${weakness}; ${MAKE_TOKEN_HINT}`);
   return token;
+}
+
+/** PostgreSQL's wake-ups failing: long-polls still answer, by polling (BATON_WAKE_POLL_MS), so a warning. */
+function wakeWarnings(logger: Logger): StoreWakeEvents {
+  return {
+    onListenError: (err) =>
+      logger.warn({ err }, "the LISTEN connection to PostgreSQL dropped; long-polls poll until it is back"),
+    onNotifyError: (err) =>
+      logger.warn({ err }, "a commit's wake-up could not be sent; its long-polls find the change by polling"),
+  };
 }
 
 /** What an agent program gets from the service's environment: the basics a program needs, never a credential. */

@@ -28,7 +28,7 @@ export const authenticateCaller = (deps: ServerDeps) =>
 export const limitRate = (deps: ServerDeps, method: "GET" | "POST" | "DELETE", endpoint: string) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     const limit = method === "GET" ? LIMITS.getPerMinute : LIMITS.postOrDeletePerMinute;
-    const decision = deps.tasks.limiter.decide(
+    const decision = await deps.tasks.limiter.decide(
       `${c.get("caller").tokenId} ${method} ${endpoint}`,
       limit,
       deps.now().getTime(),

@@ -8,6 +8,11 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** What the API's and MCP's gates ask: this one in memory, or the store's, shared by instances (create-limiter.ts). */
+export interface RateLimiter {
+  decide(key: string, limit: number, nowMs: number): RateDecision | Promise<RateDecision>;
+}
+
 interface Ring {
   times: Float64Array;
   next: number;
@@ -15,7 +20,7 @@ interface Ring {
   lastMs: number;
 }
 
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements RateLimiter {
   private readonly rings = new Map<string, Ring>();
   private lastSweepMs = 0;
 

@@ -41,7 +41,7 @@ export const mcpBudgetKey = (tokenId: string): string => `${tokenId} mcp`;
 export const limitCalls = (deps: ServerDeps) =>
   createMiddleware<McpEnv>(async (c, next) => {
     const limit = MCP_LIMITS.callsPerMinute;
-    const decision = deps.tasks.limiter.decide(
+    const decision = await deps.tasks.limiter.decide(
       mcpBudgetKey(c.get("caller").tokenId),
       limit,
       deps.now().getTime(),

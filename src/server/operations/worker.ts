@@ -13,7 +13,6 @@ import { engagementsToDrain, markFailed, type OperationRow } from "../store/oper
 import type { Store } from "../store/store.js";
 import { commitActivation } from "./activate.js";
 import { claimHead, stillHolds } from "./claim-operation.js";
-import type { OperationWaiters } from "./waiters.js";
 
 export { MAX_ATTEMPTS } from "./claim-operation.js";
 
@@ -21,7 +20,6 @@ export interface WorkerOptions {
   db: Store;
   now: () => Date;
   logger: Logger;
-  waiters: OperationWaiters;
   /** The instance id its claims are recorded under. */
   owner: string;
   lease: LeaseSettings;
@@ -109,7 +107,7 @@ export class OperationWorker {
   private async drain(engagementId: string): Promise<void> {
     // Let the request that kicked us respond first.
     await Promise.resolve();
-    const { db, owner, lease, now, logger, waiters } = this.options;
+    const { db, owner, lease, now, logger } = this.options;
     while (!this.stopping) {
       // Leave the map in the transaction that found nothing to take, holding the engagement's lock: a request
       // that starts an operation takes the same lock (startOperation), so it either ran before (its row is found
@@ -121,7 +119,6 @@ export class OperationWorker {
         onIdle: () => this.drains.delete(engagementId),
       });
       if (head.kind === "idle" || head.kind === "busy") return;
-      waiters.notify(head.op.id);
       if (head.kind === "ended") continue;
       if (head.takenOverFrom !== null)
         logger.warn(
@@ -142,13 +139,12 @@ export class OperationWorker {
               now(),
             );
         });
-        waiters.notify(head.op.id);
       }
     }
   }
 
   private async runOne(op: OperationRow): Promise<void> {
-    const { db, now, logger, waiters, owner } = this.options;
+    const { db, now, logger, owner } = this.options;
     logger.debug({ operationId: op.id, state: "running" }, "operation picked up");
     if (this.options.activationDelayMs) await sleep(this.options.activationDelayMs);
     // The outcome commits only while this instance still holds the claim: one that lost it (its lease ran out and
@@ -157,7 +153,6 @@ export class OperationWorker {
       const held = await stillHolds(db, op, owner);
       return held ? await commitActivation(db, held, now()) : undefined;
     });
-    waiters.notify(op.id);
     if (!outcome) {
       logger.warn({ operationId: op.id }, "operation lost to another instance after its lease ran out");
       return;

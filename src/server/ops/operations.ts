@@ -103,15 +103,9 @@ export function operationRoutes(deps: ServerDeps) {
       const waitMs = Math.min(c.req.valid("query")[QUERY.waitMs] ?? 0, MAX_WAIT_MS);
       const first = await ownOperation(c.var.caller, id);
       if (waitMs === 0 || TERMINAL_OPERATION_STATES.has(first.state)) return c.json(served(first), 200);
-      // Register before re-reading so a change committed in between still wakes us.
-      const waiter = deps.waiters.wait(id, waitMs, c.req.raw.signal);
-      const current = (await getOperation(deps.db, id))!;
-      if (current.state !== first.state) {
-        waiter.cancel();
-        return c.json(served(current), 200);
-      }
-      await waiter.done;
-      return c.json(served((await getOperation(deps.db, id))!), 200);
+      // Rows are never deleted: the operation read above is still there.
+      const current = await deps.waiters.waitForState(id, first.state, waitMs, c.req.raw.signal);
+      return c.json(served(current ?? first), 200);
     },
   );
 

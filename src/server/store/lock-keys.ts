@@ -17,3 +17,6 @@ export const workspaceSlotsLock = (workspaceId: string): string => `workspace-sl
 /** The local code host's pull-request numbering in one repository: the highest number is read, the next added. */
 export const pullRequestNumberLock = (workspaceId: string, repo: string): string =>
   `pull-request-number:${workspaceId}:${repo}`;
+
+/** One rate-limit key's admitted hits, from counting them to recording this one (store/rate-hits.ts). */
+export const rateLimitLock = (key: string): string => `rate-limit:${key}`;

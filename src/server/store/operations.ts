@@ -1,7 +1,8 @@
 // Operation rows and their wire shape. State changes go through these functions so `updated_at` and
-// `finished_at` stay consistent.
+// `finished_at` stay consistent, and so each one wakes the operation's long-polls on every instance.
 import type { Operation, OperationKind, OperationState } from "../../transport/wire.js";
 import type { Store } from "./store.js";
+import { WAKE_CHANNELS } from "./wake-channels.js";
 
 export interface OperationRow {
   seq: number;
@@ -101,6 +102,15 @@ export type Finished = Pick<
   "state" | "overlay_revision" | "result_json" | "error_code" | "error_reason" | "updated_at" | "finished_at"
 >;
 
+/**
+ * Wakes the long-polls on operation `id`, on every instance, once the calling transaction commits. Call it in
+ * the transaction that changes the operation's state; outside one there is nothing to notify after, and the
+ * waiters see the change at their next poll (BATON_WAKE_POLL_MS) instead.
+ */
+export function notifyOperationChanged(db: Store, id: string): void {
+  db.current()?.notify(WAKE_CHANNELS.operations, id);
+}
+
 /** `running` under `owner`'s claim until `leaseUntilMs`, counting the attempt (a takeover counts one too). */
 export async function markRunning(
   db: Store,
@@ -113,6 +123,7 @@ export async function markRunning(
        lease_until_ms = ? WHERE id = ?`,
     [now.toISOString(), claim.owner, claim.leaseUntilMs, id],
   );
+  notifyOperationChanged(db, id);
 }
 
 /** Fails an open operation; what it wrote, or undefined when the operation was no longer open. */
@@ -130,6 +141,7 @@ export async function markFailed(
     [code, reason, at, at, id],
   );
   if (Number(changes) === 0) return undefined;
+  notifyOperationChanged(db, id);
   return {
     state: "failed",
     overlay_revision: null,
@@ -155,6 +167,7 @@ export async function markSucceeded(
        finished_at = ?, claimed_by = NULL, lease_until_ms = NULL WHERE id = ?`,
     [overlayRevision, resultJson, at, at, id],
   );
+  notifyOperationChanged(db, id);
   return {
     state: "succeeded",
     overlay_revision: overlayRevision,

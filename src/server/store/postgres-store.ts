@@ -215,6 +215,8 @@ class Listener {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  /** Each channel's LISTEN, settled once it is in place (or failed). */
+  private readonly listening = new Map<string, Promise<void>>();
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -228,14 +230,27 @@ class Listener {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      const client = await this.connected();
-      await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+      const listening = this.connected().then(async (client) => {
+        await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+      });
+      this.listening.set(channel, listening);
+      listening.catch(() => {
+        // Nobody listens: the next add on this channel tries again.
+        if (this.listening.get(channel) === listening) this.listening.delete(channel);
+        if (this.handlers.get(channel)?.size === 0) this.handlers.delete(channel);
+      });
     }
+    // Every caller, not only the first, returns once the LISTEN is in place: a waiter checks right after, and a
+    // commit between that check and the LISTEN would otherwise go unheard.
+    await this.listening.get(channel);
+    // The channel's last listener may have left meanwhile (its set is gone, UNLISTEN sent): start over.
+    if (this.handlers.get(channel) !== set) return this.add(channel, handler);
     set.add(handler);
     return async () => {
       const current = this.handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.handlers.delete(channel);
+      this.listening.delete(channel);
       if (this.client) await this.client.query(`UNLISTEN ${quoteIdentifier(channel)}`).catch(() => {});
     };
   }
@@ -246,6 +261,7 @@ class Listener {
     const client = this.client;
     this.client = undefined;
     this.handlers.clear();
+    this.listening.clear();
     if (client) await client.end().catch(() => {});
   }
 

@@ -12,6 +12,11 @@ export interface WaitOptions<T> {
   pollMs: number;
   /** Stops the wait early: it then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Wake only on notifications with this payload (the id of the thing waited on, when a channel carries many),
+   * or with an empty one (the store's "look again" after its LISTEN connection came back). Unset: any.
+   */
+  payload?: string;
 }
 
 /**
@@ -25,11 +30,13 @@ export async function waitForChange<T>(
   channel: string,
   options: WaitOptions<T>,
 ): Promise<T | undefined> {
-  const { check, timeoutMs, pollMs, signal } = options;
+  const { check, timeoutMs, pollMs, signal, payload } = options;
   signal?.throwIfAborted();
   const deadline = performance.now() + timeoutMs;
   const nudge = createNudge();
-  const stop = await store.listen(channel, nudge.wake);
+  const stop = await store.listen(channel, (sent) => {
+    if (payload === undefined || sent === "" || sent === payload) nudge.wake();
+  });
   try {
     for (;;) {
       signal?.throwIfAborted();

@@ -14,7 +14,8 @@ import { createLocalCodehost } from "../codehost/local-git.js";
 import type { Codehost } from "../codehost/port.js";
 import { type CodehostPush, createGitAuthHeader, createPushAccessLookup } from "../codehost/push-access.js";
 import type { LeaseSettings } from "../leases.js";
-import { SlidingWindowLimiter } from "../limits/rate-limiter.js";
+import { createRateLimiter } from "../limits/create-limiter.js";
+import type { RateLimiter } from "../limits/rate-limiter.js";
 import type { SandboxManager } from "../sandboxes/manager.js";
 import { createManagerSandboxes } from "../sandboxes/turn-sandboxes.js";
 import { loadAgentRules } from "../seed/tasks-seed.js";
@@ -72,7 +73,7 @@ export interface TaskServiceOptions {
 export interface TaskService {
   context: TaskContext;
   runtime: TaskRuntime;
-  limiter: SlidingWindowLimiter;
+  limiter: RateLimiter;
   codehost: Codehost;
   tracker: Tracker;
   agent: AgentRunner;
@@ -151,7 +152,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
   return {
     context,
     runtime,
-    limiter: new SlidingWindowLimiter(),
+    limiter: createRateLimiter(db),
     codehost,
     tracker,
     agent,

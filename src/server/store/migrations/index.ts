@@ -17,6 +17,7 @@ import { oauthSignIn } from "./0070-oauth-sign-in.js";
 import { codehostTracker } from "./0080-codehost-tracker.js";
 import { webhooks } from "./0083-webhooks.js";
 import { leases } from "./0090-leases.js";
+import { rateHits } from "./0091-rate-hits.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   codehostTracker,
   webhooks,
   leases,
+  rateHits,
 ];

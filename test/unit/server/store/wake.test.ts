@@ -77,6 +77,26 @@ describe.each(ENGINES)("waitForChange on the $name engine", (engine) => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it("with a payload, a notification for another thing on the channel does not wake the wait; its own does", async () => {
+    const counter = { checks: 0 };
+    const waiting = waitForChange(db.store, "flags", {
+      check: flagCheck(db.store, "mine", counter),
+      timeoutMs: 30_000,
+      pollMs: 20_000,
+      payload: "mine",
+    });
+    await firstCheckDone(counter);
+    await raiseFlag(db.another(), "theirs", true);
+    // Long enough for the other notification to arrive on either engine; it must not have cost a check.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(counter.checks).toBe(1);
+    const started = performance.now();
+    await raiseFlag(db.another(), "mine", true);
+    expect(await waiting).toBe("mine");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(counter.checks).toBe(2);
+  });
+
   it("a channel named past PostgreSQL's 63-byte identifier limit still wakes the wait, and its commit succeeds", async () => {
     const channel = `engagement:${"e".repeat(100)}`;
     const counter = { checks: 0 };
