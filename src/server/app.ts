@@ -115,6 +115,8 @@ export interface ServerAppOptions {
   oauthFetch?: ServerDeps["oauthFetch"];
   /** The webhook queue's and the issue-reply outbox's first retry delay (tests make it short); default 1 s. */
   retryBaseMs?: number | undefined;
+  /** How long an instance's claim on a queued webhook delivery, issue reply or e-mail lasts unless renewed. */
+  queueLeaseMs?: number | undefined;
 }
 
 export interface ServerApp {
@@ -322,7 +324,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     // A task's sandbox without a driver reaches the service at the sandbox listener.
     serviceUrl: () => options.opsUrl?.() ?? "http://127.0.0.1",
   });
+  const instance = options.instance ?? newInstanceIdentity();
   const webhookWorker = new WebhookWorker({
+    owner: instance.id,
+    leaseMs: options.queueLeaseMs,
     db: options.db,
     now,
     logger: options.logger,
@@ -342,6 +347,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     retryBaseMs: options.retryBaseMs,
   });
   const replies = new IssueReplyWorker({
+    owner: instance.id,
+    leaseMs: options.queueLeaseMs,
     db: options.db,
     now,
     logger: options.logger,
@@ -352,7 +359,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   });
   const deps: ServerDeps = {
     db: options.db,
-    instance: options.instance ?? newInstanceIdentity(),
+    instance,
+    queueLeaseMs: options.queueLeaseMs,
     webhooks: webhookWorker,
     now,
     logger: options.logger,

@@ -16,6 +16,7 @@ import { oneTaskPerTicket } from "./0063-one-task-per-ticket.js";
 import { oauthSignIn } from "./0070-oauth-sign-in.js";
 import { codehostTracker } from "./0080-codehost-tracker.js";
 import { webhooks } from "./0083-webhooks.js";
+import { processedOnce } from "./0092-processed-once.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oauthSignIn,
   codehostTracker,
   webhooks,
+  processedOnce,
 ];
