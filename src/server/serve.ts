@@ -101,6 +101,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   try {
     if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
+    // Test seam: a short lease on queued items so a takeover after a kill -9 is quick to see.
+    const queueLeaseMs = Number(env.BATON_SERVE_TEST_QUEUE_LEASE_MS ?? 0) || undefined;
     const capability: CapabilitySettings = {
       smtpUrl: flags.smtpUrl,
       matcherUrl: flags.matcherUrl,
@@ -117,6 +119,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
       secretBox,
       integrations,
+      queueLeaseMs,
       proxyToken,
       proxyUrl: flags.proxyUrl,
       opsUrl: () => listeners.sandbox?.url,
