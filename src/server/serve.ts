@@ -198,6 +198,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         checkoutRoot,
         uids: flags.sandboxUids,
         db,
+        instance: app.deps.instance,
         logger,
         env,
         // A repository an App installation gives: its box pushes with the installation token's placeholder.
