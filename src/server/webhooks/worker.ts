@@ -46,6 +46,9 @@ export class WebhookWorker {
       step: () => this.step(),
       dueAt: () => nextDeliveryDueAt(options.db),
       now: () => options.now().getTime(),
+      // Deliveries other instances queued (or left claimed when they died) wake no one here: look again at least
+      // once a lease, so a dead instance's delivery is taken over within about two leases.
+      idleMs: options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS,
     });
   }
 

@@ -27,13 +27,17 @@ let dir: string;
 const schemas: TestSchema[] = [];
 const serves: PostgresServe[] = [];
 
-async function instances(schema: TestSchema, names: string[], options: { seed?: string; args?: string[] }) {
+async function instances(
+  schema: TestSchema,
+  names: string[],
+  options: { seed?: string; args?: string[]; env?: Record<string, string> },
+) {
   const start = (name: string, seed?: string) =>
     startPostgresServe({
       databaseUrl: schemaUrl(schema.schema),
       secretKeyFile: join(dir, `${schema.schema}.key`),
       workDir: join(dir, name),
-      env: { ...INFO, BATON_MACHINE: name },
+      env: { ...INFO, ...options.env, BATON_MACHINE: name },
       ...(options.args ? { args: options.args } : {}),
       ...(seed ? { seed } : {}),
     });
@@ -169,6 +173,34 @@ describe("webhook deliveries with two instances on one database", () => {
 
   it("no webhook secret or private key appears in either instance's output", () => {
     expectNoCanary([a.output(), b.output()], [WEBHOOK_SECRET, fake.settings.privateKeyPem]);
+  });
+});
+
+describe("a webhook delivery whose claimer died", () => {
+  it("is taken over by a live instance once the dead claimer's lease has run out, and applied once", async () => {
+    const schema = await freshSchema();
+    schemas.push(schema);
+    const LEASE_MS = 1_500;
+    const [live] = (await instances(schema, ["lease-live"], {
+      env: { BATON_SERVE_TEST_QUEUE_LEASE_MS: String(LEASE_MS) },
+    })) as [PostgresServe];
+    // The row exactly as an instance leaves it when it is killed mid-apply: queued, claimed by it, its lease
+    // running. (Killing a real instance mid-apply would need a delivery whose work can be held open.)
+    const leaseUntil = Date.now() + LEASE_MS;
+    await rowsOf(
+      schema,
+      `INSERT INTO $schema.webhook_deliveries (source, delivery_id, event, payload, received_at_ms, next_attempt_at_ms,
+         claimed_by, lease_until_ms) VALUES ('codehost', 'dead-claim', 'ping', '{}', ${Date.now()}, 0,
+         'gone-machine/000000000000', ${leaseUntil})`,
+    );
+    const read = () =>
+      rowsOf(schema, "SELECT state, attempts::int AS attempts, claimed_by FROM $schema.webhook_deliveries");
+    expect(await read()).toMatchObject([{ state: "queued", claimed_by: "gone-machine/000000000000" }]);
+    const done = await pollUntil(read, (rows) => rows[0]?.state === "done", { timeoutMs: 20_000 });
+    expect(done).toEqual([{ state: "done", attempts: 1, claimed_by: null }]);
+    const applied = logLines(live, "webhook delivery applied");
+    expect(applied.map((line) => line.delivery)).toEqual(["dead-claim"]);
+    expect(Number(applied[0]!.time)).toBeGreaterThanOrEqual(leaseUntil);
   });
 });
 

@@ -4,13 +4,12 @@
 // issue posts keep their message's order. Each sandbox box records the instance that runs its driver and the
 // machine it runs on, with a lease that instance renews, so the next instance on that machine adopts a dead
 // one's boxes and never touches a live one's.
-import { CLAIM_COLUMNS_DDL } from "../claims.js";
 import type { Migration } from "./index.js";
 
+// The columns of store/claims.ts (CLAIM_COLUMNS_DDL), in the migrations' SQLite dialect: INTEGER becomes BIGINT on
+// PostgreSQL, so both engines' schemas compare equal.
 const addClaimColumns = (table: string) =>
-  CLAIM_COLUMNS_DDL.split(",")
-    .map((column) => `ALTER TABLE ${table} ADD COLUMN ${column.trim()};`)
-    .join("\n");
+  `ALTER TABLE ${table} ADD COLUMN claimed_by TEXT;\nALTER TABLE ${table} ADD COLUMN lease_until_ms INTEGER;`;
 
 export const processedOnce: Migration = {
   version: 92,
