@@ -5,7 +5,13 @@
 import type { Logger } from "pino";
 import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../store/hold-claim.js";
 import type { Store } from "../store/store.js";
-import { claimDueDelivery, type DueDelivery, markAttemptFailed, markDelivered } from "./outbox.js";
+import {
+  anyDeliveryClaimable,
+  claimDueDelivery,
+  type DueDelivery,
+  markAttemptFailed,
+  markDelivered,
+} from "./outbox-claims.js";
 
 /** How many messages one instance sends at once. */
 const SEND_LANES = 4;
@@ -100,6 +106,7 @@ export function startDeliveryWorker(options: {
   async function pass(): Promise<void> {
     do {
       again = false;
+      if (!(await anyDeliveryClaimable(db, now().getTime()))) break;
       const lanes = await Promise.all(Array.from({ length: SEND_LANES }, lane));
       if (lanes.some(Boolean)) again = true;
     } while (again && !stopped);

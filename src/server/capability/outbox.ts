@@ -1,9 +1,7 @@
 // The durable e-mail outbox: a notification row plus one delivery row per recipient, written by the caller inside
 // the same transaction as the state change, so a request is never recorded without its e-mail or vice versa.
-// Instances sharing the store claim a delivery row before sending it (store/claims.ts, with a lease), so each
-// message goes out once however many instances run; a dead claimer's row is taken over when its lease runs out.
+// Instances sharing the store claim a delivery row before sending it (outbox-claims.ts).
 import type { DELIVERY_STATES } from "../../transport/wire.js";
-import { claimNext, finishClaim } from "../store/claims.js";
 import type { Store } from "../store/store.js";
 import type { NotificationKind } from "./render-email.js";
 
@@ -64,75 +62,6 @@ export async function enqueueNotification(
 /** A delivery row's claim key: one per notification and recipient. */
 export const deliveryRowId = (notificationId: string, recipient: string): string =>
   `${notificationId} ${recipient}`;
-
-const DELIVERY_CLAIM = { table: "notification_deliveries" } as const;
-
-export interface DueDelivery {
-  id: string;
-  notificationId: string;
-  recipient: string;
-  attempts: number;
-  subject: string;
-  text: string;
-  /** The instance holding the claim: only it may record the outcome. */
-  owner: string;
-}
-
-/** Claims the longest-due pending delivery no live instance holds, for `owner` until `nowMs + leaseMs`. */
-export async function claimDueDelivery(
-  db: Store,
-  claim: { owner: string; leaseMs: number; nowMs: number },
-): Promise<DueDelivery | undefined> {
-  const row = await claimNext(db, {
-    ...DELIVERY_CLAIM,
-    ready: "state = 'pending' AND next_attempt_at_ms <= ?",
-    params: [claim.nowMs],
-    order: "next_attempt_at_ms, id",
-    owner: claim.owner,
-    leaseMs: claim.leaseMs,
-    now: claim.nowMs,
-  });
-  if (!row) return undefined;
-  const note = (await db.get("SELECT subject, body_text AS text FROM notifications WHERE id = ?", [
-    row.notification_id as string,
-  ])) as { subject: string; text: string };
-  return {
-    id: String(row.id),
-    notificationId: row.notification_id as string,
-    recipient: row.recipient as string,
-    attempts: Number(row.attempts),
-    subject: note.subject,
-    text: note.text,
-    owner: claim.owner,
-  };
-}
-
-/** Records the message sent; false (nothing written) when another instance took the row over. */
-export function markDelivered(db: Store, due: DueDelivery, now: Date): Promise<boolean> {
-  return finishClaim(db, {
-    ...DELIVERY_CLAIM,
-    id: due.id,
-    owner: due.owner,
-    set: { state: "sent", attempts: due.attempts + 1, sent_at: now.toISOString(), last_error: null },
-  });
-}
-
-/** Records a failed attempt: retried later, or `failed` after MAX_DELIVERY_ATTEMPTS. `error` never holds a secret. */
-export function markAttemptFailed(db: Store, due: DueDelivery, error: string, now: Date): Promise<boolean> {
-  const attempts = due.attempts + 1;
-  const state: DeliveryState = attempts >= MAX_DELIVERY_ATTEMPTS ? "failed" : "pending";
-  return finishClaim(db, {
-    ...DELIVERY_CLAIM,
-    id: due.id,
-    owner: due.owner,
-    set: {
-      state,
-      attempts,
-      last_error: error.slice(0, 300),
-      next_attempt_at_ms: now.getTime() + retryDelayMs(attempts),
-    },
-  });
-}
 
 /** Puts every failed delivery of a request's notifications back in the queue; sent ones are left alone. */
 export async function requeueFailedDeliveries(

@@ -20,6 +20,16 @@ export async function queueIssuePost(db: Store, taskId: string, entryId: string)
   );
 }
 
+/** Whether any queued post is due and free to claim: a read, so an idle worker polls without a write each time. */
+export async function anyPostClaimable(db: Store, nowMs: number): Promise<boolean> {
+  const row = await db.get(
+    `SELECT 1 AS due FROM issue_posts WHERE state = 'queued' AND next_attempt_at_ms <= ?
+     AND (claimed_by IS NULL OR lease_until_ms < ?) LIMIT 1`,
+    [nowMs, nowMs],
+  );
+  return row !== undefined;
+}
+
 /** Claims the oldest due post (in its messages' order) that no live instance holds; its entry id, or undefined. */
 export async function claimDuePost(
   db: Store,

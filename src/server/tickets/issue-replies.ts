@@ -11,7 +11,7 @@ import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../store/hold-claim.js";
 import type { Store } from "../store/store.js";
 import type { Tracker } from "../tracker/port.js";
 import { postMarker } from "./issue-members.js";
-import { claimDuePost, finishPost, ISSUE_POST_CLAIM } from "./issue-post-queue.js";
+import { anyPostClaimable, claimDuePost, finishPost, ISSUE_POST_CLAIM } from "./issue-post-queue.js";
 import { backoffMs, WorkLoop } from "./work-loop.js";
 
 export const MAX_POST_ATTEMPTS = 8;
@@ -74,6 +74,7 @@ export class IssueReplyWorker {
     const { db, commit, logger, owner } = this.options;
     const leaseMs = this.options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS;
     const now = () => this.options.now().getTime();
+    if (!(await anyPostClaimable(db, now()))) return false;
     const entryId = await claimDuePost(db, { owner, leaseMs, nowMs: now() });
     if (entryId === undefined) return false;
     const held = { entryId, owner };

@@ -3,13 +3,13 @@
 // message passes to another for good (the dead one's late record is refused). `another()` is a second
 // instance's store (on SQLite the same one: one process per file).
 import { beforeEach, describe, expect, it } from "vitest";
+import { enqueueNotification, notificationsOf } from "../../../../src/server/capability/outbox.js";
 import {
+  anyDeliveryClaimable,
   claimDueDelivery,
   type DueDelivery,
-  enqueueNotification,
   markDelivered,
-  notificationsOf,
-} from "../../../../src/server/capability/outbox.js";
+} from "../../../../src/server/capability/outbox-claims.js";
 import { migrateStore } from "../../../../src/server/store/migrate.js";
 import { ENGINES, useEngine } from "../../../helpers/postgres.js";
 
@@ -67,9 +67,11 @@ describe.each(ENGINES)("e-mail outbox claims on the $name engine", (engine) => {
       expect(due?.recipient).toBe(recipient);
       held.push(due!);
     }
+    expect(await anyDeliveryClaimable(db.another(), T0 + LEASE)).toBe(false);
     expect(
       await claimDueDelivery(db.another(), { owner: "B", leaseMs: LEASE, nowMs: T0 + LEASE }),
     ).toBeUndefined();
+    expect(await anyDeliveryClaimable(db.another(), T0 + LEASE + 1)).toBe(true);
     const b = (await claimDueDelivery(db.another(), { owner: "B", leaseMs: LEASE, nowMs: T0 + LEASE + 1 }))!;
     expect(b.recipient).toBe(held[0]!.recipient);
     expect(await markDelivered(db.store, held[0]!, new Date(T0 + LEASE + 2))).toBe(false);

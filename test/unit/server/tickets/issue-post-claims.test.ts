@@ -4,7 +4,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { migrateStore } from "../../../../src/server/store/migrate.js";
 import type { SqlValue } from "../../../../src/server/store/store.js";
-import { claimDuePost, finishPost, queueIssuePost } from "../../../../src/server/tickets/issue-post-queue.js";
+import {
+  anyPostClaimable,
+  claimDuePost,
+  finishPost,
+  queueIssuePost,
+} from "../../../../src/server/tickets/issue-post-queue.js";
 import { ENGINES, useEngine } from "../../../helpers/postgres.js";
 
 const T0 = 1_800_000_000_000;
@@ -41,9 +46,11 @@ describe.each(ENGINES)("issue reply claims on the $name engine", (engine) => {
     for (let i = 0; i < ENTRIES.length; i++)
       a.push(await claimDuePost(db.store, { owner: "A", leaseMs: LEASE, nowMs: T0 }));
     expect(a).toEqual(ENTRIES);
+    expect(await anyPostClaimable(db.another(), T0 + LEASE)).toBe(false);
     expect(
       await claimDuePost(db.another(), { owner: "B", leaseMs: LEASE, nowMs: T0 + LEASE }),
     ).toBeUndefined();
+    expect(await anyPostClaimable(db.another(), T0 + LEASE + 1)).toBe(true);
     expect(await claimDuePost(db.another(), { owner: "B", leaseMs: LEASE, nowMs: T0 + LEASE + 1 })).toBe(
       "agt_c",
     );
