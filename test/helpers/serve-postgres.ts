@@ -17,6 +17,8 @@ export interface PostgresServe {
   admin(path: string, body: unknown): Promise<Response>;
   /** SIGTERM and wait for the exit; returns the exit code (or signal name). */
   stop(): Promise<number | string>;
+  /** SIGKILL (an instance dying mid-work) and wait for the exit. */
+  kill9(): Promise<number | string>;
 }
 
 /** The test database's URL with `schema` as the search_path (`?options=-c search_path=<schema>`). */
@@ -79,6 +81,10 @@ export async function startPostgresServe(options: {
         headers: { "content-type": "application/json", [HEADERS.adminToken]: TEST_ADMIN_TOKEN },
         body: JSON.stringify(body),
       }),
+    async kill9() {
+      child.kill("SIGKILL");
+      return exited;
+    },
     async stop() {
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);

@@ -22,6 +22,7 @@ const WEBHOOK_SECRET = "canary-once-webhook-secret-5c2e9a17-never-print";
 const INSTALLATION = 91;
 const REPO = "acme/api";
 const INFO = { BATON_LOG_LEVEL: "info" };
+const LEASE_MS = 2_000;
 
 let dir: string;
 const schemas: TestSchema[] = [];
@@ -92,6 +93,8 @@ describe("webhook deliveries with two instances on one database", () => {
     schemas.push(schema);
     [a, b] = (await instances(schema, ["web-a", "web-b"], {
       seed,
+      // A short lease, so the kill -9 test below sees the takeover quickly.
+      env: { BATON_SERVE_TEST_QUEUE_LEASE_MS: String(LEASE_MS) },
       args: [
         ...["--codehost-app-id", fake.settings.appId, "--codehost-app-slug", fake.settings.appSlug],
         ...["--codehost-private-key-file", keyFile, "--codehost-webhook-secret-file", secretFile],
@@ -116,13 +119,13 @@ describe("webhook deliveries with two instances on one database", () => {
     return response.status;
   }
 
-  const labelled = async () => {
+  const labelled = async (about = issue) => {
     const payload = JSON.parse(
       await readFile(join(FIXTURES, "webhooks", "codehost", "issues-labeled.json"), "utf8"),
     ) as Record<string, unknown>;
     return {
       ...payload,
-      issue: { ...(payload.issue as object), ...issue },
+      issue: { ...(payload.issue as object), ...about },
       repository: { ...(payload.repository as object), name: "api", full_name: REPO },
       sender: { login: "olive", id: 501, type: "User" },
       installation: { id: INSTALLATION },
@@ -171,6 +174,32 @@ describe("webhook deliveries with two instances on one database", () => {
     expect(applied.filter((id) => String(id).startsWith("once-ping-")).sort()).toEqual([...ids].sort());
   });
 
+  it("kill -9 of the instance applying a delivery: the other takes it over after the lease and applies it once", async () => {
+    const second = fake.addIssue(REPO, { title: "Fix the login form", body: "The form loses its input." });
+    // The fake's next API answer is held back, so A is mid-apply (its claim renewed) when it is killed.
+    fake.stallNext(1, 15_000);
+    expect(await deliver(a, "issues", "once-killed", await labelled(second))).toBe(202);
+    const row = () =>
+      rowsOf(
+        schema,
+        "SELECT state, attempts::int AS attempts, claimed_by FROM $schema.webhook_deliveries WHERE delivery_id = 'once-killed'",
+      );
+    const claimed = await pollUntil(row, (rows) => String(rows[0]?.claimed_by).startsWith("web-a/"), {
+      timeoutMs: 20_000,
+    });
+    expect(String(claimed[0]?.claimed_by)).toMatch(/^web-a\//);
+    const killedAt = Date.now();
+    await a.kill9();
+    const done = await pollUntil(row, (rows) => rows[0]?.state === "done", { timeoutMs: 30_000 });
+    expect(done).toEqual([{ state: "done", attempts: 1, claimed_by: null }]);
+    const byB = logLines(b, "webhook delivery applied").filter((line) => line.delivery === "once-killed");
+    expect(byB).toHaveLength(1);
+    // Taken over within about two leases of the kill (the lease A last renewed, then B's next look).
+    expect(Number(byB[0]!.time) - killedAt).toBeLessThan(LEASE_MS * 2 + 5_000);
+    const tasks = await rowsOf(schema, `SELECT id FROM $schema.tasks WHERE ticket_number = ${second.number}`);
+    expect(tasks).toHaveLength(1);
+  });
+
   it("no webhook secret or private key appears in either instance's output", () => {
     expectNoCanary([a.output(), b.output()], [WEBHOOK_SECRET, fake.settings.privateKeyPem]);
   });
@@ -180,7 +209,6 @@ describe("a webhook delivery whose claimer died", () => {
   it("is taken over by a live instance once the dead claimer's lease has run out, and applied once", async () => {
     const schema = await freshSchema();
     schemas.push(schema);
-    const LEASE_MS = 1_500;
     const [live] = (await instances(schema, ["lease-live"], {
       env: { BATON_SERVE_TEST_QUEUE_LEASE_MS: String(LEASE_MS) },
     })) as [PostgresServe];
