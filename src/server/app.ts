@@ -122,6 +122,8 @@ export interface ServerAppOptions {
   retryBaseMs?: number | undefined;
   /** Long-polls' fallback poll when no notification comes (BATON_WAKE_POLL_MS); default 2 s. */
   wakePollMs?: number | undefined;
+  /** How long an instance's claim on a queued webhook delivery, issue reply or e-mail lasts unless renewed. */
+  queueLeaseMs?: number | undefined;
 }
 
 export interface ServerApp {
@@ -335,6 +337,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     serviceUrl: () => options.opsUrl?.() ?? "http://127.0.0.1",
   });
   const webhookWorker = new WebhookWorker({
+    owner: instance.id,
+    leaseMs: options.queueLeaseMs,
     db: options.db,
     now,
     logger: options.logger,
@@ -354,6 +358,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     retryBaseMs: options.retryBaseMs,
   });
   const replies = new IssueReplyWorker({
+    owner: instance.id,
+    leaseMs: options.queueLeaseMs,
     db: options.db,
     now,
     logger: options.logger,
@@ -365,6 +371,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const deps: ServerDeps = {
     db: options.db,
     instance,
+    queueLeaseMs: options.queueLeaseMs,
     webhooks: webhookWorker,
     now,
     logger: options.logger,

@@ -15,6 +15,8 @@ export interface ServerDeps {
   db: Store;
   /** This process among the instances sharing the store (claims and boxes are recorded under its id). */
   instance: InstanceIdentity;
+  /** How long a claim on a queued item (webhook delivery, issue reply, e-mail) lasts unless renewed. */
+  queueLeaseMs?: number | undefined;
   now: () => Date;
   logger: Logger;
   worker: OperationWorker;

@@ -116,6 +116,9 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     // Who this process is among the instances on the store: its claims are recorded, and logged, under this id.
     const instance = newInstanceIdentity(env);
     const lease = leaseSettingsOf(flags.leaseSeconds, env);
+    // Queued items (webhook deliveries, issue replies, e-mail) are held under the same lease as operations and
+    // turns (--lease-seconds); the test seam shortens only theirs, so a takeover after a kill -9 is quick to see.
+    const queueLeaseMs = Number(env.BATON_SERVE_TEST_QUEUE_LEASE_MS ?? 0) || lease.leaseMs;
     const capability: CapabilitySettings = {
       smtpUrl: flags.smtpUrl,
       matcherUrl: flags.matcherUrl,
@@ -134,6 +137,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
       secretBox,
       integrations,
+      queueLeaseMs,
       proxyToken,
       proxyUrl: flags.proxyUrl,
       opsUrl: () => listeners.sandbox?.url,
@@ -213,6 +217,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         checkoutRoot,
         uids: flags.sandboxUids,
         db,
+        instance: app.deps.instance,
         logger,
         env,
         // A repository an App installation gives: its box pushes with the installation token's placeholder.

@@ -1,8 +1,20 @@
 // The outbox's delivery worker: one SMTP message per recipient (so a refused recipient never undoes the others),
 // retried with back-off, nodemailer over the `--smtp-url` transport. Wakes on `kick()` and polls as a fallback.
+// Each message is claimed before it is sent and its lease renewed while the SMTP exchange runs, so instances
+// sharing the store never send one twice; a few lanes send in parallel.
 import type { Logger } from "pino";
+import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../store/hold-claim.js";
 import type { Store } from "../store/store.js";
-import { type DueDelivery, dueDeliveries, markAttemptFailed, markDelivered } from "./outbox.js";
+import {
+  anyDeliveryClaimable,
+  claimDueDelivery,
+  type DueDelivery,
+  markAttemptFailed,
+  markDelivered,
+} from "./outbox-claims.js";
+
+/** How many messages one instance sends at once. */
+const SEND_LANES = 4;
 
 export interface MailSender {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
@@ -40,8 +52,13 @@ export function startDeliveryWorker(options: {
   logger: Logger;
   now?: () => Date;
   pollMs?: number;
+  /** Who claims messages: this instance's id (InstanceIdentity.id). */
+  owner: string;
+  /** How long a claim lasts unless renewed; default DEFAULT_QUEUE_LEASE_MS. */
+  leaseMs?: number | undefined;
 }): DeliveryWorker {
-  const { db, sender, logger } = options;
+  const { db, sender, logger, owner } = options;
+  const leaseMs = options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS;
   const now = options.now ?? (() => new Date());
   const pollMs = options.pollMs ?? 250;
   let stopped = false;
@@ -52,7 +69,11 @@ export function startDeliveryWorker(options: {
   async function deliver(due: DueDelivery): Promise<void> {
     try {
       await sender.send({ to: due.recipient, subject: due.subject, text: due.text });
-      await markDelivered(db, due, now());
+      if (!(await markDelivered(db, due, now())))
+        logger.warn(
+          { notificationId: due.notificationId },
+          "an e-mail's claim was taken over before it was recorded",
+        );
     } catch (error) {
       const described = describeSmtpError(error);
       await markAttemptFailed(db, due, described, now());
@@ -63,12 +84,31 @@ export function startDeliveryWorker(options: {
     }
   }
 
+  /** Claims and sends due messages one after another until none is left; true when it sent any. */
+  async function lane(): Promise<boolean> {
+    let sent = false;
+    while (!stopped) {
+      const due = await claimDueDelivery(db, { owner, leaseMs, nowMs: now().getTime() });
+      if (!due) break;
+      sent = true;
+      const renewal = {
+        leaseMs,
+        now: () => now().getTime(),
+        onError: (error: unknown) => logger.warn({ err: String(error) }, "could not renew an e-mail's lease"),
+      };
+      await whileHeld(db, { table: "notification_deliveries", id: due.id, owner }, renewal, () =>
+        deliver(due),
+      );
+    }
+    return sent;
+  }
+
   async function pass(): Promise<void> {
     do {
       again = false;
-      const due = await dueDeliveries(db, now().getTime());
-      await Promise.all(due.map(deliver));
-      if (due.length > 0) again = true;
+      if (!(await anyDeliveryClaimable(db, now().getTime()))) break;
+      const lanes = await Promise.all(Array.from({ length: SEND_LANES }, lane));
+      if (lanes.some(Boolean)) again = true;
     } while (again && !stopped);
   }
 

@@ -1,5 +1,6 @@
 // The durable e-mail outbox: a notification row plus one delivery row per recipient, written by the caller inside
 // the same transaction as the state change, so a request is never recorded without its e-mail or vice versa.
+// Instances sharing the store claim a delivery row before sending it (outbox-claims.ts).
 import type { DELIVERY_STATES } from "../../transport/wire.js";
 import type { Store } from "../store/store.js";
 import type { NotificationKind } from "./render-email.js";
@@ -52,57 +53,15 @@ export async function enqueueNotification(
   );
   for (const recipient of input.recipients) {
     await db.run(
-      "INSERT INTO notification_deliveries (notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, 'pending', 0, ?)",
-      [input.id, recipient, now.getTime()],
+      "INSERT INTO notification_deliveries (id, notification_id, recipient, state, attempts, next_attempt_at_ms) VALUES (?, ?, ?, 'pending', 0, ?)",
+      [deliveryRowId(input.id, recipient), input.id, recipient, now.getTime()],
     );
   }
 }
 
-export interface DueDelivery {
-  notificationId: string;
-  recipient: string;
-  attempts: number;
-  subject: string;
-  text: string;
-}
-
-export async function dueDeliveries(db: Store, nowMs: number, limit = 50): Promise<DueDelivery[]> {
-  return (await db.all(
-    `SELECT d.notification_id AS notificationId, d.recipient, d.attempts, n.subject, n.body_text AS text
-       FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
-       WHERE d.state = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?`,
-    [nowMs, limit],
-  )) as unknown as DueDelivery[];
-}
-
-export async function markDelivered(db: Store, due: DueDelivery, now: Date): Promise<void> {
-  await db.run(
-    "UPDATE notification_deliveries SET state = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
-    [now.toISOString(), due.notificationId, due.recipient],
-  );
-}
-
-/** Records a failed attempt: retried later, or `failed` after MAX_DELIVERY_ATTEMPTS. `error` never holds a secret. */
-export async function markAttemptFailed(
-  db: Store,
-  due: DueDelivery,
-  error: string,
-  now: Date,
-): Promise<void> {
-  const attempts = due.attempts + 1;
-  const state: DeliveryState = attempts >= MAX_DELIVERY_ATTEMPTS ? "failed" : "pending";
-  await db.run(
-    "UPDATE notification_deliveries SET state = ?, attempts = ?, last_error = ?, next_attempt_at_ms = ? WHERE notification_id = ? AND recipient = ? AND state = 'pending'",
-    [
-      state,
-      attempts,
-      error.slice(0, 300),
-      now.getTime() + retryDelayMs(attempts),
-      due.notificationId,
-      due.recipient,
-    ],
-  );
-}
+/** A delivery row's claim key: one per notification and recipient. */
+export const deliveryRowId = (notificationId: string, recipient: string): string =>
+  `${notificationId} ${recipient}`;
 
 /** Puts every failed delivery of a request's notifications back in the queue; sent ones are left alone. */
 export async function requeueFailedDeliveries(

@@ -31,6 +31,13 @@ function startMail(deps: ServerDeps): Promise<DeliveryWorker | null> {
   const settings = deps.capability;
   if (!settings?.smtpUrl) return Promise.resolve(null);
   return createSmtpSender(settings.smtpUrl, settings.smtpFrom ?? "Baton <baton@localhost>").then((sender) =>
-    startDeliveryWorker({ db: deps.db, sender, logger: deps.logger, now: deps.now }),
+    startDeliveryWorker({
+      db: deps.db,
+      sender,
+      logger: deps.logger,
+      now: deps.now,
+      owner: deps.instance.id,
+      leaseMs: deps.queueLeaseMs,
+    }),
   );
 }

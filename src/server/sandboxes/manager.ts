@@ -7,7 +7,9 @@ import { createSanitiser } from "../../evidence/sanitiser.js";
 import { logSandboxCreated, logSandboxTransition } from "../audit/sandbox-events.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "../auth/sandbox-credentials.js";
 import type { CodehostPushAccess } from "../codehost/push-credentials.js";
+import { type InstanceIdentity, newInstanceIdentity } from "../instance.js";
 import type { Store } from "../store/store.js";
+import { releaseBoxOwnership, renewBoxOwnership, takeBoxOwnership } from "./box-owners.js";
 import { resolveCheckout } from "./checkout-root.js";
 import type { CreatedBox, ExecOptions, ExecResult, SandboxDriver } from "./driver.js";
 import { buildBoxEnvironment, credentialEnvironment } from "./environment.js";
@@ -19,6 +21,7 @@ import {
   type LifecycleEvent,
   type Transition,
 } from "./lifecycle.js";
+import { BOX_OWNER_LEASE_MS, decideOwnership } from "./ownership.js";
 import { mergeSandboxEnv } from "./sandbox-env.js";
 import {
   applyTransition,
@@ -130,14 +133,54 @@ export interface SandboxManagerOptions {
   checkoutRoot?: string | undefined;
   /** The installation giving a repository at the real code host: its box pushes with the token's placeholder. */
   codehostPush?: ((workspaceId: string, repo: string) => Promise<CodehostPushAccess | undefined>) | undefined;
+  /** This instance: the boxes it makes are recorded as its own (a new identity when not given). */
+  instance?: InstanceIdentity | undefined;
+  /**
+   * The store admits one instance only (SQLite behind its lock file): any other owner recorded is a previous run
+   * of this service, so its boxes are adopted at once. False on PostgreSQL: a box is adopted only once its
+   * owner's hold has run out, and only on the owner's machine.
+   */
+  exclusiveStore?: boolean | undefined;
+  /** How long this instance's hold on its boxes lasts unless renewed; default BOX_OWNER_LEASE_MS. */
+  ownerLeaseMs?: number | undefined;
 }
 
 export class SandboxManager {
   private readonly credentials = new Map<string, { turnToken: string; lease: string }>();
   private timers: NodeJS.Timeout[] = [];
   private busy: Promise<unknown> = Promise.resolve();
+  private readonly instance: InstanceIdentity;
+  private readonly ownerLeaseMs: number;
 
-  constructor(private readonly options: SandboxManagerOptions) {}
+  constructor(private readonly options: SandboxManagerOptions) {
+    this.instance = options.instance ?? newInstanceIdentity();
+    this.ownerLeaseMs = options.ownerLeaseMs ?? BOX_OWNER_LEASE_MS;
+  }
+
+  /** The instance whose boxes this manager runs. */
+  get owner(): InstanceIdentity {
+    return this.instance;
+  }
+
+  private ownership(row: BoxRow) {
+    return decideOwnership(row, this.instance, this.nowMs(), this.options.exclusiveStore);
+  }
+
+  /** Takes `row` for this instance if no live instance holds it; false when one does (or took it first). */
+  private takeOver(row: BoxRow): Promise<boolean> {
+    const nowMs = this.nowMs();
+    return takeBoxOwnership(this.options.db, row.sandboxId, {
+      me: this.instance,
+      leaseUntilMs: nowMs + this.ownerLeaseMs,
+      nowMs,
+      exclusive: this.options.exclusiveStore,
+    });
+  }
+
+  /** Renews this instance's hold on its boxes (every third of the lease while the timers run). */
+  renewOwnership(): Promise<number> {
+    return renewBoxOwnership(this.options.db, this.instance, this.nowMs() + this.ownerLeaseMs);
+  }
 
   /** The agent's home inside every box. */
   get home(): string {
@@ -240,7 +283,18 @@ export class SandboxManager {
       : engagement
         ? latestBoxOf(db, input.engagementId)
         : undefined);
-    if (candidate && isReusable(candidate.state) && candidate.boxRef) {
+    // A box another live instance runs (or another machine's) is not this instance's to reuse or record lost:
+    // the engagement gets a new box here, and the other stays with its owner until its sweeps retire it.
+    const reachable =
+      candidate !== undefined &&
+      (this.ownership(candidate) === "mine" ||
+        (this.ownership(candidate) === "adoptable" && (await this.takeOver(candidate))));
+    if (candidate && !reachable)
+      this.options.logger.info(
+        { sandboxId: candidate.sandboxId, owner: candidate.ownerInstance },
+        "the engagement's box belongs to another live instance; making a new one here",
+      );
+    if (candidate && reachable && isReusable(candidate.state) && candidate.boxRef) {
       if (await driver.exists(candidate.boxRef)) {
         const issued =
           input.issued?.sandboxId === candidate.sandboxId
@@ -368,6 +422,9 @@ export class SandboxManager {
           createdAtMs: nowMs,
           reach: created.reach as Record<string, string>,
           batonrc,
+          ownerInstance: this.instance.id,
+          ownerMachine: this.instance.machine,
+          ownerLeaseUntilMs: nowMs + this.ownerLeaseMs,
         }),
     );
     this.credentials.set(issued.sandboxId, { turnToken: issued.turnToken, lease: issued.lease });
@@ -497,35 +554,62 @@ export class SandboxManager {
   }
 
   /**
-   * Adopts the previous run's boxes: records as `lost` every box the store lists that the driver no longer has
-   * (removed outside Baton, or a machine restart took its network), then lets the driver remove the boxes the
-   * store no longer lists (deleted, or made by a run that died before recording them). Run once the driver is up,
-   * so the admin API never shows a box that is gone, and no sweep works on one.
+   * Adopts the boxes of this machine's dead instances (the previous run's, after a restart): records as `lost`
+   * every such box the driver no longer has (removed outside Baton, or a machine restart took its network), then
+   * lets the driver remove the boxes the store no longer lists (deleted, or made by a run that died before
+   * recording them; the driver looks only at its own state folder's boxes). Boxes a live instance holds, and
+   * other machines' boxes, are left alone. Run once the driver is up, so the admin API never shows a box that is
+   * gone, and no sweep works on one.
    */
   reconcile(): Promise<{ sandboxId: string; transition: Transition }[]> {
     return this.serialise(async () => {
-      const done: { sandboxId: string; transition: Transition }[] = [];
-      const keep = new Set<string>();
-      for (const row of await listBoxes(this.options.db, { live: true })) {
-        if (
-          row.boxRef &&
-          row.driver === this.options.driver.name &&
-          (await this.options.driver.exists(row.boxRef))
-        ) {
-          keep.add(row.boxRef);
-          continue;
-        }
-        const transition = decideOnEvent(row, "lost");
-        if (!transition) continue;
-        await applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
-        this.credentials.delete(row.sandboxId);
-        logSandboxTransition(this.options.logger, row, transition);
-        done.push({ sandboxId: row.sandboxId, transition });
-      }
+      const { done, keep } = await this.adoptUnheld();
       for (const ref of await this.options.driver.reap(keep))
         this.options.logger.info({ ref }, "removed a sandbox box the store no longer lists");
       return done;
     });
+  }
+
+  /** Adoption alone, without reaping: the sweep runs it, so a box whose owner died meanwhile is not orphaned. */
+  adopt(): Promise<{ sandboxId: string; transition: Transition }[]> {
+    return this.serialise(async () => (await this.adoptUnheld()).done);
+  }
+
+  private async adoptUnheld() {
+    const done: { sandboxId: string; transition: Transition }[] = [];
+    const keep = new Set<string>();
+    for (const row of await listBoxes(this.options.db, { live: true })) {
+      const ownership = this.ownership(row);
+      if (ownership === "held_elsewhere" || ownership === "other_machine") {
+        if (row.boxRef) keep.add(row.boxRef);
+        continue;
+      }
+      if (ownership === "adoptable") {
+        if (!(await this.takeOver(row))) {
+          if (row.boxRef) keep.add(row.boxRef);
+          continue;
+        }
+        this.options.logger.info(
+          { sandboxId: row.sandboxId, previousOwner: row.ownerInstance },
+          "adopted a sandbox box of an instance that is gone",
+        );
+      }
+      if (
+        row.boxRef &&
+        row.driver === this.options.driver.name &&
+        (await this.options.driver.exists(row.boxRef))
+      ) {
+        keep.add(row.boxRef);
+        continue;
+      }
+      const transition = decideOnEvent(row, "lost");
+      if (!transition) continue;
+      await applyTransition(this.options.db, row.sandboxId, transition, this.nowMs());
+      this.credentials.delete(row.sandboxId);
+      logSandboxTransition(this.options.logger, row, transition);
+      done.push({ sandboxId: row.sandboxId, transition });
+    }
+    return { done, keep };
   }
 
   /** Stops idle boxes and archives stopped ones (every minute by default). */
@@ -542,6 +626,8 @@ export class SandboxManager {
     const done: { sandboxId: string; transition: Transition }[] = [];
     const nowMs = this.nowMs();
     for (const row of await listBoxes(this.options.db, { live: true })) {
+      // Only this instance's boxes: another's driver runs (and another's sweeps retire) the rest.
+      if (this.ownership(row) !== "mine") continue;
       const transition = decide(row, nowMs);
       if (!transition) continue;
       try {
@@ -601,8 +687,17 @@ export class SandboxManager {
     run(() => this.cleanup())();
     this.timers.push(
       setInterval(
-        run(() => this.sweep()),
+        run(async () => {
+          await this.adopt();
+          await this.sweep();
+        }),
         intervals.sweepMs,
+      ).unref(),
+    );
+    this.timers.push(
+      setInterval(
+        run(() => this.renewOwnership()),
+        Math.max(1, Math.floor(this.ownerLeaseMs / 3)),
       ).unref(),
     );
     this.timers.push(
@@ -613,11 +708,14 @@ export class SandboxManager {
     );
   }
 
-  /** A graceful stop of the service: the boxes keep running for the next start to adopt. */
+  /** A graceful stop of the service: the boxes keep running, free at once for the next start to adopt. */
   async detach(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     await this.busy;
+    await releaseBoxOwnership(this.options.db, this.instance).catch((error: unknown) =>
+      this.options.logger.warn({ err: String(error) }, "could not release this instance's sandbox boxes"),
+    );
     await this.options.driver.detach();
   }
 

@@ -65,6 +65,8 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   now?: () => Date;
   timers?: boolean;
   codehostPush?: SandboxManagerOptions["codehostPush"];
+  /** This instance (the service's deps.instance): the boxes it makes and adopts are recorded as its own. */
+  instance?: SandboxManagerOptions["instance"];
 }
 
 export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
@@ -77,6 +79,9 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     logger: options.logger,
     checkoutRoot: options.checkoutRoot,
     codehostPush: options.codehostPush,
+    instance: options.instance,
+    // SQLite admits one service per file (its lock file): a recorded owner is a previous run, dead by definition.
+    exclusiveStore: options.db.engine === "sqlite",
   });
   await manager.reconcile();
   if (options.timers !== false) manager.startTimers();

@@ -17,6 +17,10 @@ export interface BoxRow {
   reach: Record<string, string>;
   batonrc: unknown;
   preClone: PreCloneRecord[];
+  /** The instance that runs the box's driver (InstanceIdentity.id), its machine, and until when it holds it. */
+  ownerInstance: string | null;
+  ownerMachine: string | null;
+  ownerLeaseUntilMs: number | null;
 }
 
 export interface PreCloneRecord {
@@ -43,6 +47,9 @@ interface RawRow {
   reach_json: string;
   batonrc_json: string | null;
   pre_clone_json: string;
+  owner_instance: string | null;
+  owner_machine: string | null;
+  owner_lease_until_ms: number | null;
 }
 
 function toRow(raw: RawRow): BoxRow {
@@ -61,14 +68,24 @@ function toRow(raw: RawRow): BoxRow {
     reach: JSON.parse(raw.reach_json) as Record<string, string>,
     batonrc: raw.batonrc_json === null ? null : JSON.parse(raw.batonrc_json),
     preClone: JSON.parse(raw.pre_clone_json) as PreCloneRecord[],
+    ownerInstance: raw.owner_instance,
+    ownerMachine: raw.owner_machine,
+    ownerLeaseUntilMs: raw.owner_lease_until_ms === null ? null : Number(raw.owner_lease_until_ms),
   };
 }
 
-export async function insertBox(db: Store, row: Omit<BoxRow, "preClone">): Promise<void> {
+type OwnerColumns = "ownerInstance" | "ownerMachine" | "ownerLeaseUntilMs";
+
+/** Records a new box; without an owner when none is given (a box no instance's driver runs yet). */
+export async function insertBox(
+  db: Store,
+  row: Omit<BoxRow, "preClone" | OwnerColumns> & Partial<Pick<BoxRow, OwnerColumns>>,
+): Promise<void> {
   await db.run(
     `INSERT INTO sandbox_boxes (sandbox_id, workspace_id, engagement_id, driver, box_ref, image, repository, state,
-       last_activity_at_ms, state_changed_at_ms, created_at_ms, reach_json, batonrc_json)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       last_activity_at_ms, state_changed_at_ms, created_at_ms, reach_json, batonrc_json, owner_instance,
+       owner_machine, owner_lease_until_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       row.sandboxId,
       row.workspaceId,
@@ -83,6 +100,9 @@ export async function insertBox(db: Store, row: Omit<BoxRow, "preClone">): Promi
       row.createdAtMs,
       JSON.stringify(row.reach),
       row.batonrc === null ? null : JSON.stringify(row.batonrc),
+      row.ownerInstance ?? null,
+      row.ownerMachine ?? null,
+      row.ownerLeaseUntilMs ?? null,
     ],
   );
   await recordTransition(

@@ -1,7 +1,8 @@
 // Claiming work with a lease, on either engine: an instance takes one ready row, marks it with its name and a
 // lease deadline, and keeps it only while it renews the lease; when an instance dies its rows become
-// claimable again once their leases run out. Generic over the table: it needs the columns `id`, `claimed_by`
-// (text, NULL when free) and `lease_until_ms` (integer milliseconds); what "ready" means is the caller's.
+// claimable again once their leases run out. Generic over the table: it needs a one-column key (`id` unless the
+// request names another), `claimed_by` (text, NULL when free) and `lease_until_ms` (integer milliseconds); what
+// "ready" means is the caller's.
 import { checkIdentifier, checkOrderBy } from "./identifiers.js";
 import type { Queryable, SqlValue, Store } from "./store.js";
 
@@ -11,6 +12,8 @@ export const CLAIM_COLUMNS_DDL = "claimed_by TEXT, lease_until_ms BIGINT";
 export interface ClaimRequest {
   /** The table to claim from (a plain identifier). */
   table: string;
+  /** The table's one-column key; `id` when omitted. */
+  key?: string;
   /** The SQL condition a row must meet to be worth claiming, with `?` placeholders for `params`. */
   ready: string;
   params?: readonly SqlValue[];
@@ -24,6 +27,7 @@ export interface ClaimRequest {
 }
 
 export interface ClaimedRow {
+  /** The row's key (also under the key column's own name when that is not `id`). */
   id: SqlValue;
   claimed_by: string;
   lease_until_ms: number;
@@ -39,12 +43,13 @@ export interface ClaimedRow {
  */
 export async function claimNext(store: Store, request: ClaimRequest): Promise<ClaimedRow | undefined> {
   const table = checkIdentifier(request.table, "the claim table");
+  const key = checkIdentifier(request.key ?? "id", "the claim key");
   const order = checkOrderBy(request.order);
   checkLease(request.leaseMs);
   const free = "(claimed_by IS NULL OR lease_until_ms < ?)";
   const sql =
     `UPDATE ${table} SET claimed_by = ?, lease_until_ms = ? ` +
-    `WHERE ${free} AND id = (SELECT id FROM ${table} WHERE (${request.ready}) AND ${free} ` +
+    `WHERE ${free} AND ${key} = (SELECT ${key} FROM ${table} WHERE (${request.ready}) AND ${free} ` +
     `ORDER BY ${order} LIMIT 1${store.dialect.skipLocked}) RETURNING *`;
   const params = [
     request.owner,
@@ -53,11 +58,14 @@ export async function claimNext(store: Store, request: ClaimRequest): Promise<Cl
     ...(request.params ?? []),
     request.now,
   ];
-  return store.transaction((tx) => tx.get<ClaimedRow>(sql, params));
+  const row = await store.transaction((tx) => tx.get<ClaimedRow>(sql, params));
+  return row && { ...row, id: row[key] as SqlValue };
 }
 
 export interface HeldClaim {
   table: string;
+  /** The table's one-column key; `id` when omitted. */
+  key?: string;
   id: SqlValue;
   owner: string;
 }
@@ -72,12 +80,12 @@ export async function renewLease(
   claim: HeldClaim & { leaseMs: number; now: number },
 ): Promise<boolean> {
   const table = checkIdentifier(claim.table, "the claim table");
+  const key = checkIdentifier(claim.key ?? "id", "the claim key");
   checkLease(claim.leaseMs);
-  const { changes } = await db.run(`UPDATE ${table} SET lease_until_ms = ? WHERE id = ? AND claimed_by = ?`, [
-    claim.now + claim.leaseMs,
-    claim.id,
-    claim.owner,
-  ]);
+  const { changes } = await db.run(
+    `UPDATE ${table} SET lease_until_ms = ? WHERE ${key} = ? AND claimed_by = ?`,
+    [claim.now + claim.leaseMs, claim.id, claim.owner],
+  );
   return changes === 1;
 }
 
@@ -96,6 +104,7 @@ export async function finishClaim(
   claim: HeldClaim & { set: Record<string, SqlValue> },
 ): Promise<boolean> {
   const table = checkIdentifier(claim.table, "the claim table");
+  const key = checkIdentifier(claim.key ?? "id", "the claim key");
   const columns = Object.keys(claim.set).map((column) => checkIdentifier(column, "the column"));
   const assignments = [
     ...columns.map((column) => `${column} = ?`),
@@ -103,7 +112,7 @@ export async function finishClaim(
     "lease_until_ms = NULL",
   ];
   const { changes } = await db.run(
-    `UPDATE ${table} SET ${assignments.join(", ")} WHERE id = ? AND claimed_by = ?`,
+    `UPDATE ${table} SET ${assignments.join(", ")} WHERE ${key} = ? AND claimed_by = ?`,
     [...columns.map((column) => claim.set[column]!), claim.id, claim.owner],
   );
   return changes === 1;

@@ -1,14 +1,17 @@
 // Posts the replies queued in `issue_posts` back to their issues: through the code host (repository and issue
 // number) or the tracker (issue id), oldest first, each with a hidden marker naming its entry so the webhook of
 // the service's own comment is ignored. A failed post retries with backoff, then is recorded `failed`. Delivery
-// is at least once: a crash between posting and recording posts that reply again at the next start.
+// is at least once: a crash between posting and recording posts that reply again once the dead instance's lease
+// on it runs out (on any instance). Live instances never post the same reply twice: each claims it first.
 
 import type { Logger } from "pino";
 import { describeThrown } from "../../errors.js";
 import type { Codehost } from "../codehost/port.js";
+import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../store/hold-claim.js";
 import type { Store } from "../store/store.js";
 import type { Tracker } from "../tracker/port.js";
 import { postMarker } from "./issue-members.js";
+import { anyPostClaimable, claimDuePost, finishPost, ISSUE_POST_CLAIM } from "./issue-post-queue.js";
 import { backoffMs, WorkLoop } from "./work-loop.js";
 
 export const MAX_POST_ATTEMPTS = 8;
@@ -34,6 +37,10 @@ export interface IssueReplyWorkerOptions {
   /** How often the outbox is looked at when nothing woke it (entries are added by the engine's transactions). */
   pollMs?: number;
   retryBaseMs?: number;
+  /** Who claims posts: this instance's id (InstanceIdentity.id). */
+  owner: string;
+  /** How long a claim lasts unless renewed; default DEFAULT_QUEUE_LEASE_MS. */
+  leaseMs?: number | undefined;
 }
 
 /** The comment posted for an entry: its text and the marker that names it. */
@@ -64,46 +71,51 @@ export class IssueReplyWorker {
   }
 
   private async step(): Promise<boolean> {
-    const { db, commit, logger } = this.options;
-    const nowMs = this.options.now().getTime();
-    const due = (await db.get(
-      `SELECT p.entry_id, p.attempts, m.body, t.workspace_id, t.source, t.repo, t.ticket_id, t.ticket_number
-       FROM issue_posts p JOIN task_messages m ON m.id = p.entry_id JOIN tasks t ON t.id = p.task_id
-       WHERE p.state = 'queued' AND p.next_attempt_at_ms <= ? ORDER BY m.seq LIMIT 1`,
-      [nowMs],
-    )) as Due | undefined;
-    if (!due) return false;
-    const attempts = due.attempts + 1;
-    try {
-      await this.post(due);
-      await commit(
-        async () =>
-          await db.run(
-            "UPDATE issue_posts SET state = 'posted', attempts = ?, posted_at = ? WHERE entry_id = ?",
-            [attempts, this.options.now().toISOString(), due.entry_id],
-          ),
-      );
-    } catch (error) {
-      const failed = attempts >= MAX_POST_ATTEMPTS;
-      const next = this.options.now().getTime() + backoffMs(attempts, this.options.retryBaseMs);
-      await commit(
-        async () =>
-          await db.run(
-            "UPDATE issue_posts SET state = ?, attempts = ?, next_attempt_at_ms = ? WHERE entry_id = ?",
-            [failed ? "failed" : "queued", attempts, next, due.entry_id],
-          ),
-      );
-      logger.warn(
-        {
-          entry: due.entry_id,
-          attempts,
-          err: describeThrown(error),
-        },
-        failed
-          ? "a reply could not be posted to its issue; giving up"
-          : "a reply could not be posted to its issue; will retry",
-      );
-    }
+    const { db, commit, logger, owner } = this.options;
+    const leaseMs = this.options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS;
+    const now = () => this.options.now().getTime();
+    if (!(await anyPostClaimable(db, now()))) return false;
+    const entryId = await claimDuePost(db, { owner, leaseMs, nowMs: now() });
+    if (entryId === undefined) return false;
+    const held = { entryId, owner };
+    const renewal = {
+      leaseMs,
+      now,
+      onError: (error: unknown) =>
+        logger.warn({ entry: entryId, err: describeThrown(error) }, "could not renew an issue reply's lease"),
+    };
+    await whileHeld(db, { ...ISSUE_POST_CLAIM, id: entryId, owner }, renewal, async () => {
+      const due = (await db.get(
+        `SELECT p.entry_id, p.attempts, m.body, t.workspace_id, t.source, t.repo, t.ticket_id, t.ticket_number
+         FROM issue_posts p JOIN task_messages m ON m.id = p.entry_id JOIN tasks t ON t.id = p.task_id
+         WHERE p.entry_id = ?`,
+        [entryId],
+      )) as Due | undefined;
+      const attempts = (due?.attempts ?? 0) + 1;
+      try {
+        if (!due) throw new Error("the reply's entry or task no longer exists");
+        await this.post(due);
+        await commit(() =>
+          finishPost(db, held, { state: "posted", attempts, posted_at: this.options.now().toISOString() }),
+        );
+      } catch (error) {
+        const failed = attempts >= MAX_POST_ATTEMPTS;
+        const next = now() + backoffMs(attempts, this.options.retryBaseMs);
+        await commit(() =>
+          finishPost(db, held, {
+            state: failed ? "failed" : "queued",
+            attempts,
+            next_attempt_at_ms: next,
+          }),
+        );
+        logger.warn(
+          { entry: entryId, attempts, err: describeThrown(error) },
+          failed
+            ? "a reply could not be posted to its issue; giving up"
+            : "a reply could not be posted to its issue; will retry",
+        );
+      }
+    });
     return true;
   }
 

@@ -1,6 +1,9 @@
 // The durable queue of webhook deliveries (`webhook_deliveries`): a verified delivery is committed before the
-// platform gets its answer, deduplicated by (source, delivery id), and worked oldest first. Each row ends `done`
-// or `failed` with a short outcome for operators. Done rows are kept for the dedup window, then pruned.
+// platform gets its answer, deduplicated by (source, delivery id) with a unique key (so two instances receiving
+// the same delivery at once queue it once), and claimed oldest first by one instance at a time, with a lease.
+// Each row ends `done` or `failed` with a short outcome for operators. Done rows are kept for the dedup window,
+// then pruned.
+import { type ClaimedRow, claimNext, finishClaim } from "../store/claims.js";
 import type { Store } from "../store/store.js";
 import type { WebhookSource } from "./wire.js";
 
@@ -39,13 +42,27 @@ interface Row {
   attempts: number;
 }
 
-/** The oldest queued delivery that is due. */
-export async function nextDueDelivery(db: Store, nowMs: number): Promise<Delivery | undefined> {
-  const row = (await db.get(
-    `SELECT seq, source, delivery_id, event, payload, attempts FROM webhook_deliveries
-     WHERE state = 'queued' AND next_attempt_at_ms <= ? ORDER BY seq LIMIT 1`,
-    [nowMs],
-  )) as Row | undefined;
+/** The claim table's key, for finishing a claimed delivery. */
+export const DELIVERY_CLAIM = { table: "webhook_deliveries", key: "seq" } as const;
+
+/**
+ * Claims the oldest queued delivery that is due and that no live instance holds, for `owner` until
+ * `nowMs + leaseMs` (renewed while it is worked). One instance at a time works a delivery; a dead claimer's
+ * delivery is claimable again once its lease has run out.
+ */
+export async function claimDueDelivery(
+  db: Store,
+  claim: { owner: string; leaseMs: number; nowMs: number },
+): Promise<Delivery | undefined> {
+  const row = (await claimNext(db, {
+    ...DELIVERY_CLAIM,
+    ready: "state = 'queued' AND next_attempt_at_ms <= ?",
+    params: [claim.nowMs],
+    order: "seq",
+    owner: claim.owner,
+    leaseMs: claim.leaseMs,
+    now: claim.nowMs,
+  })) as (ClaimedRow & Row) | undefined;
   return (
     row && {
       seq: row.seq,
@@ -58,36 +75,48 @@ export async function nextDueDelivery(db: Store, nowMs: number): Promise<Deliver
   );
 }
 
-/** When the earliest queued delivery falls due (a retry waiting out its backoff), if any is queued. */
+/**
+ * When a queued delivery may next be claimed: its retry's time, or, while an instance holds it, just after that
+ * instance's lease (so a dead claimer's delivery is taken over without a hot loop over a held one).
+ */
 export async function nextDeliveryDueAt(db: Store): Promise<number | undefined> {
   const row = (await db.get(
-    "SELECT min(next_attempt_at_ms) AS at FROM webhook_deliveries WHERE state = 'queued'",
+    `SELECT min(CASE WHEN claimed_by IS NULL OR lease_until_ms < next_attempt_at_ms THEN next_attempt_at_ms
+       ELSE lease_until_ms + 1 END) AS at FROM webhook_deliveries WHERE state = 'queued'`,
   )) as { at: number | null } | undefined;
   return row?.at ?? undefined;
 }
 
+/** Records the end of a delivery `owner` holds; false (nothing written) when another instance took it over. */
 export async function recordDeliveryEnd(
   db: Store,
-  seq: number,
+  held: { seq: number; owner: string },
   end: { state: "done" | "failed"; outcome: string; attempts: number },
-): Promise<void> {
-  await db.run("UPDATE webhook_deliveries SET state = ?, outcome = ?, attempts = ? WHERE seq = ?", [
-    end.state,
-    end.outcome.slice(0, 500),
-    end.attempts,
-    seq,
-  ]);
+): Promise<boolean> {
+  return finishClaim(db, {
+    ...DELIVERY_CLAIM,
+    id: held.seq,
+    owner: held.owner,
+    set: { state: end.state, outcome: end.outcome.slice(0, 500), attempts: end.attempts },
+  });
 }
 
+/** Gives a delivery `owner` holds back to the queue for a retry at `nextAttemptAtMs`. */
 export async function recordDeliveryRetry(
   db: Store,
-  seq: number,
+  held: { seq: number; owner: string },
   retry: { outcome: string; attempts: number; nextAttemptAtMs: number },
-): Promise<void> {
-  await db.run(
-    "UPDATE webhook_deliveries SET outcome = ?, attempts = ?, next_attempt_at_ms = ? WHERE seq = ?",
-    [retry.outcome.slice(0, 500), retry.attempts, retry.nextAttemptAtMs, seq],
-  );
+): Promise<boolean> {
+  return finishClaim(db, {
+    ...DELIVERY_CLAIM,
+    id: held.seq,
+    owner: held.owner,
+    set: {
+      outcome: retry.outcome.slice(0, 500),
+      attempts: retry.attempts,
+      next_attempt_at_ms: retry.nextAttemptAtMs,
+    },
+  });
 }
 
 /** Drops done deliveries received before the dedup window; returns how many went. */

@@ -16,8 +16,6 @@ import {
   requeueFailedDeliveries,
 } from "../../../src/server/capability/outbox.js";
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
-import { initialSchema } from "../../../src/server/store/migrations/0001-initial.js";
-import { capabilityRequestsSchema } from "../../../src/server/store/migrations/0020-capability-requests.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { pollUntil } from "../../helpers/poll.js";
@@ -43,7 +41,7 @@ async function openDb(): Promise<Store> {
   dir = mkdtempSync(join(tmpdir(), "baton-outbox-"));
   const { DatabaseSync } = await loadSqlite();
   const opened = new DatabaseSync(join(dir, "baton.db"));
-  await migrateDatabase(opened, [initialSchema, capabilityRequestsSchema]);
+  await migrateDatabase(opened);
   const at = new Date().toISOString();
   opened.exec(`INSERT INTO workspaces (id, name, rollout_repository_environments, created_at) VALUES ('ws', 'Acme', 1, '${at}');
     INSERT INTO repositories (id, workspace_id, slug) VALUES ('repo', 'ws', 'acme/api');
@@ -80,6 +78,7 @@ describe("e-mail outbox", () => {
       sender: await createSmtpSender(smtp.url, "baton@localhost"),
       logger: pino({ level: "silent" }),
       pollMs: 50,
+      owner: "test/outbox",
     });
     worker.kick();
     const states = async () =>

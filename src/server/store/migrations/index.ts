@@ -18,6 +18,7 @@ import { codehostTracker } from "./0080-codehost-tracker.js";
 import { webhooks } from "./0083-webhooks.js";
 import { leases } from "./0090-leases.js";
 import { rateHits } from "./0091-rate-hits.js";
+import { processedOnce } from "./0092-processed-once.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhooks,
   leases,
   rateHits,
+  processedOnce,
 ];

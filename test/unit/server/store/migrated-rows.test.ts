@@ -59,6 +59,9 @@ describe.each(ENGINES)("the migrated schema on the $name engine", (engine) => {
       reach_json: "{}",
       batonrc_json: null,
       pre_clone_json: "[]",
+      owner_instance: null,
+      owner_machine: null,
+      owner_lease_until_ms: null,
     });
     expect(await store.get("SELECT lease_expires_at_ms FROM sandboxes")).toEqual({
       lease_expires_at_ms: LATE_MS,
