@@ -58,6 +58,27 @@ function toParams(params: readonly SqlValue[]): unknown[] {
   return params.map((value) => (typeof value === "bigint" ? value.toString() : value));
 }
 
+/** Statements PostgreSQL can prepare (not BEGIN, SAVEPOINT, DDL, LISTEN…). */
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+/** The domain's SQL is a fixed set of texts; past this many (texts built per call), statements go unprepared. */
+const MAX_PREPARED = 2000;
+const preparedNames = new Map<string, string | null>();
+
+/**
+ * The query as node-postgres takes it: `?` numbered, and a name for a statement PostgreSQL can prepare, so each
+ * connection parses and plans it once instead of at every call (most of the server's CPU per activation went
+ * to that). The name is the text's hash: the same text has the same name on every connection.
+ */
+function queryOf(sql: string, params: readonly SqlValue[]): pg.QueryConfig {
+  const text = numberPlaceholders(sql);
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = PREPARABLE.test(text) ? `b${createHash("sha1").update(text).digest("hex").slice(0, 20)}` : null;
+    preparedNames.set(text, name);
+  }
+  return name ? { name, text, values: toParams(params) } : { text, values: toParams(params) };
+}
+
 export class PostgresStore implements Store {
   readonly engine = "postgres" as const;
   readonly dialect = POSTGRES_DIALECT;
@@ -86,21 +107,21 @@ export class PostgresStore implements Store {
   async get<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
     const tx = this.current();
     if (tx) return tx.get<Row>(sql, params);
-    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    const result = await this.pool.query(queryOf(sql, params));
     return result.rows[0] as Row | undefined;
   }
 
   async all<Row>(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     const tx = this.current();
     if (tx) return tx.all<Row>(sql, params);
-    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    const result = await this.pool.query(queryOf(sql, params));
     return result.rows as Row[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
     const tx = this.current();
     if (tx) return tx.run(sql, params);
-    const result = await this.pool.query(numberPlaceholders(sql), toParams(params));
+    const result = await this.pool.query(queryOf(sql, params));
     return { changes: result.rowCount ?? 0 };
   }
 
@@ -142,15 +163,13 @@ export class PostgresStore implements Store {
     try {
       await client.query(begin);
       const tx: Transaction = {
-        get: async (sql, params = []) =>
-          (await client.query(numberPlaceholders(sql), toParams(params))).rows[0] as never,
-        all: async (sql, params = []) =>
-          (await client.query(numberPlaceholders(sql), toParams(params))).rows as never,
+        get: async (sql, params = []) => (await client.query(queryOf(sql, params))).rows[0] as never,
+        all: async (sql, params = []) => (await client.query(queryOf(sql, params))).rows as never,
         run: async (sql, params = []) => ({
-          changes: (await client.query(numberPlaceholders(sql), toParams(params))).rowCount ?? 0,
+          changes: (await client.query(queryOf(sql, params))).rowCount ?? 0,
         }),
         lock: async (key) => {
-          await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [key]);
+          await client.query(queryOf("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key]));
         },
         notify: (channel, payload = "") => {
           notices.push({ channel: this.channelName(channel), payload });
