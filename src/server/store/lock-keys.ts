@@ -17,3 +17,9 @@ export const workspaceSlotsLock = (workspaceId: string): string => `workspace-sl
 /** The local code host's pull-request numbering in one repository: the highest number is read, the next added. */
 export const pullRequestNumberLock = (workspaceId: string, repo: string): string =>
   `pull-request-number:${workspaceId}:${repo}`;
+
+/**
+ * A workspace's capability requests, from the re-read of an Idempotency-Key's answer and of a request for the same
+ * target to the commit of a new one (capability/record.ts): concurrent duplicates share one request.
+ */
+export const capabilityRecordLock = (workspaceId: string): string => `capability-record:${workspaceId}`;
