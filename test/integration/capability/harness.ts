@@ -1,6 +1,6 @@
 // Shared set-up for the capability end-to-end suites: a seed with owners, an admin, a member and an outsider, a
-// real `baton serve` (on the suite's engine) with a real SMTP server on loopback, a sandbox, and helpers to drive the CLI
-// and the workspace routes.
+// real `baton serve` (on the suite's engine) with a real SMTP server on loopback, a sandbox, and helpers to drive
+// the CLI and the workspace routes.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
