@@ -1,13 +1,9 @@
-// Browser sign-in end to end: a real `baton serve` (SQLite file, loopback SMTP server for the e-mailed link),
-// `signInWithBrowser` in-process with `openUrl` driving headless Chromium, the approval page, the token on /v1.
-import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithBrowser } from "../../src/client/browser-sign-in.js";
 import { findUserByEmail } from "../../src/server/auth/users.js";
 import type { ServerDeps } from "../../src/server/deps.js";
 import { disconnectApp, listConnectedApps } from "../../src/server/oauth/connected-apps.js";
-import { SqliteStore } from "../../src/server/store/sqlite-store.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { pollUntil } from "../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../helpers/serve.js";
@@ -111,10 +107,10 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     });
     // `baton serve --json` keeps stdout to its one JSON line: the library's notices go to the debug log.
     expect(serve.stdout().trim().split("\n")).toHaveLength(1);
-    // Canary: the token is in no log line and nowhere in the SQLite file.
+    // Canary: the token is in no log line and nowhere in the store.
     expect(serve.output()).not.toContain(accessToken);
     for (const token of linkTokens) expect(serve.output()).not.toContain(token);
-    expect(readFileSync(serve.dbPath).includes(Buffer.from(accessToken))).toBe(false);
+    expect(await serve.dump()).not.toContain(accessToken);
     await context.close();
   }, 60_000);
 
@@ -123,9 +119,8 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     const { result } = await approvedSignIn(context, "Approve");
     const { accessToken } = await result;
     expect((await me(accessToken)).status).toBe(200);
-    // The tokens page runs inside the service; here the test opens the same SQLite file (WAL) to call it.
-    const { DatabaseSync } = await import("node:sqlite");
-    const db = new SqliteStore(new DatabaseSync(serve.dbPath));
+    // The tokens page runs inside the service; here the test opens a store on the same data to call it.
+    const db = await serve.openStore();
     try {
       const deps = { db, now: () => new Date() } as unknown as ServerDeps;
       const owner = (await findUserByEmail(db, OWNER))!;
@@ -134,7 +129,6 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
       expect(await disconnectApp(deps, owner.id, app!.grantId)).toBe(true);
     } finally {
       await db.close();
-      db.db.close();
     }
     const after = await me(accessToken);
     expect(after.status).toBe(401);

@@ -19,7 +19,7 @@ import { SeedDocumentSchema } from "../../src/server/seed/schema.js";
 import type { Store } from "../../src/server/store/store.js";
 import { readTree } from "../helpers/canary.js";
 import { ACTIVATION_CANARIES, ACTIVATION_SEED, FIXTURES } from "../helpers/serve.js";
-import { openSqliteStore } from "../helpers/sqlite-store.js";
+import { openTestStore } from "../helpers/test-store.js";
 
 describe("the agent flow on the namespace driver", () => {
   const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-nsflow-"));
@@ -40,7 +40,7 @@ describe("the agent flow on the namespace driver", () => {
 
   const box = ephemeralSecretBox();
   beforeAll(async () => {
-    db = await openSqliteStore(join(tmp, "serve.sqlite"));
+    db = await openTestStore(tmp);
     await applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),

@@ -24,7 +24,7 @@ import type { Store } from "../../src/server/store/store.js";
 import { pollUntil } from "../helpers/poll.js";
 import { DRIVERS } from "../helpers/sandbox-drivers.js";
 import { FIXTURES } from "../helpers/serve.js";
-import { openSqliteStore } from "../helpers/sqlite-store.js";
+import { openTestStore } from "../helpers/test-store.js";
 
 const TOKEN = "btn_box-dev-0000000000000000000000";
 const CANARY = "canary-task-box-3e7a1c9d-never-print";
@@ -102,7 +102,7 @@ describe.each(DRIVERS)("task turns in %s sandboxes", (driverName) => {
 
   beforeAll(async () => {
     const secretBox = ephemeralSecretBox();
-    db = await openSqliteStore(join(tmp, "serve.sqlite"));
+    db = await openTestStore(tmp);
     await applySeed(
       db,
       SeedDocumentSchema.parse({

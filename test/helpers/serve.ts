@@ -1,10 +1,12 @@
-// A real `baton serve` child process on 127.0.0.1 (port 0) with a real SQLite file, plus sandboxes made through
-// its admin API and temporary HOMEs holding fixture checkouts. Shared by every end-to-end suite.
+// A real `baton serve` child process on 127.0.0.1 (port 0) on the suite's engine (BATON_TEST_STORE: a real SQLite
+// file, or a PostgreSQL schema of its own; serve-place.ts), plus sandboxes made through its admin API and
+// temporary HOMEs holding fixture checkouts. Shared by every end-to-end suite.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SqlValue, Store } from "../../src/server/store/store.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,
@@ -12,6 +14,8 @@ import {
   HEADERS,
 } from "../../src/transport/wire.js";
 import { BATON_BIN, PROJECT_ROOT } from "./cli.js";
+import { dropPlace, makePlace, queryPlace } from "./serve-place.js";
+import { TEST_ENGINE, type TestEngine } from "./test-store.js";
 
 export const FIXTURES = join(PROJECT_ROOT, "fixtures");
 export const ACTIVATION_SEED = join(FIXTURES, "seeds", "activation.json");
@@ -35,7 +39,19 @@ export interface ServeHandle {
   /** The admin listener (admin API, `baton proxy`'s internal routes): what `baton admin --url` takes. */
   adminUrl: string;
   adminToken: string;
+  /** The engine the service runs on. */
+  engine: TestEngine;
+  /** The SQLite file; on PostgreSQL the path its key file (`<dbPath>.key`) and work folder sit beside. */
   dbPath: string;
+  /** On PostgreSQL: the `--database-url` (a second instance on the same data takes it) and its schema. */
+  databaseUrl: string | undefined;
+  schema: string | undefined;
+  /** Runs one query on the service's data, whichever engine holds it (for checks about behaviour). */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /** A store on the service's data (not migrated again); close it after use. */
+  openStore(): Promise<Store>;
+  /** Every stored byte as text (the SQLite file and its WAL, or every row of the schema), for canary checks. */
+  dump(): Promise<string>;
   /** The current child process (a new one after restart). */
   readonly child: ChildProcess;
   /** Resolves with the exit code (or signal name) when the current child ends. */
@@ -61,10 +77,19 @@ export interface StartServeOptions {
   seed?: string;
   /** Extra environment for the service, e.g. BATON_SERVE_TEST_ACTIVATION_DELAY_MS or BATON_LOG_LEVEL. */
   env?: Record<string, string>;
-  /** The SQLite file; by default serve.sqlite in `dir`. */
+  /** The SQLite file; by default serve.sqlite in `dir`. On PostgreSQL a nominal path: the same path is the same
+   * schema (made on first use, dropped after the test file), its key file `<db>.key`. */
   db?: string;
-  /** Folder for the SQLite file; a fresh temp folder by default (removed by stop()). */
+  /** Folder for the SQLite file; a fresh temp folder by default (removed by stop(), with its schema on PG). */
   dir?: string;
+  /** The engine; BATON_TEST_STORE's by default, postgres when `databaseUrl` is given. */
+  engine?: TestEngine;
+  /** PostgreSQL: an existing schema's URL (serve-place.ts schemaUrl), e.g. another instance's; not dropped. */
+  databaseUrl?: string;
+  /** `--secret-key-file`; on PostgreSQL `<db>.key` by default (the same file on restart). */
+  secretKeyFile?: string;
+  /** `--work-dir`; on PostgreSQL `work` beside `db` by default. */
+  workDir?: string;
   /** Extra `baton serve` flags, e.g. ["--smtp-url", url] (kept on restart). */
   args?: string[];
   /** `--json` (the default) or the human listening line. */
@@ -77,6 +102,8 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   const ownDir = options.db === undefined && options.dir === undefined;
   const dir = options.dir ?? (ownDir ? await mkdtemp(join(tmpdir(), "baton-serve-")) : "");
   const dbPath = options.db ?? join(dir, "serve.sqlite");
+  const engine = options.engine ?? (options.databaseUrl === undefined ? TEST_ENGINE : "postgres");
+  const place = await makePlace(engine, dbPath, options);
   const adminToken = TEST_ADMIN_TOKEN;
   let log = "";
   let out = "";
@@ -88,7 +115,7 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
   let adminPort = 0;
 
   const launch = async (env: Record<string, string>, seed: string | undefined): Promise<Listening> => {
-    const args = [BATON_BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--db", dbPath];
+    const args = [BATON_BIN, "serve", "--host", "127.0.0.1", "--port", String(port), ...place.args];
     args.push("--ops-listen", `127.0.0.1:${opsPort}`, "--admin-listen", `127.0.0.1:${adminPort}`);
     if (options.json !== false) args.push("--json");
     if (seed) args.push("--seed", seed);
@@ -144,7 +171,15 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     opsUrl,
     adminUrl,
     adminToken,
+    engine,
     dbPath,
+    databaseUrl: place.databaseUrl,
+    schema: place.schema,
+    query<Row>(sql: string, params?: readonly SqlValue[]) {
+      return queryPlace<Row>(place, sql, params);
+    },
+    openStore: () => place.openStore(),
+    dump: () => place.dump(),
     get child() {
       return child;
     },
@@ -165,7 +200,10 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
       const code = await exited;
       clearTimeout(timer);
-      if (ownDir) await rm(dir, { recursive: true, force: true });
+      if (ownDir) {
+        await rm(dir, { recursive: true, force: true });
+        await dropPlace(dbPath);
+      }
       return code;
     },
     kill9() {

@@ -70,7 +70,7 @@ export async function requeueFailedDeliveries(
   now: Date,
 ): Promise<{ notificationId: string; recipient: string }[]> {
   const rows = (await db.all(
-    `SELECT d.notification_id AS notificationId, d.recipient FROM notification_deliveries d
+    `SELECT d.notification_id AS "notificationId", d.recipient FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id WHERE n.request_id = ? AND d.state = 'failed'`,
     [requestId],
   )) as { notificationId: string; recipient: string }[];
@@ -85,13 +85,13 @@ export async function requeueFailedDeliveries(
 
 export async function notificationsOf(db: Store, requestId: string): Promise<NotificationRow[]> {
   const notes = (await db.all(
-    "SELECT id, request_id AS requestId, kind, created_at AS createdAt FROM notifications WHERE request_id = ? ORDER BY created_at, id",
+    `SELECT id, request_id AS "requestId", kind, created_at AS "createdAt" FROM notifications WHERE request_id = ? ORDER BY created_at, id`,
     [requestId],
   )) as unknown as Omit<NotificationRow, "deliveries">[];
   const result: NotificationRow[] = [];
   for (const n of notes) {
     const deliveries = (await db.all(
-      `SELECT notification_id AS notificationId, recipient, state, attempts, last_error AS lastError, sent_at AS sentAt
+      `SELECT notification_id AS "notificationId", recipient, state, attempts, last_error AS "lastError", sent_at AS "sentAt"
        FROM notification_deliveries WHERE notification_id = ? ORDER BY recipient`,
       [n.id],
     )) as unknown as DeliveryRow[];

@@ -18,6 +18,7 @@ import {
 import type { Caller } from "../auth/authenticate.js";
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
+import { capabilityRecordLock } from "../store/lock-keys.js";
 import {
   getRequest,
   insertRequest,
@@ -125,9 +126,11 @@ export async function recordCapabilityRequest(
 
   const now = rt.now();
   const response = await rt.db.transaction(
-    async (): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> => {
-      // Re-read inside the write lock: a concurrent request with the same key, or for the same target, may have
-      // committed while the matcher ran. A duplicate gets the first answer, not a second record.
+    async (tx): Promise<{ status: 200 | 201; response: RecordCapabilityResponse }> => {
+      // Re-read inside the write lock (SQLite's one writer; on PostgreSQL the workspace's lock, which read
+      // committed needs): a concurrent request with the same key, or for the same target, may have committed
+      // while the matcher ran. A duplicate gets the first answer, not a second record.
+      await tx.lock(capabilityRecordLock(who.workspaceId));
       const duplicate = await replay();
       if (duplicate) return duplicate;
       const exact = await exactMatch();

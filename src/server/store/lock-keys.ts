@@ -20,3 +20,8 @@ export const pullRequestNumberLock = (workspaceId: string, repo: string): string
 
 /** One rate-limit key's admitted hits, from counting them to recording this one (store/rate-hits.ts). */
 export const rateLimitLock = (key: string): string => `rate-limit:${key}`;
+/**
+ * A workspace's capability requests, from the re-read of an Idempotency-Key's answer and of a request for the same
+ * target to the commit of a new one (capability/record.ts): concurrent duplicates share one request.
+ */
+export const capabilityRecordLock = (workspaceId: string): string => `capability-record:${workspaceId}`;

@@ -81,10 +81,10 @@ export async function recordConnection(
     `INSERT INTO tracker_connections (workspace_id, organization_id, organization_name, agent_user_id, token_sealed,
        refresh_sealed, expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (workspace_id) DO UPDATE SET organization_id = excluded.organization_id,
-       organization_name = excluded.organization_name, agent_user_id = coalesce(excluded.agent_user_id, agent_user_id),
-       token_sealed = coalesce(excluded.token_sealed, token_sealed),
-       refresh_sealed = coalesce(excluded.refresh_sealed, refresh_sealed),
-       expires_at_ms = coalesce(excluded.expires_at_ms, expires_at_ms)`,
+       organization_name = excluded.organization_name, agent_user_id = coalesce(excluded.agent_user_id, tracker_connections.agent_user_id),
+       token_sealed = coalesce(excluded.token_sealed, tracker_connections.token_sealed),
+       refresh_sealed = coalesce(excluded.refresh_sealed, tracker_connections.refresh_sealed),
+       expires_at_ms = coalesce(excluded.expires_at_ms, tracker_connections.expires_at_ms)`,
     [
       input.workspaceId,
       input.organizationId,

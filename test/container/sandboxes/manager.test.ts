@@ -19,7 +19,7 @@ import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { sandboxImage, startListener } from "../../helpers/sandbox-drivers.js";
 import { ACTIVATION_SEED, FIXTURES } from "../../helpers/serve.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 
 const ADMIN = "manager-test-admin-token";
 // A token shape the secret detectors know, printed by a pre_clone command: it must be recorded redacted.
@@ -56,7 +56,7 @@ describe("the sandbox manager (docker driver, injected clock)", () => {
   const box = ephemeralSecretBox();
   beforeAll(async () => {
     execFileSync("docker", ["tag", sandboxImage(), snapshot]);
-    db = await openSqliteStore(join(tmp, "serve.sqlite"));
+    db = await openTestStore(tmp);
     await applySeed(
       db,
       SeedDocumentSchema.parse(JSON.parse(readFileSync(ACTIVATION_SEED, "utf8"))),

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../src/server/api/wire.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
 import { until } from "./harness.js";
 import { createSocketClient } from "./socket-client.js";
 
@@ -117,7 +116,7 @@ describe("kill -9 during turns and idempotent starts", () => {
     }
     expect(unanswered, "some requests were cut by a crash").toBeGreaterThan(0);
 
-    const db = await openSqliteStore(serve.dbPath);
+    const db = await serve.openStore();
     const open = async () =>
       (
         (await db.get("SELECT count(*) AS n FROM task_turns WHERE state IN ('queued', 'running')")) as {

@@ -22,7 +22,7 @@ import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
 import type { Store } from "../../../src/server/store/store.js";
 import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { checkResponse } from "./openapi-check.js";
 
 export const API_SEED = join(PROJECT_ROOT, "fixtures", "seeds", "api.json");
@@ -66,7 +66,7 @@ export async function createApiHarness(
   options: { seed?: unknown; tasks?: Partial<TaskServiceOptions> } = {},
 ): Promise<ApiHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tasks-api-"));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,

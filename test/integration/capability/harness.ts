@@ -1,6 +1,6 @@
 // Shared set-up for the capability end-to-end suites: a seed with owners, an admin, a member and an outsider, a
-// real `baton serve` (SQLite file) with a real SMTP server on loopback, a sandbox, and helpers to drive the CLI
-// and the workspace routes.
+// real `baton serve` (on the suite's engine) with a real SMTP server on loopback, a sandbox, and helpers to drive
+// the CLI and the workspace routes.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,13 +12,12 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, CAPABILITY_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { createSandbox, type Sandbox, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 
 export const CANARIES = [
   "canary-db-7f3a9c1e-do-not-leak",
@@ -80,7 +79,7 @@ export interface World {
   request(args: string[]): ReturnType<typeof runBaton>;
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers; each test checks the fields it needs
   member(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Rows of a table in the service's SQLite file (read while it runs; WAL allows it). */
+  /** Rows of the service's store, read while it runs (SQLite's WAL allows it; PostgreSQL another connection). */
   rows(sql: string): Promise<Record<string, unknown>[]>;
   outputs: string[];
   close(): Promise<void>;
@@ -124,15 +123,7 @@ export async function startWorld(
       outputs.push(text);
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
-    async rows(sql) {
-      const { DatabaseSync } = await loadSqlite();
-      const db = new DatabaseSync(serve.dbPath, { readOnly: true });
-      try {
-        return db.prepare(sql).all() as Record<string, unknown>[];
-      } finally {
-        db.close();
-      }
-    },
+    rows: (sql) => serve.query(sql),
     async close() {
       await serve.stop();
       await smtp.close();
@@ -171,7 +162,7 @@ export interface InProcessService {
 
 export async function startInProcess(name: string): Promise<InProcessService> {
   const dir = await mkdtemp(join(tmpdir(), `baton-cap-${name}-`));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   // A key for this process only: the suites read secrets back through the service, never from the store.
   const secretBox = ephemeralSecretBox();
   await applySeed(db, SeedDocumentSchema.parse(SEED), new Date(), secretBox);

@@ -88,7 +88,11 @@ export async function api(serve: ServeHandle, method: string, path: string, toke
 
 // biome-ignore lint/suspicious/noExplicitAny: see api()
 export async function tasksOf(serve: ServeHandle, token: string): Promise<any[]> {
-  return (await api(serve, "GET", `${API_PATHS.tasks(WORKSPACE)}?limit=100`, token)).body.tasks;
+  const answer = await api(serve, "GET", `${API_PATHS.tasks(WORKSPACE)}?limit=100`, token);
+  // An answer without a list (a refusal, a failure) says what it was instead of failing later on `undefined`.
+  if (!Array.isArray(answer.body?.tasks))
+    throw new Error(`listing tasks answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.tasks;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see api()

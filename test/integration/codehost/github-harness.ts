@@ -13,7 +13,7 @@ import { recordInstallation, setInstallationRepos } from "../../../src/server/co
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 
 const run = promisify(execFile);
@@ -43,7 +43,7 @@ export async function createGithubHarness(): Promise<GithubHarness> {
   await fake.addRepo("other/secret");
   fake.addInstallation(INSTALLATION, "acme", ["acme/web", "acme/api"]);
   fake.addInstallation(502, "other", ["other/secret"]);
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   await applySeed(
     db,
     SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),

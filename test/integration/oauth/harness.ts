@@ -25,7 +25,7 @@ import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { dumpTestStore, openTestStore } from "../../helpers/test-store.js";
 
 export const OWNER = "owner@acme.test";
 export const STRANGER = "stranger@other.test";
@@ -34,7 +34,8 @@ export interface OAuthWorld {
   url: string;
   app: ServerApp;
   db: Store;
-  dbPath: string;
+  /** Every stored byte as text (the SQLite file, or every row on PostgreSQL), for "hashes only" checks. */
+  dump(): Promise<string>;
   smtp: TestSmtpServer;
   clock: { offsetMs: number };
   /** Every log line the service wrote (debug level). */
@@ -63,8 +64,7 @@ export async function startOAuthWorld(
   options: { smtp?: boolean; oauthFetch?: typeof fetch } = {},
 ): Promise<OAuthWorld> {
   const dir = await mkdtemp(join(tmpdir(), "oauth-"));
-  const dbPath = join(dir, "serve.sqlite");
-  const db = await openSqliteStore(dbPath);
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   const seed = JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "seeds", "api.json"), "utf8"));
   await applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
@@ -150,7 +150,7 @@ export async function startOAuthWorld(
     url,
     app,
     db,
-    dbPath,
+    dump: () => dumpTestStore(db, dir),
     smtp,
     clock,
     logs,

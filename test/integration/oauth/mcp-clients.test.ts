@@ -1,9 +1,3 @@
-// MCP clients on the one authorization server: the MCP endpoint's RFC 9728 metadata, web clients registered at
-// https redirects (public, or confidential with a sealed secret), and sign-in by Client ID Metadata Document
-// for the resource <url>/v1/mcp. The documents are served over real TLS on loopback with a test CA; the service
-// fetches them through its test seam (oauthFetch), because the library's own fetch refuses loopback addresses,
-// which the last test shows.
-import { readFileSync } from "node:fs";
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../../src/server/auth/users.js";
@@ -112,8 +106,7 @@ describe("MCP clients on the authorization server", () => {
     // The right secret gets past client authentication to the (bogus) code; a wrong one does not.
     expect(await exchange(client.client_secret)).toBe("invalid_grant");
     expect(await exchange("wrong")).toBe("invalid_client");
-    await world.db.all("PRAGMA wal_checkpoint(FULL)");
-    expect(readFileSync(world.dbPath).includes(Buffer.from(client.client_secret))).toBe(false);
+    expect(await world.dump()).not.toContain(client.client_secret);
   });
 
   it("signs in a client by its Client ID Metadata Document for <url>/v1/mcp: the approval page names it and says what it may do over MCP", async () => {

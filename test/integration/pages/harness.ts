@@ -18,7 +18,7 @@ import {
 import { startWebSession } from "../../../src/server/pages/session.js";
 import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
 import type { Store } from "../../../src/server/store/store.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 
 export interface Answer {
@@ -50,7 +50,7 @@ export interface PagesHarness {
 
 export async function createPagesHarness(): Promise<PagesHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,

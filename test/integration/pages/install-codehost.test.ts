@@ -26,7 +26,7 @@ import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 
 interface Seen {
@@ -52,7 +52,7 @@ beforeAll(async () => {
   fake.addInstallation(502, "aardvark", ["aardvark/zoo"]);
   fake.state.setup.url = "http://baton.test/install/codehost/callback";
   fake.state.setup.installationId = 501;
-  db = await openSqliteStore(join(dir, "serve.sqlite"));
+  db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,

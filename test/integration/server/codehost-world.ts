@@ -26,7 +26,7 @@ import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js
 import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
 import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
 import type { Store } from "../../../src/server/store/store.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { SEED_PATH } from "./harness.js";
 
 export const CANARY_TOKEN = "ghs_canaryInstallationToken7d2e9a41neverPrint";
@@ -96,7 +96,7 @@ export async function startWorld(options: {
   proxyToken?: string;
 }): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), "baton-codehost-lease-"));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,

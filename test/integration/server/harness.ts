@@ -18,7 +18,7 @@ import type { Store } from "../../../src/server/store/store.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS } from "../../../src/transport/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 export const SEED_PATH = join(PROJECT_ROOT, "fixtures", "server", "seed.json");
@@ -67,7 +67,7 @@ export async function createHarness(
   options: { activationDelayMs?: number; proxyToken?: string } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), "baton-server-"));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(
     db,

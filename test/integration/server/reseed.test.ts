@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOrCreateSecretKey, secretScope } from "../../../src/server/secrets/index.js";
-import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import {
   ADMIN_PATHS,
   CAPABILITY_PATHS,
@@ -73,14 +72,8 @@ let dir: string;
 let serve: ServeHandle;
 const seedFile = (version: 1 | 2) => join(dir, `seed-v${version}.json`);
 
-async function rows(sql: string): Promise<Record<string, unknown>[]> {
-  const { DatabaseSync } = await loadSqlite();
-  const db = new DatabaseSync(serve.dbPath, { readOnly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
+function rows(sql: string): Promise<Record<string, unknown>[]> {
+  return serve.query(sql);
 }
 /** The secrets with their values opened with the service's key file (beside the store: values are sealed). */
 async function secrets(): Promise<Record<string, unknown>[]> {

@@ -12,16 +12,16 @@ import { ADMIN_PATHS, CreateSandboxResponseSchema } from "../../../src/transport
 import { expectNoCanary } from "../../helpers/canary.js";
 import { runBaton } from "../../helpers/cli.js";
 import { freshSchema, type TestSchema } from "../../helpers/postgres.js";
-import { makeSandboxHome, type SandboxHome } from "../../helpers/serve.js";
-import { type PostgresServe, schemaUrl, startPostgresServe } from "../../helpers/serve-postgres.js";
+import { makeSandboxHome, type SandboxHome, type ServeHandle, startServe } from "../../helpers/serve.js";
+import { schemaUrl } from "../../helpers/serve-place.js";
 import { API_SEED, CANARIES, TOKENS, until } from "../api/harness.js";
 
 let dir: string;
 const schemas: TestSchema[] = [];
-const serves: PostgresServe[] = [];
+const serves: ServeHandle[] = [];
 
-async function instance(schema: TestSchema, name: string, seed?: string): Promise<PostgresServe> {
-  const serve = await startPostgresServe({
+async function instance(schema: TestSchema, name: string, seed?: string): Promise<ServeHandle> {
+  const serve = await startServe({
     databaseUrl: schemaUrl(schema.schema),
     secretKeyFile: join(dir, `${schema.schema}.key`),
     workDir: join(dir, name),
@@ -36,7 +36,7 @@ const LOAD_USERS = Array.from({ length: 20 }, (_, i) => `load${i}@acme.test`);
 const loadToken = (i: number) => `btn_load-user-${String(i).padStart(2, "0")}-000000000000`;
 
 async function call(
-  serve: PostgresServe,
+  serve: ServeHandle,
   method: string,
   path: string,
   body?: unknown,
@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe("baton serve --database-url, one instance", () => {
-  let serve: PostgresServe;
+  let serve: ServeHandle;
   let home: SandboxHome;
   beforeAll(async () => {
     const schema = await freshSchema();
@@ -114,8 +114,8 @@ describe("baton serve --database-url, one instance", () => {
 });
 
 describe("two instances of baton serve --database-url on one schema", () => {
-  let a: PostgresServe;
-  let b: PostgresServe;
+  let a: ServeHandle;
+  let b: ServeHandle;
   beforeAll(async () => {
     const schema = await freshSchema();
     schemas.push(schema);

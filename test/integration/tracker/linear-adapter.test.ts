@@ -27,7 +27,7 @@ import {
 import { LINEAR_OPERATIONS } from "../../../src/server/tracker/linear/wire.js";
 import type { Tracker } from "../../../src/server/tracker/port.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 import { CLIENT, createFakeLinear, issues, ORG, REDIRECT_URI, USERS } from "./fixture.js";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   fake = await createFakeLinear().start();
   settings = { clientId: CLIENT.id, clientSecret: CLIENT.secret, apiUrl: fake.url, webUrl: fake.url };
   dir = await mkdtemp(join(tmpdir(), "linear-adapter-"));
-  db = await openSqliteStore(join(dir, "serve.sqlite"));
+  db = await openTestStore(dir);
   await applySeed(
     db,
     SeedDocumentSchema.parse(JSON.parse(await readFile(API_SEED, "utf8"))),

@@ -25,7 +25,7 @@ import { localComments } from "../../../src/server/tickets/local-comments.js";
 import { signBody } from "../../../src/server/webhooks/verify.js";
 import { CODEHOST_HEADERS, TRACKER_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/webhooks/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { openSqliteStore } from "../../helpers/sqlite-store.js";
+import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED, until } from "../api/harness.js";
 
 export const SECRETS = {
@@ -96,7 +96,7 @@ export async function createWebhookHarness(
   } = {},
 ): Promise<WebhookHarness> {
   const dir = await mkdtemp(join(tmpdir(), "webhooks-"));
-  const db = await openSqliteStore(join(dir, "serve.sqlite"));
+  const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
   await applySeed(db, SeedDocumentSchema.parse(options.seed ?? webhookSeed()), new Date(), secretBox);
   await db.run("UPDATE tracker_connections SET agent_user_id = ? WHERE organization_id = ?", [

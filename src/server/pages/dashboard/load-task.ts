@@ -18,7 +18,7 @@ export function pageErrorOf(error: unknown): unknown {
 
 export async function queuePlacesOf(ctx: TaskContext, workspaceId: string): Promise<Map<string, QueuePlace>> {
   const turns = (await ctx.db.all(
-    "SELECT task_id AS taskId, seq FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
+    `SELECT task_id AS "taskId", seq FROM task_turns WHERE workspace_id = ? AND state = 'queued'`,
     [workspaceId],
   )) as { taskId: string; seq: number }[];
   return assignQueuePositions(turns);

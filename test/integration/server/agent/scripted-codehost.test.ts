@@ -11,13 +11,13 @@ import { ScriptedRuleSchema } from "../../../../src/server/agent/rules.js";
 import { createScriptedAgent } from "../../../../src/server/agent/scripted.js";
 import { createLocalCodehost } from "../../../../src/server/codehost/local-git.js";
 import type { Store } from "../../../../src/server/store/store.js";
-import { openSqliteStore } from "../../../helpers/sqlite-store.js";
+import { openTestStore } from "../../../helpers/test-store.js";
 
 let dir: string;
 let db: Store;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tasks-scripted-"));
-  db = await openSqliteStore(join(dir, "serve.sqlite"));
+  db = await openTestStore(dir);
   await db.run(
     "INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'One', '2026-01-01T00:00:00.000Z')",
   );

@@ -1,14 +1,29 @@
 // The local tracker and the local code host's issues (the ports' implementations that hold issues in the store,
-// seeded from the seed document), over a real SQLite store: what a search returns to the ticket search, finding
+// seeded from the seed document), over a real store on the suite's engine (SQLite, or PostgreSQL in the postgres
+// project: LIKE's case and the order of rows differ there): what a search returns to the ticket search, finding
 // one issue, and the claim a delegation makes.
-import { describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { createLocalIssues } from "../../../../src/server/codehost/local-issues.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../../src/server/index.js";
+import type { Store } from "../../../../src/server/store/store.js";
 import { createLocalTracker } from "../../../../src/server/tracker/local.js";
-import { openSqliteStore } from "../../../helpers/sqlite-store.js";
+import { openTestStore } from "../../../helpers/test-store.js";
+
+const opened: { db: Store; dir: string }[] = [];
+afterEach(async () => {
+  for (const { db, dir } of opened.splice(0)) {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
 
 async function world() {
-  const db = await openSqliteStore(":memory:");
+  const dir = await mkdtemp(join(tmpdir(), "local-ports-"));
+  const db = await openTestStore(dir);
+  opened.push({ db, dir });
   await applySeed(
     db,
     SeedDocumentSchema.parse({
