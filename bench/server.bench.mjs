@@ -12,7 +12,7 @@
 // phase, so anyone can check which side was the limit. Phases alternate in rounds after a warm-up, so both
 // figures see the same machine state. BATON_BENCH_WRK_THREADS=50 gives each client its own thread, which an
 // activation needs only against a service whose answers need a follow-up request (a poll, or the overlay).
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,13 +20,13 @@ import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { median, report, timeRuns } from "./lib.mjs";
 import { bin, root, startBenchServe } from "./serve.mjs";
+import { runLoadScript } from "./wrk.mjs";
 
 const CLIENTS = 50;
 const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 5);
 const WARMUP_MS = Number(process.env.BATON_BENCH_WARMUP_MS ?? 4000);
 const THREADS = Number(process.env.BATON_BENCH_WRK_THREADS ?? 2);
-const SCRIPT = join(root, "bench", "server-load.lua");
 /** Item 23's guard: activations per second stay at or above this share of /healthz per second, and this rate. */
 const GUARD_RATIO = 0.18;
 const GUARD_RATE = 500;
@@ -40,50 +40,36 @@ function cpuSeconds(pid, { children = false } = {}) {
 }
 
 /** Runs wrk in `mode` for `ms`; resolves with units per second and the CPU both sides spent per unit. */
-function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
-  const args = ["-t", String(THREADS), "-c", String(CLIENTS), "-d", `${ms / 1000}s`, "-s", SCRIPT, url];
+async function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
   const service0 = cpuSeconds(servicePid);
   const generator0 = cpuSeconds(process.pid, { children: true });
   const start = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn("wrk", [...args, "--", mode, credentials, keyPrefix, String(THREADS)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.on("error", (error) =>
-      reject(
-        error.code === "ENOENT"
-          ? new Error("wrk is not installed; install it (apt-get install wrk, or scripts/setup-machine.sh)")
-          : error,
-      ),
-    );
-    child.on("close", (code) => {
-      const wall = (performance.now() - start) / 1000;
-      const line = out.split("\n").find((l) => l.startsWith('{"bench":'));
-      if (code !== 0 || !line) return reject(new Error(`wrk ${mode} exited ${code}: ${out.trim()}`));
-      const result = JSON.parse(line);
-      if (result.errors > 0 || result.units === 0)
-        return reject(
-          new Error(
-            `${mode}: ${result.errors} answers were errors or needed a follow-up request, which only one connection per thread can send (BATON_BENCH_WRK_THREADS=${CLIENTS}); ${result.units} completed`,
-          ),
-        );
-      const service = cpuSeconds(servicePid) - service0;
-      const generator = cpuSeconds(process.pid, { children: true }) - generator0;
-      resolve({
-        rate: result.units / (result.us / 1e6),
-        polls: result.polls,
-        overlays: result.overlays,
-        units: result.units,
-        serviceUs: (service / result.units) * 1e6,
-        generatorUs: (generator / result.units) * 1e6,
-        serviceBusy: service / wall,
-        generatorBusy: generator / wall,
-      });
-    });
+  const result = await runLoadScript({
+    url,
+    mode,
+    ms,
+    credentials,
+    prefix: keyPrefix,
+    connections: CLIENTS,
+    threads: THREADS,
   });
+  const wall = (performance.now() - start) / 1000;
+  if (result.errors > 0 || result.units === 0)
+    throw new Error(
+      `${mode}: ${result.errors} answers were errors or needed a follow-up request, which only one connection per thread can send (BATON_BENCH_WRK_THREADS=${CLIENTS}); ${result.units} completed`,
+    );
+  const service = cpuSeconds(servicePid) - service0;
+  const generator = cpuSeconds(process.pid, { children: true }) - generator0;
+  return {
+    rate: result.units / (result.us / 1e6),
+    polls: result.polls,
+    overlays: result.overlays,
+    units: result.units,
+    serviceUs: (service / result.units) * 1e6,
+    generatorUs: (generator / result.units) * 1e6,
+    serviceBusy: service / wall,
+    generatorBusy: generator / wall,
+  };
 }
 
 const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "seed.json") });

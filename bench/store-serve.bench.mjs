@@ -10,27 +10,21 @@
 // answered still pending would need a long-poll that a shared connection cannot send: it is counted as failed,
 // and the bench prints how many there were (none, when the instance that takes the POST finishes it at once). BATON_BENCH_PHASE_MS and BATON_BENCH_ROUNDS set the
 // phases (defaults 2000 ms, 3 rounds, alternating activations, starts and /healthz after a warm-up).
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { quoteIdentifier } from "../dist/src/server/store/postgres-store.js";
 import { median } from "./lib.mjs";
 import { sorted } from "./load.mjs";
+import { DATABASE_URL, freshBenchSchema } from "./postgres.mjs";
 import { root, startBenchServe } from "./serve.mjs";
+import { runLoadScript } from "./wrk.mjs";
 
 const CLIENTS = 50;
 const USERS = 2000;
 const PHASE_MS = Number(process.env.BATON_BENCH_PHASE_MS ?? 2000);
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 3);
 const WARMUP_MS = 2000;
-const SCRIPT = join(root, "bench", "server-load.lua");
-const DATABASE_URL =
-  process.env.BATON_BENCH_DATABASE_URL ??
-  process.env.BATON_TEST_DATABASE_URL ??
-  "postgres://baton:baton@127.0.0.1:5432/baton_test";
 const memberToken = (i) => `btn_bench-user-${String(i).padStart(5, "0")}-0000000000`;
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-store-serve-"));
@@ -55,38 +49,20 @@ function writeSeed() {
   return path;
 }
 
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL does not answer at ${DATABASE_URL.replace(/:[^:@/]*@/, ":***@")} (${error.message}); ` +
-        "start it with `bash scripts/setup-machine.sh` or set BATON_BENCH_DATABASE_URL",
-    );
-  }
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Starts `count` instances: on SQLite one; on PostgreSQL a fresh schema, the first instance seeding it. */
 async function startInstances(engine, count, seed) {
   if (engine === "sqlite") {
     const serve = await startBenchServe({ seed });
     return { instances: [serve], stop: () => serve.stop() };
   }
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  await admin(`CREATE SCHEMA ${quoteIdentifier(schema)}`);
+  const { schema, drop } = await freshBenchSchema();
   const databaseUrl = `${DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const secretKeyFile = join(tmp, `${schema}.key`);
   const adminToken = randomBytes(32).toString("hex");
   const instances = [];
   const stop = async () => {
     await Promise.all(instances.map((serve) => serve.stop()));
-    await admin(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+    await drop();
   };
   try {
     for (let i = 0; i < count; i++) {
@@ -98,31 +74,6 @@ async function startInstances(engine, count, seed) {
     throw error;
   }
   return { instances, stop };
-}
-
-/** One wrk process against `url`; resolves with completed units and wrk's measured microseconds. */
-function runWrk({ url, mode, ms, credentials, prefix, connections, threads }) {
-  const args = ["-t", String(threads), "-c", String(connections), "-d", `${ms / 1000}s`, "-s", SCRIPT, url];
-  return new Promise((resolve, reject) => {
-    const child = spawn("wrk", [...args, "--", mode, credentials, prefix, String(threads)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.on("error", (error) =>
-      reject(
-        error.code === "ENOENT"
-          ? new Error("wrk is not installed; install it (apt-get install wrk, or scripts/setup-machine.sh)")
-          : error,
-      ),
-    );
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith('{"bench":'));
-      if (code !== 0 || !line) return reject(new Error(`wrk ${mode} exited ${code}: ${out.trim()}`));
-      resolve(JSON.parse(line));
-    });
-  });
 }
 
 /** The 50 clients split over the instances round-robin: client i talks to instance i mod n. */
@@ -161,7 +112,7 @@ async function measureRow(label, engine, count, seed) {
       const prefix = `${engine}${count}-${phase++}`;
       const results = await Promise.all(
         instances.map((serve, i) =>
-          runWrk({
+          runLoadScript({
             url: mode === "activate" ? serve.opsUrl : serve.url,
             mode,
             ms,

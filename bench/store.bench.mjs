@@ -6,15 +6,15 @@
 // in this one process). Baseline, per row and in the same run: `SELECT 1` through the same store, so each
 // ratio says what the engine's transactions cost, not how fast the machine is. Issue 26's goal: PostgreSQL one
 // instance at least 0.5x SQLite. BATON_BENCH_STORE_MS sets each phase's length (default 3000).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
-import { PostgresStore, quoteIdentifier } from "../dist/src/server/store/postgres-store.js";
+import { PostgresStore } from "../dist/src/server/store/postgres-store.js";
 import { loadSqlite } from "../dist/src/server/store/sqlite.js";
 import { SqliteStore } from "../dist/src/server/store/sqlite-store.js";
+import { DATABASE_URL, freshBenchSchema } from "./postgres.mjs";
 
 const CLIENTS = 50;
 const ENGAGEMENTS = 10;
@@ -22,10 +22,6 @@ const OWNERS = 10;
 const RUNNING_LIMIT = 5;
 const PHASE_MS = Number(process.env.BATON_BENCH_STORE_MS ?? 3000);
 const WARMUP_MS = 500;
-const DATABASE_URL =
-  process.env.BATON_BENCH_DATABASE_URL ??
-  process.env.BATON_TEST_DATABASE_URL ??
-  "postgres://baton:baton@127.0.0.1:5432/baton_test";
 
 const TABLES = [
   "CREATE TABLE engagements (id TEXT PRIMARY KEY, seq BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
@@ -147,32 +143,14 @@ async function measureSqlite() {
   }
 }
 
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `PostgreSQL does not answer at ${DATABASE_URL.replace(/:[^:@/]*@/, ":***@")} (${error.message}); ` +
-        "start it with `bash scripts/setup-machine.sh` or set BATON_BENCH_DATABASE_URL",
-    );
-  }
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 async function measurePostgres(instances) {
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  await admin(`CREATE SCHEMA ${quoteIdentifier(schema)}`);
+  const { schema, drop } = await freshBenchSchema();
   const stores = Array.from({ length: instances }, () => new PostgresStore(DATABASE_URL, { schema }));
   try {
     return await measure(stores);
   } finally {
     await Promise.all(stores.map((store) => store.close()));
-    await admin(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+    await drop();
   }
 }
 
