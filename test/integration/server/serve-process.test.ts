@@ -30,7 +30,10 @@ async function serve(
   const started = await startServe({
     db: join(dir, "serve.sqlite"),
     ...(options.seed === false ? {} : { seed: SEED_PATH }),
-    ...(options.env ? { env: options.env } : {}),
+    // On PostgreSQL a restarted service is a new instance, which takes over a killed one's operation only once its
+    // lease has run out (SQLite's lock file tells it at once that the old process is dead): a short lease keeps
+    // the kill -9 cases quick on both engines.
+    env: { BATON_SERVE_TEST_LEASE_MS: "1500", ...options.env },
     ...(options.json === undefined ? {} : { json: options.json }),
   });
   running.push(started);
