@@ -108,7 +108,7 @@ async function measureRow(label, engine, count, seed) {
       return { activate, start, connections: clients.length };
     });
     let phase = 0;
-    const run = async (mode, ms) => {
+    const runPhase = async (mode, ms) => {
       const prefix = `${engine}${count}-${phase++}`;
       const results = await Promise.all(
         instances.map((serve, i) =>
@@ -130,12 +130,12 @@ async function measureRow(label, engine, count, seed) {
         polls: results.reduce((sum, r) => sum + r.polls, 0),
       };
     };
-    await run("activate", WARMUP_MS);
-    await run("start", WARMUP_MS);
-    await run("healthz", 1000);
+    await runPhase("activate", WARMUP_MS);
+    await runPhase("start", WARMUP_MS);
+    await runPhase("healthz", 1000);
     const rounds = { activate: [], start: [], healthz: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of ["activate", "start", "healthz"]) rounds[mode].push(await run(mode, PHASE_MS));
+      for (const mode of ["activate", "start", "healthz"]) rounds[mode].push(await runPhase(mode, PHASE_MS));
     }
     const med = (mode) => median(sorted(rounds[mode].map((r) => r.rate)));
     const sum = (mode, field) => rounds[mode].reduce((n, r) => n + r[field], 0);
