@@ -4,6 +4,7 @@
 
 import type { User } from "../auth/users.js";
 import { domainError } from "../domain/errors.js";
+import { taskLock } from "../store/lock-keys.js";
 import type { TaskContext } from "./context.js";
 import { hashRequest, replayable } from "./idempotency.js";
 import { bodyObject, saveAndHandOver, saveUserMessage } from "./start-task.js";
@@ -47,6 +48,10 @@ export async function sendMessage(
     async () => {
       const earlier = key ? await replayable(db, input.user.id, key, requestHash) : undefined;
       if (earlier) return earlier;
+      // The task's lock before its first write: a stop or a turn's end on another connection holds it while it
+      // writes the same task's rows, and a message written first would make the two wait on each other
+      // (PostgreSQL answered "deadlock detected" for follow-ups racing a stop).
+      await db.current()?.lock(taskLock(input.taskId));
       const now = ctx.now();
       return saveUserMessage(db, {
         taskId: input.taskId,

@@ -3,7 +3,7 @@
 // comment), and stopping its turn when the issue stops being the agent's. Plain functions over the store.
 import { newId } from "../auth/tokens.js";
 import { domainError } from "../domain/errors.js";
-import { workspaceSlotsLock } from "../store/lock-keys.js";
+import { taskLock, workspaceSlotsLock } from "../store/lock-keys.js";
 import type { TaskContext } from "../tasks/context.js";
 import { checkStart } from "../tasks/decide.js";
 import { newEntryId, stopTask } from "../tasks/engine.js";
@@ -160,6 +160,9 @@ export async function followUpIssueTask(
 ): Promise<{ added: boolean }> {
   const { db } = ctx;
   const { added, started } = await ctx.commit(async () => {
+    // The task's lock before reading or writing its messages: the same comment applied on two instances adds one
+    // message, and a stop or a turn's end holding it never waits on this write (see send-message.ts).
+    await db.current()?.lock(taskLock(input.taskId));
     const seen = await db.get("SELECT 1 FROM task_messages WHERE task_id = ? AND message_id = ?", [
       input.taskId,
       input.key,

@@ -195,6 +195,15 @@ describe("baton serve process", () => {
     const creds = await sandbox(s, "eng-1");
     const op = (await (await start(s, creds, "acme/api", "k1")).json()) as Operation;
     for (let attempt = 1; attempt <= 3; attempt++) {
+      // Running in this attempt, not still `running` from the killed process: on PostgreSQL the new instance takes
+      // the operation over only once the old one's lease has run out (SQLite's restart does at once).
+      const row = await pollUntil(
+        async () =>
+          (await s.query<{ attempts: number }>("SELECT attempts FROM operations WHERE id = ?", [op.id]))[0],
+        (current) => Number(current?.attempts) >= attempt,
+        { timeoutMs: 30_000 },
+      );
+      expect(Number(row?.attempts)).toBe(attempt);
       await waitForState(s, creds, op.id, ["running"]);
       await s.kill9();
       s = await serve({ env });
