@@ -10,6 +10,16 @@ export const DATABASE_URL =
   process.env.BATON_TEST_DATABASE_URL ??
   "postgres://baton:baton@127.0.0.1:5432/baton_test";
 
+/**
+ * The URL of a bench schema as an operator would write it (`options=-c search_path=…`), with commits waiting for
+ * their WAL flush: the test database turns that off for the suite (scripts/setup-machine.sh), and a benchmark
+ * measures PostgreSQL's durable default.
+ */
+export function benchSchemaUrl(schema) {
+  const options = `-c search_path=${schema} -c synchronous_commit=on`;
+  return `${DATABASE_URL}?options=${encodeURIComponent(options)}`;
+}
+
 /** Runs one statement outside any store (creating and dropping a bench's schema). */
 export async function admin(sql) {
   const client = new pg.Client({ connectionString: DATABASE_URL });

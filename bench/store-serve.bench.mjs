@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "./lib.mjs";
 import { sorted } from "./load.mjs";
-import { DATABASE_URL, freshBenchSchema } from "./postgres.mjs";
+import { benchSchemaUrl, freshBenchSchema } from "./postgres.mjs";
 import { root, startBenchServe } from "./serve.mjs";
 import { runLoadScript } from "./wrk.mjs";
 
@@ -56,7 +56,7 @@ async function startInstances(engine, count, seed) {
     return { instances: [serve], stop: () => serve.stop() };
   }
   const { schema, drop } = await freshBenchSchema();
-  const databaseUrl = `${DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const databaseUrl = benchSchemaUrl(schema);
   const secretKeyFile = join(tmp, `${schema}.key`);
   const adminToken = randomBytes(32).toString("hex");
   const instances = [];

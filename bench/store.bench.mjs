@@ -14,7 +14,7 @@ import { performance } from "node:perf_hooks";
 import { PostgresStore } from "../dist/src/server/store/postgres-store.js";
 import { loadSqlite } from "../dist/src/server/store/sqlite.js";
 import { SqliteStore } from "../dist/src/server/store/sqlite-store.js";
-import { DATABASE_URL, freshBenchSchema } from "./postgres.mjs";
+import { benchSchemaUrl, freshBenchSchema } from "./postgres.mjs";
 
 const CLIENTS = 50;
 const ENGAGEMENTS = 10;
@@ -145,7 +145,7 @@ async function measureSqlite() {
 
 async function measurePostgres(instances) {
   const { schema, drop } = await freshBenchSchema();
-  const stores = Array.from({ length: instances }, () => new PostgresStore(DATABASE_URL, { schema }));
+  const stores = Array.from({ length: instances }, () => new PostgresStore(benchSchemaUrl(schema)));
   try {
     return await measure(stores);
   } finally {

@@ -143,7 +143,8 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
       log += chunk.toString("utf8");
     });
     return await new Promise<Listening>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 45_000);
+      // Just under the hook timeout (60 s), so a slow start fails with this message and what the service printed.
+      const timer = setTimeout(() => reject(new Error(`baton serve did not start in time:\n${err}`)), 55_000);
       const check = () => {
         const lines = out.split("\n");
         // --json: one line; the human form: one line per listener.
