@@ -1,7 +1,7 @@
 // Sending each queued e-mail once across instances: an instance claims a delivery row (store/claims.ts, with a
 // lease it renews while the SMTP exchange runs) before sending it, and only the claimer records the outcome; a
 // dead claimer's row is taken over by any instance once its lease has run out.
-import { claimNext, finishClaim } from "../store/claims.js";
+import { anyClaimable, claimNext, finishClaim } from "../store/claims.js";
 import type { Store } from "../store/store.js";
 import { type DeliveryState, MAX_DELIVERY_ATTEMPTS, retryDelayMs } from "./outbox.js";
 
@@ -78,11 +78,11 @@ export function markAttemptFailed(db: Store, due: DueDelivery, error: string, no
  * Whether any pending delivery is due and free to claim: a read, so an idle sender polls without a write
  * transaction every time.
  */
-export async function anyDeliveryClaimable(db: Store, nowMs: number): Promise<boolean> {
-  const row = await db.get(
-    `SELECT 1 AS due FROM notification_deliveries WHERE state = 'pending' AND next_attempt_at_ms <= ?
-     AND (claimed_by IS NULL OR lease_until_ms < ?) LIMIT 1`,
-    [nowMs, nowMs],
-  );
-  return row !== undefined;
+export function anyDeliveryClaimable(db: Store, nowMs: number): Promise<boolean> {
+  return anyClaimable(db, {
+    table: "notification_deliveries",
+    ready: "state = 'pending' AND next_attempt_at_ms <= ?",
+    params: [nowMs],
+    now: nowMs,
+  });
 }

@@ -34,6 +34,9 @@ export interface ClaimedRow {
   [column: string]: unknown;
 }
 
+/** A row no one holds, or whose holder's lease ended before the `?` it takes (now, in milliseconds). */
+const FREE = "(claimed_by IS NULL OR lease_until_ms < ?)";
+
 /**
  * Claims the first ready row that no one holds (or whose holder's lease has run out) and returns it as it is
  * after the claim, or undefined when there is none. On PostgreSQL the inner SELECT skips rows that concurrent
@@ -46,10 +49,9 @@ export async function claimNext(store: Store, request: ClaimRequest): Promise<Cl
   const key = checkIdentifier(request.key ?? "id", "the claim key");
   const order = checkOrderBy(request.order);
   checkLease(request.leaseMs);
-  const free = "(claimed_by IS NULL OR lease_until_ms < ?)";
   const sql =
     `UPDATE ${table} SET claimed_by = ?, lease_until_ms = ? ` +
-    `WHERE ${free} AND ${key} = (SELECT ${key} FROM ${table} WHERE (${request.ready}) AND ${free} ` +
+    `WHERE ${FREE} AND ${key} = (SELECT ${key} FROM ${table} WHERE (${request.ready}) AND ${FREE} ` +
     `ORDER BY ${order} LIMIT 1${store.dialect.skipLocked}) RETURNING *`;
   const params = [
     request.owner,
@@ -60,6 +62,19 @@ export async function claimNext(store: Store, request: ClaimRequest): Promise<Cl
   ];
   const row = await store.transaction((tx) => tx.get<ClaimedRow>(sql, params));
   return row && { ...row, id: row[key] as SqlValue };
+}
+
+/**
+ * Whether `claimNext` would find a row: one that is `ready` and free at `now`. A plain read, so an idle worker can
+ * poll for work without opening a write transaction each time.
+ */
+export async function anyClaimable(
+  store: Store,
+  request: { table: string; ready: string; params?: readonly SqlValue[]; now: number },
+): Promise<boolean> {
+  const table = checkIdentifier(request.table, "the claim table");
+  const sql = `SELECT 1 AS due FROM ${table} WHERE (${request.ready}) AND ${FREE} LIMIT 1`;
+  return (await store.get(sql, [...(request.params ?? []), request.now])) !== undefined;
 }
 
 export interface HeldClaim {

@@ -3,7 +3,7 @@
 // transaction that adds the entry, so none is lost to a crash; issue-replies.ts posts them. An instance claims
 // one post at a time with a lease (store/claims.ts): another instance skips it while the lease holds, and takes
 // it over when the claimer died.
-import { type ClaimedRow, claimNext, finishClaim } from "../store/claims.js";
+import { anyClaimable, type ClaimedRow, claimNext, finishClaim } from "../store/claims.js";
 import type { SqlValue, Store } from "../store/store.js";
 
 /** The claim table and its key. */
@@ -21,13 +21,13 @@ export async function queueIssuePost(db: Store, taskId: string, entryId: string)
 }
 
 /** Whether any queued post is due and free to claim: a read, so an idle worker polls without a write each time. */
-export async function anyPostClaimable(db: Store, nowMs: number): Promise<boolean> {
-  const row = await db.get(
-    `SELECT 1 AS due FROM issue_posts WHERE state = 'queued' AND next_attempt_at_ms <= ?
-     AND (claimed_by IS NULL OR lease_until_ms < ?) LIMIT 1`,
-    [nowMs, nowMs],
-  );
-  return row !== undefined;
+export function anyPostClaimable(db: Store, nowMs: number): Promise<boolean> {
+  return anyClaimable(db, {
+    table: "issue_posts",
+    ready: "state = 'queued' AND next_attempt_at_ms <= ?",
+    params: [nowMs],
+    now: nowMs,
+  });
 }
 
 /** Claims the oldest due post (in its messages' order) that no live instance holds; its entry id, or undefined. */
