@@ -44,13 +44,13 @@ const SQLITE_OR_BOTH_ALREADY = [
   "test/integration/capability/outbox.test.ts",
   // 150 generated worlds, each a fresh store: a migrated schema per world would cost minutes on PostgreSQL; the
   // task engine's rules on PostgreSQL are covered by the api, dashboard and webhooks suites.
-  "test/integration/server/tasks/engine.property.test.ts",
+  "test/integration/server/domain/tasks/engine.property.test.ts",
   // No service and no store: the CLI against files or a scripted server, the proxy alone, an agent process,
   // the browser's ground; the same on either engine.
   "test/integration/activation/{env-apply-show,env-apply-crash,terminal-answer,legacy-results}.test.ts",
   "test/integration/client/{config-file,api-client}.test.ts",
   "test/integration/proxy/{ca-cli,service-listener}.test.ts",
-  "test/integration/server/agent/command.test.ts",
+  "test/integration/server/adapters/agents/command.test.ts",
   "test/browser/chromium.test.ts",
 ];
 

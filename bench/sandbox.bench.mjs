@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createDockerDriver } from "../dist/src/server/sandboxes/drivers/docker.js";
-import { createNamespaceDriver } from "../dist/src/server/sandboxes/drivers/namespace.js";
-import { resolveSandboxImage } from "../dist/src/server/sandboxes/image.js";
+import { createDockerDriver } from "../dist/src/server/adapters/sandboxes/drivers/docker.js";
+import { createNamespaceDriver } from "../dist/src/server/adapters/sandboxes/drivers/namespace.js";
+import { resolveSandboxImage } from "../dist/src/server/adapters/sandboxes/image.js";
 import { median, report, timeRuns } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { ServiceError } from "../errors.js";
 import type { Log } from "../log-level.js";
 import { createHttpClient, type HttpClientOptions, type JsonRequest } from "../net/http-client.js";
-import { API_HEADERS, API_PATHS } from "../server/api/wire.js";
+import { API_HEADERS, API_PATHS } from "../server/surfaces/api/wire.js";
 import { describeUnreachable, mapApiFailure } from "./api-errors.js";
 import {
   type Me,

@@ -1,7 +1,7 @@
 // Reference section 4 rules 2 and 4 for `baton start`: start the task in the repository the user named, else in
 // the checkout's code-host repositories in order (a not-connected one is said and the next tried), else without
 // one (the agent picks). One idempotency key for the whole invocation: a 400 `invalid_repo` saves nothing on the
-// service (src/server/tasks/start-task.ts refuses before saving), so the key is still free for the next try.
+// service (src/server/domain/tasks/start-task.ts refuses before saving), so the key is still free for the next try.
 import { refusalOf } from "./refusal.js";
 import type { Candidate } from "./repository-choice.js";
 import type { StartedTask, StartTaskBody } from "./schemas.js";

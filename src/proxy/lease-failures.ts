@@ -4,7 +4,7 @@
 // (keyed on its context, so the server needs no new wiring); failures are audit lines, at most two per source
 // per window.
 
-import { AUDIT_EVENTS, logAuditEvent } from "../server/audit/events.js";
+import { AUDIT_EVENTS, logAuditEvent } from "../audit/events.js";
 import {
   DEFAULT_THROTTLE_LIMITS,
   FailedCredentialThrottle,

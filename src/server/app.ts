@@ -1,20 +1,20 @@
 // Assembles the service: the store, the operation worker and waiters, and one sub-app per surface mounted on the
 // listener that serves it (composeListeners): public, sandbox (the box forwarders' target) and admin. Each
-// listener is a fetch-style handler that `baton serve` hands to @hono/node-server (http/node-server.ts) on its
+// listener is a fetch-style handler that `baton serve` hands to @hono/node-server (surfaces/http/node-server.ts) on its
 // own address; tests call `listeners.<name>.request()`, or `http.request()` for every surface, with no socket.
 //
 // Adding a surface (the public `/v1` API, `/v1/mcp`, the egress proxy's internal route, sandbox-manager admin):
 //  1. Make `src/server/<surface>/app.ts` exporting `create<Surface>App(deps)`: `const app = createSurface()`
-//     (http/surface.ts), then one `app.openapi(createRoute({...}), handler)` per route. The route definition
+//     (surfaces/http/surface.ts), then one `app.openapi(createRoute({...}), handler)` per route. The route definition
 //     holds the path (relative to the mount, OpenAPI style `/tasks/{id}`), `summary`, `security` (SECURITY in
-//     openapi/schemas.ts), `middleware` (auth first, then `...jsonBody(what, limit)` for a body: nothing reads
+//     surfaces/openapi/schemas.ts), `middleware` (auth first, then `...jsonBody(what, limit)` for a body: nothing reads
 //     a body before the caller is known, and each body has its own limit), `request` (params, query, headers,
 //     body as zod schemas: hono validates them and failures become 400s naming the field), and `responses`
-//     (named schemas from openapi/schemas.ts plus `errorResponses({...})`).
+//     (named schemas from surfaces/openapi/schemas.ts plus `errorResponses({...})`).
 //  2. Handlers read `c.req.valid(...)`, call a domain function, `return c.json(body, status)`, and refuse what
-//     only the surface knows by throwing an HttpError (http/http-error.ts) that renders `{error, reason,
+//     only the surface knows by throwing an HttpError (surfaces/http/http-error.ts) that renders `{error, reason,
 //     requestId}`. A domain function refuses with a DomainError (domain/errors.ts); the surface answers each code
-//     from its own table: `app.onError(mapDomainErrors(<SURFACE>_DOMAIN_ANSWERS))` (http/domain-errors.ts),
+//     from its own table: `app.onError(mapDomainErrors(<SURFACE>_DOMAIN_ANSWERS))` (surfaces/http/domain-errors.ts),
 //     set before the sub-app is mounted.
 //  3. Mount it in composeListeners: a Mount `[BASE_PATH, create<Surface>App(deps)]`, the base path a wire
 //     constant (src/transport/wire.ts or the surface's own wire file), added to `all` and to the one listener
@@ -30,57 +30,57 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
 import { PROXY_INTERNAL_BASE_PATH } from "../proxy/lease/wire.js";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
-import { createAdminApp } from "./admin/app.js";
-import { createSandboxAdminApp } from "./admin/sandboxes.js";
-import { createTaskAdminApp } from "./admin/tasks.js";
-import { createApiApp } from "./api/app.js";
-import { API_BASE_PATH } from "./api/wire.js";
-import type { CapabilityRuntime } from "./capability/runtime.js";
-import { type CapabilitySettings, dashboardBaseFor } from "./capability/settings.js";
-import { startCapabilityRuntime } from "./capability/start-runtime.js";
-import type { CodehostAppApi } from "./codehost/app-api.js";
-import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./codehost/git-http.js";
-import { createGithubCodehost } from "./codehost/github/adapter.js";
-import { codehostPushOf } from "./codehost/push-access.js";
+import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
+import { createGithubCodehost } from "./adapters/codehost/github/adapter.js";
+import { codehostPushOf } from "./adapters/codehost/push-access.js";
+import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./adapters/integrations/settings.js";
+import type { SandboxManager } from "./adapters/sandboxes/manager.js";
+import { createLinearTracker } from "./adapters/tracker/linear/index.js";
 import type { ServerDeps } from "./deps.js";
-import { createHealthApp } from "./health/app.js";
-import { allowedMethodsOf } from "./http/allowed-methods.js";
-import { handleError, handleNotFound } from "./http/errors.js";
-import { throttleFailedCredentials } from "./http/failed-credentials.js";
-import { requestContext } from "./http/request-context.js";
-import { createSurface, type ServerEnv } from "./http/surface.js";
-import { type InstanceIdentity, newInstanceIdentity } from "./instance.js";
-import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./integrations/settings.js";
-import { DEFAULT_LEASE_MS, type LeaseSettings } from "./leases.js";
-import { createMcpApp } from "./mcp/app.js";
-import { MCP_PATH } from "./mcp/wire.js";
-import { createMembersApp } from "./members/app.js";
-import { createOAuthApp } from "./oauth/app.js";
-import { createApprovalApp } from "./oauth/approval-app.js";
-import { type AuthorizationServer, createAuthorizationServer } from "./oauth/provider.js";
-import { createOpenApiApp } from "./openapi/app.js";
-import { describeApp } from "./openapi/document.js";
-import { SECURITY_SCHEMES } from "./openapi/schemas.js";
-import { OperationWaiters } from "./operations/waiters.js";
-import { OperationWorker } from "./operations/worker.js";
-import { createOpsApp } from "./ops/app.js";
-import { createDashboardApp } from "./pages/dashboard/app.js";
-import { createInstallApp } from "./pages/install/app.js";
-import { createSignInApp } from "./pages/sign-in-app.js";
-import { createTokensPageApp } from "./pages/tokens/app.js";
-import { PAGE_PATHS } from "./pages/wire.js";
-import { createProxyInternalApp } from "./proxy/app.js";
-import type { SandboxManager } from "./sandboxes/manager.js";
-import type { SecretBox } from "./secrets/secret-box.js";
+import type { CapabilityRuntime } from "./domain/capability/runtime.js";
+import { type CapabilitySettings, dashboardBaseFor } from "./domain/capability/settings.js";
+import { startCapabilityRuntime } from "./domain/capability/start-runtime.js";
+import { DEFAULT_LEASE_MS, type LeaseSettings } from "./domain/leases.js";
+import { OperationWaiters } from "./domain/operations/waiters.js";
+import { OperationWorker } from "./domain/operations/worker.js";
+import { createTaskService, type TaskServiceOptions } from "./domain/tasks/service.js";
+import { applyIssueEvent } from "./domain/tickets/issue-events.js";
+import { IssueReplyWorker } from "./domain/tickets/issue-replies.js";
+import { deliveryKey } from "./domain/tickets/issue-task.js";
+import { type InstanceIdentity, newInstanceIdentity } from "./primitives/instance.js";
+import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
-import { createTaskService, type TaskServiceOptions } from "./tasks/service.js";
-import { applyIssueEvent } from "./tickets/issue-events.js";
-import { IssueReplyWorker } from "./tickets/issue-replies.js";
-import { deliveryKey } from "./tickets/issue-task.js";
-import { createLinearTracker } from "./tracker/linear/index.js";
-import { createWebhooksApp } from "./webhooks/app.js";
-import { WEBHOOKS_BASE_PATH } from "./webhooks/wire.js";
-import { WebhookWorker } from "./webhooks/worker.js";
+import { createAdminApp } from "./surfaces/admin/app.js";
+import { createSandboxAdminApp } from "./surfaces/admin/sandboxes.js";
+import { createTaskAdminApp } from "./surfaces/admin/tasks.js";
+import { createApiApp } from "./surfaces/api/app.js";
+import { API_BASE_PATH } from "./surfaces/api/wire.js";
+import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./surfaces/git/git-http.js";
+import { createHealthApp } from "./surfaces/health/app.js";
+import { allowedMethodsOf } from "./surfaces/http/allowed-methods.js";
+import { handleError, handleNotFound } from "./surfaces/http/errors.js";
+import { throttleFailedCredentials } from "./surfaces/http/failed-credentials.js";
+import { requestContext } from "./surfaces/http/request-context.js";
+import { createSurface, type ServerEnv } from "./surfaces/http/surface.js";
+import { createMcpApp } from "./surfaces/mcp/app.js";
+import { MCP_PATH } from "./surfaces/mcp/wire.js";
+import { createMembersApp } from "./surfaces/members/app.js";
+import { createOAuthApp } from "./surfaces/oauth/app.js";
+import { createApprovalApp } from "./surfaces/oauth/approval-app.js";
+import { type AuthorizationServer, createAuthorizationServer } from "./surfaces/oauth/provider.js";
+import { createOpenApiApp } from "./surfaces/openapi/app.js";
+import { describeApp } from "./surfaces/openapi/document.js";
+import { SECURITY_SCHEMES } from "./surfaces/openapi/schemas.js";
+import { createOpsApp } from "./surfaces/ops/app.js";
+import { createDashboardApp } from "./surfaces/pages/dashboard/app.js";
+import { createInstallApp } from "./surfaces/pages/install/app.js";
+import { createSignInApp } from "./surfaces/pages/sign-in-app.js";
+import { createTokensPageApp } from "./surfaces/pages/tokens/app.js";
+import { PAGE_PATHS } from "./surfaces/pages/wire.js";
+import { createProxyInternalApp } from "./surfaces/proxy-routes/app.js";
+import { createWebhooksApp } from "./surfaces/webhooks/app.js";
+import { WEBHOOKS_BASE_PATH } from "./surfaces/webhooks/wire.js";
+import { WebhookWorker } from "./surfaces/webhooks/worker.js";
 
 export interface ServerAppOptions {
   db: Store;

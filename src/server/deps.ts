@@ -1,15 +1,15 @@
 // What route factories receive: the store, the clock, the logger and the operation machinery.
 import type { Logger } from "pino";
-import type { CapabilitySettings } from "./capability/settings.js";
-import type { CodehostAppApi } from "./codehost/app-api.js";
-import type { InstanceIdentity } from "./instance.js";
-import type { IntegrationSettings } from "./integrations/settings.js";
-import type { OperationWaiters } from "./operations/waiters.js";
-import type { OperationWorker } from "./operations/worker.js";
-import type { SandboxManager } from "./sandboxes/manager.js";
-import type { SecretBox } from "./secrets/secret-box.js";
+import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
+import type { IntegrationSettings } from "./adapters/integrations/settings.js";
+import type { SandboxManager } from "./adapters/sandboxes/manager.js";
+import type { CapabilitySettings } from "./domain/capability/settings.js";
+import type { OperationWaiters } from "./domain/operations/waiters.js";
+import type { OperationWorker } from "./domain/operations/worker.js";
+import type { TaskService } from "./domain/tasks/service.js";
+import type { InstanceIdentity } from "./primitives/instance.js";
+import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
-import type { TaskService } from "./tasks/service.js";
 
 export interface ServerDeps {
   db: Store;

@@ -9,9 +9,6 @@ export {
   type ServerListeners,
 } from "./app.js";
 export type { ServerDeps } from "./deps.js";
-export { HttpError } from "./http/http-error.js";
-export { createNodeServer, MAX_HEADER_BYTES } from "./http/node-server.js";
-export { createSurface, type ServerEnv } from "./http/surface.js";
 export {
   createSecretBox,
   ephemeralSecretBox,
@@ -19,10 +16,13 @@ export {
   loadOrCreateSecretKey,
   type SecretBox,
   secretScope,
-} from "./secrets/index.js";
-export { applySeed } from "./seed/apply-seed.js";
-export { type SeedDocument, SeedDocumentSchema } from "./seed/schema.js";
+} from "./domain/secrets/index.js";
+export { applySeed } from "./domain/seed/apply-seed.js";
+export { type SeedDocument, SeedDocumentSchema } from "./domain/seed/schema.js";
 export { MIGRATIONS, type Migration } from "./store/migrations/index.js";
 export { openDatabase } from "./store/open-store.js";
 export type { Database } from "./store/sqlite.js";
 export { inTransaction } from "./store/transaction.js";
+export { HttpError } from "./surfaces/http/http-error.js";
+export { createNodeServer, MAX_HEADER_BYTES } from "./surfaces/http/node-server.js";
+export { createSurface, type ServerEnv } from "./surfaces/http/surface.js";

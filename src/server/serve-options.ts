@@ -4,7 +4,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
-import { checkIntegrationFlags } from "./integrations/settings.js";
+import { checkIntegrationFlags } from "./adapters/integrations/settings.js";
 
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;

@@ -4,8 +4,8 @@
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { BatonError, InputError, isBatonError, UsageError } from "../errors.js";
-import { checkCheckoutRoot } from "./sandboxes/checkout-root.js";
-import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./secrets/index.js";
+import { checkCheckoutRoot } from "./adapters/sandboxes/checkout-root.js";
+import { ephemeralSecretBox, loadOrCreateSecretKey, type SecretBox } from "./domain/secrets/index.js";
 import { redactDatabaseUrl, withoutUrlSecrets } from "./store/database-url.js";
 import { makeFolders, openDatabase, openPostgresStore } from "./store/open-store.js";
 import { explainPostgresError, parseDatabaseUrl } from "./store/postgres-errors.js";

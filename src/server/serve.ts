@@ -7,32 +7,32 @@ import { parseOrThrow } from "../config/zod-error.js";
 import { ConfigError, InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVICE_LOG_LEVEL } from "../log-level.js";
-import { createManualAgent } from "./agent/manual.js";
-import { createServerApp } from "./app.js";
-import { MAKE_TOKEN_HINT, weaknessOf } from "./auth/token-strength.js";
-import type { CapabilitySettings } from "./capability/settings.js";
-import { codehostPushOf, createPushAccessLookup } from "./codehost/push-access.js";
-import { newInstanceIdentity } from "./instance.js";
+import { createManualAgent } from "./adapters/agents/manual.js";
+import { codehostPushOf, createPushAccessLookup } from "./adapters/codehost/push-access.js";
 import {
   describeIntegrations,
   type IntegrationFlags,
   loadIntegrationSettings,
-} from "./integrations/settings.js";
-import { leaseSettingsOf } from "./leases.js";
+} from "./adapters/integrations/settings.js";
+import type { SandboxManager } from "./adapters/sandboxes/manager.js";
+import { startSandboxManager } from "./adapters/sandboxes/start.js";
+import { createServerApp } from "./app.js";
+import { MAKE_TOKEN_HINT, weaknessOf } from "./domain/auth/token-strength.js";
+import type { CapabilitySettings } from "./domain/capability/settings.js";
+import { leaseSettingsOf } from "./domain/leases.js";
+import type { SecretBox } from "./domain/secrets/index.js";
+import { applySeed } from "./domain/seed/apply-seed.js";
+import { SeedDocumentSchema } from "./domain/seed/schema.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
-import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./oauth/loopback-fetch.js";
-import type { SandboxManager } from "./sandboxes/manager.js";
-import { startSandboxManager } from "./sandboxes/start.js";
-import type { SecretBox } from "./secrets/index.js";
-import { applySeed } from "./seed/apply-seed.js";
-import { SeedDocumentSchema } from "./seed/schema.js";
+import { newInstanceIdentity } from "./primitives/instance.js";
 import { parseServeFlags } from "./serve-options.js";
 import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
 import type { Store } from "./store/store.js";
+import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./surfaces/oauth/loopback-fetch.js";
 import { wakePollFrom } from "./wake-settings.js";
 
-/** The real code host's and tracker's flags (IntegrationFlags, integrations/settings.ts) come with the rest. */
+/** The real code host's and tracker's flags (IntegrationFlags, adapters/integrations/settings.ts) come with the rest. */
 export interface ServeOptions extends IntegrationFlags {
   host: string;
   port: number;

@@ -13,7 +13,7 @@ import { execa } from "execa";
 import { BATONRC_FILE } from "../config/batonrc.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
 import { EvidenceRecordSchema } from "../evidence/schema.js";
-import { checkoutPathInBox } from "../server/sandboxes/driver.js";
+import { checkoutPathInBox } from "../server/adapters/sandboxes/driver.js";
 import { type ChildService, startChild } from "./services.js";
 import type {
   ActivationJson,

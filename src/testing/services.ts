@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { packageRoot } from "../server/sandboxes/image.js";
+import { packageRoot } from "../server/adapters/sandboxes/image.js";
 
 export function batonBin(): string {
   return join(packageRoot(), "dist", "src", "cli", "bin.js");

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithBrowser } from "../../src/client/browser-sign-in.js";
-import { findUserByEmail } from "../../src/server/auth/users.js";
 import type { ServerDeps } from "../../src/server/deps.js";
-import { disconnectApp, listConnectedApps } from "../../src/server/oauth/connected-apps.js";
+import { findUserByEmail } from "../../src/server/domain/auth/users.js";
+import { disconnectApp, listConnectedApps } from "../../src/server/surfaces/oauth/connected-apps.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { pollUntil } from "../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../helpers/serve.js";

@@ -9,15 +9,15 @@ import type { AddressInfo } from "node:net";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeServer } from "../../src/server/http/node-server.js";
+import { createNodeServer } from "../../src/server/surfaces/http/node-server.js";
 import {
   billingPath,
   capabilityRequestPath,
   capabilityRequestsPath,
   settingsPath,
   ticketsPath,
-} from "../../src/server/pages/dashboard/wire.js";
-import { SESSION_COOKIE } from "../../src/server/pages/wire.js";
+} from "../../src/server/surfaces/pages/dashboard/wire.js";
+import { SESSION_COOKIE } from "../../src/server/surfaces/pages/wire.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { createPagesHarness, type PagesHarness } from "../integration/pages/harness.js";
 

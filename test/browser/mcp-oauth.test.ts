@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenOnLoopback } from "../../src/client/loopback-callback.js";
 import { buildAuthorizationUrl, makeSignInSecrets } from "../../src/client/pkce.js";
-import { LOOPBACK_CLIENT_DOCUMENTS_ENV } from "../../src/server/oauth/loopback-fetch.js";
+import { LOOPBACK_CLIENT_DOCUMENTS_ENV } from "../../src/server/surfaces/oauth/loopback-fetch.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { type ClientDocumentServer, serveClientDocument } from "../helpers/client-document.js";
 import { pollUntil } from "../helpers/poll.js";

@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { Hono } from "hono";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeServer } from "../../src/server/http/node-server.js";
-import { createTokensPageApp } from "../../src/server/pages/tokens/app.js";
-import { PAGE_PATHS, SESSION_COOKIE } from "../../src/server/pages/wire.js";
+import { createNodeServer } from "../../src/server/surfaces/http/node-server.js";
+import { createTokensPageApp } from "../../src/server/surfaces/pages/tokens/app.js";
+import { PAGE_PATHS, SESSION_COOKIE } from "../../src/server/surfaces/pages/wire.js";
 import { launchBrowser, newContext } from "../helpers/browser.js";
 import { createPagesHarness, type PagesHarness } from "../integration/pages/harness.js";
 

@@ -4,13 +4,13 @@
 // after checking the client id, the registered redirect URI and the PKCE S256 challenge), the token endpoint
 // (`POST /oauth/token`, form-encoded: authorization_code with the PKCE verifier checked, refresh_token rotating the
 // refresh token), and `POST /graphql` with a Bearer check. The GraphQL endpoint does not parse GraphQL: it
-// answers by `operationName` (the adapter's operations, src/server/tracker/linear/wire.ts) from the variables,
+// answers by `operationName` (the adapter's operations, src/server/adapters/tracker/linear/wire.ts) from the variables,
 // which is enough to hold Linear's semantics (filters, `issue(id:)` by id or identifier, mutations' effects).
 // A rate-limit knob answers RATELIMITED with the reset header, and every request is logged.
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { LINEAR_OPERATIONS } from "../../src/server/tracker/linear/wire.js";
+import { LINEAR_OPERATIONS } from "../../src/server/adapters/tracker/linear/wire.js";
 
 export interface FakeUser {
   id: string;

@@ -3,10 +3,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { networkInterfaces } from "node:os";
-import type { DriverName, HostEndpoint, SandboxDriver } from "../../src/server/sandboxes/driver.js";
-import { createDockerDriver } from "../../src/server/sandboxes/drivers/docker.js";
-import { createNamespaceDriver } from "../../src/server/sandboxes/drivers/namespace.js";
-import { resolveSandboxImage } from "../../src/server/sandboxes/image.js";
+import type { DriverName, HostEndpoint, SandboxDriver } from "../../src/server/adapters/sandboxes/driver.js";
+import { createDockerDriver } from "../../src/server/adapters/sandboxes/drivers/docker.js";
+import { createNamespaceDriver } from "../../src/server/adapters/sandboxes/drivers/namespace.js";
+import { resolveSandboxImage } from "../../src/server/adapters/sandboxes/image.js";
 
 export const DRIVERS: readonly DriverName[] = ["docker", "namespace"];
 

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import type { SecretBox } from "../../src/server/secrets/secret-box.js";
+import type { SecretBox } from "../../src/server/primitives/secret-box.js";
 import { openPostgresStore } from "../../src/server/store/open-store.js";
 import type { PostgresStore } from "../../src/server/store/postgres-store.js";
 import type { Store } from "../../src/server/store/store.js";

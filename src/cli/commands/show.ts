@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import type { ApiClient } from "../../client/api-client.js";
 import type { Message, Task } from "../../client/schemas.js";
 import { BatonError, isBatonError } from "../../errors.js";
-import type { ApiErrorCode } from "../../server/api/wire.js";
+import type { ApiErrorCode } from "../../server/surfaces/api/wire.js";
 import { addWorkspaceFlag, chooseWorkspace, JSON_FLAG, JSON_HELP, withSession } from "../client-command.js";
 import { renderConversation, renderTask } from "../client-render.js";
 import type { CommandContext } from "../context.js";

@@ -1,6 +1,6 @@
 // The one error of the service's domain (tasks, tickets, auth, capability requests, operations): a stable code, a
 // reason that says what to fix, and the fields some codes carry. It knows no surface: each surface maps it in one
-// table (the public API: api/errors.ts; ops, admin and members: their domain-errors.ts; MCP: a tool result).
+// table (the public API: surfaces/api/errors.ts; ops, admin and members: their domain-errors.ts; MCP: a tool result).
 
 /** Every code a domain function refuses with; each surface has an answer for each. */
 export const DOMAIN_ERROR_CODES = [

@@ -2,7 +2,7 @@
 // that listener's fetch-style handler, and the URL clients use to reach it.
 import type { Server } from "node:http";
 import { UsageError } from "../../errors.js";
-import { createNodeServer } from "../http/node-server.js";
+import { createNodeServer } from "../surfaces/http/node-server.js";
 
 export interface BoundListener {
   server: Server;

@@ -2,7 +2,7 @@
 // database; no-ops on SQLite, whose write transactions already run one at a time). A transaction that takes
 // several takes them in the order listed here, so no two wait on each other.
 
-/** A request with an Idempotency-Key, from its lookup to its commit (tasks/idempotency.ts). */
+/** A request with an Idempotency-Key, from its lookup to its commit (domain/tasks/idempotency.ts). */
 export const idempotencyLock = (userId: string, key: string): string => `idempotency:${userId}:${key}`;
 
 /** A task's open turn, from reading its state to changing it: a stop, a hand-over, a turn's begin, end or takeover. */
@@ -22,6 +22,6 @@ export const pullRequestNumberLock = (workspaceId: string, repo: string): string
 export const rateLimitLock = (key: string): string => `rate-limit:${key}`;
 /**
  * A workspace's capability requests, from the re-read of an Idempotency-Key's answer and of a request for the same
- * target to the commit of a new one (capability/record.ts): concurrent duplicates share one request.
+ * target to the commit of a new one (domain/capability/record.ts): concurrent duplicates share one request.
  */
 export const capabilityRecordLock = (workspaceId: string): string => `capability-record:${workspaceId}`;

@@ -4,7 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import pg from "pg";
 import { BatonError } from "../../errors.js";
-import type { SecretBox } from "../secrets/secret-box.js";
+import type { SecretBox } from "../primitives/secret-box.js";
 import { redactDatabaseUrl, withoutUrlSecrets } from "./database-url.js";
 import { migrateDatabase, migrateStore } from "./migrate.js";
 import { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";

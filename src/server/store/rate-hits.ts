@@ -1,5 +1,5 @@
 // Rate limits shared by every instance, as an exact sliding window: at most `limit` admitted hits on a key in
-// any `windowMs`, the same rule as the in-memory limiter (limits/rate-limiter.ts). Each admitted hit is a row;
+// any `windowMs`, the same rule as the in-memory limiter (domain/limits/rate-limiter.ts). Each admitted hit is a row;
 // a hit is admitted when fewer than `limit` rows of its key fall in the window ending now, counted and recorded
 // under the key's lock, so concurrent hits on any number of instances never admit one too many. Refused hits
 // leave no row: they do not use the budget.

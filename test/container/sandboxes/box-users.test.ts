@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreatedBox, SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { parseUidRange } from "../../../src/server/sandboxes/drivers/box-uids.js";
-import { createNamespaceDriver } from "../../../src/server/sandboxes/drivers/namespace.js";
-import { buildBoxEnvironment } from "../../../src/server/sandboxes/environment.js";
-import { resolveSandboxImage } from "../../../src/server/sandboxes/image.js";
+import type { CreatedBox, SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
+import { parseUidRange } from "../../../src/server/adapters/sandboxes/drivers/box-uids.js";
+import { createNamespaceDriver } from "../../../src/server/adapters/sandboxes/drivers/namespace.js";
+import { buildBoxEnvironment } from "../../../src/server/adapters/sandboxes/environment.js";
+import { resolveSandboxImage } from "../../../src/server/adapters/sandboxes/image.js";
 import { runBaton } from "../../helpers/cli.js";
 import { boxName } from "../../helpers/sandbox-drivers.js";
 

@@ -6,7 +6,7 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreatedBox, SandboxDriver } from "../../../src/server/sandboxes/driver.js";
+import type { CreatedBox, SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   boxName,

@@ -6,10 +6,10 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { createDockerDriver } from "../../../src/server/sandboxes/drivers/docker.js";
-import { createNamespaceDriver } from "../../../src/server/sandboxes/drivers/namespace.js";
-import { resolveSandboxImage } from "../../../src/server/sandboxes/image.js";
+import type { SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
+import { createDockerDriver } from "../../../src/server/adapters/sandboxes/drivers/docker.js";
+import { createNamespaceDriver } from "../../../src/server/adapters/sandboxes/drivers/namespace.js";
+import { resolveSandboxImage } from "../../../src/server/adapters/sandboxes/image.js";
 import { boxName, DRIVERS, sandboxImage } from "../../helpers/sandbox-drivers.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "baton-sandbox-gone-"));

@@ -3,7 +3,7 @@
 // the egress proxy's internal route all answer 404 as if they did not exist (DESIGN "Handlers and listeners").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROXY_INTERNAL_PATHS } from "../../../src/proxy/lease/wire.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,

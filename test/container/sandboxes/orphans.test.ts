@@ -5,15 +5,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import type { DriverName } from "../../../src/server/sandboxes/driver.js";
+import type { DriverName } from "../../../src/server/adapters/sandboxes/driver.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { DRIVERS, makeDriver, sandboxImage } from "../../helpers/sandbox-drivers.js";
 
 // Runs in a child process (the built driver modules) that makes one box and then waits to be killed.
 const CHILD = `
 const [driverName, image, rootfs, batonDir] = process.argv.slice(1);
-const { createDockerDriver } = await import(${JSON.stringify(join(PROJECT_ROOT, "dist/src/server/sandboxes/drivers/docker.js"))});
-const { createNamespaceDriver } = await import(${JSON.stringify(join(PROJECT_ROOT, "dist/src/server/sandboxes/drivers/namespace.js"))});
+const { createDockerDriver } = await import(${JSON.stringify(join(PROJECT_ROOT, "dist/src/server/adapters/sandboxes/drivers/docker.js"))});
+const { createNamespaceDriver } = await import(${JSON.stringify(join(PROJECT_ROOT, "dist/src/server/adapters/sandboxes/drivers/namespace.js"))});
 const { createServer } = await import("node:net");
 const target = createServer().listen(0, "127.0.0.1");
 await new Promise((r) => target.once("listening", r));
@@ -28,7 +28,7 @@ const iptablesRules = () => execFileSync("iptables", ["-S", "BATON-SANDBOX-IN"],
 
 describe.each(DRIVERS)("the %s driver after a killed service", (driverName: DriverName) => {
   it("removes the dead service's boxes, network and firewall rules when it starts", async () => {
-    const { resolveSandboxImage } = await import("../../../src/server/sandboxes/image.js");
+    const { resolveSandboxImage } = await import("../../../src/server/adapters/sandboxes/image.js");
     const image = resolveSandboxImage();
     const child = spawn(
       process.execPath,

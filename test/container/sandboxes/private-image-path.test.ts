@@ -5,9 +5,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { createNamespaceDriver } from "../../../src/server/sandboxes/drivers/namespace.js";
-import { resolveSandboxImage } from "../../../src/server/sandboxes/image.js";
+import type { SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
+import { createNamespaceDriver } from "../../../src/server/adapters/sandboxes/drivers/namespace.js";
+import { resolveSandboxImage } from "../../../src/server/adapters/sandboxes/image.js";
 import { boxName } from "../../helpers/sandbox-drivers.js";
 
 describe("the namespace driver with its image under a private folder", () => {

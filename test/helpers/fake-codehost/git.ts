@@ -5,7 +5,7 @@ import { mkdir } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { parseCgiHead } from "../../../src/server/codehost/cgi.js";
+import { parseCgiHead } from "../../../src/server/surfaces/git/cgi.js";
 
 const run = promisify(execFile);
 const ENV = {

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CodehostAppSettings } from "../../../src/server/integrations/settings.js";
+import type { CodehostAppSettings } from "../../../src/server/adapters/integrations/settings.js";
 import type { ApiAnswer } from "./api.js";
 import { makeAppKeyPair } from "./auth.js";
 import { answerApi, rateHeadersOf } from "./gate.js";

@@ -1,7 +1,7 @@
 // `baton admin token create` against a real `baton serve`: the token alone on stdout (shown this once), what it
 // is on stderr, --json, and refusals that say what to fix.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { killLeftoverServes, type ServeHandle, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
 import { API_SEED } from "./harness.js";

@@ -1,8 +1,8 @@
 // Reference section 5 (Authentication), section 2 "Access token", GET /v1/me and DELETE /v1/me/token, through
 // app.request(): every rule as a row named after the reference's sentence.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { createPersonalToken } from "../../../src/server/auth/personal-tokens-store.js";
+import { createPersonalToken } from "../../../src/server/domain/auth/personal-tokens-store.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, CANARIES, createApiHarness, TOKENS } from "./harness.js";
 
 let h: ApiHarness;

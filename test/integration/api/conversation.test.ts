@@ -1,7 +1,7 @@
 // Reference section 3 "Task" facts, section 4 "GET/POST .../messages", "POST .../stop" and the plan's slots and
 // queue (section 8), through app.request(), with an agent the test answers (gated-agent.ts says why).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { createGatedAgent, reply } from "./gated-agent.js";
 import { type ApiHarness, createApiHarness, freshToken, until, waitForStatus } from "./harness.js";
 

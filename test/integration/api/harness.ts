@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { createLogger } from "../../../src/log.js";
-import { API_HEADERS } from "../../../src/server/api/wire.js";
-import { createPersonalToken } from "../../../src/server/auth/personal-tokens-store.js";
+import { createPersonalToken } from "../../../src/server/domain/auth/personal-tokens-store.js";
+import type { TaskServiceOptions } from "../../../src/server/domain/tasks/service.js";
 import {
   applySeed,
   createServerApp,
@@ -18,9 +18,9 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import type { SecretBox } from "../../../src/server/secrets/secret-box.js";
+import type { SecretBox } from "../../../src/server/primitives/secret-box.js";
 import type { Store } from "../../../src/server/store/store.js";
-import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
+import { API_HEADERS } from "../../../src/server/surfaces/api/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { checkResponse } from "./openapi-check.js";

@@ -4,9 +4,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { handOverTask } from "../../../src/server/domain/tasks/engine.js";
 import { createServerApp } from "../../../src/server/index.js";
-import { handOverTask } from "../../../src/server/tasks/engine.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
 let h: ApiHarness;

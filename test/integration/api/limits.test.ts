@@ -1,7 +1,7 @@
 // Reference section 8 "Limits" (running tasks, request rate) and section 7's 429 codes, through app.request().
 // The scripted agent holds turns ("hold" waits ten minutes, until stopped) so tasks stay running while counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
 const USERS = Array.from({ length: 21 }, (_, i) => `user${i}@load.test`);

@@ -1,7 +1,7 @@
 // Reference section 4 "GET .../tasks" and "GET .../tasks/{taskId}/messages": order, filters, page sizes and
 // cursors, every error code, through app.request().
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { createGatedAgent, reply } from "./gated-agent.js";
 import { type ApiHarness, createApiHarness, freshToken, until, waitForStatus } from "./harness.js";
 

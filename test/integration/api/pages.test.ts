@@ -2,7 +2,7 @@
 // (limit 1 to 100) and the conversation's default of 100 (limit 1 to 200), each page followed to the end with no
 // entry twice and none missing. Everything is made through the API with the scripted agent (quick replies).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
 const SEED = {

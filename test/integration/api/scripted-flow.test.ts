@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { ADMIN_PATHS, HEADERS } from "../../../src/transport/wire.js";
 import {
   ADMIN_TOKEN,

@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
 import { applySeed, SeedDocumentSchema } from "../../../src/server/index.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { API_SEED, type ApiHarness, createApiHarness, TOKENS } from "./harness.js";
 
 let h: ApiHarness;

@@ -6,7 +6,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { BATON_BIN } from "../../helpers/cli.js";
 import { FIXTURES, killLeftoverServes, LOUD, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED, CANARIES, TOKENS, until } from "./harness.js";

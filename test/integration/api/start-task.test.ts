@@ -1,7 +1,7 @@
 // Reference section 4 "POST /v1/workspaces/{workspaceId}/tasks", "GET .../tasks/{taskId}", section 7's codes for
 // them and section 8's sizes, through app.request(): one row per sentence.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, waitForStatus } from "./harness.js";
 
 let h: ApiHarness;

@@ -4,7 +4,7 @@
 // app.request() (the bodies are raw JSON text, so `\ud800` reaches JSON.parse as the escape a client sends), and
 // once through a real `baton serve` socket.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED, type ApiHarness, createApiHarness, freshToken, TOKENS, waitForStatus } from "./harness.js";
 import { createSocketClient } from "./socket-client.js";

@@ -4,9 +4,9 @@
 // call, so a test can see who was asked what, as whom, and in which order.
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import type { Codehost, CodehostIssue } from "../../../src/server/codehost/port.js";
-import type { Tracker, TrackerIssue } from "../../../src/server/tracker/port.js";
+import type { Codehost, CodehostIssue } from "../../../src/server/adapters/codehost/port.js";
+import type { Tracker, TrackerIssue } from "../../../src/server/adapters/tracker/port.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, until, waitForStatus } from "./harness.js";
 
 const calls: { port: string; method: string; input: Record<string, unknown> }[] = [];

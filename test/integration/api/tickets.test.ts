@@ -1,7 +1,7 @@
 // Reference section 4 "GET .../tickets" and "POST .../tickets/delegate" through app.request(), on the seed's
 // tracker and code-host issues (fixtures/seeds/api.json).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, TOKENS, waitForStatus } from "./harness.js";
 
 let h: ApiHarness;

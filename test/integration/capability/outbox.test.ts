@@ -9,12 +9,12 @@ import {
   createSmtpSender,
   type DeliveryWorker,
   startDeliveryWorker,
-} from "../../../src/server/capability/mailer.js";
+} from "../../../src/server/domain/capability/mailer.js";
 import {
   enqueueNotification,
   notificationsOf,
   requeueFailedDeliveries,
-} from "../../../src/server/capability/outbox.js";
+} from "../../../src/server/domain/capability/outbox.js";
 import { migrateDatabase } from "../../../src/server/store/migrate.js";
 import { loadSqlite } from "../../../src/server/store/sqlite.js";
 import type { Store } from "../../../src/server/store/store.js";

@@ -4,7 +4,7 @@
 // In-process handler, real SQLite file.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretScope } from "../../../src/server/secrets/index.js";
+import { secretScope } from "../../../src/server/domain/secrets/index.js";
 import { HEADERS } from "../../../src/transport/wire.js";
 import { CANARIES, type InProcessService, paths, startInProcess, TOKENS } from "./harness.js";
 

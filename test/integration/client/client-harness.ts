@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { locateConfig, saveConfig } from "../../../src/client/config.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { ADMIN_PATHS } from "../../../src/transport/wire.js";
 import { BATON_BIN, type BatonRun, runBaton } from "../../helpers/cli.js";
 import type { ServeHandle } from "../../helpers/serve.js";

@@ -3,7 +3,7 @@
 // out here (logout revokes); the canary check at the end reads every output and every file the client left.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { runBaton } from "../../helpers/cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { TOKENS } from "../api/harness.js";

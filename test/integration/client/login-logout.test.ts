@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { TOKENS } from "../api/harness.js";
 import { type ClientRig, startClientRig } from "./rig.js";
 

@@ -2,7 +2,7 @@
 // real binary against a real `baton serve --agent manual`: each case ends the turn as it needs with the admin
 // answer route, or a member's stop.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED, TOKENS } from "../api/harness.js";

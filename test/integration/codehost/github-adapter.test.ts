@@ -1,8 +1,8 @@
-// The GitHub App adapter (src/server/codehost/github) against a loopback fake of GitHub: no code host is
+// The GitHub App adapter (src/server/adapters/codehost/github) against a loopback fake of GitHub: no code host is
 // reachable from the test machine, so test/helpers/fake-codehost speaks its documented REST protocol and git's
 // smart HTTP, checks the App JWT and installation tokens, and has knobs for rate limits and 5xx answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CodehostError } from "../../../src/server/codehost/port.js";
+import { CodehostError } from "../../../src/server/adapters/codehost/port.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createGithubHarness, type GithubHarness, INSTALLATION, WORKSPACE } from "./github-harness.js";

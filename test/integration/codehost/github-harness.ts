@@ -8,8 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { pino } from "pino";
-import { createGithubCodehost } from "../../../src/server/codehost/github/adapter.js";
-import { recordInstallation, setInstallationRepos } from "../../../src/server/codehost/installations.js";
+import { createGithubCodehost } from "../../../src/server/adapters/codehost/github/adapter.js";
+import {
+  recordInstallation,
+  setInstallationRepos,
+} from "../../../src/server/adapters/codehost/installations.js";
 import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";

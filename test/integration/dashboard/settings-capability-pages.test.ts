@@ -10,7 +10,7 @@ import {
   capabilityRequestsPath,
   capabilitySecretPath,
   settingsPath,
-} from "../../../src/server/pages/dashboard/wire.js";
+} from "../../../src/server/surfaces/pages/dashboard/wire.js";
 import { createPagesHarness, csrfOf, type PagesHarness } from "../pages/harness.js";
 
 let h: PagesHarness;

@@ -3,8 +3,9 @@
 // Every route: a member of another workspace gets 404, a form without the CSRF token is refused, and a double
 // submit (the same hidden idempotency key) starts or sends once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upsertUser } from "../../../src/server/auth/users.js";
-import { DASHBOARD_SCRIPT } from "../../../src/server/pages/dashboard/script.js";
+import { upsertUser } from "../../../src/server/domain/auth/users.js";
+import { insertTask } from "../../../src/server/domain/tasks/task-store.js";
+import { DASHBOARD_SCRIPT } from "../../../src/server/surfaces/pages/dashboard/script.js";
 import {
   DASHBOARD_HOME,
   DASHBOARD_SCRIPT_PATH,
@@ -14,10 +15,9 @@ import {
   taskStopPath,
   tasksPath,
   taskUpdatesPath,
-} from "../../../src/server/pages/dashboard/wire.js";
-import { startWebSession } from "../../../src/server/pages/session.js";
-import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
-import { insertTask } from "../../../src/server/tasks/task-store.js";
+} from "../../../src/server/surfaces/pages/dashboard/wire.js";
+import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
+import { CSRF_FIELD } from "../../../src/server/surfaces/pages/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createPagesHarness, csrfOf, inputValue, type PagesHarness } from "../pages/harness.js";
 

@@ -3,7 +3,7 @@
 // reachable here), a browser played by a session cookie. The picker must list what GET .../tickets lists and
 // delegate through the same delegateTicket, showing each refusal's reason as written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { delegatePath, tasksPath, ticketsPath } from "../../../src/server/pages/dashboard/wire.js";
+import { delegatePath, tasksPath, ticketsPath } from "../../../src/server/surfaces/pages/dashboard/wire.js";
 import { createPagesHarness, csrfOf, type PagesHarness } from "../pages/harness.js";
 
 let h: PagesHarness;

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signBody } from "../../../src/server/webhooks/verify.js";
+import { signBody } from "../../../src/server/surfaces/webhooks/verify.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { FIXTURES, LOUD, type ServeHandle, startServe } from "../../helpers/serve.js";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_LIMITS, MCP_PATH, MODERN_PROTOCOL_VERSION } from "../../../src/server/mcp/wire.js";
+import { MCP_LIMITS, MCP_PATH, MODERN_PROTOCOL_VERSION } from "../../../src/server/surfaces/mcp/wire.js";
 import { killLeftoverServes, LOUD, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED, CANARIES, TOKENS, until } from "../api/harness.js";
 

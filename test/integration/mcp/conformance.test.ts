@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_PATH } from "../../../src/server/mcp/wire.js";
+import { MCP_PATH } from "../../../src/server/surfaces/mcp/wire.js";
 import { ADMIN_PATHS, CreateTokenResponseSchema } from "../../../src/transport/wire.js";
 import { type BearerForwarder, startBearerForwarder } from "../../helpers/bearer-forwarder.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";

@@ -1,14 +1,14 @@
 // Every rule of both eras of POST /v1/mcp (reference section 4 "MCP endpoint", 7 "MCP protocol errors"), the
 // Origin rule, bearer-only auth and the body bound, table-driven through the public listener's handler.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endSignIn, recordAccessToken } from "../../../src/server/domain/auth/sign-ins.js";
 import {
   LEGACY_PROTOCOL_VERSIONS,
   MCP_GATE_ERRORS,
   MCP_LIMITS,
   MCP_PATH,
   MODERN_PROTOCOL_VERSION,
-} from "../../../src/server/mcp/wire.js";
-import { endSignIn, recordAccessToken } from "../../../src/server/oauth/sign-ins.js";
+} from "../../../src/server/surfaces/mcp/wire.js";
 import { type ApiHarness, CANARIES, createApiHarness, TOKENS } from "../api/harness.js";
 import { callTool, legacy, META, modern, rpc } from "./rpc.js";
 
@@ -250,7 +250,7 @@ describe("request bodies", () => {
 });
 
 describe("a token from the authorization server is good only on the resource it was issued for (RFC 8707)", () => {
-  // Recorded as the provider records the tokens it issues (oauth/sign-ins.ts); the browser flow that issues them
+  // Recorded as the provider records the tokens it issues (src/server/domain/auth/sign-ins.ts); the browser flow that issues them
   // is the OAuth suite's.
   const issue = async (resourceKind: "api" | "mcp", token: string) => {
     const user = (await h.db.get("SELECT id FROM users WHERE email = 'dev@acme.test'")) as { id: string };

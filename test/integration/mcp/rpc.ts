@@ -1,7 +1,7 @@
 // JSON-RPC to the MCP endpoint through the public listener's handler (no socket): modern requests carry the
 // `_meta` envelope and the matching MCP-Protocol-Version / Mcp-Method / Mcp-Name headers unless a test removes
 // or changes them; legacy requests carry none. Every answer is kept so a suite can check no canary left.
-import { MCP_PATH, MODERN_PROTOCOL_VERSION } from "../../../src/server/mcp/wire.js";
+import { MCP_PATH, MODERN_PROTOCOL_VERSION } from "../../../src/server/surfaces/mcp/wire.js";
 import { type ApiHarness, TOKENS } from "../api/harness.js";
 
 export const META = {

@@ -3,8 +3,8 @@
 // text names the code and says what to fix (reference section 4 "MCP endpoint"); the budget of 120 calls a
 // minute per token covers every MCP call (section 8 "MCP rate"). The harness clock moves the window on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { MCP_GATE_ERRORS, MCP_LIMITS } from "../../../src/server/mcp/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
+import { MCP_GATE_ERRORS, MCP_LIMITS } from "../../../src/server/surfaces/mcp/wire.js";
 import {
   type ApiHarness,
   CANARIES,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
-import { disconnectApp, listConnectedApps } from "../../../src/server/oauth/connected-apps.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
+import { disconnectApp, listConnectedApps } from "../../../src/server/surfaces/oauth/connected-apps.js";
 import { type OAuthWorld, OWNER, STRANGER, startOAuthWorld } from "./harness.js";
 
 const DAY = 86_400_000;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { signInWithBrowser } from "../../../src/client/browser-sign-in.js";
 import { listenOnLoopback } from "../../../src/client/loopback-callback.js";
 import { buildAuthorizationUrl, makeSignInSecrets } from "../../../src/client/pkce.js";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import {
   applySeed,
   createNodeServer,
@@ -21,8 +21,8 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
 import { dumpTestStore, openTestStore } from "../../helpers/test-store.js";

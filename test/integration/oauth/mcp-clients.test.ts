@@ -1,9 +1,9 @@
 import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
-import { listConnectedApps } from "../../../src/server/oauth/connected-apps.js";
-import { fetchAllowingLoopback } from "../../../src/server/oauth/loopback-fetch.js";
-import { lookUpSignInToken } from "../../../src/server/oauth/sign-ins.js";
+import { lookUpSignInToken } from "../../../src/server/domain/auth/sign-ins.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
+import { listConnectedApps } from "../../../src/server/surfaces/oauth/connected-apps.js";
+import { fetchAllowingLoopback } from "../../../src/server/surfaces/oauth/loopback-fetch.js";
 import { type ClientDocumentServer, serveClientDocument } from "../../helpers/client-document.js";
 import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
 

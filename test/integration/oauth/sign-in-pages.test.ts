@@ -2,8 +2,8 @@
 // single use, 15 minutes, safe `next`, throttled), the session cookie's attributes, CSRF on the approval form,
 // and the rule that a bearer token never authenticates a page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { csrfTokenFor } from "../../../src/server/pages/session.js";
-import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
+import { csrfTokenFor } from "../../../src/server/surfaces/pages/session.js";
+import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/surfaces/pages/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
 

@@ -6,10 +6,13 @@
 // "Disconnect ends the next call" runs with the real server in the sign-in flow's browser test.
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConnectedApp } from "../../../src/server/oauth/connected-apps.js";
-import { type ConnectedAppsPort, createTokensPageApp } from "../../../src/server/pages/tokens/app.js";
-import { NOTICES, TOKENS_PAGE_PATHS } from "../../../src/server/pages/tokens/wire.js";
-import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
+import type { ConnectedApp } from "../../../src/server/surfaces/oauth/connected-apps.js";
+import {
+  type ConnectedAppsPort,
+  createTokensPageApp,
+} from "../../../src/server/surfaces/pages/tokens/app.js";
+import { NOTICES, TOKENS_PAGE_PATHS } from "../../../src/server/surfaces/pages/tokens/wire.js";
+import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/surfaces/pages/wire.js";
 import { createPagesHarness, csrfOf, type PagesHarness } from "./harness.js";
 
 const APP: ConnectedApp = {

@@ -6,8 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { findUserByEmail, type User } from "../../../src/server/auth/users.js";
+import { findUserByEmail, type User } from "../../../src/server/domain/auth/users.js";
 import {
   applySeed,
   createServerApp,
@@ -15,9 +14,10 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { startWebSession } from "../../../src/server/pages/session.js";
-import { CSRF_FIELD } from "../../../src/server/pages/wire.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
+import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
+import { CSRF_FIELD } from "../../../src/server/surfaces/pages/wire.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 

@@ -8,12 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
 import {
   installationById,
   installationOfRepo,
   recordInstallation,
-} from "../../../src/server/codehost/installations.js";
+} from "../../../src/server/adapters/codehost/installations.js";
+import { LOCAL_INTEGRATIONS } from "../../../src/server/adapters/integrations/settings.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import {
   applySeed,
   createServerApp,
@@ -21,9 +22,8 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
-import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { type FakeCodehost, startFakeCodehost } from "../../helpers/fake-codehost/index.js";
 import { openTestStore } from "../../helpers/test-store.js";

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
+import { LOCAL_INTEGRATIONS } from "../../../src/server/adapters/integrations/settings.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import {
   applySeed,
   createServerApp,
@@ -19,9 +19,9 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
-import { startWebSession } from "../../../src/server/pages/session.js";
 import type { Store } from "../../../src/server/store/store.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
+import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
 import { dumpTestStore, openTestStore } from "../../helpers/test-store.js";
 import { API_SEED, TOKENS } from "../api/harness.js";

@@ -1,7 +1,7 @@
 // The tokens page in the real `baton serve` binary: mounted on the public listener (behind sign-in, with the
 // page headers), absent from the admin and sandbox listeners.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAGE_PATHS } from "../../../src/server/pages/wire.js";
+import { PAGE_PATHS } from "../../../src/server/surfaces/pages/wire.js";
 import { killLeftoverServes, type ServeHandle, startServe } from "../../helpers/serve.js";
 import { API_SEED } from "../api/harness.js";
 

@@ -3,10 +3,10 @@
 // are shown", revoke ("revocation is immediate"), refusals that say what to fix, CSRF on every form, and a web
 // session (never a bearer token) to see it at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOwnToken } from "../../../src/server/auth/own-tokens.js";
-import { newId } from "../../../src/server/auth/tokens.js";
-import { NOTICES, TOKENS_PAGE_PATHS } from "../../../src/server/pages/tokens/wire.js";
-import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/pages/wire.js";
+import { createOwnToken } from "../../../src/server/domain/auth/own-tokens.js";
+import { newId } from "../../../src/server/primitives/tokens.js";
+import { NOTICES, TOKENS_PAGE_PATHS } from "../../../src/server/surfaces/pages/tokens/wire.js";
+import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/surfaces/pages/wire.js";
 import { WIRE_ERRORS } from "../../../src/transport/wire.js";
 import {
   type Answer,

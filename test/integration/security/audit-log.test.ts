@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { ADMIN_ACTOR, AUDIT_EVENTS, SERVICE_ACTOR } from "../../../src/server/audit/events.js";
+import { ADMIN_ACTOR, AUDIT_EVENTS, SERVICE_ACTOR } from "../../../src/audit/events.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { ADMIN_PATHS, HEADERS, PATHS } from "../../../src/transport/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {

@@ -4,9 +4,9 @@
 // another address is not affected; the flood is logged in at most two lines. Each flood comes from its own
 // loopback address (127.0.0.3...), so the test's own admin calls from 127.0.0.1 are never throttled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUDIT_EVENTS } from "../../../src/audit/events.js";
 import { PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER } from "../../../src/proxy/lease/wire.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { AUDIT_EVENTS } from "../../../src/server/audit/events.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { DEFAULT_THROTTLE_LIMITS } from "../../../src/throttle/failed-credentials.js";
 import { ADMIN_PATHS, HEADERS, PATHS, WIRE_ERRORS } from "../../../src/transport/wire.js";
 import { type AddressedAnswer, requestFrom } from "../../helpers/from-address.js";

@@ -6,7 +6,7 @@
 // rule through real drivers and a real `baton env activate`).
 import { afterEach, describe, expect, it } from "vitest";
 import { type Overlay, OverlaySchema } from "../../../src/envfile/overlay.js";
-import { insertBox } from "../../../src/server/sandboxes/store.js";
+import { insertBox } from "../../../src/server/adapters/sandboxes/store.js";
 import { type Operation, PATHS } from "../../../src/transport/wire.js";
 import { type Credentials, createHarness, type Harness, opsHeaders } from "./harness.js";
 

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { boxGitEnvironment, boxGitUrl } from "../../../src/server/codehost/git-http.js";
-import { createNodeServer } from "../../../src/server/http/node-server.js";
-import { getBox, insertBox } from "../../../src/server/sandboxes/store.js";
+import { getBox, insertBox } from "../../../src/server/adapters/sandboxes/store.js";
+import { boxGitEnvironment, boxGitUrl } from "../../../src/server/surfaces/git/git-http.js";
+import { createNodeServer } from "../../../src/server/surfaces/http/node-server.js";
 import { type Credentials, createHarness, type Harness } from "./harness.js";
 
 let harness: Harness;

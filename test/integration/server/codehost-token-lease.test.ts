@@ -10,10 +10,10 @@ import {
   PROXY_INTERNAL_PATHS,
   PROXY_TOKEN_HEADER,
 } from "../../../src/proxy/lease/wire.js";
-import { setInstallationSuspended } from "../../../src/server/codehost/installations.js";
-import { createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
-import { rememberActivatedRepository } from "../../../src/server/operations/engagement-state.js";
-import { createManagerSandboxes } from "../../../src/server/sandboxes/turn-sandboxes.js";
+import { setInstallationSuspended } from "../../../src/server/adapters/codehost/installations.js";
+import { createPushAccessLookup } from "../../../src/server/adapters/codehost/push-access.js";
+import { createManagerSandboxes } from "../../../src/server/adapters/sandboxes/turn-sandboxes.js";
+import { rememberActivatedRepository } from "../../../src/server/domain/operations/engagement-state.js";
 import {
   CANARY_TOKEN,
   DESTINATIONS,

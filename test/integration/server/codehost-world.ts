@@ -8,13 +8,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import type { CodehostAppApi } from "../../../src/server/codehost/app-api.js";
+import type { CodehostAppApi } from "../../../src/server/adapters/codehost/app-api.js";
 import {
   addInstallationRepos,
   type Installation,
   recordInstallation,
-} from "../../../src/server/codehost/installations.js";
-import { codehostPushOf, createPushAccessLookup } from "../../../src/server/codehost/push-access.js";
+} from "../../../src/server/adapters/codehost/installations.js";
+import { codehostPushOf, createPushAccessLookup } from "../../../src/server/adapters/codehost/push-access.js";
+import { LOCAL_INTEGRATIONS } from "../../../src/server/adapters/integrations/settings.js";
+import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
+import { SandboxManager } from "../../../src/server/adapters/sandboxes/manager.js";
 import {
   applySeed,
   createServerApp,
@@ -22,9 +25,6 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
-import { resolveBoxEnv, type SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { SEED_PATH } from "./harness.js";

@@ -5,13 +5,17 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
-import { createManualAgent } from "../../../src/server/agent/manual.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { createManualAgent } from "../../../src/server/adapters/agents/manual.js";
 import { createServerApp, type ServerApp } from "../../../src/server/app.js";
-import { claimHead, MAX_ATTEMPTS, stillHolds } from "../../../src/server/operations/claim-operation.js";
-import { ephemeralSecretBox } from "../../../src/server/secrets/index.js";
-import { applySeed } from "../../../src/server/seed/apply-seed.js";
-import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
+import {
+  claimHead,
+  MAX_ATTEMPTS,
+  stillHolds,
+} from "../../../src/server/domain/operations/claim-operation.js";
+import { ephemeralSecretBox } from "../../../src/server/domain/secrets/index.js";
+import { applySeed } from "../../../src/server/domain/seed/apply-seed.js";
+import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
+import { beginTurn, finishTurn, takeOverTurn } from "../../../src/server/domain/tasks/engine.js";
 import { migrateStore } from "../../../src/server/store/migrate.js";
 import {
   engagementsToDrain,
@@ -19,7 +23,7 @@ import {
   type OperationRow,
 } from "../../../src/server/store/operations.js";
 import type { Store } from "../../../src/server/store/store.js";
-import { beginTurn, finishTurn, takeOverTurn } from "../../../src/server/tasks/engine.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { ADMIN_PATHS, CreateSandboxResponseSchema, HEADERS } from "../../../src/transport/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { ENGINES } from "../../helpers/postgres.js";

@@ -4,9 +4,9 @@
 // app.request(), no socket.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER } from "../../../src/proxy/lease/wire.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
 import type { ListenerName } from "../../../src/server/app.js";
-import { CODEHOST_GIT_BASE_PATH } from "../../../src/server/codehost/git-http.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
+import { CODEHOST_GIT_BASE_PATH } from "../../../src/server/surfaces/git/git-http.js";
 import {
   ADMIN_PATHS,
   HEADERS,

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_HEADER_BYTES } from "../../../src/server/http/node-server.js";
+import { MAX_HEADER_BYTES } from "../../../src/server/surfaces/http/node-server.js";
 import { ADMIN_PATHS, HEADERS, PATHS } from "../../../src/transport/wire.js";
 import { killLeftoverServes, type ServeHandle, startServe, TEST_ADMIN_TOKEN } from "../../helpers/serve.js";
 import { SEED_PATH } from "./harness.js";

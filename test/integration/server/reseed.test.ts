@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOrCreateSecretKey, secretScope } from "../../../src/server/secrets/index.js";
+import { loadOrCreateSecretKey, secretScope } from "../../../src/server/domain/secrets/index.js";
 import {
   ADMIN_PATHS,
   CAPABILITY_PATHS,

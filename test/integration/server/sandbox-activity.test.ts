@@ -4,7 +4,7 @@
 // written with the manager's own store function (test/container runs the manager on real drivers).
 import { afterEach, describe, expect, it } from "vitest";
 import { PROXY_INTERNAL_PATHS, PROXY_TOKEN_HEADER } from "../../../src/proxy/lease/wire.js";
-import { getBox, insertBox } from "../../../src/server/sandboxes/store.js";
+import { getBox, insertBox } from "../../../src/server/adapters/sandboxes/store.js";
 import { type Credentials, createHarness, type Harness, PROXY_TOKEN } from "./harness.js";
 
 let harness: Harness | undefined;

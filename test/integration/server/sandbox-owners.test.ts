@@ -5,11 +5,11 @@
 // store's record of owners, not what a driver does; test/container/sandboxes/adopt.test.ts covers the real one.
 import pino from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { InstanceIdentity } from "../../../src/server/instance.js";
-import type { CreatedBox, SandboxDriver } from "../../../src/server/sandboxes/driver.js";
-import { SandboxManager } from "../../../src/server/sandboxes/manager.js";
-import { BOX_OWNER_LEASE_MS } from "../../../src/server/sandboxes/ownership.js";
-import { getBox } from "../../../src/server/sandboxes/store.js";
+import type { CreatedBox, SandboxDriver } from "../../../src/server/adapters/sandboxes/driver.js";
+import { SandboxManager } from "../../../src/server/adapters/sandboxes/manager.js";
+import { BOX_OWNER_LEASE_MS } from "../../../src/server/adapters/sandboxes/ownership.js";
+import { getBox } from "../../../src/server/adapters/sandboxes/store.js";
+import type { InstanceIdentity } from "../../../src/server/primitives/instance.js";
 import { migrateStore } from "../../../src/server/store/migrate.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { ENGINES, useEngine } from "../../helpers/postgres.js";

@@ -6,8 +6,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
 import { quoteIdentifier } from "../../../src/server/store/postgres-store.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quoteIdentifier } from "../../../src/server/store/postgres-store.js";
-import { signBody } from "../../../src/server/webhooks/verify.js";
+import { signBody } from "../../../src/server/surfaces/webhooks/verify.js";
 import { ADMIN_PATHS, CreateSandboxResponseSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { runBaton } from "../../helpers/cli.js";

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../../src/server/api/wire.js";
-import { MCP_PATH } from "../../../src/server/mcp/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
+import { MCP_PATH } from "../../../src/server/surfaces/mcp/wire.js";
 import {
   ADMIN_PATHS,
   CreateSandboxResponseSchema,

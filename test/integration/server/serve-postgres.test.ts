@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ActivationJsonSchema } from "../../../src/activation/index.js";
-import { API_PATHS } from "../../../src/server/api/wire.js";
+import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { ADMIN_PATHS, CreateSandboxResponseSchema } from "../../../src/transport/wire.js";
 import { expectNoCanary } from "../../helpers/canary.js";
 import { runBaton } from "../../helpers/cli.js";

@@ -7,25 +7,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { findUserByEmail } from "../../../src/server/auth/users.js";
-import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
-import type { TrackerOAuthSettings } from "../../../src/server/integrations/settings.js";
-import type { Store } from "../../../src/server/store/store.js";
+import type { TrackerOAuthSettings } from "../../../src/server/adapters/integrations/settings.js";
 import {
   linkMemberIdentity,
   openMemberTokensByIdentity,
   recordConnection,
   storeMemberTokens,
-} from "../../../src/server/tracker/connections.js";
+} from "../../../src/server/adapters/tracker/connections.js";
 import {
   buildAuthorizationUrl,
   createLinearTracker,
   createPkceVerifier,
   exchangeCode,
   type LinearTrackerOptions,
-} from "../../../src/server/tracker/linear/index.js";
-import { LINEAR_OPERATIONS } from "../../../src/server/tracker/linear/wire.js";
-import type { Tracker } from "../../../src/server/tracker/port.js";
+} from "../../../src/server/adapters/tracker/linear/index.js";
+import { LINEAR_OPERATIONS } from "../../../src/server/adapters/tracker/linear/wire.js";
+import type { Tracker } from "../../../src/server/adapters/tracker/port.js";
+import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
+import { applySeed, ephemeralSecretBox, SeedDocumentSchema } from "../../../src/server/index.js";
+import type { Store } from "../../../src/server/store/store.js";
 import type { FakeTracker } from "../../helpers/fake-tracker.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";

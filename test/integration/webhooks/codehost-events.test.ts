@@ -1,8 +1,8 @@
 // The code host's events applied to the workspace of their installation, through the receiver and the queue, on
 // the local code host (its comments land in the store). The test plays GitHub: it signs the fixtures.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userIdFor } from "../../../src/server/auth/users.js";
-import { installationById } from "../../../src/server/codehost/installations.js";
+import { installationById } from "../../../src/server/adapters/codehost/installations.js";
+import { userIdFor } from "../../../src/server/domain/auth/users.js";
 import { TOKENS, until } from "../api/harness.js";
 import {
   applyDelivery,

@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { expect } from "vitest";
+import { localComments } from "../../../src/server/adapters/codehost/local-comments.js";
+import type { IntegrationSettings } from "../../../src/server/adapters/integrations/settings.js";
+import type { TaskServiceOptions } from "../../../src/server/domain/tasks/service.js";
 import {
   applySeed,
   createServerApp,
@@ -18,12 +21,13 @@ import {
   SeedDocumentSchema,
   type ServerApp,
 } from "../../../src/server/index.js";
-import type { IntegrationSettings } from "../../../src/server/integrations/settings.js";
 import type { Store } from "../../../src/server/store/store.js";
-import type { TaskServiceOptions } from "../../../src/server/tasks/service.js";
-import { localComments } from "../../../src/server/tickets/local-comments.js";
-import { signBody } from "../../../src/server/webhooks/verify.js";
-import { CODEHOST_HEADERS, TRACKER_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/webhooks/wire.js";
+import { signBody } from "../../../src/server/surfaces/webhooks/verify.js";
+import {
+  CODEHOST_HEADERS,
+  TRACKER_HEADERS,
+  WEBHOOKS_BASE_PATH,
+} from "../../../src/server/surfaces/webhooks/wire.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED, until } from "../api/harness.js";

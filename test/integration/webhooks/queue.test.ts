@@ -1,14 +1,14 @@
 // The delivery queue is durable and retried: a delivery answered before the worker ran survives a restart, a
 // port that fails is retried with backoff then recorded `failed`, and done rows are pruned after the dedup window.
 import { afterEach, describe, expect, it } from "vitest";
-import { createLocalTracker } from "../../../src/server/tracker/local.js";
-import type { Tracker } from "../../../src/server/tracker/port.js";
+import { createLocalTracker } from "../../../src/server/adapters/tracker/local.js";
+import type { Tracker } from "../../../src/server/adapters/tracker/port.js";
 import {
   DEDUP_WINDOW_MS,
   enqueueDelivery,
   pruneDoneDeliveries,
-} from "../../../src/server/webhooks/deliveries.js";
-import { MAX_ATTEMPTS } from "../../../src/server/webhooks/worker.js";
+} from "../../../src/server/surfaces/webhooks/deliveries.js";
+import { MAX_ATTEMPTS } from "../../../src/server/surfaces/webhooks/worker.js";
 import { until } from "../api/harness.js";
 import {
   appliedRow,

@@ -2,9 +2,9 @@
 // replay window, the body bound, dedup by delivery id, and the audit line of a refused delivery. The platforms
 // are played by the test (nothing external is reachable): it signs the fixtures with the test secret.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_INTEGRATIONS } from "../../../src/server/integrations/settings.js";
-import { signBody } from "../../../src/server/webhooks/verify.js";
-import { CODEHOST_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/webhooks/wire.js";
+import { LOCAL_INTEGRATIONS } from "../../../src/server/adapters/integrations/settings.js";
+import { signBody } from "../../../src/server/surfaces/webhooks/verify.js";
+import { CODEHOST_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/surfaces/webhooks/wire.js";
 import { until } from "../api/harness.js";
 import {
   createWebhookHarness,

@@ -2,8 +2,8 @@
 // queue, on the local tracker (its comments land in the store). The test plays Linear: it signs the fixtures
 // and sets webhookTimestamp to now.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userIdFor } from "../../../src/server/auth/users.js";
-import { connectionOfOrganization } from "../../../src/server/tracker/connections.js";
+import { connectionOfOrganization } from "../../../src/server/adapters/tracker/connections.js";
+import { userIdFor } from "../../../src/server/domain/auth/users.js";
 import { TOKENS, until } from "../api/harness.js";
 import {
   AGENT_USER_ID,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { maskRecipient } from "../../../src/server/capability/manage.js";
-import { dashboardLink, renderCapabilityEmail } from "../../../src/server/capability/render-email.js";
+import { maskRecipient } from "../../../src/server/domain/capability/manage.js";
+import { dashboardLink, renderCapabilityEmail } from "../../../src/server/domain/capability/render-email.js";
 
 describe("notification e-mail", () => {
   const facts = {

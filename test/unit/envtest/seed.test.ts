@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../../../src/envtest/seed.js";
-import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
+import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
 
 describe("the seed baton env test makes from a checkout", () => {
   it.each([

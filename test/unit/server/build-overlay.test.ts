@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OverlaySchema } from "../../../src/envfile/overlay.js";
-import { buildOverlay, variableMapping } from "../../../src/server/operations/build-overlay.js";
+import { buildOverlay, variableMapping } from "../../../src/server/domain/operations/build-overlay.js";
 import { formatSecretPlaceholder, SECRET_PLACEHOLDER_PATTERN } from "../../../src/transport/wire.js";
 
 const secretId = `sec_${"ab".repeat(16)}`;

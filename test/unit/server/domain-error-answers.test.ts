@@ -7,19 +7,19 @@ import { Writable } from "node:stream";
 import type { ErrorHandler } from "hono";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { ADMIN_DOMAIN_ANSWERS } from "../../../src/server/admin/domain-errors.js";
-import { answerDomainErrors } from "../../../src/server/api/errors.js";
 import { DOMAIN_ERROR_CODES, type DomainErrorCode, domainError } from "../../../src/server/domain/errors.js";
+import { ADMIN_DOMAIN_ANSWERS } from "../../../src/server/surfaces/admin/domain-errors.js";
+import { answerDomainErrors } from "../../../src/server/surfaces/api/errors.js";
 import {
   type DomainAnswers,
   mapDomainErrors,
   NOT_ON_THIS_SURFACE,
-} from "../../../src/server/http/domain-errors.js";
-import { handleError } from "../../../src/server/http/errors.js";
-import { requestContext } from "../../../src/server/http/request-context.js";
-import { createSurface } from "../../../src/server/http/surface.js";
-import { MEMBER_DOMAIN_ANSWERS } from "../../../src/server/members/domain-errors.js";
-import { OPS_DOMAIN_ANSWERS } from "../../../src/server/ops/domain-errors.js";
+} from "../../../src/server/surfaces/http/domain-errors.js";
+import { handleError } from "../../../src/server/surfaces/http/errors.js";
+import { requestContext } from "../../../src/server/surfaces/http/request-context.js";
+import { createSurface } from "../../../src/server/surfaces/http/surface.js";
+import { MEMBER_DOMAIN_ANSWERS } from "../../../src/server/surfaces/members/domain-errors.js";
+import { OPS_DOMAIN_ANSWERS } from "../../../src/server/surfaces/ops/domain-errors.js";
 import { CAPABILITY_WIRE_ERRORS, WIRE_ERRORS } from "../../../src/transport/wire.js";
 
 const CANARY = "canary-reason-7f3a";

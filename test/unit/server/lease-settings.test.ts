@@ -1,7 +1,7 @@
 // The lease of `baton serve`: `--lease-seconds`, its default, and the tests' millisecond override; renewed three
 // times a lease.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LEASE_MS, leaseSettingsOf, renewEveryMs } from "../../../src/server/leases.js";
+import { DEFAULT_LEASE_MS, leaseSettingsOf, renewEveryMs } from "../../../src/server/domain/leases.js";
 
 describe("leaseSettingsOf", () => {
   it.each([

@@ -4,7 +4,7 @@ import {
   checkBatonPath,
   checkCheckoutPath,
   type EnvironmentVersion,
-} from "../../../src/server/operations/managed-startup.js";
+} from "../../../src/server/domain/operations/managed-startup.js";
 import { ManagedStartupSchema } from "../../../src/transport/wire.js";
 
 const version: EnvironmentVersion = {

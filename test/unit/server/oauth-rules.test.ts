@@ -2,10 +2,10 @@
 // clients may register (native loopback, web https), the session cookie's attributes, and a sign-in's lifetime.
 import { describe, expect, it } from "vitest";
 import { classifyCallback } from "../../../src/client/pkce.js";
-import { refuseClient } from "../../../src/server/oauth/client-policy.js";
-import { classifySignIn } from "../../../src/server/oauth/sign-ins.js";
-import { isLoopbackUrl, sessionCookie } from "../../../src/server/pages/session.js";
-import { safeNextPath } from "../../../src/server/pages/sign-in-links.js";
+import { classifySignIn } from "../../../src/server/domain/auth/sign-ins.js";
+import { refuseClient } from "../../../src/server/surfaces/oauth/client-policy.js";
+import { isLoopbackUrl, sessionCookie } from "../../../src/server/surfaces/pages/session.js";
+import { safeNextPath } from "../../../src/server/surfaces/pages/sign-in-links.js";
 
 const DAY = 86_400_000;
 

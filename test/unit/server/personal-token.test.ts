@@ -7,7 +7,7 @@ import {
   isTokenLifetime,
   makePersonalToken,
   readBearerToken,
-} from "../../../src/server/auth/personal-token.js";
+} from "../../../src/server/domain/auth/personal-token.js";
 
 describe("personal access tokens", () => {
   it("a token is btn_<secret>, stored as a sha256 hash with its last four characters", () => {

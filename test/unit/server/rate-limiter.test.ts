@@ -2,7 +2,7 @@
 // 429 with Retry-After. The limiter takes the clock as an argument, so these run on exact instants.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SlidingWindowLimiter } from "../../../src/server/limits/rate-limiter.js";
+import { SlidingWindowLimiter } from "../../../src/server/domain/limits/rate-limiter.js";
 
 describe("sliding-window rate limiter", () => {
   it("admits 120 in a minute, refuses the 121st with the seconds until the oldest leaves the window", () => {

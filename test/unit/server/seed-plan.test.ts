@@ -1,8 +1,8 @@
-// The seed ledger's three-way rules (src/server/seed/plan.ts): what the seed says now, what it set last time,
+// The seed ledger's three-way rules (src/server/domain/seed/plan.ts): what the seed says now, what it set last time,
 // what the store holds.
 import { describe, expect, it } from "vitest";
-import { fingerprintSecret, matchesFingerprint } from "../../../src/server/seed/fingerprint.js";
-import { fieldsToWrite, itemsGone, unchangedSinceSeeded } from "../../../src/server/seed/plan.js";
+import { fingerprintSecret, matchesFingerprint } from "../../../src/server/domain/seed/fingerprint.js";
+import { fieldsToWrite, itemsGone, unchangedSinceSeeded } from "../../../src/server/domain/seed/plan.js";
 
 describe("fieldsToWrite", () => {
   it.each([

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatIssuePath } from "../../../src/config/zod-error.js";
-import { SeedDocumentSchema } from "../../../src/server/seed/schema.js";
+import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
 const repo = (extra: Record<string, unknown>) => ({

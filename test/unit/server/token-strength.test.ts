@@ -2,7 +2,7 @@
 // refuses a weaker one at start. The rule is a pure function over the token's text.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { weaknessOf } from "../../../src/server/auth/token-strength.js";
+import { weaknessOf } from "../../../src/server/domain/auth/token-strength.js";
 
 describe("weaknessOf (an operator token needs 32 random bytes)", () => {
   it.each([

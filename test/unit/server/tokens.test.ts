@@ -1,7 +1,7 @@
 // Ids come 16 bytes at a time from a pool the CSPRNG refills every 256 ids: across refills they stay distinct
 // and keep their shape.
 import { describe, expect, it } from "vitest";
-import { hashCredential, newId } from "../../../src/server/auth/tokens.js";
+import { hashCredential, newId } from "../../../src/server/primitives/tokens.js";
 
 describe("newId", () => {
   it("gives <prefix>_<32 hex>, all distinct across several refills of the pool", () => {

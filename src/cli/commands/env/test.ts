@@ -3,8 +3,8 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_READY_TIMEOUT_SECONDS, parseReadinessFlags } from "../../../envtest/readiness-flags.js";
 import type { ReadinessCheckResult } from "../../../evidence/record.js";
-import type { DriverName } from "../../../server/sandboxes/driver.js";
-import type { EnvTestResult } from "../../../server/sandboxes/env-test.js";
+import type { DriverName } from "../../../server/adapters/sandboxes/driver.js";
+import type { EnvTestResult } from "../../../server/env-test.js";
 import type { CommandContext } from "../../context.js";
 import { collect, positiveNumberUpTo } from "../../flags.js";
 import { type CliIo, writeJson, writeLine } from "../../io.js";
@@ -75,7 +75,7 @@ export function declare(command: Command, context: CommandContext): void {
             readyTimeout: flags.readyTimeout,
             stepTimeout: flags.timeout,
           });
-          const { runEnvTest } = await import("../../../server/sandboxes/env-test.js");
+          const { runEnvTest } = await import("../../../server/env-test.js");
           const io = context.io;
           const result = await runEnvTest({
             checkout: checkout ?? io.cwd,

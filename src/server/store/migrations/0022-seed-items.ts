@@ -1,5 +1,5 @@
 // What each seed application last set, item by item, so re-seeding changes only what the seed file changed and
-// never undoes or deletes what the service changed since (src/server/seed/apply-seed.ts). `applied_json` holds
+// never undoes or deletes what the service changed since (src/server/domain/seed/apply-seed.ts). `applied_json` holds
 // the seed's field values; a secret's value only as a salted scrypt fingerprint, never the value.
 import type { Migration } from "./index.js";
 

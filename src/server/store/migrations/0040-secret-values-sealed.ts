@@ -1,6 +1,6 @@
 // Secret values at rest become AES-256-GCM ciphertext (DESIGN "Secret values at rest"): the column is renamed so
 // no reader can mistake it for plaintext, and every existing value is sealed with the operator's key.
-import { isSealed, secretScope } from "../../secrets/secret-box.js";
+import { isSealed, secretScope } from "../../primitives/secret-box.js";
 import type { Migration } from "./index.js";
 
 export const secretValuesSealed: Migration = {

@@ -1,6 +1,6 @@
 // Shared rate limits (issue 26): the API's and MCP's per-token budgets hold across every instance on one
 // PostgreSQL, so their admitted hits live in the store (store/rate-hits.ts). SQLite, one instance, keeps them in
-// memory (limits/create-limiter.ts), but has the table too: one schema on both engines.
+// memory (domain/limits/create-limiter.ts), but has the table too: one schema on both engines.
 import { RATE_HITS_DDL } from "../rate-hits.js";
 import type { Migration } from "./index.js";
 

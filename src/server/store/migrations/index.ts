@@ -1,6 +1,6 @@
 // The ordered list of schema migrations. Append a new one at the end with the next version number; never edit
 // or reorder a migration that has shipped (a database records which versions it has applied).
-import type { SecretBox } from "../../secrets/secret-box.js";
+import type { SecretBox } from "../../primitives/secret-box.js";
 import type { Engine, Transaction } from "../store.js";
 import { initialSchema } from "./0001-initial.js";
 import { capabilityRequestsSchema } from "./0020-capability-requests.js";

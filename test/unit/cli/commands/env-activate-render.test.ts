@@ -3,7 +3,7 @@ import type { LocalFiles } from "../../../../src/activation/index.js";
 import { createProgressReporter } from "../../../../src/cli/commands/env/progress.js";
 import { renderStartupSteps } from "../../../../src/cli/commands/env/render-activation.js";
 import type { SavedHandoff } from "../../../../src/handoff/index.js";
-import { buildManagedStartup } from "../../../../src/server/operations/managed-startup.js";
+import { buildManagedStartup } from "../../../../src/server/domain/operations/managed-startup.js";
 
 describe("progress on stderr: state changes and elapsed time, at most one line every few seconds", () => {
   it("prints nothing for a quick activation", () => {

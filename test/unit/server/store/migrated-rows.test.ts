@@ -1,7 +1,7 @@
 // Rows written through the same SQL into the migrated schema read back the same on both engines, and the
 // migrations that move data (60: a user per known e-mail; 40: sealing plaintext secret values) do it on both.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ephemeralSecretBox, isSealed, secretScope } from "../../../../src/server/secrets/secret-box.js";
+import { ephemeralSecretBox, isSealed, secretScope } from "../../../../src/server/primitives/secret-box.js";
 import { migrateStore } from "../../../../src/server/store/migrate.js";
 import { MIGRATIONS } from "../../../../src/server/store/migrations/index.js";
 import type { Store } from "../../../../src/server/store/store.js";

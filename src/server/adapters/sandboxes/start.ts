@@ -1,0 +1,89 @@
+// Makes the sandbox manager `baton serve --sandbox-driver docker|namespace` runs: the driver (forwarding boxes to
+// the proxy and to the service's own address), the default image, and the sweeps' timers.
+import type { Logger } from "pino";
+import { UsageError } from "../../../errors.js";
+import type { Store } from "../../store/store.js";
+import type { DriverName, HostEndpoint, SandboxDriver } from "./driver.js";
+import { resolveSandboxImage } from "./image.js";
+import { SandboxManager, type SandboxManagerOptions } from "./manager.js";
+
+export function parseHostPort(value: string, what: string): HostEndpoint {
+  const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || !Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`${what} must be host:port (e.g. 127.0.0.1:8081), got something else`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port };
+}
+
+export interface SandboxDriverOptions {
+  driver: DriverName;
+  image?: string | undefined;
+  proxy?: string | undefined;
+  ops: HostEndpoint;
+  env: NodeJS.ProcessEnv;
+  /** The service's state folder: boxes outlive the process and the next start on it adopts them. */
+  serviceDir?: string | undefined;
+  /** `--sandbox-uids first-last` (namespace driver); default DEFAULT_SANDBOX_UIDS. */
+  uids?: string | undefined;
+}
+
+/**
+ * The driver (its network, forwarders and firewall rules ready) and the default image. Only the chosen driver's
+ * module is loaded (the Docker client is the heavy one), so a caller can overlap this I/O with other start-up.
+ */
+export async function createSandboxDriver(
+  options: SandboxDriverOptions,
+): Promise<{ driver: SandboxDriver; defaultImage: string }> {
+  const endpoints = {
+    ops: options.ops,
+    ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
+  };
+  const image = resolveSandboxImage(options.env, options.driver);
+  let driver: SandboxDriver;
+  if (options.driver === "docker") {
+    const { createDockerDriver } = await import("./drivers/docker.js");
+    driver = await createDockerDriver({ endpoints, serviceDir: options.serviceDir });
+  } else {
+    const { createNamespaceDriver } = await import("./drivers/namespace.js");
+    const { parseUidRange } = await import("./drivers/box-uids.js");
+    driver = await createNamespaceDriver({
+      endpoints,
+      rootfs: image.rootfs,
+      batonDir: image.batonDir,
+      serviceDir: options.serviceDir,
+      ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
+    });
+  }
+  return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };
+}
+
+export interface StartSandboxManagerOptions extends SandboxDriverOptions {
+  db: Store;
+  /** `--checkout-root`, checked and real (checkCheckoutRoot); none: checkouts are refused. */
+  checkoutRoot?: string | undefined;
+  logger: Logger;
+  now?: () => Date;
+  timers?: boolean;
+  codehostPush?: SandboxManagerOptions["codehostPush"];
+  /** This instance (the service's deps.instance): the boxes it makes and adopts are recorded as its own. */
+  instance?: SandboxManagerOptions["instance"];
+}
+
+export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
+  const { driver, defaultImage } = await createSandboxDriver(options);
+  const manager = new SandboxManager({
+    db: options.db,
+    driver,
+    defaultImage,
+    now: options.now ?? (() => new Date()),
+    logger: options.logger,
+    checkoutRoot: options.checkoutRoot,
+    codehostPush: options.codehostPush,
+    instance: options.instance,
+    // SQLite admits one service per file (its lock file): a recorded owner is a previous run, dead by definition.
+    exclusiveStore: options.db.engine === "sqlite",
+  });
+  await manager.reconcile();
+  if (options.timers !== false) manager.startTimers();
+  return manager;
+}

@@ -1,0 +1,159 @@
+// Starts an activation for a sandbox. The idempotency record and the operation row commit together; when the
+// engagement's queue is idle the activation itself runs inside that same transaction, so one commit makes it
+// durable and finished, and the 202 carries the terminal operation: the client skips the long-poll. Otherwise
+// the row commits `pending` and the engagement's worker takes it in arrival order. The transaction is a group
+// commit (store/group-commit.ts): requests arriving together share one fsync.
+
+import { hash } from "node:crypto";
+import type { Overlay } from "../../../envfile/overlay.js";
+import { describeThrown } from "../../../errors.js";
+import type { StartOperationBody } from "../../../transport/wire.js";
+import type { ServerDeps } from "../../deps.js";
+import { newId } from "../../primitives/tokens.js";
+import {
+  engagementOperationsLock,
+  getOperation,
+  insertOperation,
+  nextOpenSeq,
+  type OperationRow,
+} from "../../store/operations.js";
+import type { Caller } from "../auth/authenticate.js";
+import { domainError } from "../errors.js";
+import { commitActivation } from "./activate.js";
+import { loadOverlay } from "./engagement-state.js";
+
+export interface StartedOperation {
+  row: OperationRow;
+  /** False when the Idempotency-Key was seen before: `row` is the first request's operation, as it is now. */
+  created: boolean;
+  /** The overlay `row` committed, when its state is `succeeded`: the answer carries it. */
+  overlay: Overlay | undefined;
+}
+
+export async function startOperation(
+  deps: ServerDeps,
+  who: Caller,
+  key: string,
+  body: StartOperationBody,
+  requestId: string,
+): Promise<StartedOperation> {
+  const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
+  const started = await deps.db.transaction(async (tx) => {
+    // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
+    await tx.lock(engagementOperationsLock(who.engagementId));
+    const previous = await findPrevious(deps, who, key, requestHash);
+    if (previous)
+      return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
+    const row = await insertPending(deps, who, key, requestHash, body);
+    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
+    const finished = await runIfIdle(deps, row);
+    if (!finished) return { row, created: true, queued: true, overlay: undefined };
+    return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
+  });
+  if (started.queued) deps.worker.kick(who.engagementId);
+  return { row: started.row, created: started.created, overlay: started.overlay };
+}
+
+/** A replayed operation's overlay, when it has succeeded (the replaying sandbox is the one that started it). */
+async function overlayOf(deps: ServerDeps, row: OperationRow): Promise<Overlay | undefined> {
+  if (row.state !== "succeeded" || row.overlay_revision === null) return undefined;
+  return await loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
+}
+
+async function findPrevious(
+  deps: ServerDeps,
+  who: Caller,
+  key: string,
+  requestHash: string,
+): Promise<OperationRow | undefined> {
+  const previous = (await deps.db.get(
+    "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
+    [who.sandboxId, key],
+  )) as { request_hash: string; operation_id: string } | undefined;
+  if (!previous) return undefined;
+  if (previous.request_hash !== requestHash) {
+    throw domainError(
+      "idempotency_conflict",
+      "this Idempotency-Key was already used for a different request; use a new key",
+    );
+  }
+  return getOperation(deps.db, previous.operation_id)!;
+}
+
+async function insertPending(
+  deps: ServerDeps,
+  who: Caller,
+  key: string,
+  requestHash: string,
+  body: StartOperationBody,
+): Promise<OperationRow> {
+  const { db } = deps;
+  const repo = (await db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [
+    who.workspaceId,
+    body.repository,
+  ])) as { id: string; connected: number } | undefined;
+  if (!repo) throw domainError("not_found", `no repository ${body.repository} in this workspace`);
+  if (repo.connected !== 1) {
+    throw domainError(
+      "invalid_repo",
+      `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
+    );
+  }
+  const now = deps.now();
+  const row = await insertOperation(
+    db,
+    {
+      id: newId("op"),
+      kind: body.kind,
+      workspace_id: who.workspaceId,
+      engagement_id: who.engagementId,
+      sandbox_id: who.sandboxId,
+      turn_id: who.turnId,
+      repository_id: repo.id,
+      repository: body.repository,
+    },
+    now,
+  );
+  await db.run(
+    "INSERT INTO idempotency_records (sandbox_id, idempotency_key, request_hash, operation_id, created_at) VALUES (?, ?, ?, ?, ?)",
+    [who.sandboxId, key, requestHash, row.id, now.toISOString()],
+  );
+  return row;
+}
+
+/**
+ * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
+ * open row, no worker draining it here). Activations stay serial per engagement on every instance: the caller's
+ * transaction holds the engagement's operations lock, which every instance's drain takes to claim the oldest open
+ * row or find none, and an operation another instance runs is an open row ahead of this one. Returns the finished
+ * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy, or
+ * the activation threw: its savepoint is rolled back and the worker runs it again, failing it `internal` if it
+ * throws there too).
+ */
+async function runIfIdle(
+  deps: ServerDeps,
+  row: OperationRow,
+): Promise<{ row: OperationRow; overlay: Overlay | undefined } | undefined> {
+  const { db, logger } = deps;
+  if (!deps.worker.isIdle(row.engagement_id) || (await nextOpenSeq(db, row.engagement_id)) !== row.seq)
+    return undefined;
+  await db.run("SAVEPOINT inline_activation");
+  try {
+    const outcome = await commitActivation(db, row, deps.now());
+    await db.run("RELEASE inline_activation");
+    const failure = "failure" in outcome ? outcome.failure : undefined;
+    logger.info(
+      { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
+      "operation finished",
+    );
+    // The row as committed, from what the activation wrote rather than read back.
+    const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
+    return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
+  } catch (error) {
+    await db.run("ROLLBACK TO inline_activation");
+    await db.run("RELEASE inline_activation");
+    const described = describeThrown(error);
+    logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
+    return undefined;
+  }
+}

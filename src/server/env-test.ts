@@ -1,0 +1,358 @@
+// `baton env test [<checkout>]` (the service side; src/cli/commands/env/test.ts prints): runs a repository's agent environment exactly as an agent meets it, in a
+// throwaway sandbox: lint `.batonrc.json`, start an in-process `baton serve` (temporary SQLite file, a seed made
+// from the checkout) and an in-process `baton proxy` (the box's one way out, unless told to use another or none),
+// provision a box with the checkout, then inside it activate, apply the Dockerfile, run the startup runner with
+// readiness, and disclose. Returns every step's outcome; the CLI prints.
+import { randomBytes } from "node:crypto";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { Logger } from "pino";
+import * as z from "zod";
+import { RunnerInstallSchema } from "../activation/complete.js";
+import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
+import { readBatonrcFile } from "../config/batonrc-file.js";
+import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
+import { InputError } from "../errors.js";
+import { createLogger } from "../log.js";
+import type { ReadinessCheck } from "../transport/wire.js";
+import type { DriverName } from "./adapters/sandboxes/driver.js";
+import { checkoutPathInBox } from "./adapters/sandboxes/driver.js";
+import { SandboxManager } from "./adapters/sandboxes/manager.js";
+import { createSandboxDriver } from "./adapters/sandboxes/start.js";
+import {
+  bindProxyListener,
+  newProxyToken,
+  type ProxyListener,
+  startThrowawayProxy,
+  type ThrowawayProxy,
+} from "./env-test-proxy.js";
+import { createNodeServer } from "./surfaces/http/node-server.js";
+
+export interface EnvTestOptions {
+  checkout: string;
+  repository?: string | undefined;
+  driver: DriverName;
+  image?: string | undefined;
+  /**
+   * The box's egress: unset or true, a throwaway `baton proxy` started for the run (a proxy of its own could not
+   * know the throwaway service's leases); false, none (the box reaches nothing but the service).
+   */
+  proxy?: boolean | undefined;
+  timeoutSeconds: number;
+  /** The runner's readiness checks after a successful startup script (none: readiness is unknown). */
+  readiness?: readonly ReadinessCheck[] | undefined;
+  env: NodeJS.ProcessEnv;
+  /** Called as each step starts (progress on long waits). */
+  onStep?: (name: string) => void;
+}
+
+export interface EnvTestStep {
+  name: "lint" | "provision" | "activate" | "dockerfile" | "startup" | "disclose";
+  ok: boolean;
+  durationMs: number;
+  detail?: string;
+}
+
+export interface EnvTestEgress {
+  /** `throwaway`: started for this run and stopped with it; `none`: no way out (`--no-proxy`). */
+  proxy: "throwaway" | "none";
+  /** `host:port` of the proxy on the host (the box reaches it through a forwarder); null without one. */
+  address: string | null;
+}
+
+export interface EnvTestResult {
+  ok: boolean;
+  repository: string;
+  driver: DriverName;
+  image: string | null;
+  egress: EnvTestEgress;
+  steps: EnvTestStep[];
+  batonrcProblems: BatonrcProblem[];
+  evidence: Record<string, unknown> | null;
+  disclosure: string | null;
+  durationMs: number;
+}
+
+export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult> {
+  const started = performance.now();
+  const checkout = resolve(options.checkout);
+  if (!existsSync(checkout))
+    throw new InputError(`${options.checkout} does not exist; give the checkout's folder`);
+  const repository = options.repository ?? localRepositoryName(basename(checkout));
+  const result: EnvTestResult = {
+    ok: false,
+    repository,
+    driver: options.driver,
+    image: null,
+    egress: {
+      proxy: options.proxy === false ? "none" : "throwaway",
+      address: null,
+    },
+    steps: [],
+    batonrcProblems: [],
+    evidence: null,
+    disclosure: null,
+    durationMs: 0,
+  };
+  const step = async <T>(
+    name: EnvTestStep["name"],
+    work: () => Promise<{ ok: boolean; detail?: string; value?: T }>,
+  ) => {
+    options.onStep?.(name);
+    const t0 = performance.now();
+    const outcome = await work();
+    result.steps.push({
+      name,
+      ok: outcome.ok,
+      durationMs: Math.round(performance.now() - t0),
+      ...(outcome.detail ? { detail: outcome.detail } : {}),
+    });
+    return outcome;
+  };
+  const finish = () => {
+    result.durationMs = Math.round(performance.now() - started);
+    return result;
+  };
+
+  const lint = await step("lint", async () => {
+    const text = readBatonrcFile(checkout);
+    if (text === null) return { ok: true, detail: `no ${BATONRC_FILE}` };
+    const linted = lintBatonrc(text);
+    if (!linted.ok) result.batonrcProblems = linted.problems;
+    return linted.ok ? { ok: true } : { ok: false, detail: `${linted.problems.length} problem(s)` };
+  });
+  if (!lint.ok) return finish();
+
+  const logger = createLogger(options.env, "baton-env-test");
+  // The service's listeners come first (the driver's forwarders point at the sandbox one, the proxy calls the
+  // admin one); requests wait until the service is made. Nothing needs its public listener.
+  type Fetch = (request: Request) => Response | Promise<Response>;
+  let serve!: (listeners: { sandbox: { fetch: Fetch }; admin: { fetch: Fetch } }) => void;
+  const serviceListeners = new Promise<Parameters<typeof serve>[0]>((ready) => {
+    serve = ready;
+  });
+  const server = createNodeServer(async (request) => (await serviceListeners).sandbox.fetch(request));
+  const adminServer = createNodeServer(async (request) => (await serviceListeners).admin.fetch(request));
+  const closeServers = () =>
+    Promise.all(
+      [server, adminServer].map(
+        (listening) => new Promise<void>((closed) => listening.close(() => closed())),
+      ),
+    );
+  const portOf = (listening: typeof server) => {
+    const address = listening.address();
+    return typeof address === "object" && address ? address.port : 0;
+  };
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const port = portOf(server);
+  // The throwaway proxy's port is bound now, so the driver can forward to it while the proxy starts.
+  let proxyListener: ProxyListener | undefined;
+  const proxyToken = options.proxy === false ? undefined : newProxyToken();
+  try {
+    if (proxyToken) {
+      await new Promise<void>((ready) => adminServer.listen(0, "127.0.0.1", ready));
+      proxyListener = await bindProxyListener();
+    }
+  } catch (error) {
+    await closeServers();
+    throw error;
+  }
+  result.egress.address = proxyListener?.address ?? null;
+  // The driver's I/O (the Docker network, firewall rules, forwarders) runs while the service's and the proxy's
+  // modules load and the store opens and the proxy makes its CA: the slowest parts of start-up overlap.
+  const drivers = createSandboxDriver({
+    driver: options.driver,
+    image: options.image,
+    proxy: result.egress.address ?? undefined,
+    ops: { host: "127.0.0.1", port },
+    env: options.env,
+  });
+  const services = startThrowawayService({
+    repository,
+    checkout,
+    readiness: options.readiness ?? [],
+    proxyToken,
+    logger,
+  });
+  const proxies: Promise<ThrowawayProxy | undefined> = proxyListener
+    ? startThrowawayProxy({
+        listener: proxyListener,
+        serveUrl: `http://127.0.0.1:${portOf(adminServer)}`,
+        token: proxyToken!,
+        logger,
+      })
+    : Promise.resolve(undefined);
+  const [madeDriver, madeService, madeProxy] = await Promise.allSettled([drivers, services, proxies]);
+  const service = madeService.status === "fulfilled" ? madeService.value : undefined;
+  const driver = madeDriver.status === "fulfilled" ? madeDriver.value : undefined;
+  const proxy = madeProxy.status === "fulfilled" ? madeProxy.value : undefined;
+  let manager: SandboxManager | undefined;
+  try {
+    if (!service || !driver || madeProxy.status === "rejected")
+      throw firstRejection([madeDriver, madeService, madeProxy]);
+    serve(service.app.listeners);
+    manager = new SandboxManager({
+      db: service.db,
+      driver: driver.driver,
+      defaultImage: driver.defaultImage,
+      now: () => new Date(),
+      logger,
+      // The one checkout this run was given is the only folder a box may be made from.
+      checkoutRoot: realpathSync(checkout),
+    });
+    service.sandboxes.current = manager;
+    const owner = { workspaceId: "ws_local", engagementId: "env-test" };
+    const provisioned = await step("provision", async () => {
+      const made = await manager!.provision({ ...owner, repository, checkout });
+      result.image = made.box.image;
+      return { ok: true, value: made };
+    });
+    const sandboxId = provisioned.value!.box.sandboxId;
+    const timeoutMs = options.timeoutSeconds * 1000;
+    const inBox = (argv: string[]) =>
+      manager!.exec(sandboxId, owner, argv, { timeoutMs, cwd: checkoutPathInBox(repository) });
+    const baton = async (args: string[]) => {
+      const ran = await inBox(["baton", ...args, "--json"]);
+      return { ran, ok: ran.exitCode === 0, detail: ran.exitCode === 0 ? undefined : lastLine(ran.stderr) };
+    };
+
+    let activation = "";
+    const activated = await step("activate", async () => {
+      const ran = await baton(["env", "activate", repository]);
+      activation = ran.ran.stdout;
+      return ran;
+    });
+    if (!activated.ok) return finish();
+    const dockerfile = await step("dockerfile", () => baton(["dockerfile", "apply", repository]));
+    if (!dockerfile.ok) return finish();
+    const startup = await step("startup", async () => {
+      // Activation's --json names where it installed the runner: no command in the box reads the handoff again.
+      const runPath = installedRunnerPath(activation) ?? `${manager!.home}/.baton/runner/baton-runner.cjs`;
+      // A new bash reads ~/.baton/environment.sh by itself: the runner runs in the activated environment.
+      const ran = await inBox([
+        "bash",
+        "-c",
+        'exec node "$1" --repo "$2"',
+        "baton-env-test",
+        runPath,
+        repository,
+      ]);
+      try {
+        result.evidence = JSON.parse(ran.stdout) as Record<string, unknown>;
+      } catch {
+        return {
+          ok: false,
+          detail: `the runner printed no evidence (exit ${ran.exitCode}): ${lastLine(ran.stderr)}`,
+        };
+      }
+      const outcome = String(result.evidence.outcome);
+      return {
+        ok: outcome === "succeeded",
+        detail: outcome === "succeeded" ? undefined : `outcome ${outcome}`,
+      };
+    });
+    const disclosed = await step("disclose", async () => {
+      await proxy?.flushRefusals(); // what the proxy refused during the startup is in the disclosure
+      const ran = await baton(["disclose", repository]);
+      if (ran.ok)
+        result.disclosure = String((JSON.parse(ran.ran.stdout) as { markdown?: string }).markdown ?? "");
+      return ran;
+    });
+    result.ok = startup.ok && disclosed.ok;
+    return finish();
+  } finally {
+    // Everything ends together: the service's work, the box and its network, the proxy, the listener.
+    server.closeAllConnections();
+    adminServer.closeAllConnections();
+    await Promise.allSettled([
+      service?.app.stop(),
+      manager ? manager.close() : driver?.driver.close(),
+      proxy?.stop(),
+      closeServers(),
+    ]);
+    await service?.db.close();
+    service?.database.close();
+  }
+}
+
+/**
+ * The throwaway `baton serve` (its modules loaded only now): an in-memory store (nothing of it outlives the run),
+ * a seed made from the checkout, and secret values sealed under a key that dies with it.
+ */
+async function startThrowawayService(input: {
+  repository: string;
+  checkout: string;
+  readiness: readonly ReadinessCheck[];
+  /** BATON_PROXY_TOKEN shared with the throwaway proxy (its lease and refusal routes); none without one. */
+  proxyToken: string | undefined;
+  logger: Logger;
+}) {
+  const [
+    { createServerApp },
+    { openDatabase },
+    { SqliteStore },
+    { applySeed },
+    { SeedDocumentSchema },
+    { ephemeralSecretBox },
+  ] = await Promise.all([
+    import("./app.js"),
+    import("./store/open-store.js"),
+    import("./store/sqlite-store.js"),
+    import("./domain/seed/apply-seed.js"),
+    import("./domain/seed/schema.js"),
+    import("./domain/secrets/index.js"),
+  ]);
+  const database = await openDatabase(":memory:");
+  const db = new SqliteStore(database);
+  const secretBox = ephemeralSecretBox();
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse(
+      buildLocalSeed({
+        workspaceId: "ws_local",
+        repository: input.repository,
+        environment: {
+          ...detectEnvironment((path) => existsSync(join(input.checkout, path))),
+          readiness: { checks: [...input.readiness] },
+        },
+      }),
+    ),
+    new Date(),
+    secretBox,
+  );
+  const sandboxes: { current?: SandboxManager } = {};
+  const app = createServerApp({
+    db,
+    logger: input.logger,
+    adminToken: randomBytes(32).toString("hex"),
+    sandboxes,
+    secretBox,
+    proxyToken: input.proxyToken,
+  });
+  await app.start();
+  return { db, database, app, sandboxes };
+}
+
+/** Schema of the part of `baton env activate --json` that says where the startup runner was installed. */
+const ActivationLocalSchema = z.object({
+  local: z.object({ runner: RunnerInstallSchema.nullable() }).nullable(),
+});
+
+function installedRunnerPath(activationJson: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(activationJson);
+  } catch {
+    return null;
+  }
+  const runner = ActivationLocalSchema.safeParse(parsed).data?.local?.runner;
+  return runner?.installed ? runner.path : null;
+}
+
+function firstRejection(settled: readonly PromiseSettledResult<unknown>[]): unknown {
+  return settled.find((made): made is PromiseRejectedResult => made.status === "rejected")?.reason;
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+}

@@ -1,0 +1,53 @@
+// The public API's per-request gates, in order: the token (401), the rate limit for the token and endpoint (429
+// `bad_request` with Retry-After), then membership of the path's workspace (404, never 403).
+import { createMiddleware } from "hono/factory";
+import type { ServerDeps } from "../../deps.js";
+import { authenticateApiToken, requireMembership } from "../../domain/auth/api-auth.js";
+import type { AuthenticatedToken } from "../../domain/auth/personal-tokens-store.js";
+import type { Membership } from "../../domain/auth/users.js";
+import type { ServerEnv } from "../http/surface.js";
+import { ApiError } from "./errors.js";
+import { API_HEADERS, LIMITS } from "./wire.js";
+
+export type ApiEnv = ServerEnv<{ caller: AuthenticatedToken; membership: Membership }>;
+
+export const authenticateCaller = (deps: ServerDeps) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    c.set(
+      "caller",
+      await authenticateApiToken(
+        deps.db,
+        c.req.header(API_HEADERS.authorization) ?? null,
+        deps.now().getTime(),
+      ),
+    );
+    await next();
+  });
+
+/** `endpoint` names the route (method and path pattern); each token has its own budget per endpoint. */
+export const limitRate = (deps: ServerDeps, method: "GET" | "POST" | "DELETE", endpoint: string) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const limit = method === "GET" ? LIMITS.getPerMinute : LIMITS.postOrDeletePerMinute;
+    const decision = await deps.tasks.limiter.decide(
+      `${c.get("caller").tokenId} ${method} ${endpoint}`,
+      limit,
+      deps.now().getTime(),
+    );
+    if (!decision.allowed)
+      throw new ApiError(
+        "bad_request",
+        `over the rate limit of ${limit} ${method} requests a minute for this endpoint; retry after ${decision.retryAfterSeconds} s`,
+        {},
+        { [API_HEADERS.retryAfter]: String(decision.retryAfterSeconds) },
+      );
+    await next();
+  });
+
+export const requireWorkspaceMember = (deps: ServerDeps) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    c.set(
+      "membership",
+      await requireMembership(deps.db, c.get("caller").user, c.req.param("workspaceId") ?? ""),
+    );
+    await next();
+  });

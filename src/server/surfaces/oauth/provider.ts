@@ -1,0 +1,174 @@
+// The one authorization server (DESIGN "One authorization server"): oidc-provider set up as an OAuth 2.1 server
+// for native apps (RFC 8252 loopback redirects) and web-hosted MCP clients (https redirects; client-policy.ts),
+// registered dynamically (RFC 7591) or by Client ID Metadata Document; PKCE S256 only, RFC 8707 resource
+// indicators (the API and the MCP endpoint), RFC 9207 `iss`, opaque access tokens; its state in our store. Made on first use: the
+// issuer is the service's public URL, known once the service listens, and the library stays off `baton serve`'s
+// start-up path.
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type { AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from "oidc-provider";
+import type { ServerDeps } from "../../deps.js";
+import { recordAccessToken } from "../../domain/auth/sign-ins.js";
+import { findUserById } from "../../domain/auth/users.js";
+import { createStoreAdapter } from "./adapter.js";
+import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
+import { importProvider, quietly } from "./load-quietly.js";
+import { API_SCOPE, OAUTH_PATHS, RESOURCES, type ResourceKind, SIGN_IN_LIFETIME_MS } from "./wire.js";
+
+export interface AuthorizationServer {
+  issuer: string;
+  provider: Provider;
+  /** The provider's Koa handler for a Node request and response. */
+  handle: ReturnType<Provider["callback"]>;
+  /** The resource indicator of the public API: `<issuer>/v1`. */
+  apiResource: string;
+}
+
+const SECONDS = (ms: number): number => Math.floor(ms / 1000);
+
+export const issuerOf = (deps: ServerDeps): string =>
+  (deps.capability?.serviceUrl ?? "http://127.0.0.1").replace(/\/+$/, "");
+
+/** Which resource an indicator names, or undefined (the provider then answers `invalid_target`). */
+export function resourceKindOf(issuer: string, indicator: string): ResourceKind | undefined {
+  for (const [kind, path] of Object.entries(RESOURCES))
+    if (indicator === `${issuer}${path}`) return kind as ResourceKind;
+  return undefined;
+}
+
+export async function createAuthorizationServer(deps: ServerDeps): Promise<AuthorizationServer> {
+  const { Provider: ProviderClass, errors } = await importProvider(deps.logger);
+  const issuer = issuerOf(deps);
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const made: { provider?: Provider } = {};
+  const Adapter = createStoreAdapter(deps.db, {
+    secretBox: deps.secretBox,
+    async onAccessToken(token: string, payload: AdapterPayload) {
+      const kind = payload.aud ? resourceKindOf(issuer, String(payload.aud)) : undefined;
+      if (!kind || !payload.grantId || !payload.accountId || !payload.clientId) return;
+      const clientName = await clientNameOf(made.provider, payload.clientId);
+      await recordAccessToken(
+        deps.db,
+        {
+          token,
+          grantId: payload.grantId,
+          userId: payload.accountId,
+          clientId: payload.clientId,
+          clientName,
+          resourceKind: kind,
+          expiresAtMs: (payload.exp ?? 0) * 1000,
+        },
+        deps.now().getTime(),
+      );
+    },
+  });
+  const ttl = (seconds: number) => () => seconds;
+  const configuration: Configuration = {
+    adapter: Adapter,
+    clients: [],
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
+    clientDefaults: {
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      application_type: "native",
+    },
+    responseTypes: ["code"],
+    scopes: ["openid"],
+    claims: { openid: ["sub"] },
+    pkce: { required: () => true },
+    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    jwks: { keys: [privateKey.export({ format: "jwk" }) as never] },
+    routes: {
+      authorization: OAUTH_PATHS.authorization,
+      token: OAUTH_PATHS.token,
+      registration: OAUTH_PATHS.registration,
+      revocation: OAUTH_PATHS.revocation,
+      jwks: OAUTH_PATHS.jwks,
+      pushed_authorization_request: OAUTH_PATHS.pushedAuthorization,
+    },
+    interactions: { url: async (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      // Client ID Metadata Documents (draft-02, experimental in the library): a client_id that is an https URL is
+      // fetched (2.5 s, 5 KiB, never from a private or loopback address) and checked by the same client policy.
+      clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: false },
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => `${issuer}${RESOURCES.api}`,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator) => {
+          if (!resourceKindOf(issuer, indicator))
+            throw new errors.InvalidTarget(`the resource must be ${issuer}${RESOURCES.api}`);
+          return {
+            scope: API_SCOPE,
+            audience: indicator,
+            accessTokenFormat: "opaque",
+            accessTokenTTL: SECONDS(SIGN_IN_LIFETIME_MS),
+          };
+        },
+      },
+    },
+    extraClientMetadata: {
+      // A property nobody sends: its validator runs once per registration and sees the whole metadata.
+      properties: ["baton_policy"],
+      validator(_ctx, _key, _value, metadata) {
+        const refusal = refuseClient(metadata as never);
+        if (refusal) throw new errors.InvalidClientMetadata(refusal);
+      },
+    },
+    issueRefreshToken: async () => false,
+    findAccount: async (_ctx, sub) => {
+      const user = await findUserById(deps.db, sub);
+      return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = "html";
+      ctx.body = renderProviderError(String(out.error ?? "error"), String(out.error_description ?? ""));
+    },
+    ttl: {
+      AccessToken: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
+      AuthorizationCode: ttl(60),
+      Grant: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
+      IdToken: ttl(600),
+      Interaction: ttl(900),
+      RefreshToken: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
+      Session: ttl(900),
+    },
+    clientBasedCORS: () => false,
+    ...(deps.oauthFetch ? { fetch: deps.oauthFetch } : {}),
+  };
+  const provider = quietly(deps.logger, () => new ProviderClass(issuer, configuration));
+  made.provider = provider;
+  provider.proxy = false;
+  return { issuer, provider, handle: provider.callback(), apiResource: `${issuer}${RESOURCES.api}` };
+}
+
+/** The client's client_name (registered, or from its Client ID Metadata Document), for the Connected apps list. */
+async function clientNameOf(provider: Provider | undefined, clientId: string): Promise<string> {
+  const client = await provider?.Client.find(clientId).catch(() => undefined);
+  const name = client?.clientName;
+  return typeof name === "string" && name ? name : "an app without a name";
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** The provider's own error page (a bad authorization request, an unknown client): what went wrong, what to do. */
+export function renderProviderError(error: string, description: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
+<h1>Sign-in failed</h1><p>${escapeHtml(error)}: ${escapeHtml(description)}</p>
+<p>Start the sign-in again from the app that asked (for the command line: <code>baton login</code>).</p></main></body></html>`;
+}
+
+export type { KoaContextWithOIDC };

@@ -1,0 +1,25 @@
+// Conversation entries (pure), shared by the task page and its polling answer: who spoke is said in words (a
+// label) and repeated by the entry's style, never by colour alone.
+import type { ApiMessage } from "../../../domain/tasks/views.js";
+import { type Html, html } from "../html.js";
+import { renderTime } from "./time.js";
+
+/** The label of each kind of entry; the agent's `clarify` is a question waiting for the user. */
+export function entryLabel(entry: Pick<ApiMessage, "role" | "kind">): string {
+  if (entry.role === "user") return "You or a teammate";
+  if (entry.role === "platform") return "Baton";
+  if (entry.kind === "clarify") return "Agent asks";
+  if (entry.kind === "error") return "Agent error";
+  return "Agent";
+}
+
+export function renderEntry(entry: ApiMessage): Html {
+  return html`<li class="${entry.role} ${entry.kind}" id="entry-${entry.id}" data-entry="${entry.id}">
+<p class="meta"><span class="who">${entryLabel(entry)}</span> · ${renderTime(entry.createdAt)}</p>
+<p class="body">${entry.body}</p>
+</li>`;
+}
+
+export function renderEntries(entries: readonly ApiMessage[]): Html {
+  return html`${entries.map(renderEntry)}`;
+}

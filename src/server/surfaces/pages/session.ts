@@ -1,0 +1,110 @@
+// The web session of the pages: a random id in an HttpOnly cookie, stored as its hash, ending after 12 hours
+// without a page view or 7 days after sign-in, whichever comes first. Each session's CSRF token is derived from
+// its id (so it is never stored) and every POST form must carry it. Only a session cookie authenticates a page;
+// a bearer token never does, and the cookie never authenticates the API (the API reads Authorization only).
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import type { ServerDeps } from "../../deps.js";
+import { findUserById } from "../../domain/auth/users.js";
+import { hashCredential } from "../../primitives/tokens.js";
+import type { PagesEnv } from "./env.js";
+import { renderMessagePage } from "./message-page.js";
+import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
+
+const HOUR_MS = 3_600_000;
+export const SESSION_IDLE_MS = 12 * HOUR_MS;
+export const SESSION_MAX_MS = 7 * 24 * HOUR_MS;
+const TOUCH_GRANULARITY_MS = 60_000;
+
+/** The CSRF token of a session (derived from its id, never stored). */
+export const csrfTokenFor = (sessionId: string): string =>
+  createHash("sha256").update(`baton csrf\0${sessionId}`).digest("base64url");
+
+/** The Set-Cookie value for a session id (pure): HttpOnly, SameSite=Lax, Path=/, Secure unless on loopback. */
+export function sessionCookie(sessionId: string, secure: boolean, maxAgeSeconds: number): string {
+  return [
+    `${SESSION_COOKIE}=${sessionId}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/** Whether cookies for this request's origin may drop Secure: only plain-http loopback, as browsers allow. */
+export function isLoopbackUrl(url: string): boolean {
+  const { hostname } = new URL(url);
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+export async function startWebSession(
+  deps: ServerDeps,
+  userId: string,
+  secure: boolean,
+): Promise<{ setCookie: string; cookie: string }> {
+  const id = randomBytes(32).toString("base64url");
+  const nowMs = deps.now().getTime();
+  await deps.db.run(
+    "INSERT INTO web_sessions (id_hash, user_id, created_at_ms, last_seen_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)",
+    [hashCredential(id), userId, nowMs, nowMs, nowMs + SESSION_MAX_MS],
+  );
+  return { setCookie: sessionCookie(id, secure, SESSION_MAX_MS / 1000), cookie: `${SESSION_COOKIE}=${id}` };
+}
+
+/** Ends the session the cookie names (sign-out); unknown ids are ignored. */
+export async function endWebSession(deps: ServerDeps, sessionId: string): Promise<void> {
+  await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]);
+}
+
+export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv> {
+  return createMiddleware<PagesEnv>(async (c, next) => {
+    const id = getCookie(c, SESSION_COOKIE);
+    const nowMs = deps.now().getTime();
+    const row = id
+      ? ((await deps.db.get(
+          "SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?",
+          [hashCredential(id)],
+        )) as { user_id: string; last_seen_at_ms: number; expires_at_ms: number } | undefined)
+      : undefined;
+    const live = row && row.expires_at_ms > nowMs && row.last_seen_at_ms + SESSION_IDLE_MS > nowMs;
+    const user = await (live && id ? findUserById(deps.db, row.user_id) : undefined);
+    if (!user || !id) {
+      const url = new URL(c.req.url);
+      return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+    }
+    if (row && nowMs - row.last_seen_at_ms >= TOUCH_GRANULARITY_MS)
+      await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
+        nowMs,
+        hashCredential(id),
+      ]);
+    c.set("webUser", user);
+    c.set("csrfToken", csrfTokenFor(id));
+    await next();
+  });
+}
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function verifyCsrf(): MiddlewareHandler<PagesEnv> {
+  return createMiddleware<PagesEnv>(async (c, next) => {
+    const form = await c.req.parseBody();
+    const sent = form[CSRF_FIELD];
+    if (typeof sent !== "string" || !sameToken(sent, c.get("csrfToken")))
+      return c.html(
+        renderMessagePage({
+          title: "This form has expired",
+          message:
+            "The form was missing its security token or it did not match your session. Reload the page and try again.",
+        }),
+        403,
+      );
+    await next();
+  });
+}

@@ -1,0 +1,71 @@
+// The signature and timestamp rules as pure functions over bytes and a clock: GitHub's `sha256=<hex>` and
+// Linear's bare hex HMAC-SHA256 of the raw body, and Linear's 60-second replay window.
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  checkTrackerTimestamp,
+  verifyCodehostSignature,
+  verifyTrackerSignature,
+} from "../../../../../src/server/surfaces/webhooks/verify.js";
+
+const SECRET = "test-secret";
+const BODY = new TextEncoder().encode('{"action":"labeled"}');
+const hex = createHmac("sha256", SECRET).update(BODY).digest("hex");
+
+describe("X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>", () => {
+  it.each([
+    ["the right signature", `sha256=${hex}`, { ok: true }],
+    ["upper-case hex", `sha256=${hex.toUpperCase()}`, { ok: true }],
+    ["absent", undefined, { ok: false, why: "missing_signature" }],
+    ["empty", "", { ok: false, why: "missing_signature" }],
+    ["no prefix", hex, { ok: false, why: "bad_signature" }],
+    ["sha1 prefix", `sha1=${hex}`, { ok: false, why: "bad_signature" }],
+    ["one hex digit short", `sha256=${hex.slice(1)}`, { ok: false, why: "bad_signature" }],
+    ["one hex digit long", `sha256=${hex}0`, { ok: false, why: "bad_signature" }],
+    [
+      "one digit changed",
+      `sha256=${hex.slice(0, -1)}${hex.endsWith("0") ? "1" : "0"}`,
+      { ok: false, why: "bad_signature" },
+    ],
+    ["not hex", `sha256=${"g".repeat(64)}`, { ok: false, why: "bad_signature" }],
+  ])("%s", (_case, header, verdict) => {
+    expect(verifyCodehostSignature(SECRET, BODY, header)).toEqual(verdict);
+  });
+
+  it("the signature covers the exact bytes: one more space fails", () => {
+    expect(
+      verifyCodehostSignature(SECRET, new TextEncoder().encode('{"action": "labeled"}'), `sha256=${hex}`).ok,
+    ).toBe(false);
+  });
+});
+
+describe("Linear-Signature: <hex HMAC-SHA256 of the raw body>", () => {
+  it.each([
+    ["the right signature", hex, { ok: true }],
+    ["absent", undefined, { ok: false, why: "missing_signature" }],
+    ["GitHub's prefix", `sha256=${hex}`, { ok: false, why: "bad_signature" }],
+    [
+      "another secret's",
+      createHmac("sha256", "other").update(BODY).digest("hex"),
+      { ok: false, why: "bad_signature" },
+    ],
+  ])("%s", (_case, header, verdict) => {
+    expect(verifyTrackerSignature(SECRET, BODY, header)).toEqual(verdict);
+  });
+});
+
+describe("webhookTimestamp within 60 s of now", () => {
+  const now = 1_764_151_500_000;
+  it.each([
+    ["now", now, true],
+    ["60 s ago", now - 60_000, true],
+    ["60 s ahead", now + 60_000, true],
+    ["60.001 s ago", now - 60_001, false],
+    ["60.001 s ahead", now + 60_001, false],
+    ["seconds, not milliseconds", Math.floor(now / 1000), false],
+    ["a string", String(now), false],
+    ["absent", undefined, false],
+  ])("%s: %s", (_case, timestamp, ok) => {
+    expect(checkTrackerTimestamp(timestamp, now).ok).toBe(ok);
+  });
+});
