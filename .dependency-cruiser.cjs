@@ -9,7 +9,7 @@
 
 /** Folders of src/ that run inside a sandbox or in the proxy and reach the service only over HTTP. */
 const SANDBOX_RUNTIME =
-  "^src/(activation|capability|config|disclosure|dockerfile|envfile|evidence|format|handoff|naming|net|safefs|throttle|transport|audit|envtest)/";
+  "^src/(activation|capability|capability-client|config|credentials|disclosure|dockerfile|envfile|evidence|format|handoff|naming|net|safefs|throttle|transport|audit|envtest)/";
 
 const SERVER = "^src/server/";
 /** The composition: `baton serve`'s files at the top of src/server and its listeners. */
@@ -34,7 +34,7 @@ module.exports = {
         "(docs/agents.md). It shares the evidence format, the sanitiser, the environment file reader and the " +
         "safe writes with the CLI (one definition each), and nothing else of src/: no service, client or transport.",
       from: { path: "^runner/" },
-      to: { path: "^src/", pathNot: "^src/(evidence|envfile|safefs|config|handoff|naming|errors[.]ts$)" },
+      to: { path: "^src/", pathNot: "^src/(evidence|envfile|safefs|config|credentials|handoff|naming|errors[.]ts$)" },
     },
     {
       name: "only-the-cli-imports-the-cli",

@@ -2,7 +2,7 @@
 // script under bash with a time limit, checks readiness, and writes one bounded, sanitised JSON evidence
 // document to stdout and to evidencePath in every case: success, failure, time-out, SIGINT/SIGTERM, own error.
 
-import { withoutOperatorCredentials } from "../../src/config/operator-credentials.js";
+import { withoutOperatorCredentials } from "../../src/credentials/operator-credentials.js";
 import { boundEvidence } from "../../src/evidence/bound-evidence.js";
 import {
   DEFAULT_EVIDENCE_LIMIT_BYTES,

@@ -1,7 +1,7 @@
 // Reference section 4 rules 5 and 6, the deciding half of following a task: given what the last poll saw, which
 // entries to print, whether to say the turn is queued, and whether the turn is done (or a reply was not picked
 // up). Pure: follow.ts polls, sleeps and keeps time.
-import { IDLE_STATUSES } from "../server/domain/tasks/statuses.js";
+import { IDLE_STATUSES } from "../server/surfaces/api/wire.js";
 
 /** What following needs of a task (a subset of the API's Task object). */
 export interface FollowedTask {

@@ -1,6 +1,6 @@
 // Which values a RUN step's output must never show: the sandbox's secret variables (by the environment
 // file's manifest and by name), the operations transport credentials, and secret-named build args. Pure.
-import { OPERATOR_CREDENTIALS } from "../config/operator-credentials.js";
+import { OPERATOR_CREDENTIALS } from "../credentials/operator-credentials.js";
 import type { KnownSecret } from "../evidence/index.js";
 
 /**

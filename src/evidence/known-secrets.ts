@@ -1,7 +1,7 @@
 // Which values a sanitiser must know: the overlay's secret assignments (named in environment.sh's header and
 // valued in the environment the agent sourced), the sandbox's own transport credentials, and variables the
 // agent's shell exported whose names and values say they are secrets. Pure.
-import { OPERATOR_CREDENTIALS } from "../config/operator-credentials.js";
+import { OPERATOR_CREDENTIALS } from "../credentials/operator-credentials.js";
 import { looksGeneratedValue } from "./entropy.js";
 import type { KnownSecret } from "./sanitiser.js";
 

@@ -6,7 +6,7 @@ import type {
   ConversationEntry,
   RunTurnInput,
   TurnResult,
-} from "../../../src/server/domain/agent/port.js";
+} from "../../../src/server/adapters/agents/port.js";
 
 export interface GatedTurn {
   taskId: string;

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { OPERATOR_CREDENTIALS } from "../../../src/config/operator-credentials.js";
+import { OPERATOR_CREDENTIALS } from "../../../src/credentials/operator-credentials.js";
 import { createSandbox, type Sandbox } from "../dockerfile/helpers.js";
 import { makeSandbox, removeSandboxes, runRunner } from "../runner/sandbox.js";
 

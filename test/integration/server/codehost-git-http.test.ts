@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { boxGitEnvironment, boxGitUrl } from "../../../src/server/adapters/codehost/box-git.js";
 import { getBox, insertBox } from "../../../src/server/adapters/sandboxes/store.js";
-import { boxGitEnvironment, boxGitUrl } from "../../../src/server/surfaces/git/git-http.js";
 import { createNodeServer } from "../../../src/server/surfaces/http/node-server.js";
 import { type Credentials, createHarness, type Harness } from "./harness.js";
 

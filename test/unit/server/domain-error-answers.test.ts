@@ -8,6 +8,7 @@ import type { ErrorHandler } from "hono";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { DOMAIN_ERROR_CODES, type DomainErrorCode, domainError } from "../../../src/server/domain/errors.js";
+import { handleError } from "../../../src/server/handle-errors.js";
 import { ADMIN_DOMAIN_ANSWERS } from "../../../src/server/surfaces/admin/domain-errors.js";
 import { answerDomainErrors } from "../../../src/server/surfaces/api/errors.js";
 import {
@@ -15,7 +16,6 @@ import {
   mapDomainErrors,
   NOT_ON_THIS_SURFACE,
 } from "../../../src/server/surfaces/http/domain-errors.js";
-import { handleError } from "../../../src/server/surfaces/http/errors.js";
 import { requestContext } from "../../../src/server/surfaces/http/request-context.js";
 import { createSurface } from "../../../src/server/surfaces/http/surface.js";
 import { MEMBER_DOMAIN_ANSWERS } from "../../../src/server/surfaces/members/domain-errors.js";

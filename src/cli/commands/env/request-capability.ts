@@ -1,9 +1,9 @@
 // `baton env request-capability`: flags and what it prints about the recorded request.
 import "../zod-jitless.js";
 import { type Command, Option } from "commander";
-import { requestCapability } from "../../../capability/client/request-capability.js";
 import { explainUnchangedEvidence } from "../../../capability/explain.js";
 import { EVIDENCE_OUTCOMES } from "../../../capability/transitions.js";
+import { requestCapability } from "../../../capability-client/request-capability.js";
 import type { RecordCapabilityResponse } from "../../../transport/wire.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLines } from "../../io.js";

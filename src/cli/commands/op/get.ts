@@ -3,7 +3,7 @@
 import "../zod-jitless.js";
 import type { Command } from "commander";
 import { readOperation, readProxyRefusals } from "../../../activation/read-operation.js";
-import { showCapabilityRequest } from "../../../capability/client/show-request.js";
+import { showCapabilityRequest } from "../../../capability-client/show-request.js";
 import { isCapabilityRequestId } from "../../../transport/wire.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLines } from "../../io.js";

@@ -1,6 +1,6 @@
 // `baton runner path`: the packaged startup runner bundle's absolute path, for installing it at a handoff's runPath.
 import type { Command } from "commander";
-import { locateRunnerBundle } from "../../../evidence/runner-path.js";
+import { locateRunnerBundle } from "../../../activation/runner-path.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLine } from "../../io.js";
 

@@ -6,15 +6,10 @@
 // the program runs inside the task's box instead of on the service's machine.
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { withoutOperatorCredentials } from "../../../config/operator-credentials.js";
+import { withoutOperatorCredentials } from "../../../credentials/operator-credentials.js";
 import { createSanitiser } from "../../../evidence/index.js";
-import {
-  AgentReplySchema,
-  type AgentRunner,
-  type RunTurnInput,
-  type TurnResult,
-} from "../../domain/agent/port.js";
 import { loadExeca } from "../processes/load-execa.js";
+import { AgentReplySchema, type AgentRunner, type RunTurnInput, type TurnResult } from "./port.js";
 
 export interface CommandAgentOptions {
   /** The program and its arguments (no shell). */

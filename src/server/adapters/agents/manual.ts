@@ -1,7 +1,7 @@
 // The `manual` agent (`baton serve --agent manual`): each turn waits until an operator answers it through the
 // admin API (`baton admin task answer`) or a member stops it, so stop, queueing and the running-task limit can be
 // tried by hand and by black-box tests. Nothing is decided here but which waiting turn an answer ends.
-import type { AgentRunner, RunTurnInput, TurnResult } from "../../domain/agent/port.js";
+import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
 
 export type ManualAnswer = { kind: "reply" | "clarify" | "fail"; text: string };
 

@@ -5,9 +5,9 @@
 // installation: the Authorization header reaches git through GIT_CONFIG_* variables, never argv or a file.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import type { AgentRunner, RunTurnInput, TurnResult } from "../../domain/agent/port.js";
 import { appendGitConfig, extraHeaderEntry } from "../codehost/push-credentials.js";
 import { loadExeca } from "../processes/load-execa.js";
+import type { AgentRunner, RunTurnInput, TurnResult } from "./port.js";
 import { type ScriptedRule, ScriptedRuleSchema } from "./scripted-rules.js";
 
 export { type ScriptedRule, ScriptedRuleSchema };

@@ -2,7 +2,7 @@
 // repository's `sandbox.env` from `.batonrc.json`, its secrets' placeholders, and, when a code-host installation
 // gives the repository, the installation token's placeholder with git set to send it. Credentials come last so a
 // `sandbox.env` entry can never replace them.
-import { withoutOperatorCredentials } from "../../../config/operator-credentials.js";
+import { withoutOperatorCredentials } from "../../../credentials/operator-credentials.js";
 import { formatSecretPlaceholder } from "../../../transport/wire.js";
 import { type CodehostPushAccess, codehostPushEnvironment } from "../codehost/push-credentials.js";
 import type { CreatedBox } from "./driver.js";

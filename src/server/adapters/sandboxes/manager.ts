@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "../../../config/batonrc.js";
 import { readBatonrcFile } from "../../../config/batonrc-file.js";
-import { withoutOperatorCredentials } from "../../../config/operator-credentials.js";
+import { withoutOperatorCredentials } from "../../../credentials/operator-credentials.js";
 import { BatonError } from "../../../errors.js";
 import { createSanitiser } from "../../../evidence/sanitiser.js";
 import { type InstanceIdentity, newInstanceIdentity } from "../../primitives/instance.js";

@@ -8,10 +8,9 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { Logger } from "pino";
-import type { AgentTask, TurnSandbox } from "../../domain/agent/port.js";
-import type { TurnSandboxProvider } from "../../domain/agent/sandboxes.js";
 import type { Store } from "../../store/store.js";
-import { boxGitEnvironment, boxGitUrl } from "../../surfaces/git/git-http.js";
+import type { AgentTask, TurnSandbox } from "../agents/port.js";
+import { boxGitEnvironment, boxGitUrl } from "../codehost/box-git.js";
 import type { PushAccessLookup } from "../codehost/push-access.js";
 import { codehostPushEnvironment, codehostRepoUrl } from "../codehost/push-credentials.js";
 import {
@@ -22,6 +21,7 @@ import {
   renewSandboxWithin,
 } from "./credentials.js";
 import { AGENT_HOME } from "./driver.js";
+import type { TurnSandboxProvider } from "./host-sandboxes.js";
 import { isReusable } from "./lifecycle.js";
 import type { SandboxManager } from "./manager.js";
 import { latestBoxOf } from "./store.js";

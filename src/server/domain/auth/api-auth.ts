@@ -4,10 +4,10 @@
 // 403). Both kinds are one indexed read by hash; a sign-in's token never reaches the provider here.
 
 import type { Store } from "../../store/store.js";
-import type { ResourceKind } from "../../surfaces/oauth/wire.js";
 import { domainError } from "../errors.js";
 import { PERSONAL_TOKEN_PREFIX, readBearerToken } from "./personal-token.js";
 import { type AuthenticatedToken, lookUpPersonalToken } from "./personal-tokens-store.js";
+import type { ResourceKind } from "./sign-in-terms.js";
 import { lookUpSignInToken } from "./sign-ins.js";
 import { type Membership, membershipOf, type User } from "./users.js";
 

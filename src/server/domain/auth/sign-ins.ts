@@ -7,7 +7,7 @@ import {
   type ResourceKind,
   SIGN_IN_IDLE_MS,
   SIGN_IN_LIFETIME_MS,
-} from "../../surfaces/oauth/wire.js";
+} from "./sign-in-terms.js";
 import type { User } from "./users.js";
 
 export interface IssuedAccessToken {

@@ -60,7 +60,7 @@ export function checkStart(input: {
   return { ok: true };
 }
 
-/** What the agent port hands back for a turn (see domain/agent/port.ts), reduced to what the engine decides on. */
+/** What the agent port hands back for a turn (see adapters/agents/port.ts), reduced to what the engine decides on. */
 export type TurnOutcome =
   | { kind: "reply"; replyKind: "response" | "clarify"; pullRequestOpen: boolean }
   | { kind: "error"; code: string }

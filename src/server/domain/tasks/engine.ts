@@ -4,8 +4,8 @@
 import { newId } from "../../primitives/tokens.js";
 import { taskLock } from "../../store/lock-keys.js";
 import type { Store } from "../../store/store.js";
-import { queueIssuePost } from "../tickets/issue-post-queue.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
+import { queueIssuePost } from "./issue-post-queue.js";
 import { NOTICES } from "./notices.js";
 import { nextStatus } from "./statuses.js";
 import {

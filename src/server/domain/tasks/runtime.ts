@@ -6,11 +6,11 @@
 // counting the attempt, so the next start, or another instance at once, runs them again.
 import type { Logger } from "pino";
 import { describeThrown, isBatonError } from "../../../errors.js";
+import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../../adapters/agents/port.js";
 import type { Codehost } from "../../adapters/codehost/port.js";
+import type { TurnSandboxProvider } from "../../adapters/sandboxes/host-sandboxes.js";
 import { expireOthersClaims, renewLeasesOf } from "../../store/claims.js";
 import type { Store } from "../../store/store.js";
-import type { AgentRunner, AgentTask, ConversationEntry, TurnResult } from "../agent/port.js";
-import type { TurnSandboxProvider } from "../agent/sandboxes.js";
 import { type LeaseSettings, renewEveryMs } from "../leases.js";
 import {
   beginTurn,

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { BATONRC_FILE } from "../../../config/batonrc.js";
 import { createCommandAgent } from "../../adapters/agents/command.js";
+import type { AgentRunner } from "../../adapters/agents/port.js";
 import { createScriptedAgent } from "../../adapters/agents/scripted.js";
 import { createLocalCodehost } from "../../adapters/codehost/local-git.js";
 import type { Codehost } from "../../adapters/codehost/port.js";
@@ -15,13 +16,12 @@ import {
   createGitAuthHeader,
   createPushAccessLookup,
 } from "../../adapters/codehost/push-access.js";
+import { createHostSandboxes } from "../../adapters/sandboxes/host-sandboxes.js";
 import type { SandboxManager } from "../../adapters/sandboxes/manager.js";
 import { createManagerSandboxes } from "../../adapters/sandboxes/turn-sandboxes.js";
 import { createLocalTracker } from "../../adapters/tracker/local.js";
 import type { Tracker } from "../../adapters/tracker/port.js";
 import type { Store } from "../../store/store.js";
-import type { AgentRunner } from "../agent/port.js";
-import { createHostSandboxes } from "../agent/sandboxes.js";
 import type { LeaseSettings } from "../leases.js";
 import { createRateLimiter } from "../limits/create-limiter.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";

@@ -1,49 +1,22 @@
-// Task statuses, turn states and the status transitions the reference leaves open (section 3 "Task": "Transitions:
+// The status transitions the reference leaves open (section 3 "Task": "Transitions:
 // not shown"). The README's status table is this table; `nextStatus` refuses anything not in it, so the engine
-// cannot drift from what is written down.
+// cannot drift from what is written down. The names themselves are in status-names.ts (the API's wire shares them).
 
-export const TASK_STATUSES = [
-  "pending",
-  "implementing",
-  "replied",
-  "pr_open",
-  "completed",
-  "failed",
-  "cancelled",
-  "paused",
-] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+export {
+  IDLE_STATUSES,
+  OPEN_STATUSES,
+  OPEN_TURN_STATES,
+  PAUSE_REASONS,
+  type PauseReason,
+  TASK_SOURCES,
+  TASK_STATUSES,
+  type TaskSource,
+  type TaskStatus,
+  TURN_STATES,
+  type TurnState,
+} from "./status-names.js";
 
-export const TASK_SOURCES = ["api", "tracker", "codehost_issue"] as const;
-export type TaskSource = (typeof TASK_SOURCES)[number];
-
-export const PAUSE_REASONS = ["access", "billing"] as const;
-export type PauseReason = (typeof PAUSE_REASONS)[number];
-
-/** A turn holds a plan slot while `running`, a queue place while `queued`; the rest are ended. */
-export const TURN_STATES = [
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-  "paused",
-  "refused",
-] as const;
-export type TurnState = (typeof TURN_STATES)[number];
-export const OPEN_TURN_STATES: ReadonlySet<TurnState> = new Set(["queued", "running"]);
-
-/** Statuses of a task with no open turn: a follow-up opens a new turn. */
-export const IDLE_STATUSES: readonly TaskStatus[] = [
-  "replied",
-  "pr_open",
-  "completed",
-  "failed",
-  "cancelled",
-  "paused",
-];
-/** Statuses that count against the 5-task limit: "starting, running or queued". */
-export const OPEN_STATUSES: readonly TaskStatus[] = ["pending", "implementing"];
+import { IDLE_STATUSES, TASK_STATUSES, type TaskStatus } from "./status-names.js";
 
 export type TaskEvent =
   | "turn_opened" // a message started a new turn (it runs or waits in the queue)

@@ -10,8 +10,8 @@ import type { Codehost } from "../../adapters/codehost/port.js";
 import type { Tracker } from "../../adapters/tracker/port.js";
 import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../../store/hold-claim.js";
 import type { Store } from "../../store/store.js";
+import { anyPostClaimable, claimDuePost, finishPost, ISSUE_POST_CLAIM } from "../tasks/issue-post-queue.js";
 import { postMarker } from "./issue-members.js";
-import { anyPostClaimable, claimDuePost, finishPost, ISSUE_POST_CLAIM } from "./issue-post-queue.js";
 import { backoffMs, WorkLoop } from "./work-loop.js";
 
 export const MAX_POST_ATTEMPTS = 8;

@@ -71,3 +71,5 @@ export const API_ERRORS = {
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export { LIMITS, TOKEN_LIFETIME_DAYS, type TokenLifetimeDays } from "../../domain/limits.js";
+/** Task status names: the client follows a task until its status is idle (no turn open). */
+export { IDLE_STATUSES, TASK_STATUSES, type TaskStatus } from "../../domain/tasks/status-names.js";

@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { CODEHOST_GIT_BASE_PATH } from "../../adapters/codehost/box-git.js";
 import { touchActivity } from "../../adapters/sandboxes/store.js";
 import type { ServerDeps } from "../../deps.js";
 import { hashCredential } from "../../primitives/tokens.js";
@@ -14,31 +15,13 @@ import { HttpError, notFound, payloadTooLarge } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
 import { parseCgiHead } from "./cgi.js";
 
-export const CODEHOST_GIT_BASE_PATH = "/codehost/v1/git";
+export { CODEHOST_GIT_BASE_PATH };
+
 /** A push bigger than this is refused (413). */
 export const MAX_GIT_REQUEST_BYTES = 256 * 1024 * 1024;
 const GIT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 /** The smart-protocol endpoints; the dumb protocol's file paths are not served. */
 const SMART_PATHS = new Set(["/info/refs", "/git-upload-pack", "/git-receive-pack"]);
-
-/** `http://<ops reach>/codehost/v1/git/<owner>/<name>.git`: where a box clones `repo` from. */
-export function boxGitUrl(opsReach: string, repo: string): string {
-  return `http://${opsReach}${CODEHOST_GIT_BASE_PATH}/${repo}.git`;
-}
-
-/**
- * The variables that let git in a box authenticate to the code host with the lease without writing it into a
- * remote URL (and so into `.git/config`): an `http.<base>.extraHeader` through GIT_CONFIG_COUNT.
- */
-export function boxGitEnvironment(opsReach: string, lease: string): Record<string, string> {
-  const basic = Buffer.from(`baton:${lease}`).toString("base64");
-  return {
-    BATON_CODEHOST_GIT_BASE: `http://${opsReach}${CODEHOST_GIT_BASE_PATH}/`,
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: `http.http://${opsReach}${CODEHOST_GIT_BASE_PATH}/.extraHeader`,
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
-  };
-}
 
 const challenge = () =>
   new HttpError(401, "invalid_token", "send the sandbox lease as the HTTP Basic password", {

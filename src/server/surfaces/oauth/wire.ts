@@ -1,5 +1,5 @@
 // The authorization server's wire constants: its paths on the public listener, the one scope it grants, the
-// resources it issues tokens for, and how long a sign-in lasts (reference section 2 "Access token" and 8).
+// resources it issues tokens for and how long a sign-in lasts (kept with the sign-ins in domain/auth/sign-in-terms.ts).
 export const OAUTH_BASE_PATH = "/oauth";
 
 export const OAUTH_PATHS = {
@@ -25,17 +25,18 @@ export const WELL_KNOWN = {
 /** The one scope a Baton token carries: act as the user through the public API or the MCP endpoint. */
 export const API_SCOPE = "baton";
 
-/** Resources a token may be bound to (RFC 8707), as paths under the service URL. */
-export const RESOURCES = { api: "/v1", mcp: "/v1/mcp" } as const;
-export type ResourceKind = keyof typeof RESOURCES;
+export {
+  LAST_USE_GRANULARITY_MS,
+  RESOURCES,
+  type ResourceKind,
+  SIGN_IN_IDLE_MS,
+  SIGN_IN_LIFETIME_MS,
+} from "../../domain/auth/sign-in-terms.js";
+
+import type { ResourceKind } from "../../domain/auth/sign-in-terms.js";
+
 /** Each resource's `resource_name` in its RFC 9728 metadata. */
 export const RESOURCE_NAMES: Record<ResourceKind, string> = {
   api: "Baton public API",
   mcp: "Baton MCP endpoint",
 };
-
-const DAY_MS = 86_400_000;
-export const SIGN_IN_LIFETIME_MS = 90 * DAY_MS;
-export const SIGN_IN_IDLE_MS = 30 * DAY_MS;
-/** Last use is written at most this often per sign-in: the API's hot path stays a read. */
-export const LAST_USE_GRANULARITY_MS = 60_000;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCommandAgent } from "../../../../../src/server/adapters/agents/command.js";
-import type { RunTurnInput } from "../../../../../src/server/domain/agent/port.js";
+import type { RunTurnInput } from "../../../../../src/server/adapters/agents/port.js";
 
 const TURN_TOKEN = "btt_canary-turn-token-4f1e9a7c2b-never-print";
 const LEASE = "btl_canary-lease-8d3b6e0a51-never-print";

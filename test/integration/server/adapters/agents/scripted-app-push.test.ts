@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunTurnInput } from "../../../../../src/server/adapters/agents/port.js";
 import {
   createScriptedAgent,
   ScriptedRuleSchema,
 } from "../../../../../src/server/adapters/agents/scripted.js";
 import { createGitAuthHeader } from "../../../../../src/server/adapters/codehost/push-access.js";
-import type { RunTurnInput } from "../../../../../src/server/domain/agent/port.js";
 import { PROJECT_ROOT } from "../../../../helpers/cli.js";
 import { pollUntil } from "../../../../helpers/poll.js";
 import { CANARY_TOKEN, startWorld, stubApp, type World } from "../../codehost-world.js";

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunTurnInput } from "../../../../../src/server/adapters/agents/port.js";
 import { createScriptedAgent } from "../../../../../src/server/adapters/agents/scripted.js";
 import { ScriptedRuleSchema } from "../../../../../src/server/adapters/agents/scripted-rules.js";
 import { createLocalCodehost } from "../../../../../src/server/adapters/codehost/local-git.js";
-import type { RunTurnInput } from "../../../../../src/server/domain/agent/port.js";
 import type { Store } from "../../../../../src/server/store/store.js";
 import { openTestStore } from "../../../../helpers/test-store.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR_CREDENTIALS } from "../../../../../src/config/operator-credentials.js";
+import { OPERATOR_CREDENTIALS } from "../../../../../src/credentials/operator-credentials.js";
 import { addressesFor } from "../../../../../src/server/adapters/sandboxes/drivers/namespace-network.js";
 import { allowRule, baseRules } from "../../../../../src/server/adapters/sandboxes/egress/firewall.js";
 import { buildBoxEnvironment } from "../../../../../src/server/adapters/sandboxes/environment.js";

@@ -7,7 +7,7 @@ import {
   claimDuePost,
   finishPost,
   queueIssuePost,
-} from "../../../../../src/server/domain/tickets/issue-post-queue.js";
+} from "../../../../../src/server/domain/tasks/issue-post-queue.js";
 import { migrateStore } from "../../../../../src/server/store/migrate.js";
 import type { SqlValue } from "../../../../../src/server/store/store.js";
 import { ENGINES, useEngine } from "../../../../helpers/postgres.js";

@@ -1,9 +1,9 @@
 // The sandbox's capability-request calls over the operations transport (the I/O edge of src/capability; the
 // pure modules never import this). The same HTTP client, retry policy and idempotency rules as activation.
 import { randomUUID } from "node:crypto";
-import type { Log } from "../../log-level.js";
-import { createHttpClient, opsHttpOptions, readBody } from "../../transport/index.js";
-import type { OpsSettings } from "../../transport/settings.js";
+import type { Log } from "../log-level.js";
+import { createHttpClient, opsHttpOptions, readBody } from "../transport/index.js";
+import type { OpsSettings } from "../transport/settings.js";
 import {
   CAPABILITY_PATHS,
   CapabilityRequestViewSchema,
@@ -11,7 +11,7 @@ import {
   type RecordCapabilityBody,
   RecordCapabilityResponseSchema,
   RedeliverResponseSchema,
-} from "../../transport/wire.js";
+} from "../transport/wire.js";
 
 export type CapabilityClient = ReturnType<typeof createCapabilityClient>;
 

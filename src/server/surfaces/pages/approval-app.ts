@@ -8,14 +8,14 @@ import type { ServerDeps } from "../../deps.js";
 import type { User } from "../../domain/auth/users.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
-import type { PagesEnv } from "../pages/env.js";
-import { html } from "../pages/html.js";
-import { renderPage } from "../pages/layout.js";
-import { renderMessagePage } from "../pages/message-page.js";
-import { requireWebSession, verifyCsrf } from "../pages/session.js";
-import { CSRF_FIELD } from "../pages/wire.js";
-import { type AuthorizationServer, resourceKindOf } from "./provider.js";
-import { API_SCOPE, OAUTH_PATHS, type ResourceKind } from "./wire.js";
+import { type AuthorizationServer, resourceKindOf } from "../oauth/provider.js";
+import { API_SCOPE, OAUTH_PATHS, type ResourceKind } from "../oauth/wire.js";
+import type { PagesEnv } from "./env.js";
+import { html } from "./html.js";
+import { renderPage } from "./layout.js";
+import { renderMessagePage } from "./message-page.js";
+import { requireWebSession, verifyCsrf } from "./session.js";
+import { CSRF_FIELD } from "./wire.js";
 
 const HOW_LONG = "until you disconnect it, for up to 90 days, or 30 days unused";
 

@@ -1,8 +1,8 @@
 // `baton op get <cr_...>`: a capability request with its e-mail delivery state; failed deliveries are queued
 // again for the recipients that did not get them (the ones that succeeded are not sent twice).
-import type { Log } from "../../log-level.js";
-import { requireOpsSettings } from "../../transport/settings.js";
-import type { RedeliverResponse } from "../../transport/wire.js";
+import type { Log } from "../log-level.js";
+import { requireOpsSettings } from "../transport/settings.js";
+import type { RedeliverResponse } from "../transport/wire.js";
 import { createCapabilityClient } from "./ops-client.js";
 
 export async function showCapabilityRequest(input: {

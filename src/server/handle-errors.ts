@@ -4,11 +4,11 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Logger } from "pino";
-import { NO_SUCH_ROUTE, WIRE_ERRORS } from "../../../transport/wire.js";
-import { DomainError } from "../../domain/errors.js";
-import { apiErrorOf } from "../api/errors.js";
-import { HttpError, invalidRequest, notFound } from "./http-error.js";
-import type { ServerEnv } from "./surface.js";
+import { NO_SUCH_ROUTE, WIRE_ERRORS } from "../transport/wire.js";
+import { DomainError } from "./domain/errors.js";
+import { apiErrorOf } from "./surfaces/api/errors.js";
+import { HttpError, invalidRequest, notFound } from "./surfaces/http/http-error.js";
+import type { ServerEnv } from "./surfaces/http/surface.js";
 
 /** Turns hono's own exceptions (the JSON validator, the media-type gate) into our refusals. */
 function fromHonoException(error: HTTPException, c: Context<ServerEnv>): HttpError {

@@ -1,13 +1,14 @@
 // `baton env request-capability`: validates locally (nothing is sent for a bad target or reason), then records
 // the request or reports evidence on the matching one. Returns the service's answer; src/cli prints it.
-import { RepositorySlugSchema } from "../../envfile/overlay.js";
-import { UsageError } from "../../errors.js";
-import type { Log } from "../../log-level.js";
-import { requireOpsSettings } from "../../transport/settings.js";
-import type { EvidenceBody, RecordCapabilityResponse } from "../../transport/wire.js";
-import { normaliseCapabilityKind } from "../kinds.js";
-import { normaliseCapabilityTarget, validateCapabilityReason } from "../target.js";
-import { EVIDENCE_OUTCOMES, EVIDENCE_STATUS, type EvidenceOutcome } from "../transitions.js";
+
+import { normaliseCapabilityKind } from "../capability/kinds.js";
+import { normaliseCapabilityTarget, validateCapabilityReason } from "../capability/target.js";
+import { EVIDENCE_OUTCOMES, EVIDENCE_STATUS, type EvidenceOutcome } from "../capability/transitions.js";
+import { RepositorySlugSchema } from "../envfile/overlay.js";
+import { UsageError } from "../errors.js";
+import type { Log } from "../log-level.js";
+import { requireOpsSettings } from "../transport/settings.js";
+import type { EvidenceBody, RecordCapabilityResponse } from "../transport/wire.js";
 import { createCapabilityClient } from "./ops-client.js";
 
 export interface RequestCapabilityInput {

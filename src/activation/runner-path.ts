@@ -1,7 +1,7 @@
 // `baton runner path`: where the packaged runner is; fails when this build has no bundle.
 import { existsSync } from "node:fs";
-import { packagedRunnerPath } from "../activation/install-runner.js";
 import { BatonError } from "../errors.js";
+import { packagedRunnerPath } from "./install-runner.js";
 
 export function locateRunnerBundle(): string {
   const path = packagedRunnerPath();

@@ -5,9 +5,9 @@
 // follow-ups; with a driver, src/server/adapters/sandboxes/turn-sandboxes.ts gives each task a box of the sandbox manager.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { issueSandboxWithin, issueTurnWithin } from "../../adapters/sandboxes/credentials.js";
 import type { Store } from "../../store/store.js";
-import type { AgentTask, TurnSandbox } from "./port.js";
+import type { AgentTask, TurnSandbox } from "../agents/port.js";
+import { issueSandboxWithin, issueTurnWithin } from "./credentials.js";
 
 export interface TurnCredentials {
   sandboxId: string;
