@@ -32,7 +32,7 @@ const BUNDLED = new Set(["zod", "p-retry", "execa"]);
  * as tsc's output that was about 600 ms of CPU in Node's ES module loader (resolving, reading package.json files,
  * lexing CommonJS exports), about 150 ms as one bundle. The long-running services stay tsc's output.
  */
-const SERVICE_BUNDLES = { "server/sandboxes/env-test.ts": "env-test-service" };
+const SERVICE_BUNDLES = { "server/env-test.ts": "env-test-service" };
 
 /**
  * Service modules the client commands share as wire constants (paths, headers, limits, statuses): plain data
@@ -40,9 +40,9 @@ const SERVICE_BUNDLES = { "server/sandboxes/env-test.ts": "env-test-service" };
  * tree, so one file spells the API's paths and the client loads no server code.
  */
 const SHARED_WITH_CLIENT = new Set([
-  "server/api/wire.ts",
+  "server/surfaces/api/wire.ts",
   "server/domain/limits.ts",
-  "server/tasks/statuses.ts",
+  "server/domain/tasks/status-names.ts",
 ]);
 
 export async function bundleCli(root) {

@@ -2,7 +2,7 @@
 // committed file differs from what the code describes.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildOpenApiDocument } from "../dist/src/server/surfaces/openapi/document.js";
+import { buildOpenApiDocument } from "../dist/src/server/openapi-document.js";
 
 const target = join(import.meta.dirname, "..", "openapi", "baton-ops.json");
 writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);

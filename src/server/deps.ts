@@ -1,4 +1,6 @@
-// What route factories receive: the store, the clock, the logger and the operation machinery.
+// Everything the composition (serve.ts, app.ts) holds for the surfaces and the domain: the store, the clock, the
+// logger, the operation machinery. Only the composition takes it whole; each surface declares the part it uses
+// (surfaces/<name>/deps.ts) and each domain function its own, and the composition hands this set to them.
 import type { Logger } from "pino";
 import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
 import type { IntegrationSettings } from "./adapters/integrations/settings.js";

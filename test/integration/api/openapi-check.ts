@@ -3,7 +3,7 @@
 // is held to its Retry-After), and a JSON body must validate against the declared schema. Every request the API
 // suites make goes through it (harness.ts, socket-client.ts), so the document is held to every response they see.
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { buildOpenApiDocument } from "../../../src/server/surfaces/openapi/document.js";
+import { buildOpenApiDocument } from "../../../src/server/openapi-document.js";
 
 interface Operation {
   responses: Record<

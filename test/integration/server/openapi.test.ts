@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "../../../src/server/surfaces/openapi/document.js";
+import { buildOpenApiDocument } from "../../../src/server/openapi-document.js";
 import { ADMIN_PATHS, HEADERS, type Operation, PATHS, ROUTE_PATTERNS } from "../../../src/transport/wire.js";
 import { createSchemaValidator } from "../../helpers/ajv.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";

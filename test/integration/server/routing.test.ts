@@ -2,9 +2,9 @@
 // exists under another method is 405 naming the allowed ones, anything else is 404; every refusal is the JSON
 // error body with the request id that the header carries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "../../../src/server/openapi-document.js";
 import { API_ROUTE_PATTERNS } from "../../../src/server/surfaces/api/wire.js";
 import { MCP_PATH } from "../../../src/server/surfaces/mcp/wire.js";
-import { buildOpenApiDocument } from "../../../src/server/surfaces/openapi/document.js";
 import { WEBHOOK_ROUTE_PATTERNS } from "../../../src/server/surfaces/webhooks/wire.js";
 import {
   ADMIN_PATHS,

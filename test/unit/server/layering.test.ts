@@ -1,134 +1,156 @@
-// The service's domain knows no surface (DESIGN "Domain errors are surface-neutral"): no module under a domain
-// folder imports a surface folder (http, api, ops, admin, members, mcp) or hono, except the surface files that
-// live beside their domain, named here one by one with why. Read from the source.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+// The layers (docs/architecture.md "The layers and their rules"): dependency-cruiser with .dependency-cruiser.cjs
+// finds nothing against them in src/ and runner/, and each rule does catch the import it forbids. The wrong
+// imports are written into a throwaway tree laid out like ours, so the real one never holds one.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 
-const SERVER = join(PROJECT_ROOT, "src", "server");
-const DOMAIN_FOLDERS = [
-  "auth",
-  "tasks",
-  "tickets",
-  "capability",
-  "sandboxes",
-  "operations",
-  "codehost",
-  "tracker",
-  "secrets",
+const run = promisify(execFile);
+const DEPCRUISE = join(PROJECT_ROOT, "node_modules", ".bin", "depcruise");
+const CONFIG = join(PROJECT_ROOT, ".dependency-cruiser.cjs");
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** dependency-cruiser's answer for `src` and `runner` under `cwd`: its violations, whatever its exit code. */
+async function cruise(cwd: string): Promise<Violation[]> {
+  const answer = await run(DEPCRUISE, ["--config", CONFIG, "--output-type", "json", "src", "runner"], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch((failed: { stdout?: string }) => ({ stdout: failed.stdout ?? "" }));
+  return JSON.parse(answer.stdout).summary.violations as Violation[];
+}
+
+/** One wrong import each (importer → imported), and the rule that must name it. */
+const WRONG_IMPORTS: [rule: string, from: string, to: string][] = [
+  ["runner-imports-only-the-pure-core", "runner/src/main.ts", "src/transport/wire.ts"],
+  ["only-the-cli-imports-the-cli", "src/client/login.ts", "src/cli/io.ts"],
+  ["proxy-never-imports-the-service", "src/proxy/lease-failures.ts", "src/server/domain/audit.ts"],
+  [
+    "sandbox-runtime-reaches-the-service-only-through-the-transport",
+    "src/naming/assign.ts",
+    "src/server/store/store.ts",
+  ],
+  ["client-knows-only-the-api-wire", "src/client/follow-step.ts", "src/server/domain/tasks/statuses.ts"],
+  [
+    "api-wire-imports-only-vocabulary",
+    "src/server/surfaces/api/wire.ts",
+    "src/server/domain/tasks/engine.ts",
+  ],
+  ["testing-uses-only-sandbox-drivers", "src/testing/index.ts", "src/server/app.ts"],
+  ["surfaces-never-import-the-composition", "src/server/surfaces/pages/app.ts", "src/server/deps.ts"],
+  [
+    "rules-never-import-surfaces-or-composition",
+    "src/server/domain/tasks/engine.ts",
+    "src/server/surfaces/http/http-error.ts",
+  ],
+  ["rules-never-import-surfaces-or-composition", "src/server/domain/seed/apply.ts", "src/server/serve.ts"],
+  [
+    "adapters-never-import-rules-or-surfaces",
+    "src/server/adapters/codehost/local-git.ts",
+    "src/server/domain/tickets/comments.ts",
+  ],
+  [
+    "adapters-never-import-rules-or-surfaces",
+    "src/server/adapters/sandboxes/env.ts",
+    "src/server/surfaces/http/node-server.ts",
+  ],
+  [
+    "store-never-imports-rules",
+    "src/server/store/migrations/0040-sealed.ts",
+    "src/server/domain/secrets/box.ts",
+  ],
+  [
+    "primitives-import-nothing-of-the-service",
+    "src/server/primitives/tokens.ts",
+    "src/server/store/store.ts",
+  ],
 ];
-const SURFACE_FOLDERS = ["http", "api", "ops", "admin", "members", "mcp"];
 
-/** Surface files inside a domain folder (paths under src/server), and why each may reach a surface. */
-const SURFACE_FILES: Record<string, string> = {
-  "codehost/git-http.ts": "the code host's git smart-HTTP surface: a hono sub-app of its own",
-  "sandboxes/env-test.ts": "`baton env test` composes an in-process `baton serve` on a socket",
-};
+/** Imports the layers allow: none may be reported. */
+const RIGHT_IMPORTS: [from: string, to: string][] = [
+  ["src/cli/commands/serve.ts", "src/server/serve.ts"],
+  ["src/server/serve.ts", "src/server/surfaces/api/app.ts"],
+  ["src/server/surfaces/api/app.ts", "src/server/domain/tasks/service.ts"],
+  ["src/server/domain/tasks/service.ts", "src/server/adapters/agents/port.ts"],
+  ["src/server/adapters/sandboxes/manager.ts", "src/server/store/sql.ts"],
+  ["src/server/store/open.ts", "src/server/primitives/secret-box.ts"],
+  ["src/client/api-client.ts", "src/server/surfaces/api/wire.ts"],
+  ["src/server/surfaces/api/wire.ts", "src/server/domain/limits.ts"],
+  ["runner/src/capture.ts", "src/evidence/record.ts"],
+];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
+/** Two domain folders importing each other: a cycle between folders, though no module imports itself back. */
+const CYCLE: [from: string, to: string][] = [
+  ["src/server/domain/tasks/queue.ts", "src/server/domain/tickets/post.ts"],
+  ["src/server/domain/tickets/reply.ts", "src/server/domain/tasks/context.ts"],
+];
+
+/** Writes `from` importing `to` (relative, with the .js suffix NodeNext wants), and `to` itself. */
+function writeImport(root: string, from: string, to: string): void {
+  for (const file of [from, to]) mkdirSync(dirname(join(root, file)), { recursive: true });
+  let specifier = `${join(
+    ...dirname(from)
+      .split("/")
+      .map(() => ".."),
+    to,
+  ).replace(/\.ts$/, ".js")}`;
+  if (!specifier.startsWith(".")) specifier = `./${specifier}`;
+  const line = `import { value as value${Math.random().toString(36).slice(2, 8)} } from "${specifier}";\n`;
+  writeFileSync(join(root, from), line, { flag: "a" });
+  writeFileSync(join(root, to), "export const value = 1;\n", { flag: "a" });
 }
 
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*)"([^"]+)"/g;
+describe("the layers, enforced by dependency-cruiser", () => {
+  let tree: string;
+  let violations: Violation[];
 
-/** The surfaces (a folder under src/server, or a hono package) the source's imports reach, as written. */
-function surfacesImported(file: string, source: string): string[] {
-  return [...source.matchAll(IMPORT)].flatMap((match) => {
-    const specifier = match[1]!;
-    if (specifier === "hono" || specifier.startsWith("hono/") || specifier.startsWith("@hono/"))
-      return [specifier];
-    if (!specifier.startsWith(".")) return [];
-    const target = relative(SERVER, resolve(dirname(file), specifier));
-    const folder = target.split("/")[0]!;
-    return SURFACE_FOLDERS.includes(folder) && target.includes("/") ? [specifier] : [];
-  });
-}
-
-const domainFiles = DOMAIN_FOLDERS.flatMap((folder) => sourceFiles(join(SERVER, folder)));
-
-describe("the domain imports no surface", () => {
-  it("finds every domain folder's files, and each exempt surface file exists", () => {
-    expect(domainFiles.length).toBeGreaterThan(60);
-    const names = domainFiles.map((file) => relative(SERVER, file));
-    for (const exempt of Object.keys(SURFACE_FILES)) expect(names).toContain(exempt);
-  });
-
-  it.each([
-    ["capability/x.ts", 'import { HttpError } from "../http/http-error.js";', ["../http/http-error.js"]],
-    ["auth/x.ts", 'import { apiErrorOf } from "../api/errors.js";', ["../api/errors.js"]],
-    ["tasks/x.ts", 'import type { X } from "../mcp/tools.js";', ["../mcp/tools.js"]],
-    ["sandboxes/drivers/x.ts", 'import { y } from "../../ops/app.js";', ["../../ops/app.js"]],
-    ["tickets/x.ts", 'import type { Context } from "hono";', ["hono"]],
-    ["tickets/x.ts", 'import { createMiddleware } from "hono/factory";', ["hono/factory"]],
-    ["tickets/x.ts", 'import { z } from "@hono/zod-openapi";', ["@hono/zod-openapi"]],
-    ["tasks/x.ts", 'import { domainError } from "../domain/errors.js";', []],
-    ["tasks/x.ts", 'import { LIMITS } from "../domain/limits.js";', []],
-    ["auth/x.ts", 'import { HEADERS } from "../../transport/wire.js";', []],
-    ["auth/x.ts", 'import { lookUpSignInToken } from "../oauth/sign-ins.js";', []],
-  ])("a domain module %s with `%s` reaches the surfaces %j", (file, source, expected) => {
-    expect(surfacesImported(join(SERVER, file), source)).toEqual(expected);
-  });
-
-  it("no module under auth/ tasks/ tickets/ capability/ sandboxes/ operations/ codehost/ tracker/ secrets/ (but the surface files named) imports http/, api/, ops/, admin/, members/, mcp/ or hono", () => {
-    const offending = domainFiles
-      .filter((file) => !(relative(SERVER, file) in SURFACE_FILES))
-      .flatMap((file) =>
-        surfacesImported(file, readFileSync(file, "utf8")).map((s) => `${relative(SERVER, file)}: ${s}`),
-      );
-    expect(offending).toEqual([]);
-  });
-
-  it("the surface files named are what the rule would otherwise refuse (an exemption that is not needed goes)", () => {
-    for (const exempt of Object.keys(SURFACE_FILES)) {
-      const file = join(SERVER, exempt);
-      expect(surfacesImported(file, readFileSync(file, "utf8")), exempt).not.toEqual([]);
-    }
-  });
-});
-
-// The store holds engines, migrations and queries and knows no rules (issue 26, point 1): nothing under store/
-// imports a domain or surface folder, but the secret box's type and sealing helpers (the operator's key, which
-// migration 40 needed to seal values already in the store).
-const STORE_MAY_IMPORT: Record<string, string> = {
-  secrets: "the SecretBox a migration seals existing values with",
-};
-
-/** The imports of a store module that reach a folder of the service other than store/ and the ones allowed. */
-function ruleImports(file: string, source: string): string[] {
-  return [...source.matchAll(IMPORT)].flatMap((match) => {
-    const specifier = match[1]!;
-    if (!specifier.startsWith(".")) return [];
-    const target = relative(SERVER, resolve(dirname(file), specifier));
-    const folder = target.split("/")[0]!;
-    if (target.startsWith("..") || folder === "store" || !target.includes("/")) return [];
-    return folder in STORE_MAY_IMPORT ? [] : [specifier];
-  });
-}
-
-describe("the store knows no rules", () => {
-  it("no module under store/ imports a domain or surface folder of the service (but secrets/, for sealing)", () => {
-    const storeFiles = sourceFiles(join(SERVER, "store"));
-    expect(storeFiles.length).toBeGreaterThan(10);
-    const reached = storeFiles.flatMap((file) =>
-      ruleImports(file, readFileSync(file, "utf8")).map(
-        (specifier) => `${relative(SERVER, file)} -> ${specifier}`,
-      ),
+  beforeAll(async () => {
+    tree = mkdtempSync(join(tmpdir(), "baton-layers-"));
+    writeFileSync(
+      join(tree, "tsconfig.check.json"),
+      JSON.stringify({
+        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowJs: false },
+      }),
     );
-    expect(reached).toEqual([]);
+    for (const [, from, to] of WRONG_IMPORTS) writeImport(tree, from, to);
+    for (const [from, to] of [...RIGHT_IMPORTS, ...CYCLE]) writeImport(tree, from, to);
+    violations = await cruise(tree);
+  }, 60_000);
+
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it("finds no import against the layers in src/ and runner/", async () => {
+    const found = await cruise(PROJECT_ROOT);
+    expect(found.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+  }, 60_000);
+
+  it.each(WRONG_IMPORTS)("%s catches %s → %s", (rule, from, to) => {
+    expect(violations.filter((v) => v.from === from && v.to === to).map((v) => v.rule.name)).toContain(rule);
   });
 
-  it.each([
-    ['import { mergeSandboxEnv } from "../sandboxes/sandbox-env.js";', ["../sandboxes/sandbox-env.js"]],
-    ['import { hashCredential } from "../auth/tokens.js";', ["../auth/tokens.js"]],
-    ['import type { SecretBox } from "../secrets/secret-box.js";', []],
-    ['import { statement } from "./statements.js";', []],
-    ['import type { Operation } from "../../transport/wire.js";', []],
-  ])("%s is caught as a rule in the store: %j", (source, expected) => {
-    expect(ruleImports(join(SERVER, "store", "x.ts"), source)).toEqual(expected);
+  it.each(RIGHT_IMPORTS)("allows %s → %s", (from, to) => {
+    expect(violations.filter((v) => v.from === from && v.to === to)).toEqual([]);
+  });
+
+  it("no-cycle-between-folders catches two folders that import each other", () => {
+    const cycles = violations.filter((v) => v.rule.name === "no-cycle-between-folders").map((v) => v.from);
+    expect(cycles).toEqual(expect.arrayContaining(["src/server/domain/tasks", "src/server/domain/tickets"]));
+  });
+
+  it("reports nothing but the wrong imports and the cycle", () => {
+    const expected = new Set(WRONG_IMPORTS.map(([rule, from, to]) => `${rule}: ${from} → ${to}`));
+    const unexpected = violations
+      .filter((v) => v.rule.name !== "no-cycle-between-folders")
+      .map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)
+      .filter((line) => !expected.has(line));
+    expect(unexpected).toEqual([]);
   });
 });

@@ -5,10 +5,10 @@
 // commit (store/group-commit.ts): requests arriving together share one fsync.
 
 import { hash } from "node:crypto";
+import type { Logger } from "pino";
 import type { Overlay } from "../../../envfile/overlay.js";
 import { describeThrown } from "../../../errors.js";
 import type { StartOperationBody } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import { newId } from "../../primitives/tokens.js";
 import {
   engagementOperationsLock,
@@ -17,10 +17,20 @@ import {
   nextOpenSeq,
   type OperationRow,
 } from "../../store/operations.js";
+import type { Store } from "../../store/store.js";
 import type { Caller } from "../auth/authenticate.js";
 import { domainError } from "../errors.js";
 import { commitActivation } from "./activate.js";
 import { loadOverlay } from "./engagement-state.js";
+import type { OperationWorker } from "./worker.js";
+
+/** What starting a durable operation uses of the service: nothing more (composition hands over the whole set). */
+export interface StartOperationDeps {
+  db: Store;
+  now: () => Date;
+  logger: Logger;
+  worker: OperationWorker;
+}
 
 export interface StartedOperation {
   row: OperationRow;
@@ -31,7 +41,7 @@ export interface StartedOperation {
 }
 
 export async function startOperation(
-  deps: ServerDeps,
+  deps: StartOperationDeps,
   who: Caller,
   key: string,
   body: StartOperationBody,
@@ -55,13 +65,13 @@ export async function startOperation(
 }
 
 /** A replayed operation's overlay, when it has succeeded (the replaying sandbox is the one that started it). */
-async function overlayOf(deps: ServerDeps, row: OperationRow): Promise<Overlay | undefined> {
+async function overlayOf(deps: StartOperationDeps, row: OperationRow): Promise<Overlay | undefined> {
   if (row.state !== "succeeded" || row.overlay_revision === null) return undefined;
   return await loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
 }
 
 async function findPrevious(
-  deps: ServerDeps,
+  deps: StartOperationDeps,
   who: Caller,
   key: string,
   requestHash: string,
@@ -81,7 +91,7 @@ async function findPrevious(
 }
 
 async function insertPending(
-  deps: ServerDeps,
+  deps: StartOperationDeps,
   who: Caller,
   key: string,
   requestHash: string,
@@ -131,7 +141,7 @@ async function insertPending(
  * throws there too).
  */
 async function runIfIdle(
-  deps: ServerDeps,
+  deps: StartOperationDeps,
   row: OperationRow,
 ): Promise<{ row: OperationRow; overlay: Overlay | undefined } | undefined> {
   const { db, logger } = deps;

@@ -6,7 +6,6 @@ import { ADMIN_ACTOR, AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.
 import { InputError } from "../../../errors.js";
 import { HEADERS, NO_SUCH_ROUTE, WIRE_ERRORS } from "../../../transport/wire.js";
 import { type CredentialFailure, issueSandbox, issueTurn } from "../../adapters/sandboxes/credentials.js";
-import type { ServerDeps } from "../../deps.js";
 import { createPersonalToken } from "../../domain/auth/personal-tokens-store.js";
 import { findUserByEmail } from "../../domain/auth/users.js";
 import { reserveDisconnected } from "../../domain/operations/activate.js";
@@ -18,6 +17,7 @@ import { HttpError, invalidRequest, invalidToken, notFound } from "../http/http-
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import type { AdminDeps } from "./deps.js";
 import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 import { sandboxHttpError } from "./sandbox-errors.js";
 
@@ -48,7 +48,7 @@ const SEED_LIMIT = 8 * MiB;
 const SMALL_BODY = 16 * KiB;
 
 /** The admin token check every admin route runs first (404 when the service has no admin token). */
-export function adminAuth(deps: ServerDeps) {
+export function adminAuth(deps: AdminDeps) {
   return createMiddleware<ServerEnv>(async (c, next) => {
     if (deps.adminToken === undefined) throw notFound(NO_SUCH_ROUTE);
     const presented = c.req.header(HEADERS.adminToken);
@@ -70,7 +70,7 @@ type SandboxResponseEnv = z.infer<typeof S.CreateSandboxResponse>["env"];
 /** `.batonrc.json` travels in the sandbox request when the repository is known but no checkout is given. */
 const SANDBOX_BODY = 128 * KiB;
 
-export function createAdminApp(deps: ServerDeps) {
+export function createAdminApp(deps: AdminDeps) {
   const app = createSurface();
   app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   const admin = adminAuth(deps);
@@ -261,7 +261,7 @@ export function createAdminApp(deps: ServerDeps) {
 
 /** Marks the repository disconnected; its names stay reserved in every engagement of the workspace. */
 async function disconnectRepository(
-  deps: ServerDeps,
+  deps: AdminDeps,
   body: { workspaceId: string; repository: string },
 ): Promise<boolean> {
   return await deps.db.transaction(async () => {

@@ -3,13 +3,13 @@
 // (ownership checked), run a sweep. 404 when the service runs without a driver (`--sandbox-driver none`).
 import { createRoute, z } from "@hono/zod-openapi";
 import type { SandboxManager } from "../../adapters/sandboxes/manager.js";
-import type { ServerDeps } from "../../deps.js";
 import { mapDomainErrors } from "../http/domain-errors.js";
 import { notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { adminAuth } from "./app.js";
+import type { AdminDeps } from "./deps.js";
 import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 import { sandboxHttpError } from "./sandbox-errors.js";
 
@@ -23,7 +23,7 @@ const ERRORS = errorResponses({
 const idParams = z.object({ id: pathParam() });
 const ownerQuery = z.object({ workspaceId: z.string().min(1), engagementId: z.string().min(1) });
 
-export function createSandboxAdminApp(deps: ServerDeps) {
+export function createSandboxAdminApp(deps: AdminDeps) {
   const app = createSurface();
   app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   const admin = adminAuth(deps);

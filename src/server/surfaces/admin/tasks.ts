@@ -4,7 +4,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { TURN_ANSWER_ERRORS } from "../../../transport/wire.js";
 import { isManualAgent } from "../../adapters/agents/manual.js";
-import type { ServerDeps } from "../../deps.js";
 import { getTask } from "../../domain/tasks/task-store.js";
 import { describeForbiddenCharacter, findForbiddenCharacter } from "../../domain/tasks/text-rules.js";
 import { mapDomainErrors } from "../http/domain-errors.js";
@@ -13,6 +12,7 @@ import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { adminAuth } from "./app.js";
+import type { AdminDeps } from "./deps.js";
 import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
 
 const ERRORS = errorResponses({
@@ -26,7 +26,7 @@ const ERRORS = errorResponses({
 /** A reply may be as long as a prompt (100,000 characters, up to 4 bytes each). */
 const ANSWER_BODY = 512 * KiB;
 
-export function createTaskAdminApp(deps: ServerDeps) {
+export function createTaskAdminApp(deps: AdminDeps) {
   const app = createSurface();
   app.onError(mapDomainErrors(ADMIN_DOMAIN_ANSWERS));
   app.openapi(

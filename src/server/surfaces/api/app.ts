@@ -5,7 +5,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
-import type { ServerDeps } from "../../deps.js";
 import { revokePersonalToken } from "../../domain/auth/personal-tokens-store.js";
 import { endSignIn } from "../../domain/auth/sign-ins.js";
 import { whoAmI } from "../../domain/auth/who-am-i.js";
@@ -19,6 +18,7 @@ import { searchTickets } from "../../domain/tickets/search.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { pathParam } from "../openapi/schemas.js";
+import type { ApiDeps } from "./deps.js";
 import { ApiError, answerDomainErrors } from "./errors.js";
 import { type ApiEnv, authenticateCaller, limitRate, requireWorkspaceMember } from "./middleware.js";
 import {
@@ -112,7 +112,7 @@ function refuseInput(
   throw new ApiError("invalid_request", `${what}: ${field || "(body)"}: ${issue.message}`);
 }
 
-export function createApiApp(deps: ServerDeps) {
+export function createApiApp(deps: ApiDeps) {
   const app = createSurface<ApiEnv["Variables"]>();
   app.onError(answerDomainErrors);
   const gate = (

@@ -1,17 +1,17 @@
 // The public API's per-request gates, in order: the token (401), the rate limit for the token and endpoint (429
 // `bad_request` with Retry-After), then membership of the path's workspace (404, never 403).
 import { createMiddleware } from "hono/factory";
-import type { ServerDeps } from "../../deps.js";
 import { authenticateApiToken, requireMembership } from "../../domain/auth/api-auth.js";
 import type { AuthenticatedToken } from "../../domain/auth/personal-tokens-store.js";
 import type { Membership } from "../../domain/auth/users.js";
 import type { ServerEnv } from "../http/surface.js";
+import type { ApiDeps } from "./deps.js";
 import { ApiError } from "./errors.js";
 import { API_HEADERS, LIMITS } from "./wire.js";
 
 export type ApiEnv = ServerEnv<{ caller: AuthenticatedToken; membership: Membership }>;
 
-export const authenticateCaller = (deps: ServerDeps) =>
+export const authenticateCaller = (deps: ApiDeps) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     c.set(
       "caller",
@@ -25,7 +25,7 @@ export const authenticateCaller = (deps: ServerDeps) =>
   });
 
 /** `endpoint` names the route (method and path pattern); each token has its own budget per endpoint. */
-export const limitRate = (deps: ServerDeps, method: "GET" | "POST" | "DELETE", endpoint: string) =>
+export const limitRate = (deps: ApiDeps, method: "GET" | "POST" | "DELETE", endpoint: string) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     const limit = method === "GET" ? LIMITS.getPerMinute : LIMITS.postOrDeletePerMinute;
     const decision = await deps.tasks.limiter.decide(
@@ -43,7 +43,7 @@ export const limitRate = (deps: ServerDeps, method: "GET" | "POST" | "DELETE", e
     await next();
   });
 
-export const requireWorkspaceMember = (deps: ServerDeps) =>
+export const requireWorkspaceMember = (deps: ApiDeps) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     c.set(
       "membership",

@@ -9,11 +9,11 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { CODEHOST_GIT_BASE_PATH } from "../../adapters/codehost/box-git.js";
 import { touchActivity } from "../../adapters/sandboxes/store.js";
-import type { ServerDeps } from "../../deps.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import { HttpError, notFound, payloadTooLarge } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
 import { parseCgiHead } from "./cgi.js";
+import type { GitRouteDeps } from "./deps.js";
 
 export { CODEHOST_GIT_BASE_PATH };
 
@@ -36,7 +36,7 @@ function leaseOf(authorization: string | undefined): string | undefined {
   return colon >= 0 && colon < decoded.length - 1 ? decoded.slice(colon + 1) : undefined;
 }
 
-export function createCodehostGitApp(deps: ServerDeps) {
+export function createCodehostGitApp(deps: GitRouteDeps) {
   const app = createSurface();
   app.all("/:owner/:name{[A-Za-z0-9_.-]+\\.git}/*", async (c) => {
     const { owner, name } = c.req.param();

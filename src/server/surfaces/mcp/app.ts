@@ -2,9 +2,9 @@
 // answers, no event stream and no session, both protocol eras, seven tools over the public API's domain. The
 // gates (gates.ts) run before the SDK sees a byte of the body; GET and DELETE are 405 in both eras.
 import { createRoute, z } from "@hono/zod-openapi";
-import type { ServerDeps } from "../../deps.js";
 import { quietly } from "../http/console-notices.js";
 import { createSurface } from "../http/surface.js";
+import type { McpDeps } from "./deps.js";
 import { createDispatch } from "./dispatch.js";
 import { methodNotAllowed } from "./errors.js";
 import { authenticateBearer, checkOrigin, limitCalls, type McpEnv, readBody } from "./gates.js";
@@ -74,7 +74,7 @@ const ROUTE = createRoute({
   },
 });
 
-export function createMcpApp(deps: ServerDeps) {
+export function createMcpApp(deps: McpDeps) {
   const app = createSurface<McpEnv["Variables"]>();
   // The SDK warns on the console that JSON mode drops mid-call notifications (ours send none); the service
   // logs through pino and `baton serve --json` owns stdout, so the notice goes to the debug log.

@@ -2,10 +2,10 @@
 // HTTP status with a JSON-RPC error body and no id (the body is not read yet, or not at all), and the request id
 // header every answer of the service carries. Reasons say what to fix and never carry a token.
 import { HEADERS } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import { HttpError } from "../http/http-error.js";
 import { issuerOf } from "../oauth/provider.js";
 import { WELL_KNOWN } from "../oauth/wire.js";
+import type { McpDeps } from "./deps.js";
 import { MCP_GATE_ERRORS, MCP_HEADERS, MCP_PATH } from "./wire.js";
 
 export class McpGateError extends HttpError {
@@ -30,13 +30,13 @@ export class McpGateError extends HttpError {
 }
 
 /** RFC 9728: where a client finds the authorization server for this resource. */
-export const resourceMetadataUrl = (deps: ServerDeps): string =>
+export const resourceMetadataUrl = (deps: McpDeps): string =>
   `${issuerOf(deps)}${WELL_KNOWN.protectedResource}${MCP_PATH}`;
 
 export const forbiddenOrigin = (reason: string) =>
   new McpGateError(403, MCP_GATE_ERRORS.forbiddenOrigin, reason);
 
-export const unauthorized = (deps: ServerDeps, reason: string) =>
+export const unauthorized = (deps: McpDeps, reason: string) =>
   new McpGateError(401, MCP_GATE_ERRORS.unauthorized, reason, {
     [MCP_HEADERS.wwwAuthenticate]: `Bearer resource_metadata="${resourceMetadataUrl(deps)}"`,
   });

@@ -2,13 +2,13 @@
 // the RFC 9728 pointer; cookies are never read), the one budget of calls per token (429 with Retry-After), then
 // the body, bounded before it is read (413). Each refusal is a JSON-RPC error (errors.ts).
 import { createMiddleware } from "hono/factory";
-import type { ServerDeps } from "../../deps.js";
 import { authenticateApiToken } from "../../domain/auth/api-auth.js";
 import type { AuthenticatedToken } from "../../domain/auth/personal-tokens-store.js";
 import { DomainError } from "../../domain/errors.js";
 import { HttpError } from "../http/http-error.js";
 import { readBounded } from "../http/json-body.js";
 import type { ServerEnv } from "../http/surface.js";
+import type { McpDeps } from "./deps.js";
 import { forbiddenOrigin, overBudget, tooLarge, unauthorized } from "./errors.js";
 import { classifyOrigin } from "./origin.js";
 import { MCP_HEADERS, MCP_LIMITS } from "./wire.js";
@@ -22,7 +22,7 @@ export const checkOrigin = () =>
     await next();
   });
 
-export const authenticateBearer = (deps: ServerDeps) =>
+export const authenticateBearer = (deps: McpDeps) =>
   createMiddleware<McpEnv>(async (c, next) => {
     try {
       const authorization = c.req.header(MCP_HEADERS.authorization) ?? null;
@@ -38,7 +38,7 @@ export const authenticateBearer = (deps: ServerDeps) =>
 /** One key per token for every MCP call, apart from the API's per-endpoint keys. */
 export const mcpBudgetKey = (tokenId: string): string => `${tokenId} mcp`;
 
-export const limitCalls = (deps: ServerDeps) =>
+export const limitCalls = (deps: McpDeps) =>
   createMiddleware<McpEnv>(async (c, next) => {
     const limit = MCP_LIMITS.callsPerMinute;
     const decision = await deps.tasks.limiter.decide(

@@ -3,7 +3,6 @@
 // not_found); a refusal is a DomainError, which the server turns into a tool execution error (tool-results.ts).
 import type { z } from "zod";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
-import type { ServerDeps } from "../../deps.js";
 import type { AuthenticatedToken } from "../../domain/auth/personal-tokens-store.js";
 import { type Membership, membershipOf } from "../../domain/auth/users.js";
 import { whoAmI } from "../../domain/auth/who-am-i.js";
@@ -21,10 +20,11 @@ import {
   TaskListSchema,
   TaskSchema,
 } from "../api/schemas.js";
+import type { McpDeps } from "./deps.js";
 import { TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-inputs.js";
 
 export interface ToolCall {
-  deps: ServerDeps;
+  deps: McpDeps;
   caller: AuthenticatedToken;
   requestId: string;
 }

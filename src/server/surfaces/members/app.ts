@@ -4,7 +4,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
 import { WIRE_ERRORS } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import { ROLLOUT_DISABLED_REASON } from "../../domain/auth/authenticate.js";
 import { dismissRequest, listRequests, putSecret } from "../../domain/capability/manage.js";
 import { authenticateMember, type Member, requireOwnerOrAdmin } from "../../domain/capability/member-auth.js";
@@ -14,6 +13,7 @@ import { HttpError } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import type { MembersDeps } from "./deps.js";
 import { MEMBER_DOMAIN_ANSWERS } from "./domain-errors.js";
 
 const ERRORS = {
@@ -34,7 +34,7 @@ const SECRET_BODY_LIMIT = 512 * KiB;
 
 type MembersEnv = ServerEnv<{ member: Member }>;
 
-export function createMembersApp(deps: ServerDeps, rt: CapabilityRuntime) {
+export function createMembersApp(deps: MembersDeps, rt: CapabilityRuntime) {
   const app = createSurface<{ member: Member }>();
   app.onError(mapDomainErrors(MEMBER_DOMAIN_ANSWERS));
   /** `gate`: the route needs the repository-environments rollout. `owner`: owners and admins only. */

@@ -4,9 +4,9 @@
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context } from "hono";
-import type { ServerDeps } from "../../deps.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
+import type { OAuthDeps } from "./deps.js";
 import { type AuthorizationServer, issuerOf, renderProviderError } from "./provider.js";
 import { API_SCOPE, OAUTH_PATHS, RESOURCE_NAMES, RESOURCES, type ResourceKind, WELL_KNOWN } from "./wire.js";
 
@@ -42,7 +42,7 @@ export function asksForOpenId(url: URL): boolean {
   return (url.searchParams.get("scope") ?? "").split(" ").includes("openid");
 }
 
-export function createOAuthApp(deps: ServerDeps, server: () => Promise<AuthorizationServer>) {
+export function createOAuthApp(deps: OAuthDeps, server: () => Promise<AuthorizationServer>) {
   const app = createSurface();
   const protectedResource = (kind: ResourceKind) => (c: Context<ServerEnv>) =>
     c.json(describeProtectedResource(issuerOf(deps), kind), 200);

@@ -6,11 +6,11 @@
 // start-up path.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from "oidc-provider";
-import type { ServerDeps } from "../../deps.js";
 import { recordAccessToken } from "../../domain/auth/sign-ins.js";
 import { findUserById } from "../../domain/auth/users.js";
 import { createStoreAdapter } from "./adapter.js";
 import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
+import type { OAuthDeps } from "./deps.js";
 import { importProvider, quietly } from "./load-quietly.js";
 import { API_SCOPE, OAUTH_PATHS, RESOURCES, type ResourceKind, SIGN_IN_LIFETIME_MS } from "./wire.js";
 
@@ -25,7 +25,7 @@ export interface AuthorizationServer {
 
 const SECONDS = (ms: number): number => Math.floor(ms / 1000);
 
-export const issuerOf = (deps: ServerDeps): string =>
+export const issuerOf = (deps: Pick<OAuthDeps, "capability">): string =>
   (deps.capability?.serviceUrl ?? "http://127.0.0.1").replace(/\/+$/, "");
 
 /** Which resource an indicator names, or undefined (the provider then answers `invalid_target`). */
@@ -35,7 +35,7 @@ export function resourceKindOf(issuer: string, indicator: string): ResourceKind 
   return undefined;
 }
 
-export async function createAuthorizationServer(deps: ServerDeps): Promise<AuthorizationServer> {
+export async function createAuthorizationServer(deps: OAuthDeps): Promise<AuthorizationServer> {
   const { Provider: ProviderClass, errors } = await importProvider(deps.logger);
   const issuer = issuerOf(deps);
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

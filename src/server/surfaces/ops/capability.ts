@@ -2,7 +2,6 @@
 // the matching one), read it with its e-mail delivery state, report an outcome, queue failed e-mail again.
 import { createRoute, z } from "@hono/zod-openapi";
 import { type EmailDelivery, HEADERS, IdempotencyKeySchema } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import type { Caller } from "../../domain/auth/authenticate.js";
 import { redeliver, viewRequest } from "../../domain/capability/manage.js";
 import { recordCapabilityRequest, reportEvidence } from "../../domain/capability/record.js";
@@ -10,6 +9,7 @@ import type { CapabilityRuntime } from "../../domain/capability/runtime.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import type { OpsDeps } from "./deps.js";
 import { sandboxAuth } from "./sandbox-auth.js";
 
 const ERRORS = {
@@ -26,11 +26,11 @@ const pick = <K extends keyof typeof ERRORS>(...statuses: K[]) =>
 const idParams = z.object({ id: pathParam() });
 
 /** Tells the sandbox whether owners' e-mail goes out now or waits in the outbox for an SMTP relay. */
-function emailDelivery(deps: ServerDeps): EmailDelivery {
+function emailDelivery(deps: OpsDeps): EmailDelivery {
   return deps.capability?.smtpUrl ? "sending" : "queued";
 }
 
-export function capabilityRoutes(deps: ServerDeps, rt: CapabilityRuntime) {
+export function capabilityRoutes(deps: OpsDeps, rt: CapabilityRuntime) {
   const app = createSurface<{ caller: Caller }>();
   const auth = sandboxAuth(deps);
 

@@ -8,7 +8,6 @@ import {
   TERMINAL_OPERATION_STATES,
   WIRE_ERRORS,
 } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import type { Caller } from "../../domain/auth/authenticate.js";
 import { loadOverlay } from "../../domain/operations/engagement-state.js";
 import { startOperation } from "../../domain/operations/start-operation.js";
@@ -17,6 +16,7 @@ import { HttpError, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface, openapiWithHeaders } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import type { OpsDeps } from "./deps.js";
 import { sandboxAuth } from "./sandbox-auth.js";
 
 const ERRORS = {
@@ -35,7 +35,7 @@ const pick = <K extends keyof typeof ERRORS>(...statuses: K[]) =>
 // handoff, which is what the document declares.
 const served = (row: OperationRow) => toWireOperation(row) as z.infer<typeof S.Operation>;
 
-export function operationRoutes(deps: ServerDeps) {
+export function operationRoutes(deps: OpsDeps) {
   const app = createSurface<{ caller: Caller }>();
   const ownOperation = async (who: Caller, id: string): Promise<OperationRow> => {
     const row = await getOperation(deps.db, id);

@@ -2,13 +2,13 @@
 // like every ops route, but no rollout gate: refusals concern every sandbox.
 import { createRoute } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { ServerDeps } from "../../deps.js";
 import { authenticate, type Caller } from "../../domain/auth/authenticate.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent, Schemas as S, SECURITY } from "../openapi/schemas.js";
 import { refusalsOf } from "../proxy-routes/refusals.js";
+import type { OpsDeps } from "./deps.js";
 
-export function proxyRefusalRoutes(deps: ServerDeps) {
+export function proxyRefusalRoutes(deps: OpsDeps) {
   const app = createSurface<{ caller: Caller }>();
   const sandbox = createMiddleware<ServerEnv<{ caller: Caller }>>(async (c, next) => {
     c.set("caller", await authenticate(deps.db, c.req.raw.headers, deps.now().getTime()));

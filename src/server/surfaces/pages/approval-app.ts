@@ -4,12 +4,12 @@
 // scope, then the provider resumes the authorization and redirects to the app's loopback address.
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
-import type { ServerDeps } from "../../deps.js";
 import type { User } from "../../domain/auth/users.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface } from "../http/surface.js";
 import { type AuthorizationServer, resourceKindOf } from "../oauth/provider.js";
 import { API_SCOPE, OAUTH_PATHS, type ResourceKind } from "../oauth/wire.js";
+import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
 import { html } from "./html.js";
 import { renderPage } from "./layout.js";
@@ -38,7 +38,7 @@ const expired = () =>
     message: "Start the sign-in again from the app that asked (for the command line: `baton login`).",
   });
 
-export function createApprovalApp(deps: ServerDeps, server: () => Promise<AuthorizationServer>) {
+export function createApprovalApp(deps: PagesDeps, server: () => Promise<AuthorizationServer>) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   const path = `${OAUTH_PATHS.interaction}/:uid`;
   app.use(path, requireWebSession(deps));

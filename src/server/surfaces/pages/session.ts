@@ -6,9 +6,9 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import type { ServerDeps } from "../../deps.js";
 import { findUserById } from "../../domain/auth/users.js";
 import { hashCredential } from "../../primitives/tokens.js";
+import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
 import { renderMessagePage } from "./message-page.js";
 import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
@@ -41,7 +41,7 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 export async function startWebSession(
-  deps: ServerDeps,
+  deps: PagesDeps,
   userId: string,
   secure: boolean,
 ): Promise<{ setCookie: string; cookie: string }> {
@@ -55,11 +55,11 @@ export async function startWebSession(
 }
 
 /** Ends the session the cookie names (sign-out); unknown ids are ignored. */
-export async function endWebSession(deps: ServerDeps, sessionId: string): Promise<void> {
+export async function endWebSession(deps: PagesDeps, sessionId: string): Promise<void> {
   await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]);
 }
 
-export function requireWebSession(deps: ServerDeps): MiddlewareHandler<PagesEnv> {
+export function requireWebSession(deps: PagesDeps): MiddlewareHandler<PagesEnv> {
   return createMiddleware<PagesEnv>(async (c, next) => {
     const id = getCookie(c, SESSION_COOKIE);
     const nowMs = deps.now().getTime();

@@ -2,10 +2,10 @@
 // page never tells whether an account exists), and the link's landing page, whose button (a POST, so that mail
 // scanners fetching the link do not use it up) starts the web session.
 import { getCookie } from "hono/cookie";
-import type { ServerDeps } from "../../deps.js";
 import { findUserByEmail, type User } from "../../domain/auth/users.js";
 import { createSurface } from "../http/surface.js";
 import { issuerOf } from "../oauth/provider.js";
+import type { PagesDeps } from "./deps.js";
 import { pageHeaders } from "./headers.js";
 import { html } from "./html.js";
 import { renderPage } from "./layout.js";
@@ -24,7 +24,7 @@ import { PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
-export function createSignInApp(deps: ServerDeps) {
+export function createSignInApp(deps: PagesDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   const mailer = createSignInMailer(deps);
   // Scoped to the sign-in paths: this app is mounted at the root, where a bare use() would reach every route.

@@ -2,8 +2,8 @@
 // e-mail). Not through the outbox: its rows keep each message's body, and a sign-in link is a credential that
 // must not be left in the store. A failed send is logged without the link; the user asks for another.
 
-import type { ServerDeps } from "../../deps.js";
 import { createSmtpSender, type MailSender } from "../../domain/capability/mailer.js";
+import type { PagesDeps } from "./deps.js";
 
 export interface SignInMailer {
   configured(): boolean;
@@ -28,7 +28,7 @@ export function renderSignInEmail(input: { link: string; minutes: number }): {
 }
 
 /** Reads the settings on first use only: composing the service's routes runs none of them. */
-export function createSignInMailer(deps: ServerDeps): SignInMailer {
+export function createSignInMailer(deps: PagesDeps): SignInMailer {
   let sender: Promise<MailSender> | undefined;
   return {
     configured: () => Boolean(deps.capability?.smtpUrl),

@@ -10,12 +10,12 @@ import {
   ReportRefusalsBodySchema,
 } from "../../../proxy/lease/wire.js";
 import { NO_SUCH_ROUTE } from "../../../transport/wire.js";
-import type { ServerDeps } from "../../deps.js";
 import { credentialMatches } from "../../primitives/tokens.js";
 import { invalidToken, notFound } from "../http/http-error.js";
 import { jsonBody, KiB, MiB } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent } from "../openapi/schemas.js";
+import type { ProxyRoutesDeps } from "./deps.js";
 import { lookupLeasePolicy } from "./lease-policy.js";
 import { recordRefusals } from "./refusals.js";
 
@@ -25,7 +25,7 @@ const ERRORS = errorResponses({
   404: "not_found: no such lease (or the internal routes are disabled)",
 });
 
-export function createProxyInternalApp(deps: ServerDeps) {
+export function createProxyInternalApp(deps: ProxyRoutesDeps) {
   const app = createSurface();
   const proxyOnly = createMiddleware<ServerEnv>(async (c, next) => {
     if (deps.proxyToken === undefined) throw notFound(NO_SUCH_ROUTE);

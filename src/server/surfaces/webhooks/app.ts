@@ -5,12 +5,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
-import type { ServerDeps } from "../../deps.js";
 import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
 import { readBounded } from "../http/json-body.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent } from "../openapi/schemas.js";
 import { enqueueDelivery } from "./deliveries.js";
+import type { WebhooksDeps } from "./deps.js";
 import {
   checkTrackerTimestamp,
   type Verdict,
@@ -44,7 +44,12 @@ const REASONS: Record<Rejection, string> = {
 };
 
 /** The bytes of `source`'s delivery, verified, as JSON; or the refusal (logged as `webhook.rejected`). */
-async function readVerified(c: Context<ServerEnv>, deps: ServerDeps, source: WebhookSource, secret: string) {
+async function readVerified(
+  c: Context<ServerEnv>,
+  deps: WebhooksDeps,
+  source: WebhookSource,
+  secret: string,
+) {
   const scheme = SCHEMES[source];
   const raw = await readBounded(c.req.raw, "the webhook delivery", WEBHOOK_LIMITS.bodyBytes);
   const deliveryId = c.req.header(scheme.headers.delivery)?.slice(0, WEBHOOK_LIMITS.headerChars);
@@ -82,7 +87,7 @@ async function readVerified(c: Context<ServerEnv>, deps: ServerDeps, source: Web
   return { deliveryId, event, payload: JSON.stringify(payload) };
 }
 
-export function createWebhooksApp(deps: ServerDeps) {
+export function createWebhooksApp(deps: WebhooksDeps) {
   const app = createSurface();
   for (const source of ["codehost", "tracker"] as const) {
     const { headers, platform } = SCHEMES[source];

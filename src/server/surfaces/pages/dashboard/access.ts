@@ -2,9 +2,9 @@
 // a workspace the user is not in answers 404 exactly like one that does not exist; owners and admins alone dismiss
 // capability requests and supply secrets (403 saying who can).
 import type { Context } from "hono";
-import type { ServerDeps } from "../../../deps.js";
 import { type Membership, membershipOf, membershipsOf } from "../../../domain/auth/users.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 
 export interface WorkspaceAccess {
@@ -14,7 +14,7 @@ export interface WorkspaceAccess {
 }
 
 export async function requireWorkspace(
-  deps: ServerDeps,
+  deps: PagesDeps,
   c: Context<PagesEnv>,
   workspaceId: string,
   need: "member" | "admin" = "member",

@@ -3,10 +3,10 @@
 // listener's other surfaces (and /dashboard/sign-in, /dashboard/tokens) are untouched. Each group of pages adds
 // its routes from its own module.
 
-import type { ServerDeps } from "../../../deps.js";
 import type { User } from "../../../domain/auth/users.js";
 import type { CapabilityRuntime } from "../../../domain/capability/runtime.js";
 import { createSurface } from "../../http/surface.js";
+import type { PagesDeps } from "../deps.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
@@ -16,7 +16,7 @@ import { addTaskPages } from "./task-routes.js";
 import { addTicketPages } from "./ticket-pages.js";
 import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
-export function createDashboardSurface(deps: ServerDeps) {
+export function createDashboardSurface(deps: PagesDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
   for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
@@ -28,7 +28,7 @@ export function createDashboardSurface(deps: ServerDeps) {
 export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 
 /** `rt`: the service's capability runtime (the member routes' own: matcher, e-mail kick, secret box). */
-export function createDashboardApp(deps: ServerDeps, rt: CapabilityRuntime): DashboardApp {
+export function createDashboardApp(deps: PagesDeps, rt: CapabilityRuntime): DashboardApp {
   const app = createDashboardSurface(deps);
   // Page groups register here (tasks, tickets, settings, capability requests).
   addTaskPages(app, deps);

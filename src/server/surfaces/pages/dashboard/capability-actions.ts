@@ -3,9 +3,9 @@
 // the request page, 403, saying who can act. The secret's value reaches putSecret and nothing else: never a page,
 // an answer or a log line.
 import { AUDIT_EVENTS, logAuditEvent } from "../../../../audit/events.js";
-import type { ServerDeps } from "../../../deps.js";
 import { dismissRequest, putSecret } from "../../../domain/capability/manage.js";
 import { DomainError } from "../../../domain/errors.js";
+import type { PagesDeps } from "../deps.js";
 import { formFields } from "../tokens/forms.js";
 import type { DashboardApp } from "./app.js";
 import type { CapabilityPages } from "./capability-context.js";
@@ -15,7 +15,7 @@ import { capabilityRefusalStatus, renderRefusal } from "./refusals.js";
 import { paramOf, routeOf } from "./route-pattern.js";
 import { capabilityDismissPath, capabilityRequestPath, capabilitySecretPath } from "./wire.js";
 
-export function addCapabilityActions(app: DashboardApp, deps: ServerDeps, pages: CapabilityPages): void {
+export function addCapabilityActions(app: DashboardApp, deps: PagesDeps, pages: CapabilityPages): void {
   const { rt, enter, findRequest, show, backToRequest, refuseMember } = pages;
 
   app.post(

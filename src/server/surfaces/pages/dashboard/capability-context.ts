@@ -3,11 +3,11 @@
 // request, and rendering the request page with a refusal (a member's POST is 403 on that page).
 import type { Context } from "hono";
 import { WIRE_ERRORS } from "../../../../transport/wire.js";
-import type { ServerDeps } from "../../../deps.js";
 import { ROLLOUT_DISABLED_REASON } from "../../../domain/auth/authenticate.js";
 import { listRequests } from "../../../domain/capability/manage.js";
 import type { CapabilityRuntime } from "../../../domain/capability/runtime.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { requireWorkspace, type WorkspaceAccess } from "./access.js";
 import { renderDashboardPage } from "./frame.js";
@@ -21,7 +21,7 @@ export const REQUEST_TITLE = "Capability request";
 
 export type CapabilityPages = ReturnType<typeof capabilityPagesOf>;
 
-export function capabilityPagesOf(deps: ServerDeps, runtime: CapabilityRuntime) {
+export function capabilityPagesOf(deps: PagesDeps, runtime: CapabilityRuntime) {
   const rt = () => runtime;
 
   /** The workspace (member), its rollout, and the repository: 404 for another workspace's, as the API. */

@@ -2,9 +2,9 @@
 // e-mails' link), with "Not now" and supplying a secret for owners and admins (capability-actions.ts): the same
 // listRequests, dismissRequest and putSecret as the member routes. Any member may look.
 
-import type { ServerDeps } from "../../../deps.js";
 import { listRequests } from "../../../domain/capability/manage.js";
 import type { CapabilityRuntime } from "../../../domain/capability/runtime.js";
+import type { PagesDeps } from "../deps.js";
 import type { DashboardApp } from "./app.js";
 import { addCapabilityActions } from "./capability-actions.js";
 import { capabilityPagesOf } from "./capability-context.js";
@@ -19,7 +19,7 @@ import {
   capabilitySecretPath,
 } from "./wire.js";
 
-export function addCapabilityPages(app: DashboardApp, deps: ServerDeps, runtime: CapabilityRuntime): void {
+export function addCapabilityPages(app: DashboardApp, deps: PagesDeps, runtime: CapabilityRuntime): void {
   const pages = capabilityPagesOf(deps, runtime);
   const { rt, enter, findRequest, show } = pages;
 

@@ -1,7 +1,7 @@
 // The settings page (GET settingsPath: connections, repositories, your accounts) and the billing page (GET
 // billingPath, the target of `billingUrl` in a 402 refusal). Both read-only; any member may see them, and the
 // install links are offered to those the install flow accepts (owners and admins connect, everyone links).
-import type { ServerDeps } from "../../../deps.js";
+import type { PagesDeps } from "../deps.js";
 import { requireWorkspace } from "./access.js";
 import type { DashboardApp } from "./app.js";
 import { renderDashboardPage } from "./frame.js";
@@ -14,7 +14,7 @@ import { billingPath, settingsPath } from "./wire.js";
 export const SETTINGS_TITLE = "Settings";
 export const BILLING_TITLE = "Plan and billing";
 
-export function addSettingsPages(app: DashboardApp, deps: ServerDeps): void {
+export function addSettingsPages(app: DashboardApp, deps: PagesDeps): void {
   app.get(routeOf(settingsPath, "ws"), async (c) => {
     const access = await requireWorkspace(deps, c, paramOf(c, "ws"));
     const ws = access.membership.workspaceId;

@@ -2,9 +2,9 @@
 // which comes back with its reason and what was typed).
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import type { ServerDeps } from "../../../deps.js";
 import { readTask } from "../../../domain/tasks/read-tasks.js";
 import { enabledReposOf } from "../../../domain/tickets/ticket-store.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { requireWorkspace, type WorkspaceAccess } from "./access.js";
 import { renderDashboardPage } from "./frame.js";
@@ -32,7 +32,7 @@ export async function guard<T>(read: () => Promise<T>): Promise<T> {
 
 export async function showTaskPage(
   c: PageContext,
-  deps: ServerDeps,
+  deps: PagesDeps,
   extra: Partial<Pick<TaskPageView, "error" | "followUpText" | "followUpKey">> = {},
   status = 200,
 ) {
@@ -57,7 +57,7 @@ export async function showTaskPage(
 
 export async function showNewTask(
   c: PageContext,
-  deps: ServerDeps,
+  deps: PagesDeps,
   form: Omit<NewTaskView, "workspaceId" | "csrfToken" | "repos">,
   status = 200,
 ) {

@@ -8,13 +8,13 @@ import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../../audit/events.js";
 import { WIRE_ERRORS } from "../../../../transport/wire.js";
-import type { ServerDeps } from "../../../deps.js";
 import { DomainError } from "../../../domain/errors.js";
 import { sendMessage } from "../../../domain/tasks/send-message.js";
 import { startTask } from "../../../domain/tasks/start-task.js";
 import { stopTaskTurn } from "../../../domain/tasks/stop.js";
 import { apiErrorOf } from "../../api/errors.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { verifyCsrf } from "../session.js";
 import { requireWorkspace } from "./access.js";
@@ -32,7 +32,7 @@ const readForm = async (c: Context<PagesEnv>) => {
   return parsed.success ? parsed.data : {};
 };
 
-export function addTaskForms(app: DashboardApp, deps: ServerDeps): void {
+export function addTaskForms(app: DashboardApp, deps: PagesDeps): void {
   const guards = [
     bodyLimit({ maxSize: TASK_FORM_MAX_BYTES, onError: () => tooLarge() }),
     verifyCsrf(),

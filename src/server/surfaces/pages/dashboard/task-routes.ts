@@ -2,10 +2,10 @@
 // and its polling answer. Each checks membership first (another workspace's task is 404, like the API) and reads
 // through the API's functions. addTaskPages is the group's one registration (app.ts).
 import { z } from "zod";
-import type { ServerDeps } from "../../../deps.js";
 import { membershipsOf } from "../../../domain/auth/users.js";
 import { listTasks, readTask } from "../../../domain/tasks/read-tasks.js";
 import { TASK_STATUSES } from "../../../domain/tasks/statuses.js";
+import type { PagesDeps } from "../deps.js";
 import { html } from "../html.js";
 import { renderPage } from "../layout.js";
 import { requireWorkspace } from "./access.js";
@@ -28,7 +28,7 @@ const ListQuerySchema = z.object({
   after: z.string().max(512).optional(),
 });
 
-export function addTaskPages(app: DashboardApp, deps: ServerDeps): void {
+export function addTaskPages(app: DashboardApp, deps: PagesDeps): void {
   app.get(DASHBOARD_SCRIPT_PATH, serveDashboardScript);
   app.get(DASHBOARD_HOME, async (c) => {
     const first = (await membershipsOf(deps.db, c.get("webUser")))[0];

@@ -2,12 +2,12 @@
 // searchTickets and delegateTicket as `GET/POST /v1/workspaces/{id}/tickets[/delegate]`, so the rules are the API's.
 // A refusal is shown on the picker with its reason as written, the API's status, and what to do next.
 import type { Context } from "hono";
-import type { ServerDeps } from "../../../deps.js";
 import { DomainError } from "../../../domain/errors.js";
 import { delegateTicket } from "../../../domain/tickets/delegate.js";
 import type { TicketPorts } from "../../../domain/tickets/ports.js";
 import { searchTickets } from "../../../domain/tickets/search.js";
 import { enabledReposOf } from "../../../domain/tickets/ticket-store.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import type { Html } from "../html.js";
 import { formFields } from "../tokens/forms.js";
@@ -23,7 +23,7 @@ import { delegatePath, ticketsPath } from "./wire.js";
 
 export const PICKER_TITLE = "Delegate a ticket";
 
-export function addTicketPages(app: DashboardApp, deps: ServerDeps): void {
+export function addTicketPages(app: DashboardApp, deps: PagesDeps): void {
   const ports = (): TicketPorts => ({
     tracker: deps.tasks.tracker,
     codehost: deps.tasks.codehost,

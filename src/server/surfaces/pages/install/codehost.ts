@@ -12,9 +12,9 @@ import {
   recordInstallation,
   setInstallationRepos,
 } from "../../../adapters/codehost/installations.js";
-import type { ServerDeps } from "../../../deps.js";
 import { consumeInstallState, issueInstallState } from "../../../domain/auth/install-state.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import { html } from "../html.js";
 import { renderPage } from "../layout.js";
 import { type InstallApp, requireMembership, stateRefusal } from "./common.js";
@@ -25,7 +25,7 @@ export function appInstallUrl(webUrl: string, slug: string, state: string): stri
   return `${webUrl}/apps/${encodeURIComponent(slug)}/installations/new?state=${encodeURIComponent(state)}`;
 }
 
-export function addCodehostInstallRoutes(app: InstallApp, deps: ServerDeps): void {
+export function addCodehostInstallRoutes(app: InstallApp, deps: PagesDeps): void {
   const notConfigured = () =>
     new HttpError(
       404,

@@ -2,11 +2,11 @@
 // caller's membership in the workspace named by `?workspace=` (a non-member gets the same 404 as a workspace that
 // does not exist), and the pages that refuse a `state` saying what to do next.
 import type { Context } from "hono";
-import type { ServerDeps } from "../../../deps.js";
 import type { InstallKind, InstallStateRefusal } from "../../../domain/auth/install-state.js";
 import { type Membership, membershipOf, type User } from "../../../domain/auth/users.js";
 import { HttpError } from "../../http/http-error.js";
 import { createSurface } from "../../http/surface.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
@@ -14,7 +14,7 @@ import { requireWebSession } from "../session.js";
 import { PAGE_PATHS } from "../wire.js";
 import { INSTALL_BASE, INSTALL_PATHS, WORKSPACE_PARAM } from "./wire.js";
 
-export function createInstallSurface(deps: ServerDeps) {
+export function createInstallSurface(deps: PagesDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   app.onError(handlePageError(deps.logger, { href: PAGE_PATHS.tokens, label: "Back to your settings" }));
   // Mounted at "/" beside other surfaces: the middleware is scoped to the install paths, never the whole listener.
@@ -32,7 +32,7 @@ const PLATFORM_NAME: Record<InstallKind, string> = { codehost: "code host", trac
  * caller is not in, 403 for a member where an owner or admin is needed.
  */
 export async function requireMembership(
-  deps: ServerDeps,
+  deps: PagesDeps,
   c: Context<PagesEnv>,
   kind: InstallKind,
   workspaceId: string | undefined,

@@ -19,13 +19,13 @@ import {
   TrackerApiError,
   VIEWER,
 } from "../../../adapters/tracker/linear/index.js";
-import type { ServerDeps } from "../../../deps.js";
 import type { Membership, User } from "../../../domain/auth/users.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import { renderMessagePage } from "../message-page.js";
 import { INSTALL_PATHS, WORKSPACE_PARAM } from "./wire.js";
 
-export const trackerRedirectUri = (deps: ServerDeps): string =>
+export const trackerRedirectUri = (deps: PagesDeps): string =>
   `${(deps.capability?.serviceUrl ?? "http://127.0.0.1").replace(/\/+$/, "")}${INSTALL_PATHS.trackerCallback}`;
 
 const startUrl = (workspaceId: string) =>
@@ -42,7 +42,7 @@ export interface CallbackInput {
 }
 
 export async function completeTrackerInstall(
-  deps: ServerDeps,
+  deps: PagesDeps,
   settings: TrackerOAuthSettings,
   input: CallbackInput,
 ): Promise<{ status: number; html: string }> {
@@ -120,7 +120,7 @@ export async function completeTrackerInstall(
 }
 
 async function readGrant(
-  deps: ServerDeps,
+  deps: PagesDeps,
   settings: TrackerOAuthSettings,
   code: string,
   verifier: string,

@@ -5,16 +5,16 @@
 import type { Context } from "hono";
 import { connectionHoldsToken } from "../../../adapters/tracker/connections.js";
 import { buildAuthorizationUrl, createPkceVerifier } from "../../../adapters/tracker/linear/index.js";
-import type { ServerDeps } from "../../../deps.js";
 import { consumeInstallState, issueInstallState } from "../../../domain/auth/install-state.js";
 import { HttpError } from "../../http/http-error.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { type InstallApp, requireMembership, stateRefusal } from "./common.js";
 import { completeTrackerInstall, trackerRedirectUri } from "./tracker-callback.js";
 import { choosePurpose, purposeOf, roleNeeded, verifierFor } from "./tracker-flow.js";
 import { INSTALL_PATHS, WORKSPACE_PARAM } from "./wire.js";
 
-export function addTrackerInstallRoutes(app: InstallApp, deps: ServerDeps): void {
+export function addTrackerInstallRoutes(app: InstallApp, deps: PagesDeps): void {
   const oauthOf = () => {
     const oauth = deps.integrations.tracker.oauth;
     if (!oauth)

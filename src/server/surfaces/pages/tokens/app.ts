@@ -6,11 +6,11 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { WIRE_ERRORS } from "../../../../transport/wire.js";
-import type { ServerDeps } from "../../../deps.js";
 import type { User } from "../../../domain/auth/users.js";
 import { HttpError } from "../../http/http-error.js";
 import { createSurface } from "../../http/surface.js";
 import { type ConnectedApp, disconnectApp, listConnectedApps } from "../../oauth/connected-apps.js";
+import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
@@ -28,14 +28,14 @@ export interface ConnectedAppsPort {
 export type TokensPageApp = OpenAPIHono<PagesEnv>;
 
 export interface TokensPageContext {
-  deps: ServerDeps;
+  deps: PagesDeps;
   apps: ConnectedAppsPort;
   /** What every POST passes first: the body limit, then the CSRF check. */
   formGuards: readonly [MiddlewareHandler<PagesEnv>, MiddlewareHandler<PagesEnv>];
 }
 
 export function createTokensPageApp(
-  deps: ServerDeps,
+  deps: PagesDeps,
   apps: ConnectedAppsPort = connectedAppsOf(deps),
 ): TokensPageApp {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
@@ -54,7 +54,7 @@ export function createTokensPageApp(
   return app;
 }
 
-function connectedAppsOf(deps: ServerDeps): ConnectedAppsPort {
+function connectedAppsOf(deps: PagesDeps): ConnectedAppsPort {
   return {
     list: (userId) => listConnectedApps(deps, userId),
     disconnect: (userId, grantId) => disconnectApp(deps, userId, grantId),

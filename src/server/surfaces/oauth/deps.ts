@@ -1,0 +1,19 @@
+// The dependencies the authorization server takes from the composition (serve.ts, app.ts).
+import type { Logger } from "pino";
+import type { CapabilitySettings } from "../../domain/capability/settings.js";
+import type { SecretBox } from "../../primitives/secret-box.js";
+import type { Store } from "../../store/store.js";
+
+/** What the authorization server uses of the service: nothing more (composition hands over the whole set). */
+export interface OAuthDeps {
+  db: Store;
+  now: () => Date;
+  logger: Logger;
+  /** Capability-request settings (`--smtp-url`, `--matcher-url`, `--dashboard-url`). */
+  capability?: CapabilitySettings | undefined;
+  /** Seals secret values (seed, secrets PUT); the proxy's internal route opens them. */
+  secretBox: SecretBox;
+  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents). Unset,
+   * the library's own fetch, which refuses private and loopback addresses; tests serve documents on loopback. */
+  oauthFetch?: typeof fetch | undefined;
+}
