@@ -1,6 +1,8 @@
 // `baton admin sandbox`: asks a running `baton serve` for a sandbox lease and turn, and prints them as shell
 // exports (or the service's answer with --json).
+
 import type { Command } from "commander";
+import { createAdminSandbox } from "../../../client/admin-client.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLine } from "../../io.js";
 import { LIFETIME_SECONDS } from "./lifetime.js";
@@ -36,7 +38,6 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option("--json", "print the service's answer as JSON")
     .action(
       action(async (flags: Flags) => {
-        const { createAdminSandbox } = await import("../../../server/admin-client.js");
         const answer = await createAdminSandbox({ url: flags.url, env: io.env }, flags);
         const { env } = answer;
         if (flags.json) writeJson(io.stdout, answer);

@@ -1,7 +1,9 @@
 // `baton admin task answer <task-id>`: in manual agent mode (`baton serve --agent manual`) ends a task's waiting
 // turn with a reply, a clarifying question or a failure, and prints the task's status once the turn has ended
 // (or the service's answer with --json).
+
 import type { Command } from "commander";
+import { answerAdminTurn } from "../../../client/admin-client.js";
 import { UsageError } from "../../../errors.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLine } from "../../io.js";
@@ -38,7 +40,6 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .action(
       action(async (taskId: string, flags: Flags) => {
         const answer = pickAnswer(flags);
-        const { answerAdminTurn } = await import("../../../server/admin-client.js");
         const answered = await answerAdminTurn({ url: flags.url, env: io.env }, { taskId, ...answer });
         if (flags.json) writeJson(io.stdout, answered);
         else

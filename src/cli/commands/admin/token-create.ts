@@ -1,6 +1,8 @@
 // `baton admin token create`: asks a running `baton serve` for a personal access token for a member. The token is
 // printed once, alone on stdout (for `$(…)`); what it is goes to stderr. The service keeps only its hash.
+
 import { type Command, InvalidArgumentError } from "commander";
+import { createAdminToken } from "../../../client/admin-client.js";
 import type { CommandContext } from "../../context.js";
 import { writeJson, writeLine } from "../../io.js";
 
@@ -26,7 +28,6 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option("--json", "print the service's answer as JSON")
     .action(
       action(async (flags: Flags) => {
-        const { createAdminToken } = await import("../../../server/admin-client.js");
         const answer = await createAdminToken(
           { url: flags.url, env: io.env },
           { email: flags.email, name: flags.name, lifetimeDays: flags.lifetime },
