@@ -9,8 +9,11 @@ import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { extractBlocks, runShellBlocks } from "../../helpers/doc-blocks.js";
 
-/** Fences a doc may use: `sh` runs, the rest are shown. A shell under another name would dodge the test. */
-const FENCES = new Set(["sh", "text", "json", "ts"]);
+/**
+ * Fences a doc may use: `sh` runs, the rest are shown (`mermaid`: docs/architecture.md's generated layer picture).
+ * A shell under another name would dodge the test.
+ */
+const FENCES = new Set(["sh", "text", "json", "ts", "mermaid"]);
 const SESSION_DEADLINE_MS = 300_000;
 
 const docFiles = [
@@ -27,7 +30,7 @@ const CANARIES = [join("fixtures", "seeds", "api.json"), join("fixtures", "serve
 );
 
 describe("docs fences", () => {
-  it.each(docFiles)("%s uses only ```sh (runs) and ```text, ```json, ```ts (shown)", (file) => {
+  it.each(docFiles)("%s uses only ```sh (runs) and ```text, ```json, ```ts, ```mermaid (shown)", (file) => {
     const blocks = extractBlocks(readFileSync(join(PROJECT_ROOT, file), "utf8"));
     const other = blocks
       .filter((block) => !FENCES.has(block.lang))
