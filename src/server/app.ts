@@ -4,7 +4,8 @@
 // own address; tests call `listeners.<name>.request()`, or `http.request()` for every surface, with no socket.
 //
 // Adding a surface (the public `/v1` API, `/v1/mcp`, the egress proxy's internal route, sandbox-manager admin):
-//  1. Make `src/server/<surface>/app.ts` exporting `create<Surface>App(deps)`: `const app = createSurface()`
+//  1. Make `src/server/surfaces/<surface>/app.ts` exporting `create<Surface>App(deps)`, its deps the surface's own
+//     type (surfaces/<surface>/deps.ts: what it uses, nothing more): `const app = createSurface()`
 //     (surfaces/http/surface.ts), then one `app.openapi(createRoute({...}), handler)` per route. The route definition
 //     holds the path (relative to the mount, OpenAPI style `/tasks/{id}`), `summary`, `security` (SECURITY in
 //     surfaces/openapi/schemas.ts), `middleware` (auth first, then `...jsonBody(what, limit)` for a body: nothing reads
