@@ -1,5 +1,5 @@
 // The `baton admin` calls: one admin API request each, answered as the service's checked JSON. Printing lives
-// in src/cli/commands/admin.ts.
+// in src/cli/commands/admin/.
 
 import type { z } from "zod";
 import { ConfigError, ServiceError } from "../errors.js";
