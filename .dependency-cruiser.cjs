@@ -34,7 +34,10 @@ module.exports = {
         "(docs/agents.md). It shares the evidence format, the sanitiser, the environment file reader and the " +
         "safe writes with the CLI (one definition each), and nothing else of src/: no service, client or transport.",
       from: { path: "^runner/" },
-      to: { path: "^src/", pathNot: "^src/(evidence|envfile|safefs|config|credentials|handoff|naming|errors[.]ts$)" },
+      to: {
+        path: "^src/",
+        pathNot: "^src/(evidence|envfile|safefs|config|credentials|handoff|naming|errors[.]ts$)",
+      },
     },
     {
       name: "only-the-cli-imports-the-cli",
@@ -85,7 +88,8 @@ module.exports = {
     {
       name: "vocabulary-imports-nothing",
       severity: "error",
-      comment: "The vocabulary the API's wire re-exports stays constants only, so the client's bundle stays small.",
+      comment:
+        "The vocabulary the API's wire re-exports stays constants only, so the client's bundle stays small.",
       from: { path: VOCABULARY },
       to: { path: "^src/" },
     },
@@ -160,7 +164,10 @@ module.exports = {
     // Type-only imports count: a type from a surface in the domain is still a domain that knows the surface.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.check.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
     reporterOptions: {
       // docs/architecture.md's picture: one box per layer folder (scripts/architecture-picture.mjs).
       archi: {
