@@ -9,7 +9,7 @@
 
 /** Folders of src/ that run inside a sandbox or in the proxy and reach the service only over HTTP. */
 const SANDBOX_RUNTIME =
-  "^src/(activation|capability|capability-client|config|credentials|disclosure|dockerfile|envfile|evidence|format|handoff|naming|net|safefs|throttle|transport|audit|envtest)/";
+  "^src/(activation|agent-tools|capability|capability-client|config|credentials|disclosure|dockerfile|envfile|evidence|format|handoff|naming|net|safefs|throttle|transport|audit|envtest)/";
 
 const SERVER = "^src/server/";
 /** The composition: `baton serve`'s files at the top of src/server and its listeners. */

@@ -23,7 +23,8 @@ export async function buildProgram(argv: readonly string[], context: CommandCont
     const made = new Map(
       // Every level says "unknown command" for `help`, as the root does (commander adds it per command).
       level.map((entry) => {
-        const command = parent.command(entry.name).description(entry.summary).helpCommand(false);
+        const hidden = !isGroup(entry) && entry.hidden === true;
+        const command = parent.command(entry.name, { hidden }).description(entry.summary).helpCommand(false);
         if (parent === program) command.helpGroup(helpGroupOf(entry));
         return [entry.name, command];
       }),

@@ -27,6 +27,8 @@ export interface LeafEntry {
   summary: string;
   load(): Promise<CommandModule>;
   shape?: CommandShape;
+  /** Left out of `baton --help`: a command that a program starts, not a person (its own --help still works). */
+  hidden?: boolean;
 }
 
 export interface GroupEntry {
@@ -202,6 +204,13 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
     summary:
       "print the pull-request disclosure: delivered version, Dockerfile steps, startup evidence, checks",
     load: () => import("./commands/disclose.js"),
+  },
+  {
+    name: "agent-tools",
+    summary:
+      "Baton's MCP tool server for the coding agent in a box (ask_user, open_pull_request) on stdio; started by the agent, not by you",
+    load: () => import("./commands/agent-tools.js"),
+    hidden: true,
   },
   {
     name: "runner",
