@@ -68,10 +68,26 @@ export const AgentReplySchema = z.object({
 });
 export type AgentReply = z.infer<typeof AgentReplySchema>;
 
-export type TurnResult =
+/**
+ * One thing an agent did during a turn (the `acp` adapter records the agent's `session/update`s and the permission
+ * requests it answered): kept apart from the conversation, never posted to it. Every text in it is sanitised.
+ */
+export interface ActivityRecord {
+  /** When it arrived (ISO 8601). */
+  at: string;
+  /** The update's kind (`tool_call`, `plan`, `agent_message_chunk`, …), `permission`, or `dropped` (the marker). */
+  kind: string;
+  data: Readonly<Record<string, unknown>>;
+}
+
+export type TurnResult = (
   | { kind: "reply"; reply: AgentReply }
   | { kind: "error"; code: "agent_failed" | "timed_out" | "invalid_reply" | "stopped"; reason: string }
-  | { kind: "needs_access"; reason: string };
+  | { kind: "needs_access"; reason: string }
+) & {
+  /** What the agent did, in order, when the adapter records it (bounded; the oldest dropped behind a marker). */
+  activity?: readonly ActivityRecord[];
+};
 
 export interface AgentRunner {
   readonly name: string;
