@@ -17,6 +17,7 @@ const AGENT_SCRIPT = join(import.meta.dirname, "..", "..", "..", "..", "helpers"
 let serve: ServeHandle;
 let dir: string;
 let agentLog: string;
+let stopped = false;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "acp-serve-"));
   agentLog = join(dir, "agent.jsonl");
@@ -27,7 +28,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await serve?.stop();
+  if (!stopped) await serve?.stop();
   await killLeftoverServes();
   await rm(dir, { recursive: true, force: true });
 });
@@ -139,6 +140,38 @@ describe("baton serve --agent acp (host sandboxes)", () => {
   });
 });
 
+/** Whether a process still exists (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("baton serve --agent acp: agent processes end with their task and the service", () => {
+  it("a stopped task's agent process ends; the service's stop ends every other one", async () => {
+    const id = await startTask("run the whole suite #slow");
+    const prompt = await until(
+      async () =>
+        (await agentEvents()).find((e) => e.event === "session/prompt" && /whole suite/.test(e.last ?? "")),
+      "the slow turn's prompt",
+    );
+    expect(alive(prompt.pid)).toBe(true);
+    const stop = await api("POST", API_PATHS.stop("ws_acme", id));
+    expect(stop.status).toBeLessThan(300);
+    await until(() => !alive(prompt.pid), "the stopped task's agent process to end", 20_000);
+
+    // The earlier tasks' processes wait, idle, for a follow-up until the service stops.
+    const others = [...new Set((await agentEvents()).map((e) => e.pid))].filter((pid) => pid !== prompt.pid);
+    expect(others.some(alive)).toBe(true);
+    stopped = true;
+    await serve.stop();
+    await until(() => !others.some(alive), "every agent process to end with the service", 10_000);
+  });
+});
+
 describe("baton serve --agent acp: usage errors", () => {
   const argv = JSON.stringify([process.execPath, AGENT_SCRIPT]);
   it.each([
@@ -147,6 +180,10 @@ describe("baton serve --agent acp: usage errors", () => {
     [["--agent", "manual", "--agent-acp-command", argv], /--agent-acp-command is only for --agent acp/],
     [["--agent", "acp", "--agent-acp-command", "gemini --acp"], /--agent-acp-command must be .* JSON array/],
     [["--agent", "acp", "--agent-acp-command", "[]"], /--agent-acp-command must be .* JSON array/],
+    [
+      ["--agent", "acp", "--agent-acp-command", argv, "--sandbox-driver", "docker"],
+      /--agent acp runs the agent on this machine .* drop --sandbox-driver docker/,
+    ],
     [
       ["--agent", "acp", "--agent-acp-command", argv, "--agent-command", "/bin/true"],
       /--agent and --agent-command/,
