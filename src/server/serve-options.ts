@@ -65,9 +65,28 @@ export const ServeOptionsSchema = z.object({
   smtpUrl: urlWith(["smtp:", "smtps:"], "smtp://127.0.0.1:25").optional(),
   matcherUrl: urlWith(["http:", "https:"], "http://127.0.0.1:8089/match").optional(),
   dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
-  /** `manual`: turns wait for `baton admin task answer` or a stop; `scripted` (default): the seed's rules. */
-  agent: z.enum(["scripted", "manual"], "must be scripted or manual").optional(),
+  /**
+   * `manual`: turns wait for `baton admin task answer` or a stop; `scripted` (default): the seed's rules; `acp`: a
+   * coding agent speaking the Agent Client Protocol (--agent-acp-command), on host sandboxes.
+   */
+  agent: z.enum(["scripted", "manual", "acp"], "must be scripted, manual or acp").optional(),
   agentCommand: filePath.optional(),
+  /** The ACP agent's program and arguments as a JSON array of strings, e.g. ["gemini","--acp"]. */
+  agentAcpCommand: z
+    .string()
+    .transform((value, context) => {
+      const argv = parseArgv(value);
+      if (argv === undefined) {
+        context.addIssue({
+          code: "custom",
+          message:
+            'must be the agent program and its arguments as a JSON array of strings, e.g. \'["gemini","--acp"]\'',
+        });
+        return z.NEVER;
+      }
+      return argv;
+    })
+    .optional(),
   agentTimeout: z
     .number()
     .int("must be a whole number of seconds")
@@ -141,6 +160,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   dashboardUrl: "--dashboard-url",
   agent: "--agent",
   agentCommand: "--agent-command",
+  agentAcpCommand: "--agent-acp-command",
   agentTimeout: "--agent-timeout",
   workDir: "--work-dir",
   leaseSeconds: "--lease-seconds",
@@ -177,6 +197,7 @@ export function parseServeFlags(input: unknown): ServeFlags {
         "--agent and --agent-command each pick the agent: give one (--agent-command runs your program; --agent manual waits for baton admin task answer)",
         { path: "--agent" },
       );
+    checkAcpFlags(parsed.data);
     if (parsed.data.db !== undefined && parsed.data.databaseUrl !== undefined)
       throw new UsageError(
         "--db and --database-url each pick the store: give one (--db: a SQLite file on this machine; --database-url: PostgreSQL, shared by several instances)",
@@ -188,4 +209,36 @@ export function parseServeFlags(input: unknown): ServeFlags {
   const issue = parsed.error.issues[0]!;
   const flag = FLAG_NAMES[issue.path[0] as keyof ServeFlags] ?? String(issue.path[0]);
   throw new UsageError(`${flag} ${issue.message}`, { path: flag });
+}
+
+/** A JSON array of non-empty strings without NUL bytes (the program, then its arguments); else undefined. */
+function parseArgv(value: string): string[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > 100) return undefined;
+  const ok = parsed.every((item) => typeof item === "string" && item !== "" && !item.includes("\0"));
+  return ok ? (parsed as string[]) : undefined;
+}
+
+/** `--agent acp` needs its command, the command needs `--agent acp`, and both run on host sandboxes only. */
+function checkAcpFlags(flags: ServeFlags): void {
+  const acp = flags.agent === "acp";
+  if (acp && flags.agentAcpCommand === undefined)
+    throw new UsageError(
+      '--agent acp needs --agent-acp-command: the ACP agent\'s program and arguments as a JSON array, e.g. --agent-acp-command \'["gemini","--acp"]\'',
+      { path: "--agent-acp-command" },
+    );
+  if (!acp && flags.agentAcpCommand !== undefined)
+    throw new UsageError("--agent-acp-command is only for --agent acp: add --agent acp, or drop it", {
+      path: "--agent-acp-command",
+    });
+  if (acp && flags.sandboxDriver !== "none")
+    throw new UsageError(
+      `--agent acp runs the agent on this machine (host sandboxes) and not yet in a box: drop --sandbox-driver ${flags.sandboxDriver}`,
+      { path: "--agent" },
+    );
 }

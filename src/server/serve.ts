@@ -53,7 +53,9 @@ export interface ServeOptions extends IntegrationFlags {
   agentCommand?: string | undefined;
   agentTimeout?: number | undefined;
   /** `manual`: every turn waits for an operator's answer (`baton admin task answer`) or a stop. */
-  agent?: "scripted" | "manual" | undefined;
+  agent?: "scripted" | "manual" | "acp" | undefined;
+  /** With `agent: "acp"`: the agent's program and arguments as a JSON array of strings. */
+  agentAcpCommand?: string | undefined;
   workDir?: string | undefined;
   /** How long a claim on a running operation or turn lasts unrenewed (default 30; BATON_SERVE_TEST_LEASE_MS in tests). */
   leaseSeconds?: number | undefined;
@@ -148,6 +150,12 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         agentCommand: flags.agentCommand
           ? {
               argv: [resolve(flags.agentCommand)],
+              timeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
+            }
+          : undefined,
+        agentAcp: flags.agentAcpCommand
+          ? {
+              argv: flags.agentAcpCommand,
               timeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
             }
           : undefined,

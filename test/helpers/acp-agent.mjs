@@ -2,19 +2,27 @@
 // adapter's tests. What a turn does is chosen by a `#word` in the prompt's last text block (see BEHAVIOURS);
 // ACP_AGENT_MODE picks a broken agent (`no-init`, `garbage-at-start`); ACP_AGENT_LOAD=1 advertises loadSession,
 // with sessions kept as files under ACP_AGENT_STATE so a new process can load them; every message it receives
-// is appended to ACP_AGENT_LOG as one JSON line with its pid.
+// is appended to ACP_AGENT_LOG as one JSON line with its pid. `#ask` and `#pr` call Baton's tools through the MCP
+// server the session was given in `mcpServers` (the SDK's MCP client over stdio), as a real agent does.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
-const { ACP_AGENT_LOG, ACP_AGENT_STATE, ACP_AGENT_MODE = "", ACP_AGENT_LOAD } = process.env;
+const { ACP_AGENT_STATE, ACP_AGENT_MODE = "", ACP_AGENT_LOAD } = process.env;
+// `--log=<file>` does what ACP_AGENT_LOG does, for a service that starts the agent with a clean environment.
+const ACP_AGENT_LOG =
+  process.env.ACP_AGENT_LOG ?? process.argv.find((arg) => arg.startsWith("--log="))?.slice("--log=".length);
 const log = (event, data = {}) => {
   if (ACP_AGENT_LOG)
     appendFileSync(ACP_AGENT_LOG, `${JSON.stringify({ pid: process.pid, event, ...data })}\n`);
 };
 const sessionFile = (id) => join(ACP_AGENT_STATE ?? "/nonexistent", `${id}.json`);
 const history = new Map();
+/** Each session's `mcpServers` from session/new or session/load. */
+const servers = new Map();
 const cancelled = new Map();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -68,6 +76,27 @@ const ALL_UPDATES = [
   },
   { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "All updates sent." } },
 ];
+
+/** Calls one of Baton's tools through the session's `baton` MCP server; returns the tool's text. */
+async function callBatonTool(sessionId, name, args) {
+  const entry = (servers.get(sessionId) ?? []).find((server) => server.name === "baton");
+  if (!entry) throw new Error("no baton MCP server in this session");
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: Object.fromEntries(entry.env.map(({ name: key, value }) => [key, value])),
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "scripted-test-agent", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    log("tool", { name, isError: result.isError ?? false });
+    return result.content.map((block) => block.text).join("");
+  } finally {
+    await client.close();
+  }
+}
 
 /** What a turn does, by the `#word` in its prompt. Each returns the stop reason and the reply it gave. */
 const BEHAVIOURS = {
@@ -180,6 +209,20 @@ const BEHAVIOURS = {
     await say(client, sessionId, "many done");
     return ["end_turn", "many done"];
   },
+  async ask(client, sessionId) {
+    await callBatonTool(sessionId, "ask_user", { question: "Which database should the fix target?" });
+    await say(client, sessionId, "I need this before I edit anything.");
+    return ["end_turn", "asked"];
+  },
+  async askonly(_client, sessionId) {
+    await callBatonTool(sessionId, "ask_user", { question: "Should I also update the docs?" });
+    return ["end_turn", ""];
+  },
+  async pr(client, sessionId) {
+    await callBatonTool(sessionId, "open_pull_request", { title: "Fix the flaky login test", draft: true });
+    await say(client, sessionId, "Opened the pull request.");
+    return ["end_turn", "pr"];
+  },
   async long(client, sessionId) {
     for (let i = 0; i < 30; i++) await say(client, sessionId, "y".repeat(5000));
     return ["end_turn", "long"];
@@ -203,6 +246,7 @@ const app = acp
     const sessionId = `sess-${process.pid}-${history.size + 1}`;
     log("session/new", { params, sessionId });
     history.set(sessionId, []);
+    servers.set(sessionId, params.mcpServers ?? []);
     return { sessionId };
   })
   .onRequest("session/load", async ({ params, client }) => {
@@ -210,6 +254,7 @@ const app = acp
     if (!existsSync(sessionFile(params.sessionId))) throw acp.RequestError.sessionNotFound(params.sessionId);
     const past = JSON.parse(readFileSync(sessionFile(params.sessionId), "utf8"));
     history.set(params.sessionId, past);
+    servers.set(params.sessionId, params.mcpServers ?? []);
     for (const entry of past)
       await update(client, params.sessionId, {
         sessionUpdate: entry.role === "user" ? "user_message_chunk" : "agent_message_chunk",

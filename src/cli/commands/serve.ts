@@ -19,7 +19,8 @@ interface ServeFlags {
   dashboardUrl?: string;
   agentCommand?: string;
   agentTimeout?: number;
-  agent?: "scripted" | "manual";
+  agent?: "scripted" | "manual" | "acp";
+  agentAcpCommand?: string;
   workDir?: string;
   leaseSeconds?: number;
   secretKeyFile?: string;
@@ -73,7 +74,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option("--dashboard-url <url>", "base of dashboard links in e-mail (default: <service url>/dashboard)")
     .option(
       "--agent <mode>",
-      "scripted (default): the seed's agent rules answer; manual: each turn waits until stopped or answered with `baton admin task answer`",
+      "scripted (default): the seed's agent rules answer; manual: each turn waits until stopped or answered with `baton admin task answer`; acp: the coding agent of --agent-acp-command (host sandboxes)",
+    )
+    .option(
+      "--agent-acp-command <json>",
+      'with --agent acp: the ACP agent\'s program and arguments as a JSON array, e.g. \'["gemini","--acp"]\'',
     )
     .option(
       "--agent-command <program>",
@@ -81,7 +86,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     )
     .option(
       "--agent-timeout <seconds>",
-      "time limit of one turn of --agent-command (default 1800)",
+      "time limit of one turn of --agent-command or --agent acp (default 1800)",
       wholeNumberIn(1, 86_400, "seconds"),
     )
     .option(

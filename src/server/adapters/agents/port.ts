@@ -92,4 +92,8 @@ export type TurnResult = (
 export interface AgentRunner {
   readonly name: string;
   runTurn(input: RunTurnInput): Promise<TurnResult>;
+  /** The task was stopped: anything the adapter keeps for it between turns (a live agent process) ends. */
+  release?(taskId: string): Promise<void>;
+  /** The service stops: everything the adapter keeps ends. */
+  close?(): Promise<void>;
 }

@@ -266,13 +266,16 @@ export class TaskRuntime {
 
   private async settle(task: TaskRow, how: "finished" | "cancelled"): Promise<void> {
     const stillIdle = async () => (await getTask(this.options.db, task.id))?.open_turn_id === null;
-    const settling = this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
+    // A stopped task's live agent ends now; a finished one's waits for a follow-up (the adapter ends it when idle).
+    const released = how === "cancelled" ? this.options.agent.release?.(task.id) : undefined;
+    const sandbox = this.options.sandboxes.settle?.(toAgentTask(task), how, stillIdle);
+    const settling = released || sandbox ? Promise.all([released, sandbox]).then(() => undefined) : undefined;
     if (!settling) return;
     const tracked: Promise<void> = settling
       .catch((error: unknown) =>
         this.options.logger.error(
           { taskId: task.id, err: error instanceof Error ? error.message : "non-Error thrown" },
-          "the task's sandbox could not settle",
+          "the task's sandbox or live agent could not settle",
         ),
       )
       .finally(() => this.inFlight.delete(tracked));

@@ -2,10 +2,11 @@
 // folders, or boxes of the sandbox manager with a driver), the agent (scripted from the seed's rules unless an agent
 // program is configured), the turn runtime, the rate limiter, and the context the API's operations use. Nothing runs
 // until `start()`.
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { BATONRC_FILE } from "../../../config/batonrc.js";
+import { createAcpAgentWithTools } from "../../adapters/agents/acp/index.js";
 import { createCommandAgent } from "../../adapters/agents/command.js";
 import type { AgentRunner } from "../../adapters/agents/port.js";
 import { createScriptedAgent } from "../../adapters/agents/scripted.js";
@@ -17,6 +18,7 @@ import {
   createPushAccessLookup,
 } from "../../adapters/codehost/push-access.js";
 import { createHostSandboxes } from "../../adapters/sandboxes/host-sandboxes.js";
+import { packageRoot } from "../../adapters/sandboxes/image.js";
 import type { SandboxManager } from "../../adapters/sandboxes/manager.js";
 import { createManagerSandboxes } from "../../adapters/sandboxes/turn-sandboxes.js";
 import { createLocalTracker } from "../../adapters/tracker/local.js";
@@ -36,6 +38,12 @@ export interface AgentCommandSettings {
   timeoutMs: number;
 }
 
+export interface AgentAcpSettings {
+  /** The ACP agent program and its arguments (no shell); it runs on the service's machine (host sandboxes). */
+  argv: readonly string[];
+  timeoutMs: number;
+}
+
 export interface TaskServiceOptions {
   db: Store;
   now: () => Date;
@@ -49,6 +57,8 @@ export interface TaskServiceOptions {
   serviceUrl: () => string;
   /** An agent program for the `command` adapter; without one the `scripted` agent answers. */
   agentCommand?: AgentCommandSettings | undefined;
+  /** An ACP agent (`--agent acp`), given Baton's tools (`baton agent-tools`) in each session. */
+  agentAcp?: AgentAcpSettings | undefined;
   /** An agent adapter given directly (tests). */
   agent?: AgentRunner | undefined;
   /** The workspace trackers' port; default: the local tracker over the store's issues. */
@@ -117,6 +127,16 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
       });
   const agent =
     options.agent ??
+    (options.agentAcp
+      ? createAcpAgentWithTools({
+          agentName: basename(options.agentAcp.argv[0]!),
+          argv: options.agentAcp.argv,
+          timeoutMs: options.agentAcp.timeoutMs,
+          baseEnv: options.agentEnv ?? {},
+          // The tool server is this very service's CLI, run by the Node running the service.
+          baton: { command: process.execPath, args: [join(packageRoot(), "dist", "src", "cli", "bin.js")] },
+        })
+      : undefined) ??
     (options.agentCommand
       ? createCommandAgent({
           argv: options.agentCommand.argv,
@@ -161,6 +181,9 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     tracker,
     agent,
     start: () => runtime.start(),
-    stop: () => runtime.stop(),
+    async stop() {
+      await runtime.stop();
+      await agent.close?.();
+    },
   };
 }

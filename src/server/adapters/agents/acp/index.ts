@@ -4,3 +4,4 @@ export { spawnHostAgent } from "./host-process.js";
 export { BATON_PREAMBLE } from "./preamble.js";
 export { type AcpAgent, type AcpAgentOptions, createAcpAgent } from "./runner.js";
 export { createSessionMemory, type RememberedSession, type SessionMemory } from "./session-memory.js";
+export { type AcpAgentWithToolsOptions, createAcpAgentWithTools, turnRequestsFile } from "./with-tools.js";

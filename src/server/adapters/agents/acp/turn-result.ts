@@ -7,6 +7,8 @@ import type { ActivityRecord, TurnResult } from "../port.js";
 import { sanitiseActivity } from "./sanitise-json.js";
 
 export const MAX_REPLY_CHARS = 100_000;
+/** The end of the reason an empty turn fails with (the tools' wrapper turns an `ask_user` turn's into a clarify). */
+export const EMPTY_TURN = "ended its turn without a message";
 
 /** How a turn ended, before the runner makes a turn result of it. */
 export type TurnEnd =
@@ -57,7 +59,7 @@ export function toTurnResult(outcome: TurnOutcome, context: ResultContext): Turn
           clean(`${agent} ended its turn with an unknown stop reason ${outcome.stopReason}`),
         );
       const text = clean(outcome.text).trim();
-      if (text === "") return error("agent_failed", `${agent} ended its turn without a message`);
+      if (text === "") return error("agent_failed", `${agent} ${EMPTY_TURN}`);
       return { kind: "reply", reply: { kind: "response", body: boundReply(text, outcome.cut) }, activity };
     }
   }
