@@ -77,6 +77,9 @@ function recordingDriver(created: Record<string, string>[]): SandboxDriver {
       return { ref: `box-${++n}`, reach };
     },
     exec: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false }),
+    spawn: async () => {
+      throw new Error("no long-lived commands in this fake driver");
+    },
     copyOut: async () => {},
     stop: async () => {},
     start: async () => {},

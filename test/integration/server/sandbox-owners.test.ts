@@ -28,6 +28,9 @@ function fakeMachineDriver(boxes: Set<string>): SandboxDriver {
       return { ref, reach: {} };
     },
     exec: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false }),
+    spawn: async () => {
+      throw new Error("no long-lived commands in this fake driver");
+    },
     copyOut: async () => {},
     stop: async () => {},
     start: async () => {},

@@ -2,6 +2,7 @@
 // the sandbox to work in and a signal that aborts when the turn is stopped; it answers with a reply (its answer
 // or a question), optionally a pull request it pushed and files it produced, or an error.
 import { z } from "zod";
+import type { StreamingProcess } from "../processes/streaming-process.js";
 
 export interface AgentTask {
   id: string;
@@ -28,6 +29,18 @@ export interface SandboxBox {
   ): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>;
   /** Where the service installed a program of its machine in the box (the `command` agent's), if it did. */
   programPath(hostPath: string): string | undefined;
+  /**
+   * Starts a long-lived command in the box with its standard streams open (a coding agent over ACP), with the
+   * turn's variables added; it has no time limit of its own and ends with the box.
+   */
+  spawn(
+    argv: readonly string[],
+    options: { env?: Record<string, string>; cwd?: string },
+  ): Promise<StreamingProcess>;
+  /** The agent's home in the box. */
+  readonly home: string;
+  /** Where the task's repository is checked out in the box (`~/checkouts/<owner>/<name>`), when it has one. */
+  readonly checkout?: string;
 }
 
 /** Where a turn runs: a working folder and the variables an agent program gets (BATON_* among them). */

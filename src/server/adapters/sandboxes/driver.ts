@@ -1,6 +1,7 @@
 // The sandbox driver port: what the sandbox manager needs from whatever runs boxes. Drivers are thin adapters
 // (Docker Engine, bubblewrap + network namespace); every decision (names, lifecycle, what to put in the box)
 // is made by the manager and handed over as plain data.
+import type { StreamingProcess } from "../processes/streaming-process.js";
 
 export const DRIVER_NAMES = ["docker", "namespace"] as const;
 export type DriverName = (typeof DRIVER_NAMES)[number];
@@ -45,6 +46,16 @@ export interface ExecOptions {
   signal?: AbortSignal;
 }
 
+/** A long-lived command in a box spoken to over its standard streams (a coding agent over ACP). */
+export type BoxProcess = StreamingProcess;
+
+export interface SpawnOptions {
+  /** Extra variables for this command only. */
+  env?: Record<string, string>;
+  /** Working folder inside the box; default the agent's home. */
+  cwd?: string;
+}
+
 export interface ExecResult {
   exitCode: number;
   stdout: string;
@@ -59,6 +70,11 @@ export interface SandboxDriver {
   readonly home: string;
   create(spec: BoxSpec): Promise<CreatedBox>;
   exec(ref: string, argv: readonly string[], options: ExecOptions): Promise<ExecResult>;
+  /**
+   * Starts a long-lived command in the box with its standard streams open (no time limit: the caller ends it).
+   * It ends with the box: a stop or removal ends it too. A command that cannot start exits at once saying why.
+   */
+  spawn(ref: string, argv: readonly string[], options: SpawnOptions): Promise<BoxProcess>;
   /** Copies a file or folder out of the box into `hostDir` (created when missing). */
   copyOut(ref: string, pathInBox: string, hostDir: string): Promise<void>;
   /** Stops the box's processes; its files stay until `remove`. */

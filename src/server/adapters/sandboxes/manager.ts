@@ -11,7 +11,14 @@ import { logSandboxCreated, logSandboxTransition } from "./audit-events.js";
 import { releaseBoxOwnership, renewBoxOwnership, takeBoxOwnership } from "./box-owners.js";
 import { resolveCheckout } from "./checkout-root.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "./credentials.js";
-import type { CreatedBox, ExecOptions, ExecResult, SandboxDriver } from "./driver.js";
+import type {
+  BoxProcess,
+  CreatedBox,
+  ExecOptions,
+  ExecResult,
+  SandboxDriver,
+  SpawnOptions,
+} from "./driver.js";
 import { buildBoxEnvironment, credentialEnvironment } from "./environment.js";
 import {
   decideOnCleanup,
@@ -483,6 +490,30 @@ export class SandboxManager {
     return this.options.driver.exec(row.boxRef, argv, {
       ...options,
       // An admin's exec request names its own variables: an operator credential among them never enters the box.
+      env: withoutOperatorCredentials({
+        ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
+        ...options.env,
+      }),
+    });
+  }
+
+  /** Starts a long-lived command in the box (a coding agent) with the box's current credentials. */
+  async spawn(
+    sandboxId: string,
+    owner: Owner,
+    argv: readonly string[],
+    options: SpawnOptions,
+  ): Promise<BoxProcess> {
+    const row = await this.owned(sandboxId, owner);
+    if (!row.boxRef || !isReusable(row.state))
+      throw new SandboxRefusal(
+        "sandbox_not_found",
+        `sandbox ${sandboxId} is ${row.state}; provision a new one`,
+      );
+    await this.event(sandboxId, "activity");
+    const credentials = this.credentials.get(sandboxId);
+    return this.options.driver.spawn(row.boxRef, argv, {
+      ...options,
       env: withoutOperatorCredentials({
         ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
         ...options.env,

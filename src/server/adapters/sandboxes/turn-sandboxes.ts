@@ -20,7 +20,7 @@ import {
   issueTurnWithin,
   renewSandboxWithin,
 } from "./credentials.js";
-import { AGENT_HOME } from "./driver.js";
+import { AGENT_HOME, checkoutPathInBox } from "./driver.js";
 import type { TurnSandboxProvider } from "./host-sandboxes.js";
 import { isReusable } from "./lifecycle.js";
 import type { SandboxManager } from "./manager.js";
@@ -144,6 +144,9 @@ export function createManagerSandboxes(options: ManagerSandboxesOptions): TurnSa
           exec: (argv, execOptions) => manager.exec(sandboxId, owner, argv, execOptions),
           programPath: (hostPath) =>
             options.programs?.includes(hostPath) ? boxProgramPath(hostPath) : undefined,
+          spawn: (argv, spawnOptions) => manager.spawn(sandboxId, owner, argv, spawnOptions),
+          home: AGENT_HOME,
+          ...(task.repo ? { checkout: checkoutPathInBox(task.repo) } : {}),
         },
       };
     },

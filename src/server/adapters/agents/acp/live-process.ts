@@ -4,12 +4,18 @@ import { withoutOperatorCredentials } from "../../../../credentials/operator-cre
 /** Variables that change every turn without making the process's own copy wrong for the next one. */
 const PER_TURN = new Set(["BATON_TURN_TOKEN"]);
 
-/** The agent's whole environment: the turn's sandbox variables over the service's PATH and HOME, nothing else. */
+/**
+ * The variables the agent starts with: on the host its whole environment, the turn's sandbox variables over the
+ * agent's own and the service's PATH and HOME, nothing else; in a box, the turn's over the agent's own, added to
+ * the box's (which has its PATH and HOME).
+ */
 export function agentEnvironment(
   base: Readonly<Record<string, string | undefined>>,
-  sandboxEnv: Readonly<Record<string, string>>,
+  sandbox: { env: Readonly<Record<string, string>>; box?: unknown },
+  own: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  return withoutOperatorCredentials({ PATH: base.PATH, HOME: base.HOME, ...sandboxEnv });
+  const host = sandbox.box ? {} : { PATH: base.PATH, HOME: base.HOME };
+  return withoutOperatorCredentials({ ...host, ...own, ...sandbox.env });
 }
 
 /** What must stay the same for a process to serve another turn: its variables but the per-turn ones. */

@@ -8,9 +8,9 @@ import { createSanitiser, type KnownSecret } from "../../../../evidence/index.js
 import { readVersion } from "../../../../version.js";
 import type { AgentRunner, RunTurnInput, TurnResult } from "../port.js";
 import { type ActivityLimits, DEFAULT_ACTIVITY_LIMITS } from "./activity-log.js";
-import type { SpawnAgent } from "./agent-process.js";
+import { type SpawnAgent, spawnHostAgent } from "./agent-process.js";
 import { openSession } from "./handshake.js";
-import { spawnHostAgent } from "./host-process.js";
+
 import { agentEnvironment, canReuse, environmentKey } from "./live-process.js";
 import { buildPrompt } from "./prompt.js";
 import type { AcpSession } from "./session.js";
@@ -26,8 +26,10 @@ export interface AcpAgentOptions {
   argv: readonly string[];
   /** The agent time limit of one turn. */
   timeoutMs: number;
-  /** The service's variables: only PATH and HOME are taken, under the turn's sandbox variables. */
+  /** The service's variables: only PATH and HOME are taken, under the turn's sandbox variables (host only). */
   baseEnv: Readonly<Record<string, string | undefined>>;
+  /** The agent's own fixed variables (its entry's), under the turn's sandbox variables. */
+  env?: Readonly<Record<string, string>>;
   /** Starts the agent (default: a child process on the service's machine). */
   spawn?: SpawnAgent;
   /** Baton's tool server(s) for the task's session (default none). */
@@ -87,11 +89,15 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
 
   const start = async (input: RunTurnInput, env: Record<string, string>) => {
     const remembered = await memory.get(input.task.id);
-    const agent = await spawn(options.argv, { cwd: resolve(input.sandbox.workdir), env });
+    const { box } = input.sandbox;
+    // In a box the agent starts in its home there; on the host in the task's working folder.
+    const agent = box
+      ? await box.spawn(options.argv, { env, cwd: box.home })
+      : await spawn(options.argv, { cwd: resolve(input.sandbox.workdir), env });
     const opened = await openSession(
       {
         agent,
-        cwd: resolve(options.cwd?.(input) ?? input.sandbox.workdir),
+        cwd: options.cwd?.(input) ?? (box ? (box.checkout ?? box.home) : resolve(input.sandbox.workdir)),
         mcpServers: options.mcpServers?.(input) ?? [],
         clientVersion,
         resumeSessionId: remembered?.sessionId ?? null,
@@ -128,7 +134,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     name: "acp",
     async runTurn(input): Promise<TurnResult> {
       const taskId = input.task.id;
-      const env = agentEnvironment(options.baseEnv, input.sandbox.env);
+      const env = agentEnvironment(options.baseEnv, input.sandbox, options.env);
       const key = environmentKey(env);
       let held = live.get(taskId);
       if (held) clearTimeout(held.idle);

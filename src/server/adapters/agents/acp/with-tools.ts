@@ -13,6 +13,13 @@ import {
 } from "../../../../agent-tools/index.js";
 import { createSanitiser } from "../../../../evidence/index.js";
 import type { ActivityRecord, AgentReply, RunTurnInput, TurnResult } from "../port.js";
+import {
+  BOX_BATON,
+  boxRequestsFile,
+  prepareBoxCheckout,
+  readBoxRequests,
+  resetBoxRequests,
+} from "./box-workspace.js";
 import { type AcpAgent, type AcpAgentOptions, createAcpAgent } from "./runner.js";
 import { EMPTY_TURN, MAX_REPLY_CHARS } from "./turn-result.js";
 
@@ -29,17 +36,33 @@ export function turnRequestsFile(workdir: string): string {
 export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpAgent {
   const inner = createAcpAgent({
     ...options,
-    mcpServers: (input) => [
-      buildAgentToolsServerEntry({
-        baton: options.baton,
-        requestsFile: turnRequestsFile(input.sandbox.workdir),
-      }),
+    // In a box, the box's own baton and a file in its home; on the host, this service's and the working folder's.
+    mcpServers: ({ sandbox }) => [
+      sandbox.box
+        ? buildAgentToolsServerEntry({ baton: BOX_BATON, requestsFile: boxRequestsFile(sandbox.box) })
+        : buildAgentToolsServerEntry({
+            baton: options.baton,
+            requestsFile: turnRequestsFile(sandbox.workdir),
+          }),
     ],
   });
   return {
     ...inner,
     name: "acp",
     async runTurn(input) {
+      const { box } = input.sandbox;
+      if (box) {
+        const checkout = await prepareBoxCheckout(
+          box,
+          input.sandbox.env,
+          `baton/${input.task.id}`,
+          input.signal,
+        );
+        if (!checkout.ok) return { kind: "error", code: "agent_failed", reason: checkout.reason };
+        await resetBoxRequests(box);
+        const result = await inner.runTurn(input);
+        return applyRequests(result, readTurnRequests(await readBoxRequests(box)), input);
+      }
       const file = turnRequestsFile(input.sandbox.workdir);
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       // Only this turn's calls count.

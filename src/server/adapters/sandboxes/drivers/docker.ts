@@ -5,15 +5,19 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { PassThrough } from "node:stream";
+import { type Duplex, PassThrough, Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { StringDecoder } from "node:string_decoder";
+import { setTimeout as delay } from "node:timers/promises";
 import Docker from "dockerode";
 import { execa } from "execa";
 import { z } from "zod";
+import { createTail, type ProcessExit, STDERR_TAIL_CHARS } from "../../processes/streaming-process.js";
 import {
   AGENT_GID,
   AGENT_HOME,
   AGENT_UID,
+  type BoxProcess,
   type BoxSpec,
   type CreatedBox,
   checkoutPathInBox,
@@ -24,6 +28,7 @@ import {
   type PersistentDriverOptions,
   resolveBoxEnv,
   type SandboxDriver,
+  type SpawnOptions,
 } from "../driver.js";
 import {
   allow,
@@ -72,6 +77,25 @@ async function writeForwarders(path: string, record: ForwardersRecord): Promise<
 }
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
+
+/** `timeout --kill-after` in the box: how long a TERM gets before its KILL. */
+const KILL_AFTER_MS = 2000;
+
+/** An exec's exit once its stream ended: the engine may take a moment to record it. */
+async function exitOf(execution: Docker.Exec): Promise<ProcessExit> {
+  const deadline = Date.now() + 2000;
+  for (;;) {
+    const inspected = await execution.inspect().catch(() => undefined);
+    if (!inspected) return { code: null, signal: null, error: "the box is gone" };
+    if (!inspected.Running && inspected.ExitCode !== null)
+      // `timeout` answers 124 when it ended the command and 128+n when a signal n did.
+      return inspected.ExitCode > 128
+        ? { code: null, signal: `signal ${inspected.ExitCode - 128}` }
+        : { code: inspected.ExitCode, signal: null };
+    if (Date.now() > deadline) return { code: null, signal: null, error: "its exit was never recorded" };
+    await delay(50, undefined);
+  }
+}
 
 /** Removes the boxes and networks of drivers whose service process died (kill -9, crash). */
 async function reapOrphans(docker: Docker): Promise<void> {
@@ -229,9 +253,76 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     };
   }
 
+  /**
+   * A long-lived exec with its streams open. As for `exec`, `timeout` (here with no limit) is the exec's process,
+   * so a TERM to its host pid reaches the command's whole process group, and a KILL follows after --kill-after.
+   */
+  async function spawn(ref: string, argv: readonly string[], options: SpawnOptions): Promise<BoxProcess> {
+    const execution = await docker.getContainer(ref).exec({
+      Cmd: ["timeout", "--kill-after=2", "0", ...argv],
+      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      WorkingDir: options.cwd ?? AGENT_HOME,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+    });
+    const stream = (await execution.start({ hijack: true, stdin: true })) as Duplex;
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    docker.modem.demuxStream(stream, stdout, stderr);
+    const tail = createTail(STDERR_TAIL_CHARS);
+    const decoder = new StringDecoder("utf8");
+    stderr.on("data", (chunk: Buffer) => tail.push(decoder.write(chunk)));
+    // Writes after the command ended fail: the reader sees the exit instead.
+    stream.on("error", () => undefined);
+    const exited = new Promise<ProcessExit>((resolve) => {
+      let settled = false;
+      const settle = async () => {
+        if (settled) return;
+        settled = true;
+        stdout.end();
+        stderr.end();
+        resolve(await exitOf(execution));
+      };
+      stream.once("end", () => void settle());
+      stream.once("close", () => void settle());
+    });
+    let done = false;
+    void exited.then(() => {
+      done = true;
+    });
+    const signal = async (name: "SIGTERM" | "SIGKILL") => {
+      const running = await execution.inspect().catch(() => undefined);
+      if (running?.Running && running.Pid > 0) {
+        try {
+          process.kill(running.Pid, name);
+        } catch {
+          // already gone
+        }
+      }
+    };
+    return {
+      stdin: Writable.toWeb(stream) as WritableStream<Uint8Array>,
+      stdout: Readable.toWeb(stdout) as ReadableStream<Uint8Array>,
+      exited,
+      stderrTail: () => tail.text(),
+      async kill() {
+        if (done) return;
+        await signal("SIGTERM");
+        const gone = await Promise.race([exited.then(() => true), delay(KILL_AFTER_MS + 1000, false)]);
+        if (!gone) {
+          await signal("SIGKILL");
+          stream.destroy();
+        }
+        await exited;
+      },
+    };
+  }
+
   return {
     name: "docker",
     home: AGENT_HOME,
+    spawn,
 
     async create(spec: BoxSpec): Promise<CreatedBox> {
       const container = await docker.createContainer({

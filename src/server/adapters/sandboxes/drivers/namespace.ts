@@ -8,12 +8,14 @@ import { existsSync } from "node:fs";
 import { chmod, chown, cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, posix, relative } from "node:path";
-import { execa, type ResultPromise } from "execa";
+import { execa } from "execa";
 import { ConfigError } from "../../../../errors.js";
+import { spawnStreaming } from "../../processes/streaming-process.js";
 import {
   AGENT_GID,
   AGENT_HOME,
   AGENT_UID,
+  type BoxProcess,
   type BoxSpec,
   type CreatedBox,
   checkoutPathInBox,
@@ -24,6 +26,7 @@ import {
   type PersistentDriverOptions,
   resolveBoxEnv,
   type SandboxDriver,
+  type SpawnOptions,
 } from "../driver.js";
 import { allow, revoke } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
@@ -106,7 +109,11 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   const batonDir = await reachableTree(options.batonDir, hostUid, imagesDir, "baton");
   const live = new Map<
     string,
-    { forwarders: Forwarder[]; running: Set<ResultPromise>; env: Record<string, string> }
+    {
+      forwarders: Forwarder[];
+      running: Set<{ kill(signal?: "SIGKILL"): unknown }>;
+      env: Record<string, string>;
+    }
   >();
   const inUse: number[] = [];
   // A service's boxes live in a folder named after its state folder, out of reach of the orphan reaping below
@@ -215,9 +222,57 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     ];
   }
 
+  /** The host command that runs `argv` in the box as its user, and the variables it gets. */
+  async function boxCommand(ref: string, argv: readonly string[], options: SpawnOptions) {
+    const state = await readState(ref);
+    const box = live.get(ref);
+    if (!box) throw new Error(`box ${basename(ref)} is stopped or belongs to another service process`);
+    const command = Object.assign(
+      [
+        "ip",
+        "netns",
+        "exec",
+        state.network.netns,
+        "setpriv",
+        `--reuid=${state.uid ?? AGENT_UID}`,
+        `--regid=${state.uid ?? AGENT_UID}`,
+        "--clear-groups",
+        "--inh-caps=-all",
+        "bwrap",
+        ...bwrapArgs(ref, options.cwd ?? AGENT_HOME),
+        "--",
+        ...argv,
+      ],
+      {
+        // The box's variables travel in the environment, never in an argument list others could read.
+        env: {
+          PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+          HOME: AGENT_HOME,
+          USER: "agent",
+          LANG: "C.UTF-8",
+          BASH_ENV: "/etc/baton/shell-environment.sh",
+          ENV: "/etc/baton/shell-environment.sh",
+          ...box.env,
+          ...options.env,
+        },
+      },
+    );
+    return { box, command };
+  }
+
   const driver: SandboxDriver = {
     name: "namespace",
     home: AGENT_HOME,
+
+    async spawn(ref, argv, options): Promise<BoxProcess> {
+      const { box, command } = await boxCommand(ref, argv, options);
+      // bubblewrap dies with its parent and takes the box's pid namespace with it: ending it ends the command's.
+      const started = await spawnStreaming(command, { cwd: "/", env: command.env });
+      const handle = { kill: () => void started.kill() };
+      box.running.add(handle);
+      void started.exited.then(() => box.running.delete(handle));
+      return started;
+    },
 
     async create(spec: BoxSpec): Promise<CreatedBox> {
       const ref = join(boxesDir, spec.name);
@@ -273,47 +328,18 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     },
 
     async exec(ref, argv, execOptions: ExecOptions): Promise<ExecResult> {
-      const state = await readState(ref);
-      const box = live.get(ref);
-      if (!box) throw new Error(`box ${basename(ref)} is stopped or belongs to another service process`);
-      const child = execa(
-        "ip",
-        [
-          "netns",
-          "exec",
-          state.network.netns,
-          "setpriv",
-          `--reuid=${state.uid ?? AGENT_UID}`,
-          `--regid=${state.uid ?? AGENT_UID}`,
-          "--clear-groups",
-          "--inh-caps=-all",
-          "bwrap",
-          ...bwrapArgs(ref, execOptions.cwd ?? AGENT_HOME),
-          "--",
-          ...argv,
-        ],
-        {
-          // The box's variables travel in the environment, never in an argument list others could read.
-          env: {
-            PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            HOME: AGENT_HOME,
-            USER: "agent",
-            LANG: "C.UTF-8",
-            BASH_ENV: "/etc/baton/shell-environment.sh",
-            ENV: "/etc/baton/shell-environment.sh",
-            ...box.env,
-            ...execOptions.env,
-          },
-          extendEnv: false,
-          reject: false,
-          timeout: execOptions.timeoutMs,
-          ...(execOptions.signal ? { cancelSignal: execOptions.signal } : {}),
-          forceKillAfterDelay: 2000,
-          maxBuffer: MAX_EXEC_OUTPUT_BYTES,
-          stripFinalNewline: false,
-          ...(execOptions.stdin !== undefined ? { input: execOptions.stdin } : { stdin: "ignore" as const }),
-        },
-      );
+      const { box, command } = await boxCommand(ref, argv, execOptions);
+      const child = execa(command[0]!, command.slice(1), {
+        env: command.env,
+        extendEnv: false,
+        reject: false,
+        timeout: execOptions.timeoutMs,
+        ...(execOptions.signal ? { cancelSignal: execOptions.signal } : {}),
+        forceKillAfterDelay: 2000,
+        maxBuffer: MAX_EXEC_OUTPUT_BYTES,
+        stripFinalNewline: false,
+        ...(execOptions.stdin !== undefined ? { input: execOptions.stdin } : { stdin: "ignore" as const }),
+      });
       box.running.add(child);
       try {
         const result = await child;

@@ -11,13 +11,22 @@ describe("agentEnvironment", () => {
   it("is the sandbox's variables over the service's PATH and HOME, never another service variable or an operator credential", () => {
     const env = agentEnvironment(
       { PATH: "/usr/bin", HOME: "/root", DATABASE_URL: "postgres://x", BATON_ADMIN_TOKEN: "admin" },
-      { HOME: "/sandbox/home", BATON_TURN_TOKEN: "btt_1", BATON_PROXY_TOKEN: "proxy" },
+      { env: { HOME: "/sandbox/home", BATON_TURN_TOKEN: "btt_1", BATON_PROXY_TOKEN: "proxy" } },
     );
     expect(env).toEqual({ PATH: "/usr/bin", HOME: "/sandbox/home", BATON_TURN_TOKEN: "btt_1" });
   });
 
   it("leaves out PATH or HOME the service does not have", () => {
-    expect(agentEnvironment({}, { A: "1" })).toEqual({ A: "1" });
+    expect(agentEnvironment({}, { env: { A: "1" } })).toEqual({ A: "1" });
+  });
+
+  it("in a box is the agent's own variables under the turn's, without the service's PATH and HOME", () => {
+    const env = agentEnvironment(
+      { PATH: "/usr/bin", HOME: "/root" },
+      { env: { BATON_TURN_TOKEN: "btt_1", TELEMETRY: "on" }, box: {} },
+      { TELEMETRY: "off", NODE_EXTRA_CA_CERTS: "/etc/ca.pem", BATON_ADMIN_TOKEN: "admin" },
+    );
+    expect(env).toEqual({ TELEMETRY: "on", NODE_EXTRA_CA_CERTS: "/etc/ca.pem", BATON_TURN_TOKEN: "btt_1" });
   });
 });
 
