@@ -9,7 +9,10 @@
 // Each key is a hash of the layer's inputs, so a layer is rebuilt only when they change. The result (tags and
 // paths) is written to image.json beside them; drivers and tests read it.
 //
-// Usage: node scripts/build-sandbox-image.mjs [--skip-build] [--no-docker] [--json]
+// A third layer, between them, holds the configured coding agents (scripts/sandbox-image/agents.mjs):
+//   agents-<key>/       /opt/baton-agents/<id>, each from its lockfile in sandbox-agents/<id>/.
+//
+// Usage: node scripts/build-sandbox-image.mjs [--skip-build] [--no-docker] [--json] [--agents=<id>,…]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -29,6 +32,7 @@ import {
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AGENTS_PREFIX, buildAgentsLayer, configuredAgents } from "./sandbox-image/agents.mjs";
 import { readDebianMirror } from "./sandbox-image/mirror.mjs";
 import {
   AGENT,
@@ -42,7 +46,8 @@ import {
   VARIANT,
 } from "./sandbox-image/rootfs-files.mjs";
 
-const RECIPE_VERSION = 1;
+// 2: /opt/baton-agents, the agents layer's mount point for the namespace driver.
+const RECIPE_VERSION = 2;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cacheDir = process.env.BATON_SANDBOX_CACHE || join(root, "node_modules", ".cache", "baton-sandbox");
 const cacheLabel = createHash("sha256").update(cacheDir).digest("hex").slice(0, 12);
@@ -154,6 +159,7 @@ async function buildBase() {
   ])
     symlinkSync(`../lib/node_modules/npm/bin/${target}`, join(stagedRootfs, "usr", "local", "bin", name));
   mkdirSync(join(stagedRootfs, BATON_PREFIX.slice(1)), { recursive: true });
+  mkdirSync(join(stagedRootfs, AGENTS_PREFIX.slice(1)), { recursive: true });
   for (const [path, text] of Object.entries(APPENDS)) appendFileSync(join(stagedRootfs, path), text);
   for (const [path, text] of Object.entries(FILES)) {
     mkdirSync(dirname(join(stagedRootfs, path)), { recursive: true });
@@ -244,11 +250,31 @@ function importBase(base) {
   return { tag, built: true };
 }
 
+/** The agents' layer on the base (it changes far less often than baton's, so it goes first). */
+function addAgentsLayer(baseTag, agents) {
+  if (!agents) return { tag: baseTag, built: false };
+  const tag = `baton-sandbox-agents:${createHash("sha256").update(`${baseTag}\0${agents.key}`).digest("hex").slice(0, 16)}`;
+  if (imageExists(tag)) return { tag, built: false };
+  const started = performance.now();
+  dockerBuild(agents.dir, baseTag, tag);
+  log(`built ${tag} (${agents.ids.join(", ")}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  pruneOlderImages("baton-sandbox-agents", tag);
+  return { tag, built: true };
+}
+
 function addBatonLayer(baseTag, baton, version) {
   const tag = `baton-sandbox:${version}-${createHash("sha256").update(`${baseTag}\0${baton.key}`).digest("hex").slice(0, 16)}`;
   if (imageExists(tag)) return { tag, built: false };
   const started = performance.now();
-  writeFileSync(join(baton.dir, "Dockerfile"), `FROM ${baseTag}\nCOPY opt/ /opt/\n`);
+  dockerBuild(baton.dir, baseTag, tag);
+  log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  pruneOlderImages("baton-sandbox", tag);
+  return { tag, built: true };
+}
+
+/** `FROM base` plus the folder's opt/ tree, as one layer. */
+function dockerBuild(dir, baseTag, tag) {
+  writeFileSync(join(dir, "Dockerfile"), `FROM ${baseTag}\nCOPY opt/ /opt/\n`);
   run(
     "docker",
     [
@@ -260,15 +286,12 @@ function addBatonLayer(baseTag, baton, version) {
       `baton.sandbox.cache=${cacheLabel}`,
       "-t",
       tag,
-      baton.dir,
+      dir,
     ],
     {
       env: { ...process.env, DOCKER_BUILDKIT: "0" },
     },
   );
-  log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  pruneOlderImages("baton-sandbox", tag);
-  return { tag, built: true };
 }
 
 /** Earlier images of `repository` built from this cache (other checkouts' images carry another label). An
@@ -293,18 +316,34 @@ function pruneOlderImages(repository, current) {
 const started = performance.now();
 mkdirSync(cacheDir, { recursive: true });
 const base = await buildBase();
+const agents = buildAgentsLayer({
+  root,
+  cacheDir,
+  ids: configuredAgents(process.argv.slice(2), process.env, root),
+  log,
+});
 const baton = buildBatonLayer();
 const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
-const result = { image: null, baseImage: null, rootfs: base.rootfs, batonDir: baton.dir, built: [] };
+const result = {
+  image: null,
+  baseImage: null,
+  rootfs: base.rootfs,
+  batonDir: baton.dir,
+  agentsDir: agents?.dir ?? null,
+  agents: agents?.ids ?? [],
+  built: [],
+};
 if (base.built) result.built.push("rootfs");
 if (args.has("--no-docker") || !dockerAvailable()) {
   log("no Docker engine answers: built the root filesystem only (the namespace driver's)");
 } else {
   const imported = importBase(base);
-  const layered = addBatonLayer(imported.tag, baton, version);
+  const withAgents = addAgentsLayer(imported.tag, agents);
+  const layered = addBatonLayer(withAgents.tag, baton, version);
   result.baseImage = imported.tag;
   result.image = layered.tag;
   if (imported.built) result.built.push("base image");
+  if (withAgents.built) result.built.push("agents layer");
   if (layered.built) result.built.push("baton layer");
 }
 result.seconds = Number(((performance.now() - started) / 1000).toFixed(2));

@@ -16,7 +16,12 @@ export async function makeDriver(
 ): Promise<SandboxDriver> {
   const image = resolveSandboxImage();
   if (name === "docker") return createDockerDriver({ endpoints });
-  return createNamespaceDriver({ endpoints, rootfs: image.rootfs, batonDir: image.batonDir });
+  return createNamespaceDriver({
+    endpoints,
+    rootfs: image.rootfs,
+    batonDir: image.batonDir,
+    agentsDir: image.agentsDir,
+  });
 }
 
 export function sandboxImage(): string {

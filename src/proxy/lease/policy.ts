@@ -8,6 +8,8 @@ export interface LeaseSecret {
   placeholder: string;
   value: string;
   destinations: ApprovedDestination[];
+  /** The only headers (lower case) it is swapped in, when bound (a model key: its vendor's header). */
+  headers?: string[];
 }
 
 export interface LeasePolicy {
@@ -36,6 +38,7 @@ export function toLeasePolicy(response: LeasePolicyResponse): LeasePolicy {
       destinations: s.destinations
         .map(parseApprovedDestination)
         .filter((d): d is ApprovedDestination => d !== null),
+      ...(s.headers ? { headers: s.headers } : {}),
     })),
   };
 }

@@ -24,6 +24,8 @@ export const LeaseSecretSchema = z.object({
   value: z.string(),
   /** Approved destinations as stored (`api.acme.test`, `https://api.acme.test:8443/v2/`). */
   destinations: z.array(z.string()),
+  /** The only headers (lower case) the placeholder is swapped in; absent: Authorization and the operator's. */
+  headers: z.array(z.string().regex(/^[a-z0-9-]{1,64}$/)).optional(),
 });
 
 export const LeasePolicyResponseSchema = z.object({

@@ -1,5 +1,6 @@
 // Placeholder substitution in request headers. A placeholder becomes its value only in Authorization (Bearer,
-// Basic's base64 `user:password`, any other scheme's token) and the headers the operator names, and only when the
+// Basic's base64 `user:password`, any other scheme's token) and the headers the operator names (or, for a secret
+// bound to headers of its own, a coding agent's model key, only in those), and only when the
 // request's origin matches one of that secret's approved destinations. Everywhere else it goes out unchanged and
 // is reported as unapproved. A value that cannot travel in a header (a control character, say) is reported as
 // unusable instead of swapped, so the proxy refuses the request rather than fail half-way. Pure.
@@ -51,13 +52,19 @@ export function substitutePlaceholders(
   let unknown = 0;
   const approved = (secret: LeaseSecret) =>
     context.origin !== null && secret.destinations.some((d) => destinationMatches(d, context.origin!));
-  const note = (placeholder: string, swappable: boolean, encoded: boolean): string | null => {
+  /** Whether `secret` travels in the header `lower` (null: the request target, where nothing is swapped). */
+  const carries = (secret: LeaseSecret, lower: string | null) =>
+    lower !== null &&
+    (secret.headers
+      ? secret.headers.includes(lower)
+      : lower === "authorization" || context.headers.has(lower));
+  const note = (placeholder: string, lower: string | null, encoded: boolean): string | null => {
     const secret = byPlaceholder.get(placeholder);
     if (!secret) {
       unknown += 1;
       return null;
     }
-    if (swappable && approved(secret)) {
+    if (carries(secret, lower) && approved(secret)) {
       if (!encoded && !HEADER_TEXT.test(secret.value)) {
         unusable.add(secret.id);
         return null;
@@ -89,26 +96,25 @@ export function substitutePlaceholders(
       ambiguous,
     };
   }
-  const swapIn = (text: string, swappable: boolean, encoded = false) =>
-    text.replace(PLACEHOLDER, (placeholder) => note(placeholder, swappable, encoded) ?? placeholder);
+  const swapIn = (text: string, lower: string | null, encoded = false) =>
+    text.replace(PLACEHOLDER, (placeholder) => note(placeholder, lower, encoded) ?? placeholder);
 
   const out = headers.map(([name, value]): [string, string] => {
     const lower = name.toLowerCase();
-    const swappable = lower === "authorization" || context.headers.has(lower);
     if (lower === "authorization") {
       const basic = /^(basic)\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
       if (basic) {
         const decoded = Buffer.from(basic[2]!, "base64").toString("utf8");
         if (decoded.match(PLACEHOLDER)) {
-          const sent = Buffer.from(swapIn(decoded, true, true), "utf8").toString("base64");
+          const sent = Buffer.from(swapIn(decoded, lower, true), "utf8").toString("base64");
           rewrites.push({ sent, original: basic[2]! });
           return [name, `${basic[1]} ${sent}`];
         }
       }
     }
-    return [name, value.match(PLACEHOLDER) ? swapIn(value, swappable) : value];
+    return [name, value.match(PLACEHOLDER) ? swapIn(value, lower) : value];
   });
-  if (target.match(PLACEHOLDER)) swapIn(target, false);
+  if (target.match(PLACEHOLDER)) swapIn(target, null);
   return {
     headers: out,
     swapped: [...swapped],
@@ -138,9 +144,13 @@ function findAmbiguity(
   wouldSwap: (placeholder: string) => boolean,
 ): string | null {
   const carriers = new Map<string, { lines: number; swaps: boolean }>();
+  // Authorization, the operator's headers, and any a secret is bound to (a model key's vendor header).
+  const credentialHeaders = new Set(["authorization", ...context.headers]);
+  for (const secret of context.secrets)
+    for (const header of secret.headers ?? []) credentialHeaders.add(header);
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
-    if (lower !== "authorization" && !context.headers.has(lower)) continue;
+    if (!credentialHeaders.has(lower)) continue;
     const found = placeholdersIn(value);
     if (found.length === 0) continue;
     const swaps = found.some(wouldSwap);

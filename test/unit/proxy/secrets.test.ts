@@ -50,6 +50,57 @@ describe("substitutePlaceholders", () => {
   });
 });
 
+describe("a secret bound to headers of its own (a coding agent's model key)", () => {
+  const modelKey: LeaseSecret = {
+    id: `sec_${"d4".repeat(16)}`,
+    placeholder: `baton-secret-sec_${"d4".repeat(16)}`,
+    value: "canary-model-key-7e7e-never-print",
+    destinations: [parseApprovedDestination("api.anthropic.com")!],
+    headers: ["x-api-key"],
+  };
+  const model = { scheme: "https" as const, host: "api.anthropic.com", port: 443, path: "/v1/messages" };
+  const bound = { secrets: [modelKey], origin: model, headers: new Set(["x-token"]) };
+
+  it("is swapped in its header only: not in Authorization nor the operator's headers", () => {
+    const out = substitutePlaceholders(
+      [
+        ["X-Api-Key", modelKey.placeholder],
+        ["Authorization", `Bearer ${modelKey.placeholder}`],
+        ["X-Token", modelKey.placeholder],
+      ],
+      bound,
+    );
+    expect(out.headers.map(([, value]) => value)).toEqual([
+      modelKey.value,
+      `Bearer ${modelKey.placeholder}`,
+      modelKey.placeholder,
+    ]);
+    expect(out.swapped).toEqual([modelKey.id]);
+    expect(out.unapproved).toEqual([modelKey.id]);
+  });
+
+  it("is not swapped at another host, even in its header", () => {
+    const out = substitutePlaceholders([["x-api-key", modelKey.placeholder]], {
+      ...bound,
+      origin: { ...model, host: "api.acme.test" },
+    });
+    expect(out.headers[0]![1]).toBe(modelKey.placeholder);
+    expect(out.swapped).toEqual([]);
+  });
+
+  it("two lines of its header with placeholders are ambiguous and nothing is swapped", () => {
+    const out = substitutePlaceholders(
+      [
+        ["x-api-key", modelKey.placeholder],
+        ["x-api-key", modelKey.placeholder],
+      ],
+      bound,
+    );
+    expect(out.ambiguous).toBe("2 x-api-key headers carry placeholders");
+    expect(out.swapped).toEqual([]);
+  });
+});
+
 describe("two placeholders where one credential is expected (issue 21 point 15)", () => {
   const other = `baton-secret-sec_${"d4".repeat(16)}`;
   it.each([

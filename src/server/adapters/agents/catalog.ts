@@ -205,3 +205,25 @@ export function renderAgentFiles(
 export function agentArgv(entry: AgentEntry, installPrefix: string): string[] {
   return [`${installPrefix.replace(/\/+$/, "")}/node_modules/.bin/${entry.bin}`, ...entry.args];
 }
+
+/**
+ * The headers a secret is swapped in when it is a catalog agent's model key (named as the entry's key variable and
+ * approved for its model's host): its vendor's header only. Undefined for any other secret.
+ */
+export function modelKeyHeaders(name: string, destinations: readonly string[]): string[] | undefined {
+  const entry = AGENT_CATALOG.find(
+    (candidate) =>
+      candidate.model.keyVariable === name &&
+      destinations.some((destination) => hostOf(destination) === candidate.model.host),
+  );
+  return entry ? [entry.model.keyHeader] : undefined;
+}
+
+/** The host of an approved destination as stored (`api.acme.test`, `https://api.acme.test:8443/v2/`). */
+function hostOf(destination: string): string {
+  try {
+    return new URL(destination.includes("://") ? destination : `https://${destination}`).hostname;
+  } catch {
+    return destination;
+  }
+}

@@ -11,6 +11,9 @@ export const BuiltImageSchema = z.object({
   image: z.string().nullable(),
   rootfs: z.string(),
   batonDir: z.string(),
+  /** The coding agents' layer (`opt/baton-agents/<id>`), when the build installed any. */
+  agentsDir: z.string().nullable().optional(),
+  agents: z.array(z.string()).optional(),
 });
 export type BuiltImage = z.infer<typeof BuiltImageSchema>;
 
@@ -53,6 +56,8 @@ export function resolveSandboxImage(
   const image = env.BATON_SANDBOX_IMAGE || built?.image || null;
   const rootfs = env.BATON_SANDBOX_ROOTFS || built?.rootfs;
   const batonDir = env.BATON_SANDBOX_BATON_DIR || built?.batonDir;
+  const agentsDir = env.BATON_SANDBOX_AGENTS_DIR || built?.agentsDir || null;
+  const agents = built?.agents ?? [];
   if (driver === "namespace") {
     if (!rootfs || !batonDir)
       throw new ConfigError(
@@ -66,14 +71,14 @@ export function resolveSandboxImage(
         throw new ConfigError(
           `the namespace driver's ${name === "BATON_SANDBOX_ROOTFS" ? "root filesystem" : "baton layer"} ${folder} does not exist (${env[name] ? `from ${name}` : `recorded in ${path}`}): run \`npm run sandbox-image\` again or set ${name}`,
         );
-    return { image, rootfs, batonDir };
+    return { image, rootfs, batonDir, agentsDir, agents };
   }
   if (!rootfs || !batonDir) {
     if (!image)
       throw new ConfigError(
         `no sandbox image: run \`npm run sandbox-image\` (records ${path}) or set BATON_SANDBOX_IMAGE`,
       );
-    return { image, rootfs: rootfs ?? "", batonDir: batonDir ?? "" };
+    return { image, rootfs: rootfs ?? "", batonDir: batonDir ?? "", agentsDir, agents };
   }
-  return { image, rootfs, batonDir };
+  return { image, rootfs, batonDir, agentsDir, agents };
 }

@@ -50,6 +50,7 @@ export async function createSandboxDriver(
       endpoints,
       rootfs: image.rootfs,
       batonDir: image.batonDir,
+      agentsDir: image.agentsDir,
       serviceDir: options.serviceDir,
       ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
     });

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 
 import type { LeasePolicyResponse } from "../../../proxy/lease/wire.js";
 import { formatSecretPlaceholder } from "../../../transport/wire.js";
+import { modelKeyHeaders } from "../../adapters/agents/catalog.js";
 import type { CodehostAppApi } from "../../adapters/codehost/app-api.js";
 import { touchActivity } from "../../adapters/sandboxes/store.js";
 import { type SecretBox, secretScope } from "../../primitives/secret-box.js";
@@ -68,12 +69,15 @@ export async function lookupLeasePolicy(
     secrets: rows
       .flatMap((row) => {
         if (row.value_sealed === null) return [];
+        const destinations = JSON.parse(row.allowed_hosts_json) as string[];
+        const headers = modelKeyHeaders(row.name, destinations);
         return [
           {
             id: row.id,
             placeholder: formatSecretPlaceholder(row.id),
             value: box.open(secretScope(row.repository_id, row.name), row.value_sealed),
-            destinations: JSON.parse(row.allowed_hosts_json) as string[],
+            destinations,
+            ...(headers ? { headers } : {}),
           },
         ];
       })

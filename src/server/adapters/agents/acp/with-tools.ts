@@ -12,7 +12,8 @@ import {
   type TurnRequests,
 } from "../../../../agent-tools/index.js";
 import { createSanitiser } from "../../../../evidence/index.js";
-import type { ActivityRecord, AgentReply, RunTurnInput, TurnResult } from "../port.js";
+import type { ActivityRecord, AgentReply, RunTurnInput, SandboxBox, TurnResult } from "../port.js";
+import { type BoxAgentSetup, missingKeyReason, prepareBoxAgent } from "./box-agent-setup.js";
 import {
   BOX_BATON,
   boxRequestsFile,
@@ -26,6 +27,8 @@ import { EMPTY_TURN, MAX_REPLY_CHARS } from "./turn-result.js";
 export interface AcpAgentWithToolsOptions extends Omit<AcpAgentOptions, "mcpServers"> {
   /** How `baton` runs on the service's machine: an absolute Node and the built CLI, e.g. `[execPath, bin.js]`. */
   baton: { command: string; args?: readonly string[] };
+  /** A catalog agent's set-up in the box before each start (its key, files and the proxy's CA). */
+  boxAgent?: BoxAgentSetup;
 }
 
 /** The turn-requests file of a task's working folder (in its HOME, which only the task's agent writes). */
@@ -59,8 +62,19 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
           input.signal,
         );
         if (!checkout.ok) return { kind: "error", code: "agent_failed", reason: checkout.reason };
+        let turn = input;
+        if (options.boxAgent) {
+          const ready = await prepareBoxAgent(box, options.boxAgent, input.signal);
+          if (ready.kind === "failed") return { kind: "error", code: "agent_failed", reason: ready.reason };
+          if (ready.kind === "missing_key") {
+            await requestModelKey(box, options.boxAgent, input);
+            return { kind: "needs_access", reason: missingKeyReason(options.boxAgent, input.task.repo) };
+          }
+          // The CA's paths under the turn's variables: the same every turn, so a live agent stays reusable.
+          turn = { ...input, sandbox: { ...input.sandbox, env: { ...ready.env, ...input.sandbox.env } } };
+        }
         await resetBoxRequests(box);
-        const result = await inner.runTurn(input);
+        const result = await inner.runTurn(turn);
         return applyRequests(result, readTurnRequests(await readBoxRequests(box)), input);
       }
       const file = turnRequestsFile(input.sandbox.workdir);
@@ -71,6 +85,35 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
       return applyRequests(result, readTurnRequests(await readBounded(file)), input);
     },
   };
+}
+
+/**
+ * Records the missing key as an `api_key` capability request for the model's host, through the box's own baton
+ * (the operations transport), so the workspace's owners are asked as for any other access. Best effort: the
+ * turn pauses on access either way.
+ */
+async function requestModelKey(box: SandboxBox, setup: BoxAgentSetup, input: RunTurnInput): Promise<void> {
+  if (!input.task.repo) return;
+  await box
+    .exec(
+      [
+        BOX_BATON.command,
+        ...BOX_BATON.args,
+        "env",
+        "request-capability",
+        "--repo",
+        input.task.repo,
+        "--capability",
+        "api_key",
+        "--target",
+        setup.modelHost,
+        "--reason",
+        `${setup.agentName} needs its model API key (${setup.keyVariable}) for ${setup.modelHost}`,
+        "--json",
+      ],
+      { env: { ...input.sandbox.env }, timeoutMs: 30_000, signal: input.signal },
+    )
+    .catch(() => undefined);
 }
 
 /** The file's first bytes up to the tool server's own bound (it never writes more); missing is empty. */

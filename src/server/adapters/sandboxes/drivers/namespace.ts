@@ -56,6 +56,8 @@ export interface NamespaceDriverOptions extends PersistentDriverOptions {
   rootfs: string;
   /** The folder holding `opt/baton` (the image's baton layer: `batonDir`). */
   batonDir: string;
+  /** The folder holding `opt/baton-agents` (the image's agents layer: `agentsDir`), when agents were built. */
+  agentsDir?: string | null | undefined;
   /** Where box folders live; default a `baton-sandbox-ns` folder in the temporary folder. */
   stateDir?: string;
   /** Host uids, one per box, that no account uses (`--sandbox-uids`; default DEFAULT_SANDBOX_UIDS). */
@@ -107,6 +109,9 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
   const imagesDir = join(stateDir, "images");
   const rootfs = await reachableTree(options.rootfs, hostUid, imagesDir, "rootfs");
   const batonDir = await reachableTree(options.batonDir, hostUid, imagesDir, "baton");
+  const agentsDir = options.agentsDir
+    ? await reachableTree(options.agentsDir, hostUid, imagesDir, "agents")
+    : undefined;
   const live = new Map<
     string,
     {
@@ -207,6 +212,8 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       "--ro-bind",
       join(batonDir, "opt", "baton"),
       "/opt/baton",
+      // The coding agents, read-only like the rest of the image.
+      ...(agentsDir ? ["--ro-bind", join(agentsDir, "opt", "baton-agents"), "/opt/baton-agents"] : []),
       "--bind",
       join(ref, "home"),
       AGENT_HOME,

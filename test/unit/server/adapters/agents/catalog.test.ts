@@ -11,6 +11,7 @@ import {
   defaultModelBaseUrl,
   findAgentEntry,
   MODEL_BASE_URL_SLOT,
+  modelKeyHeaders,
   renderAgentFiles,
 } from "../../../../../src/server/adapters/agents/catalog.js";
 
@@ -77,5 +78,20 @@ describe("the agent catalog", () => {
       "--acp",
     ]);
     expect(findAgentEntry("nope")).toBeUndefined();
+  });
+});
+
+describe("modelKeyHeaders", () => {
+  it("binds a catalog agent's key, approved for its model's host, to its vendor's header", () => {
+    expect(modelKeyHeaders("ANTHROPIC_API_KEY", ["api.anthropic.com"])).toEqual(["x-api-key"]);
+    expect(modelKeyHeaders("GEMINI_API_KEY", ["https://generativelanguage.googleapis.com/"])).toEqual([
+      "x-goog-api-key",
+    ]);
+    expect(modelKeyHeaders("OPENAI_API_KEY", ["api.openai.com"])).toEqual(["authorization"]);
+  });
+
+  it("leaves any other secret alone: another name, or the same name for another host", () => {
+    expect(modelKeyHeaders("PAYMENTS_KEY", ["api.anthropic.com"])).toBeUndefined();
+    expect(modelKeyHeaders("ANTHROPIC_API_KEY", ["proxy.acme.test"])).toBeUndefined();
   });
 });

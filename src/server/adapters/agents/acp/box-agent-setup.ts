@@ -1,0 +1,92 @@
+// Before a catalog agent's turn in a box: its model key must be there as a placeholder (the repository's secret
+// of the entry's variable; the proxy swaps in the value, only towards the model's host), its config files are
+// written under the box's home, and the proxy's CA is fetched into ~/.baton (the file `baton env activate`
+// writes too) with a bundle of the system's CAs and it, for agents that replace the store rather than add to it.
+// One Node script in the box does it all; its answer is one JSON line.
+import type { SandboxBox } from "../port.js";
+
+const SETUP_TIMEOUT_MS = 30_000;
+
+export interface BoxAgentSetup {
+  /** The agent as reasons name it ("Claude Code"). */
+  agentName: string;
+  /** The variable that must hold the key's placeholder, and the host it is for. */
+  keyVariable: string;
+  modelHost: string;
+  /** Files under the box's home (relative paths), written before each start. */
+  files: readonly { path: string; content: string }[];
+  /** Variables that point the agent at an extra CA: NODE_EXTRA_CA_CERTS gets the CA, the others the bundle. */
+  caVariables: readonly string[];
+}
+
+export type BoxAgentReady =
+  | { kind: "ready"; env: Record<string, string> }
+  | { kind: "missing_key" }
+  | { kind: "failed"; reason: string };
+
+const SCRIPT = String.raw`
+const fs = require("node:fs"), path = require("node:path"), http = require("node:http");
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+const home = process.env.HOME;
+const answer = (value) => { process.stdout.write(JSON.stringify(value) + "\n"); process.exit(0); };
+if (!process.env[input.keyVariable]) answer({ missingKey: true });
+for (const file of input.files) {
+  const target = path.join(home, file.path);
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(target, file.content, { mode: 0o600 });
+}
+const proxy = process.env.BATON_PROXY_URL;
+if (!proxy) answer({ missingKey: false });
+http.get(new URL("/ca.pem", proxy), { timeout: 10000 }, (response) => {
+  let pem = "";
+  response.setEncoding("utf8").on("data", (chunk) => (pem += chunk)).on("end", () => {
+    if (response.statusCode !== 200 || !pem.includes("BEGIN CERTIFICATE")) {
+      process.stderr.write("the proxy answered " + response.statusCode + " for its CA\n");
+      process.exit(3);
+    }
+    const dir = path.join(home, ".baton");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const ca = path.join(dir, "proxy-ca.pem"), bundle = path.join(dir, "ca-bundle.pem");
+    fs.writeFileSync(ca, pem.endsWith("\n") ? pem : pem + "\n");
+    let system = "";
+    try { system = fs.readFileSync("/etc/ssl/certs/ca-certificates.crt", "utf8"); } catch {}
+    fs.writeFileSync(bundle, system + (system.endsWith("\n") || !system ? "" : "\n") + fs.readFileSync(ca, "utf8"));
+    answer({ missingKey: false, ca, bundle });
+  });
+}).on("error", (error) => { process.stderr.write("cannot reach the proxy for its CA: " + error.message + "\n"); process.exit(3); });
+`;
+
+export async function prepareBoxAgent(
+  box: SandboxBox,
+  setup: BoxAgentSetup,
+  signal: AbortSignal,
+): Promise<BoxAgentReady> {
+  const result = await box.exec(["/usr/local/bin/node", "-e", SCRIPT], {
+    stdin: JSON.stringify({ keyVariable: setup.keyVariable, files: setup.files }),
+    timeoutMs: SETUP_TIMEOUT_MS,
+    signal,
+  });
+  if (result.exitCode !== 0)
+    return {
+      kind: "failed",
+      reason: `${setup.agentName} could not be set up in the box (exit ${result.exitCode}): ${result.stderr.trim().slice(-300)}`,
+    };
+  let answer: { missingKey?: boolean; ca?: string; bundle?: string };
+  try {
+    answer = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "");
+  } catch {
+    return { kind: "failed", reason: `${setup.agentName}'s set-up in the box answered no JSON` };
+  }
+  if (answer.missingKey) return { kind: "missing_key" };
+  const env: Record<string, string> = {};
+  if (answer.ca && answer.bundle)
+    for (const name of setup.caVariables)
+      env[name] = name === "NODE_EXTRA_CA_CERTS" ? answer.ca : answer.bundle;
+  return { kind: "ready", env };
+}
+
+/** What a task without its model key is told, and what the operator or owner must do. */
+export function missingKeyReason(setup: BoxAgentSetup, repo: string | null): string {
+  const where = repo ? `a secret ${setup.keyVariable} of ${repo}` : `a secret ${setup.keyVariable}`;
+  return `${setup.agentName} needs an API key for ${setup.modelHost}: add ${where} with ${setup.modelHost} approved, then reply to resume`;
+}
