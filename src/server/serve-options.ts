@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { AGENT_CATALOG, findAgentEntry } from "./adapters/agents/catalog.js";
 import { checkIntegrationFlags } from "./adapters/integrations/settings.js";
 
 const HOST_NAME =
@@ -67,9 +68,15 @@ export const ServeOptionsSchema = z.object({
   dashboardUrl: urlWith(["http:", "https:"], "https://dashboard.example.test").optional(),
   /**
    * `manual`: turns wait for `baton admin task answer` or a stop; `scripted` (default): the seed's rules; `acp`: a
-   * coding agent speaking the Agent Client Protocol (--agent-acp-command), on host sandboxes.
+   * coding agent speaking the Agent Client Protocol (--agent-acp-command); or a catalog agent's id (claude-code,
+   * codex, gemini, opencode), which runs in the task's box from the sandbox image's agents layer.
    */
-  agent: z.enum(["scripted", "manual", "acp"], "must be scripted, manual or acp").optional(),
+  agent: z
+    .enum(
+      ["scripted", "manual", "acp", ...AGENT_CATALOG.map((entry) => entry.id)],
+      `must be scripted, manual, acp or a catalog agent (${AGENT_CATALOG.map((entry) => entry.id).join(", ")})`,
+    )
+    .optional(),
   agentCommand: filePath.optional(),
   /** The ACP agent's program and arguments as a JSON array of strings, e.g. ["gemini","--acp"]. */
   agentAcpCommand: z
@@ -224,7 +231,7 @@ function parseArgv(value: string): string[] | undefined {
   return ok ? (parsed as string[]) : undefined;
 }
 
-/** `--agent acp` needs its command, the command needs `--agent acp`, and both run on host sandboxes only. */
+/** `--agent acp` needs its command and the command needs `--agent acp`; a catalog agent runs in a box. */
 function checkAcpFlags(flags: ServeFlags): void {
   const acp = flags.agent === "acp";
   if (acp && flags.agentAcpCommand === undefined)
@@ -236,9 +243,10 @@ function checkAcpFlags(flags: ServeFlags): void {
     throw new UsageError("--agent-acp-command is only for --agent acp: add --agent acp, or drop it", {
       path: "--agent-acp-command",
     });
-  if (acp && flags.sandboxDriver !== "none")
+  const entry = flags.agent ? findAgentEntry(flags.agent) : undefined;
+  if (entry && flags.sandboxDriver === "none")
     throw new UsageError(
-      `--agent acp runs the agent on this machine (host sandboxes) and not yet in a box: drop --sandbox-driver ${flags.sandboxDriver}`,
-      { path: "--agent" },
+      `--agent ${entry.id} runs ${entry.name} in the task's box: add --sandbox-driver docker (or namespace), and build its layer with npm run sandbox-image -- --agents=${entry.id}`,
+      { path: "--sandbox-driver" },
     );
 }

@@ -7,6 +7,7 @@ import { parseOrThrow } from "../config/zod-error.js";
 import { ConfigError, InputError, UsageError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { SERVICE_LOG_LEVEL } from "../log-level.js";
+import { AGENTS_IN_BOX, agentArgv, findAgentEntry } from "./adapters/agents/catalog.js";
 import { createManualAgent } from "./adapters/agents/manual.js";
 import { codehostPushOf, createPushAccessLookup } from "./adapters/codehost/push-access.js";
 import {
@@ -23,10 +24,11 @@ import { leaseSettingsOf } from "./domain/leases.js";
 import type { SecretBox } from "./domain/secrets/index.js";
 import { applySeed } from "./domain/seed/apply-seed.js";
 import { SeedDocumentSchema } from "./domain/seed/schema.js";
+import type { AgentAcpSettings } from "./domain/tasks/service.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
 import { plainHttpWarnings } from "./listen/exposure.js";
 import { newInstanceIdentity } from "./primitives/instance.js";
-import { parseServeFlags } from "./serve-options.js";
+import { parseServeFlags, type ServeFlags } from "./serve-options.js";
 import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
 import type { Store } from "./store/store.js";
 import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./surfaces/oauth/loopback-fetch.js";
@@ -53,7 +55,7 @@ export interface ServeOptions extends IntegrationFlags {
   agentCommand?: string | undefined;
   agentTimeout?: number | undefined;
   /** `manual`: every turn waits for an operator's answer (`baton admin task answer`) or a stop. */
-  agent?: "scripted" | "manual" | "acp" | undefined;
+  agent?: string | undefined;
   /** With `agent: "acp"`: the agent's program and arguments as a JSON array of strings. */
   agentAcpCommand?: string | undefined;
   workDir?: string | undefined;
@@ -153,12 +155,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
               timeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
             }
           : undefined,
-        agentAcp: flags.agentAcpCommand
-          ? {
-              argv: flags.agentAcpCommand,
-              timeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
-            }
-          : undefined,
+        agentAcp: acpSettings(flags),
         agentEnv: agentEnvironment(env),
         agent: flags.agent === "manual" ? createManualAgent() : undefined,
         // With a driver, each task's turns run in a box of the sandbox manager (made once the service listens).
@@ -326,4 +323,13 @@ function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** `--agent acp` with its command, or a catalog agent installed in the sandbox image's agents layer. */
+function acpSettings(flags: ServeFlags): AgentAcpSettings | undefined {
+  const timeoutMs = (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000;
+  if (flags.agentAcpCommand) return { argv: flags.agentAcpCommand, timeoutMs };
+  const entry = flags.agent ? findAgentEntry(flags.agent) : undefined;
+  if (!entry) return undefined;
+  return { argv: agentArgv(entry, `${AGENTS_IN_BOX}/${entry.id}`), timeoutMs, entry };
 }

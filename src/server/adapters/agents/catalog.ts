@@ -201,6 +201,9 @@ export function renderAgentFiles(
   }));
 }
 
+/** Where the sandbox image's agents layer installs each agent: `<AGENTS_IN_BOX>/<id>`. */
+export const AGENTS_IN_BOX = "/opt/baton-agents";
+
 /** The agent's argv given the folder it was installed into (`npm ci --prefix <prefix>`). */
 export function agentArgv(entry: AgentEntry, installPrefix: string): string[] {
   return [`${installPrefix.replace(/\/+$/, "")}/node_modules/.bin/${entry.bin}`, ...entry.args];

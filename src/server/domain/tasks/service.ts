@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { BATONRC_FILE } from "../../../config/batonrc.js";
 import { createAcpAgentWithTools } from "../../adapters/agents/acp/index.js";
+import { type AgentEntry, renderAgentFiles } from "../../adapters/agents/catalog.js";
 import { createCommandAgent } from "../../adapters/agents/command.js";
 import type { AgentRunner } from "../../adapters/agents/port.js";
 import { createScriptedAgent } from "../../adapters/agents/scripted.js";
@@ -39,9 +40,11 @@ export interface AgentCommandSettings {
 }
 
 export interface AgentAcpSettings {
-  /** The ACP agent program and its arguments (no shell); it runs on the service's machine (host sandboxes). */
+  /** The ACP agent program and its arguments (no shell): on the service's machine, or in the box with a driver. */
   argv: readonly string[];
   timeoutMs: number;
+  /** A catalog agent (in a box): its name, fixed variables, session mode and set-up there. */
+  entry?: AgentEntry | undefined;
 }
 
 export interface TaskServiceOptions {
@@ -129,10 +132,11 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     options.agent ??
     (options.agentAcp
       ? createAcpAgentWithTools({
-          agentName: basename(options.agentAcp.argv[0]!),
+          agentName: options.agentAcp.entry?.name ?? basename(options.agentAcp.argv[0]!),
           argv: options.agentAcp.argv,
           timeoutMs: options.agentAcp.timeoutMs,
           baseEnv: options.agentEnv ?? {},
+          ...(options.agentAcp.entry ? catalogAgentOptions(options.agentAcp.entry) : {}),
           // The tool server is this very service's CLI, run by the Node running the service.
           baton: { command: process.execPath, args: [join(packageRoot(), "dist", "src", "cli", "bin.js")] },
         })
@@ -184,6 +188,20 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     async stop() {
       await runtime.stop();
       await agent.close?.();
+    },
+  };
+}
+
+/** What a catalog agent adds to the ACP adapter: its variables, and its set-up in the box before each start. */
+function catalogAgentOptions(entry: AgentEntry) {
+  return {
+    env: entry.env,
+    boxAgent: {
+      agentName: entry.name,
+      keyVariable: entry.model.keyVariable,
+      modelHost: entry.model.host,
+      files: renderAgentFiles(entry),
+      caVariables: entry.caVariables,
     },
   };
 }

@@ -181,9 +181,10 @@ describe("baton serve --agent acp: usage errors", () => {
     [["--agent", "acp", "--agent-acp-command", "gemini --acp"], /--agent-acp-command must be .* JSON array/],
     [["--agent", "acp", "--agent-acp-command", "[]"], /--agent-acp-command must be .* JSON array/],
     [
-      ["--agent", "acp", "--agent-acp-command", argv, "--sandbox-driver", "docker"],
-      /--agent acp runs the agent on this machine .* drop --sandbox-driver docker/,
+      ["--agent", "claude-code"],
+      /--agent claude-code runs Claude Code in the task's box: add --sandbox-driver/,
     ],
+    [["--agent", "aider"], /--agent must be scripted, manual, acp or a catalog agent \(claude-code, codex/],
     [
       ["--agent", "acp", "--agent-acp-command", argv, "--agent-command", "/bin/true"],
       /--agent and --agent-command/,
