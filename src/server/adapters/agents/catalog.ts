@@ -46,7 +46,7 @@ export type AgentId = "claude-code" | "codex" | "gemini" | "opencode";
 
 // Codex knows its models by name: a custom provider still needs one it has metadata for. Its own sandbox is off:
 // the box is the boundary, and Linux's landlock may be missing there.
-const CODEX_CONFIG = `model = "gpt-5-codex"
+const CODEX_CONFIG = `model = "gpt-5.3-codex"
 model_provider = "baton"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"

@@ -1,0 +1,167 @@
+// Real coding agents from the npm registry run whole Baton turns on this machine against fakes of their vendors'
+// model APIs (test/helpers/fake-models): Claude Code (`@zed-industries/claude-code-acp`) against the Anthropic
+// Messages API, Codex (`@zed-industries/codex-acp`) against the OpenAI Responses API. Each is installed from its
+// pinned lockfile (sandbox-agents/<id>/, cached), started by the `acp` adapter with Baton's tools with a clean
+// environment holding only its key and the fake's address, and plays one script: read README.md, edit it, run the
+// check, call open_pull_request, answer; then a follow-up turn continues the same session.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAcpAgentWithTools } from "../../../../../src/server/adapters/agents/acp/index.js";
+import {
+  type AgentEntry,
+  agentArgv,
+  findAgentEntry,
+  renderAgentFiles,
+} from "../../../../../src/server/adapters/agents/catalog.js";
+import type { RunTurnInput, TurnResult } from "../../../../../src/server/adapters/agents/port.js";
+import { AGENT_CACHE, installAgent } from "../../../../helpers/agent-install.js";
+import { BATON_BIN } from "../../../../helpers/cli.js";
+import {
+  type FakeModel,
+  type ScriptStep,
+  startFakeAnthropic,
+  startFakeOpenAIResponses,
+} from "../../../../helpers/fake-models/index.js";
+
+const KEY = "sk-test-canary-4f1c9e2b7d";
+const PR_TITLE = "Greet from Baton in the README";
+const FIRST_REPLY = "I updated README.md, the check passed, and I opened a pull request.";
+const FOLLOW_UP_REPLY = "Nothing else needs changing.";
+const CHECK = "grep -q 'Hello from Baton' README.md && echo readme-check-passed";
+
+interface Case {
+  id: "claude-code" | "codex";
+  start: (script: ScriptStep[]) => Promise<FakeModel>;
+  /** The base URL the agent's SDK wants for the fake. */
+  baseUrl: (fake: FakeModel) => string;
+  /** The key as it arrives in the entry's header. */
+  keyValue: string;
+}
+
+const CASES: Case[] = [
+  {
+    id: "claude-code",
+    start: (script) => startFakeAnthropic({ script }),
+    baseUrl: (f) => f.url,
+    keyValue: KEY,
+  },
+  {
+    id: "codex",
+    start: (script) => startFakeOpenAIResponses({ script }),
+    baseUrl: (f) => `${f.url}/v1`,
+    keyValue: `Bearer ${KEY}`,
+  },
+];
+
+const script = (dir: string): ScriptStep[] => [
+  { call: { kind: "read", path: join(dir, "README.md") } },
+  { call: { kind: "edit", path: join(dir, "README.md"), oldText: "Hello.", newText: "Hello from Baton." } },
+  { call: { kind: "shell", command: CHECK } },
+  {
+    call: {
+      kind: "mcp",
+      tool: "open_pull_request",
+      args: { title: PR_TITLE, body: "Greets from Baton.", draft: false },
+    },
+  },
+  { text: FIRST_REPLY },
+  { text: FOLLOW_UP_REPLY },
+];
+
+describe.each(CASES)(
+  "$id runs a whole Baton turn against its fake model",
+  ({ id, start, baseUrl, keyValue }) => {
+    const entry = findAgentEntry(id) as AgentEntry;
+    let dir: string;
+    let fake: FakeModel;
+    let agent: ReturnType<typeof createAcpAgentWithTools>;
+    let n = 0;
+    const turn = (body: string): RunTurnInput => ({
+      task: { id: `task_${id}`, workspaceId: "ws_1", title: "Greet", repo: "acme/api", source: "api" },
+      conversation: [
+        { id: `msg_${++n}`, role: "user", kind: "message", body, createdAt: "2026-01-01T00:00:00.000Z" },
+      ],
+      sandbox: {
+        id: "sbx_1",
+        workdir: dir,
+        env: {
+          ...entry.env,
+          [entry.model.keyVariable]: KEY,
+          ...(entry.model.baseUrlVariable ? { [entry.model.baseUrlVariable]: baseUrl(fake) } : {}),
+        },
+        secrets: [{ name: entry.model.keyVariable, value: KEY }],
+      },
+      signal: new AbortController().signal,
+    });
+
+    beforeAll(async () => {
+      const prefix = await installAgent(entry);
+      // Codex refuses to put its helpers under the temporary folder: the task's folder lives beside the installs.
+      await mkdir(AGENT_CACHE, { recursive: true });
+      dir = await mkdtemp(join(AGENT_CACHE, `run-${id}-`));
+      await writeFile(join(dir, "README.md"), "# Demo\n\nHello.\n");
+      fake = await start(script(dir));
+      const home = join(dir, "home");
+      for (const file of renderAgentFiles(entry, baseUrl(fake))) {
+        await mkdir(dirname(join(home, file.path)), { recursive: true });
+        await writeFile(join(home, file.path), file.content);
+      }
+      agent = createAcpAgentWithTools({
+        agentName: id,
+        argv: agentArgv(entry, prefix),
+        timeoutMs: 40_000,
+        baseEnv: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
+        baton: { command: process.execPath, args: [BATON_BIN] },
+        ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
+      });
+    }, 600_000);
+    afterAll(async () => {
+      await agent?.close();
+      await fake?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("reads, edits, checks, opens the pull request and answers; a follow-up continues the session", async () => {
+      let result: TurnResult | undefined;
+      try {
+        result = await agent.runTurn(
+          turn("Say hello from Baton in the README, run the check and open a PR."),
+        );
+        expect(result).toEqual(
+          expect.objectContaining({
+            kind: "reply",
+            reply: {
+              kind: "response",
+              body: FIRST_REPLY,
+              pullRequest: { repo: "acme/api", branch: `baton/task_${id}`, title: PR_TITLE },
+            },
+          }),
+        );
+        expect(await readFile(join(dir, "README.md"), "utf8")).toBe("# Demo\n\nHello from Baton.\n");
+        const scripted = fake.requests.filter((request) => request.step !== undefined);
+        expect(scripted.map((request) => request.step)).toEqual([0, 1, 2, 3, 4]);
+        // The check ran and its output went back to the model.
+        expect(JSON.stringify(scripted[3]!.body)).toContain("readme-check-passed");
+        for (const request of fake.requests) expect(request.headers[entry.model.keyHeader]).toBe(keyValue);
+        expect(JSON.stringify(result)).not.toContain(KEY);
+
+        const next = await agent.runTurn(turn("Anything else?"));
+        expect(next).toEqual(
+          expect.objectContaining({ kind: "reply", reply: { kind: "response", body: FOLLOW_UP_REPLY } }),
+        );
+        const last = fake.requests.filter((request) => request.step === 5);
+        expect(last).toHaveLength(1);
+        const context = JSON.stringify(last[0]!.body);
+        for (const earlier of ["Say hello from Baton", FIRST_REPLY, "readme-check-passed", "Anything else?"])
+          expect(context).toContain(earlier);
+      } catch (error) {
+        const dump = JSON.stringify({ result, requests: fake.requests }, null, 1);
+      // The whole exchange, for a failure that needs it; the log gets its start.
+      if (process.env.BATON_FAKE_MODEL_DUMP) await writeFile(`${process.env.BATON_FAKE_MODEL_DUMP}-${id}.json`, dump);
+      console.error(dump.slice(0, 20_000));
+        throw error;
+      }
+    });
+  },
+);
