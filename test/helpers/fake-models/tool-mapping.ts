@@ -1,7 +1,8 @@
-// Maps a script's intent onto a tool the agent offered, by the names and argument shapes real agents use (read
-// from their requests' `tools`): Claude Code's Bash/Read/Write/Edit, Codex's shell_command/shell/exec_command and
-// apply_patch (a freeform "custom" tool or a function taking `input`), Gemini's run_shell_command/read_file/
-// write_file/replace, opencode's bash/read/write/edit; MCP tools as `mcp__<server>__<tool>` or `<server>__<tool>`.
+// Maps a script's intent onto a tool the agent offered, by the names and argument shapes real agents use. Read
+// from their requests' `tools`: Claude Code 0.16.2's Bash/Read/Write/Edit and `mcp__<server>__<tool>`; Codex
+// 0.16.0's exec_command (`cmd`), a freeform "custom" apply_patch, no read tool (so `cat`), and an MCP server's
+// tools inside a `namespace` tool (`mcp__<server>`). Not yet run here, by their tool names: Gemini CLI's
+// run_shell_command/read_file/write_file/replace, opencode's bash/read/write/edit, older Codex's shell/shell_command.
 import type { ToolIntent } from "./script.js";
 
 /** A tool as the request offered it: its name, whether it takes JSON arguments or free text, its JSON schema. */

@@ -156,11 +156,13 @@ describe.each(CASES)(
         for (const earlier of ["Say hello from Baton", FIRST_REPLY, "readme-check-passed", "Anything else?"])
           expect(context).toContain(earlier);
       } catch (error) {
-        const dump = JSON.stringify({ result, requests: fake.requests }, null, 1);
-      // The whole exchange, for a failure that needs it; the log gets its start.
-      if (process.env.BATON_FAKE_MODEL_DUMP) await writeFile(`${process.env.BATON_FAKE_MODEL_DUMP}-${id}.json`, dump);
-      console.error(dump.slice(0, 20_000));
+        console.error(JSON.stringify({ result, requests: fake.requests }, null, 1).slice(0, 20_000));
         throw error;
+      } finally {
+        // The whole exchange, to read what the agent sent: BATON_FAKE_MODEL_DUMP=/tmp/dump writes /tmp/dump-<id>.json.
+        const dump = process.env.BATON_FAKE_MODEL_DUMP;
+        if (dump)
+          await writeFile(`${dump}-${id}.json`, JSON.stringify({ result, requests: fake.requests }, null, 1));
       }
     });
   },
