@@ -5,6 +5,7 @@
 // environment holding only its key and the fake's address, and plays one script: read README.md, edit it, run the
 // check, call open_pull_request, answer; then a follow-up turn continues the same session.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAcpAgentWithTools } from "../../../../../src/server/adapters/agents/acp/index.js";
@@ -15,7 +16,7 @@ import {
   renderAgentFiles,
 } from "../../../../../src/server/adapters/agents/catalog.js";
 import type { RunTurnInput, TurnResult } from "../../../../../src/server/adapters/agents/port.js";
-import { AGENT_CACHE, installAgent } from "../../../../helpers/agent-install.js";
+import { installAgent } from "../../../../helpers/agent-install.js";
 import { BATON_BIN } from "../../../../helpers/cli.js";
 import {
   type FakeModel,
@@ -97,9 +98,8 @@ describe.each(CASES)(
 
     beforeAll(async () => {
       const prefix = await installAgent(entry);
-      // Codex refuses to put its helpers under the temporary folder: the task's folder lives beside the installs.
-      await mkdir(AGENT_CACHE, { recursive: true });
-      dir = await mkdtemp(join(AGENT_CACHE, `run-${id}-`));
+      // Under the temporary folder on purpose: Codex in its `auto` mode cannot run a command with HOME there.
+      dir = await mkdtemp(join(tmpdir(), `baton-real-agent-${id}-`));
       await writeFile(join(dir, "README.md"), "# Demo\n\nHello.\n");
       fake = await start(script(dir));
       const home = join(dir, "home");
@@ -143,7 +143,31 @@ describe.each(CASES)(
         expect(scripted.map((request) => request.step)).toEqual([0, 1, 2, 3, 4]);
         // The check ran and its output went back to the model.
         expect(JSON.stringify(scripted[3]!.body)).toContain("readme-check-passed");
-        for (const request of fake.requests) expect(request.headers[entry.model.keyHeader]).toBe(keyValue);
+        // Every tool did its work (an agent's own sandbox failing its commands shows here first).
+        const failed = result.activity?.filter(
+          (record) => record.kind === "tool_call_update" && record.data.status === "failed",
+        );
+        expect(failed).toEqual([]);
+        // The pull request Baton's tool server recorded, with what the model passed to it.
+        expect(result.activity).toContainEqual(
+          expect.objectContaining({
+            kind: "baton_tool",
+            data: { tool: "open_pull_request", title: PR_TITLE, body: "Greets from Baton.", draft: false },
+          }),
+        );
+        if (entry.sessionMode)
+          expect(result.activity).toContainEqual(
+            expect.objectContaining({ kind: "session_mode", data: { modeId: entry.sessionMode } }),
+          );
+        // Every request, side calls too, carried the key in the entry's header and in no other.
+        expect(fake.requests.filter((request) => request.error)).toEqual([]);
+        for (const request of fake.requests) {
+          expect(request.headers[entry.model.keyHeader]).toBe(keyValue);
+          const elsewhere = Object.entries(request.headers).filter(
+            ([name, value]) => name !== entry.model.keyHeader && String(value).includes(KEY),
+          );
+          expect(elsewhere).toEqual([]);
+        }
         expect(JSON.stringify(result)).not.toContain(KEY);
 
         const next = await agent.runTurn(turn("Anything else?"));
