@@ -2,12 +2,15 @@
 // model APIs (test/helpers/fake-models): Claude Code (`@zed-industries/claude-code-acp`) against the Anthropic
 // Messages API, Codex (`@zed-industries/codex-acp`) against the OpenAI Responses API. Each is installed from its
 // pinned lockfile (sandbox-agents/<id>/, cached), started by the `acp` adapter with Baton's tools with a clean
-// environment holding only its key and the fake's address, and plays one script: read README.md, edit it, run the
-// check, call open_pull_request, answer; then a follow-up turn continues the same session.
+// environment holding only its key, the fake's address and its entry's CA variables (the fake serves HTTPS from a
+// test CA nothing else trusts), and plays one script: read README.md, edit it, run the check, call
+// open_pull_request, answer; then a follow-up turn continues the same session.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateCa } from "../../../../../src/proxy/ca/authority.js";
+import { issueLeafPem } from "../../../../../src/proxy/ca/leaves.js";
 import { createAcpAgentWithTools } from "../../../../../src/server/adapters/agents/acp/index.js";
 import {
   type AgentEntry,
@@ -33,7 +36,7 @@ const CHECK = "grep -q 'Hello from Baton' README.md && echo readme-check-passed"
 
 interface Case {
   id: "claude-code" | "codex";
-  start: (script: ScriptStep[]) => Promise<FakeModel>;
+  start: (options: { script: ScriptStep[]; tls: { key: string; cert: string } }) => Promise<FakeModel>;
   /** The base URL the agent's SDK wants for the fake. */
   baseUrl: (fake: FakeModel) => string;
   /** The key as it arrives in the entry's header. */
@@ -43,13 +46,13 @@ interface Case {
 const CASES: Case[] = [
   {
     id: "claude-code",
-    start: (script) => startFakeAnthropic({ script }),
+    start: startFakeAnthropic,
     baseUrl: (f) => f.url,
     keyValue: KEY,
   },
   {
     id: "codex",
-    start: (script) => startFakeOpenAIResponses({ script }),
+    start: startFakeOpenAIResponses,
     baseUrl: (f) => `${f.url}/v1`,
     keyValue: `Bearer ${KEY}`,
   },
@@ -76,6 +79,7 @@ describe.each(CASES)(
     const entry = findAgentEntry(id) as AgentEntry;
     let dir: string;
     let fake: FakeModel;
+    let caFile: string;
     let agent: ReturnType<typeof createAcpAgentWithTools>;
     let n = 0;
     const turn = (body: string): RunTurnInput => ({
@@ -89,6 +93,7 @@ describe.each(CASES)(
         env: {
           ...entry.env,
           [entry.model.keyVariable]: KEY,
+          ...Object.fromEntries(entry.caVariables.map((name) => [name, caFile])),
           ...(entry.model.baseUrlVariable ? { [entry.model.baseUrlVariable]: baseUrl(fake) } : {}),
         },
         secrets: [{ name: entry.model.keyVariable, value: KEY }],
@@ -101,7 +106,12 @@ describe.each(CASES)(
       // Under the temporary folder on purpose: Codex in its `auto` mode cannot run a command with HOME there.
       dir = await mkdtemp(join(tmpdir(), `baton-real-agent-${id}-`));
       await writeFile(join(dir, "README.md"), "# Demo\n\nHello.\n");
-      fake = await start(script(dir));
+      // HTTPS from a test CA the agent trusts only through its entry's CA variables, as it trusts the proxy's.
+      const ca = await generateCa();
+      const leaf = await issueLeafPem(ca, ["127.0.0.1"]);
+      caFile = join(dir, "test-ca.pem");
+      await writeFile(caFile, ca.certPem);
+      fake = await start({ script: script(dir), tls: { key: leaf.keyPem, cert: leaf.certPem } });
       const home = join(dir, "home");
       for (const file of renderAgentFiles(entry, baseUrl(fake))) {
         await mkdir(dirname(join(home, file.path)), { recursive: true });
