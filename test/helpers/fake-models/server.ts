@@ -25,10 +25,12 @@ export interface FakeModelOptions {
   tls?: { key: string; cert: string };
   /** The port to listen on (default: any free one). */
   port?: number;
+  /** The address to listen on (default 127.0.0.1; a proxy in another network namespace needs one it reaches). */
+  host?: string;
 }
 
 export interface FakeModel {
-  /** `http(s)://127.0.0.1:<port>`; each vendor's fake says which path prefix its SDK wants. */
+  /** `http(s)://<host>:<port>`; each vendor's fake says which path prefix its SDK wants. */
   url: string;
   port: number;
   requests: RecordedRequest[];
@@ -70,10 +72,11 @@ export async function startFakeServer(options: FakeModelOptions, handle: Handler
   const server = options.tls
     ? createHttps({ key: options.tls.key, cert: options.tls.cert }, listener)
     : createHttp(listener);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
+    url: `${options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     requests,
     close: () =>
