@@ -80,12 +80,9 @@ async function handshake(session: AcpSession, signal: AbortSignal): Promise<Open
         sessionId: resumeSessionId,
         replayed: session.replayed,
       });
-      const moded = await setMode(session, step);
-      return moded
-        ? moded.kind === "failed"
-          ? failed(moded.reason)
-          : moded
-        : { kind: "open", session, loaded: true };
+      const mode = await setMode(session, step);
+      if (mode.kind !== "value") return mode.kind === "failed" ? failed(mode.reason) : mode;
+      return { kind: "open", session, loaded: true };
     }
     if (loaded.kind === "stopped") return loaded;
     // An agent that answers no (it no longer has that session) gets a new one; anything else is a failure.
@@ -101,30 +98,21 @@ async function handshake(session: AcpSession, signal: AbortSignal): Promise<Open
   const fresh = NewSessionAnswerSchema.safeParse(created.value);
   if (!fresh.success) return failed(`answered session/new wrongly: ${describeProblem(fresh.error)}`);
   session.sessionId = fresh.data.sessionId;
-  const moded = await setMode(session, step);
-  return moded
-    ? moded.kind === "failed"
-      ? failed(moded.reason)
-      : moded
-    : { kind: "open", session, loaded: false };
+  const mode = await setMode(session, step);
+  if (mode.kind !== "value") return mode.kind === "failed" ? failed(mode.reason) : mode;
+  return { kind: "open", session, loaded: false };
 }
 
 type StepRunner = <T>(method: string, request: Promise<T>) => Promise<Step<T>>;
 
-/** Sets the entry's session mode, if it names one; undefined when done (or nothing to do). */
-async function setMode(
-  session: AcpSession,
-  step: StepRunner,
-): Promise<{ kind: "failed"; reason: string } | { kind: "stopped" } | undefined> {
+/** Sets the entry's session mode, if it names one, and records it. */
+async function setMode(session: AcpSession, step: StepRunner): Promise<Step<unknown>> {
   const modeId = session.options.sessionMode;
-  if (!modeId) return undefined;
+  if (!modeId) return { kind: "value", value: undefined };
   const set = await step(
     "session/set_mode",
     session.connection.agent.request("session/set_mode", { sessionId: session.sessionId, modeId }),
   );
-  if (set.kind === "value") {
-    session.collector.activity.add("session_mode", { modeId });
-    return undefined;
-  }
-  return set.kind === "failed" ? { kind: "failed", reason: set.reason } : set;
+  if (set.kind === "value") session.collector.activity.add("session_mode", { modeId });
+  return set;
 }

@@ -34,7 +34,7 @@ export interface AcpAgentOptions {
   mcpServers?: (input: RunTurnInput) => McpServer[];
   /** The session's working folder (default: the sandbox's working folder). */
   cwd?: (input: RunTurnInput) => string;
-  /** The ACP session mode set right after `session/new` or `/load` (the entry's `sessionMode`; Codex: `auto`). */
+  /** The ACP session mode set right after `session/new` or `/load` (the entry's `sessionMode`, e.g. Codex's). */
   sessionMode?: string;
   /** `initialize` and `session/new` (or `/load`) together (default 30 s). */
   handshakeMs?: number;
