@@ -50,7 +50,7 @@ const SQLITE_OR_BOTH_ALREADY = [
   "test/integration/activation/{env-apply-show,env-apply-crash,terminal-answer,legacy-results}.test.ts",
   "test/integration/client/{config-file,api-client}.test.ts",
   "test/integration/proxy/{ca-cli,service-listener}.test.ts",
-  "test/integration/server/adapters/agents/{command,acp}.test.ts",
+  "test/integration/server/adapters/agents/{command,acp,real-agents}.test.ts",
   "test/browser/chromium.test.ts",
 ];
 

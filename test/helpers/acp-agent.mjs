@@ -24,6 +24,8 @@ const history = new Map();
 /** Each session's `mcpServers` from session/new or session/load. */
 const servers = new Map();
 const cancelled = new Map();
+/** The modes `session/set_mode` accepts (Codex's names); others are refused. */
+const SESSION_MODES = ["read-only", "auto", "full-access"];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function save(sessionId) {
@@ -260,6 +262,12 @@ const app = acp
         sessionUpdate: entry.role === "user" ? "user_message_chunk" : "agent_message_chunk",
         content: { type: "text", text: entry.text },
       });
+    return {};
+  })
+  .onRequest("session/set_mode", ({ params }) => {
+    log("session/set_mode", { params });
+    if (!SESSION_MODES.includes(params.modeId))
+      throw acp.RequestError.invalidParams({ modeId: params.modeId }, `no mode ${params.modeId}`);
     return {};
   })
   .onRequest("session/prompt", async ({ params, client }) => {

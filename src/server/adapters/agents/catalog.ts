@@ -38,15 +38,15 @@ export const AgentEntrySchema = z.strictObject({
   caVariables: z.array(z.string().regex(VARIABLE)).min(1),
   /** Files written under the agent's HOME before it starts; `${MODEL_BASE_URL}` is replaced in their content. */
   files: z.array(z.strictObject({ path: z.string().regex(HOME_PATH), content: z.string() })),
-  /** The ACP session mode set right after `session/new`, if any. */
+  /** The ACP session mode set right after `session/new` (and `session/load`), if any. */
   sessionMode: z.string().min(1).optional(),
 });
 export type AgentEntry = z.infer<typeof AgentEntrySchema> & { id: AgentId };
 export type AgentId = "claude-code" | "codex" | "gemini" | "opencode";
 
-// Codex knows its models by name: a custom provider still needs one it has metadata for. Its own sandbox is off:
-// the box is the boundary, and Linux's landlock may be missing there.
-const CODEX_CONFIG = `model = "gpt-5-codex"
+// Codex knows its models by name: a custom provider still needs one it has metadata for (else its first message
+// is a warning about fallback metadata). Its own sandbox is off: the box is the boundary (see sessionMode).
+const CODEX_CONFIG = `model = "gpt-5.3-codex"
 model_provider = "baton"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
@@ -134,8 +134,10 @@ export const AGENT_CATALOG: readonly AgentEntry[] = [
     },
     caVariables: ["SSL_CERT_FILE", "CODEX_CA_CERTIFICATE"],
     files: [{ path: ".codex/config.toml", content: CODEX_CONFIG }],
-    // It starts read-only and fails its writes silently.
-    sessionMode: "auto",
+    // It starts read-only and fails its writes silently. Not `auto`: that runs every command in Codex's own
+    // bubblewrap sandbox, which fails ("bwrap: execvp codex-linux-sandbox") where it cannot create its helper (a
+    // HOME under the temporary folder) or a namespace (most containers). The box is the boundary.
+    sessionMode: "full-access",
   },
   {
     id: "gemini",

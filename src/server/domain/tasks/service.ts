@@ -196,6 +196,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
 function catalogAgentOptions(entry: AgentEntry) {
   return {
     env: entry.env,
+    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
     boxAgent: {
       agentName: entry.name,
       keyVariable: entry.model.keyVariable,

@@ -1,7 +1,8 @@
 // Opening the ACP session on a new agent process: `initialize` (protocol version 1, client "baton" and its
 // version, no file system or terminal offered: the agent works in its box with its own tools), then `session/load`
 // of the task's earlier session when the agent advertises it, else (or when the agent no longer has it)
-// `session/new` in the checkout with Baton's tool servers. All of it within one deadline, and a stop ends it.
+// `session/new` in the checkout with Baton's tool servers; then `session/set_mode` when the agent's entry names a
+// mode (Codex starts read-only and fails its writes silently). All of it within one deadline, and a stop ends it.
 import { PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { describeProblem, InitializeAnswerSchema, NewSessionAnswerSchema } from "./answers.js";
 import { AcpSession, type SessionOptions } from "./session.js";
@@ -79,6 +80,8 @@ async function handshake(session: AcpSession, signal: AbortSignal): Promise<Open
         sessionId: resumeSessionId,
         replayed: session.replayed,
       });
+      const mode = await setMode(session, step);
+      if (mode.kind !== "value") return mode.kind === "failed" ? failed(mode.reason) : mode;
       return { kind: "open", session, loaded: true };
     }
     if (loaded.kind === "stopped") return loaded;
@@ -95,5 +98,21 @@ async function handshake(session: AcpSession, signal: AbortSignal): Promise<Open
   const fresh = NewSessionAnswerSchema.safeParse(created.value);
   if (!fresh.success) return failed(`answered session/new wrongly: ${describeProblem(fresh.error)}`);
   session.sessionId = fresh.data.sessionId;
+  const mode = await setMode(session, step);
+  if (mode.kind !== "value") return mode.kind === "failed" ? failed(mode.reason) : mode;
   return { kind: "open", session, loaded: false };
+}
+
+type StepRunner = <T>(method: string, request: Promise<T>) => Promise<Step<T>>;
+
+/** Sets the entry's session mode, if it names one, and records it. */
+async function setMode(session: AcpSession, step: StepRunner): Promise<Step<unknown>> {
+  const modeId = session.options.sessionMode;
+  if (!modeId) return { kind: "value", value: undefined };
+  const set = await step(
+    "session/set_mode",
+    session.connection.agent.request("session/set_mode", { sessionId: session.sessionId, modeId }),
+  );
+  if (set.kind === "value") session.collector.activity.add("session_mode", { modeId });
+  return set;
 }

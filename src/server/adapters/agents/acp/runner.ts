@@ -36,6 +36,8 @@ export interface AcpAgentOptions {
   mcpServers?: (input: RunTurnInput) => McpServer[];
   /** The session's working folder (default: the sandbox's working folder). */
   cwd?: (input: RunTurnInput) => string;
+  /** The ACP session mode set right after `session/new` or `/load` (the entry's `sessionMode`, e.g. Codex's). */
+  sessionMode?: string;
   /** `initialize` and `session/new` (or `/load`) together (default 30 s). */
   handshakeMs?: number;
   /** How long a stopped or timed-out turn may take to end after `session/cancel` (default 10 s). */
@@ -101,6 +103,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
         mcpServers: options.mcpServers?.(input) ?? [],
         clientVersion,
         resumeSessionId: remembered?.sessionId ?? null,
+        ...(options.sessionMode ? { sessionMode: options.sessionMode } : {}),
         handshakeMs: options.handshakeMs ?? 30_000,
         maxLineBytes: options.maxLineBytes ?? 32 * 1024 * 1024,
         newCollector: () =>

@@ -31,6 +31,8 @@ export interface SessionOptions {
   clientVersion: string;
   /** A session an earlier process of this task had: loaded when the agent advertises `loadSession`. */
   resumeSessionId: string | null;
+  /** The session mode set right after `session/new` or `session/load` (the agent entry's), if any. */
+  sessionMode?: string;
   /** How long `initialize` and `session/new` (or `session/load`) may take together. */
   handshakeMs: number;
   /** The longest line the agent may write (one JSON-RPC message). */

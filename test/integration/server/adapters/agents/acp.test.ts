@@ -422,6 +422,61 @@ describe("acp agent: secrets", () => {
   });
 });
 
+describe("acp agent: the entry's session mode (Codex starts read-only: its entry says `auto`)", () => {
+  const events = (log: Logged[]) => log.map((entry) => entry.event).filter((event) => event !== "tool");
+
+  it("is set by session/set_mode right after session/new, before the first prompt, and recorded", async () => {
+    const w = world();
+    const result = await agent({ sessionMode: "auto" }).runTurn(turn(w, [user("hello")]));
+    expect(replyOf(result)).toBe("ok: hello");
+    const log = await logOf(w);
+    expect(events(log)).toEqual(["initialize", "session/new", "session/set_mode", "session/prompt"]);
+    const created = log.find((entry) => entry.event === "session/new")!;
+    expect(log.find((entry) => entry.event === "session/set_mode")!.params).toEqual({
+      sessionId: created.sessionId,
+      modeId: "auto",
+    });
+    expect(result.activity).toContainEqual(
+      expect.objectContaining({ kind: "session_mode", data: { modeId: "auto" } }),
+    );
+  });
+
+  it("is set again after session/load in a new process", async () => {
+    const w = world({ ACP_AGENT_LOAD: "1" });
+    const acp = agent({ sessionMode: "auto" });
+    const first = [user("#echo one")];
+    const firstReply = replyOf(await acp.runTurn(turn(w, first)));
+    await acp.release("task_1");
+    await acp.runTurn(turn(w, [...first, agentEntry(firstReply), user("#echo two")]));
+    expect(events(await logOf(w))).toEqual([
+      "initialize",
+      "session/new",
+      "session/set_mode",
+      "session/prompt",
+      "initialize",
+      "session/load",
+      "session/set_mode",
+      "session/prompt",
+    ]);
+  });
+
+  it("is not sent when the entry names none", async () => {
+    const w = world();
+    await agent().runTurn(turn(w, [user("hello")]));
+    expect(events(await logOf(w))).toEqual(["initialize", "session/new", "session/prompt"]);
+  });
+
+  it("a mode the agent refuses fails the turn naming session/set_mode, with no prompt sent", async () => {
+    const w = world();
+    const result = await agent({ sessionMode: "yolo" }).runTurn(turn(w, [user("hello")]));
+    expect(result).toMatchObject({ kind: "error", code: "agent_failed" });
+    expect(result.kind === "error" && result.reason).toMatch(
+      /scripted-agent answered session\/set_mode with an error/,
+    );
+    expect(events(await logOf(w))).not.toContain("session/prompt");
+  });
+});
+
 describe("acp agent: sessions outlive a process", () => {
   it("loads the earlier session when the agent advertises loadSession, and sends only the new message", async () => {
     const w = world({ ACP_AGENT_LOAD: "1" });
