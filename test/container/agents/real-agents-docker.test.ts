@@ -1,0 +1,340 @@
+// Real coding agents from the npm registry (issue 34), each in a Docker box of the real sandbox manager, installed
+// in the sandbox image's read-only agents layer, reaching its vendor's model API only through the real `baton
+// proxy`: the vendor's host name is pinned by the proxy's config to a fake model server speaking that vendor's
+// wire protocol (HTTPS from a test CA only the proxy trusts; the agent trusts the proxy's CA). The fake is the one
+// thing faked: no vendor API is reachable from here. The service runs in process on real sockets.
+//
+// Each agent plays one script: read the README, edit it, run the check (which commits and pushes the task's
+// branch), call Baton's open_pull_request, answer. Then a follow-up continues the session, and a task on a
+// repository without the model key pauses on access with an api_key capability request.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
+import { generateCa } from "../../../src/proxy/ca/authority.js";
+import { issueLeafPem } from "../../../src/proxy/ca/leaves.js";
+import { type ProxyService, startProxyService } from "../../../src/proxy/service.js";
+import {
+  AGENTS_IN_BOX,
+  type AgentEntry,
+  agentArgv,
+  findAgentEntry,
+} from "../../../src/server/adapters/agents/catalog.js";
+import type { SandboxManager } from "../../../src/server/adapters/sandboxes/manager.js";
+import { startSandboxManager } from "../../../src/server/adapters/sandboxes/start.js";
+import { createServerApp, type ServerApp } from "../../../src/server/app.js";
+import { ephemeralSecretBox } from "../../../src/server/domain/secrets/index.js";
+import { applySeed } from "../../../src/server/domain/seed/apply-seed.js";
+import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
+import type { Store } from "../../../src/server/store/store.js";
+import { createNodeServer } from "../../../src/server/surfaces/http/node-server.js";
+import {
+  type FakeModel,
+  type ScriptStep,
+  startFakeAnthropic,
+  startFakeOpenAIResponses,
+} from "../../helpers/fake-models/index.js";
+import { createNetnsHost, type NetnsHost } from "../../helpers/netns.js";
+import { pollUntil } from "../../helpers/poll.js";
+import { openTestStore } from "../../helpers/test-store.js";
+
+const TOKEN = "btn_real-agents-0000000000000000000";
+const WS = "ws_agents";
+const CANARY = `canary-model-key-${randomBytes(6).toString("hex")}-never-print`;
+const CHECKOUT = "/home/agent/checkouts/acme/api";
+const FIRST_REPLY = "I said hello from Baton in the README; the check passed and the pull request is open.";
+const FOLLOW_UP_REPLY = "Nothing else: the README already greets from Baton.";
+const PR_TITLE = "Greet from Baton";
+
+interface Case {
+  id: "claude-code" | "codex";
+  start: typeof startFakeAnthropic;
+  /** How the key arrives in the entry's header. */
+  keyValue: string;
+}
+const CASES: Case[] = [
+  { id: "claude-code", start: startFakeAnthropic, keyValue: CANARY },
+  { id: "codex", start: startFakeOpenAIResponses, keyValue: `Bearer ${CANARY}` },
+];
+
+const CHECK = [
+  "grep -q 'Hello from Baton' README.md && echo readme-check-passed",
+  "git add -A",
+  "git -c user.name=Agent -c user.email=agent@acme.test commit -qm 'Greet from Baton'",
+  "git push -q origin HEAD",
+].join(" && ");
+
+const SCRIPT: ScriptStep[] = [
+  { call: { kind: "read", path: `${CHECKOUT}/README.md` } },
+  {
+    call: { kind: "edit", path: `${CHECKOUT}/README.md`, oldText: "Hello.", newText: "Hello from Baton." },
+  },
+  { call: { kind: "shell", command: CHECK } },
+  {
+    call: {
+      kind: "mcp",
+      tool: "open_pull_request",
+      args: { title: PR_TITLE, body: "Greets.", draft: false },
+    },
+  },
+  { text: FIRST_REPLY },
+  { text: FOLLOW_UP_REPLY },
+];
+
+describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, keyValue }) => {
+  const entry = findAgentEntry(id) as AgentEntry;
+  const tmp = mkdtempSync(join(tmpdir(), `baton-real-agent-box-${id}-`));
+  const logFile = join(tmp, "service.log");
+  const sandboxes: { current?: SandboxManager } = {};
+  const outputs: string[] = [];
+  const servers: Server[] = [];
+  let db: Store;
+  let app: ServerApp;
+  let proxy: ProxyService;
+  let upstream: NetnsHost;
+  let fake: FakeModel;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await app.http.request(path, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    outputs.push(text);
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const settled = async (taskId: string) => {
+    const task = await pollUntil(
+      async () => (await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}`)).body,
+      (t) => !["pending", "implementing"].includes(t.status),
+      { timeoutMs: 240_000, intervalMs: 500 },
+    );
+    const { messages } = (await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/messages`)).body;
+    return { task, messages: messages as { role: string; kind: string; body: string }[] };
+  };
+  const listen = async (fetch: (request: Request) => Response | Promise<Response>) => {
+    const server = createNodeServer(fetch);
+    servers.push(server);
+    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+    const address = server.address();
+    return typeof address === "object" && address ? address.port : 0;
+  };
+
+  beforeAll(async () => {
+    // The fake model at the vendor's host name: an address of a namespace link, pinned in the proxy's config.
+    upstream = await createNetnsHost();
+    const ca = await generateCa();
+    const leaf = await issueLeafPem(ca, [entry.model.host]);
+    writeFileSync(join(tmp, "upstream-ca.pem"), ca.certPem);
+    fake = await start({
+      script: SCRIPT,
+      tls: { key: leaf.keyPem, cert: leaf.certPem },
+      host: upstream.gateway,
+      port: 443,
+    });
+    writeFileSync(
+      join(tmp, "proxy.json"),
+      JSON.stringify({
+        allow: [{ name: "fake-model", cidr: [`${upstream.gateway}/32`] }],
+        dns: { hosts: { [entry.model.host]: [upstream.gateway] } },
+        upstreamCaFile: join(tmp, "upstream-ca.pem"),
+      }),
+    );
+
+    const secretBox = ephemeralSecretBox();
+    db = await openTestStore(tmp);
+    await applySeed(
+      db,
+      SeedDocumentSchema.parse({
+        workspaces: [
+          {
+            id: WS,
+            name: "Agents",
+            plan: { name: "team", concurrency: 2, queueSize: 3 },
+            members: [{ email: "dev@agents.test", role: "owner", name: "Dev", token: TOKEN }],
+            repositories: [
+              {
+                id: "repo_agents_api",
+                repository: "acme/api",
+                secrets: [{ name: entry.model.keyVariable, value: CANARY, allowedHosts: [entry.model.host] }],
+              },
+              { id: "repo_agents_nokey", repository: "acme/nokey" },
+            ],
+            codehost: { connected: true },
+          },
+        ],
+      }),
+      new Date(),
+      secretBox,
+    );
+    const proxyToken = randomBytes(32).toString("hex");
+    const logger = createLogger({ BATON_LOG_LEVEL: "debug", BATON_LOG_FILE: logFile }, "test");
+    app = createServerApp({
+      db,
+      logger,
+      secretBox,
+      sandboxes,
+      proxyToken,
+      tasks: {
+        workRoot: join(tmp, "work"),
+        agentAcp: { argv: agentArgv(entry, `${AGENTS_IN_BOX}/${id}`), timeoutMs: 180_000, entry },
+        agentEnv: {},
+        sandboxManager: () => sandboxes.current,
+      },
+    });
+    const opsPort = await listen(app.listeners.sandbox.fetch);
+    const adminPort = await listen(app.listeners.admin.fetch);
+    proxy = await startProxyService({
+      host: "127.0.0.1",
+      port: 0,
+      serveUrl: `http://127.0.0.1:${adminPort}`,
+      token: proxyToken,
+      config: join(tmp, "proxy.json"),
+      stateDir: join(tmp, "proxy-state"),
+      auditFile: join(tmp, "proxy-audit.log"),
+      logger,
+    });
+    sandboxes.current = await startSandboxManager({
+      driver: "docker",
+      ops: { host: "127.0.0.1", port: opsPort },
+      proxy: new URL(proxy.url).host,
+      db,
+      logger,
+      env: process.env,
+      timers: false,
+    });
+    await app.start();
+
+    // The repositories on the local code host, as their developers pushed them.
+    for (const repo of ["acme/api", "acme/nokey"]) {
+      const bare = fileURLToPath(await app.deps.tasks.codehost.gitUrl(WS, repo));
+      const checkout = mkdtempSync(join(tmp, "push-"));
+      writeFileSync(join(checkout, "README.md"), "# Demo\n\nHello.\n");
+      const git = (...args: string[]) =>
+        execFileSync("git", args, {
+          cwd: checkout,
+          stdio: "ignore",
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: "Dev",
+            GIT_AUTHOR_EMAIL: "dev@agents.test",
+            GIT_COMMITTER_NAME: "Dev",
+            GIT_COMMITTER_EMAIL: "dev@agents.test",
+          },
+        });
+      git("init", "--quiet", "--initial-branch", "main");
+      git("add", "--all");
+      git("commit", "--quiet", "-m", "the readme");
+      git("push", "--quiet", "--force", bare, "main");
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await sandboxes.current?.close();
+    await proxy?.stop(1000);
+    await fake?.close();
+    await upstream?.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+    await db?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("edits, checks, opens the pull request and answers; the key reached the model and nothing else", async () => {
+    const started = await api("POST", `/v1/workspaces/${WS}/tasks`, {
+      prompt: "Say hello from Baton in the README, run the check and open a PR.",
+      repo: "acme/api",
+    });
+    expect(started.status).toBe(201);
+    const taskId = started.body.id as string;
+    const { task, messages } = await settled(taskId);
+    try {
+      expect(task.status).not.toBe("failed");
+      const agentReplies = messages.filter((m) => m.role === "agent");
+      // Exactly one agent reply for the turn.
+      expect(agentReplies.map((m) => m.body)).toEqual([FIRST_REPLY]);
+      expect(task.pullRequest?.url).toMatch(/\/pull\/\d+$/);
+      // The branch reached the code host with the agent's edit.
+      const bare = fileURLToPath(await app.deps.tasks.codehost.gitUrl(WS, "acme/api"));
+      const readme = execFileSync("git", ["--git-dir", bare, "show", `baton/${taskId}:README.md`], {
+        encoding: "utf8",
+      });
+      expect(readme).toBe("# Demo\n\nHello from Baton.\n");
+      // The fake saw every step, the key in the vendor's header only, the check's output.
+      const scripted = fake.requests.filter((request) => request.step !== undefined);
+      expect(scripted.map((request) => request.step)).toEqual([0, 1, 2, 3, 4]);
+      expect(JSON.stringify(scripted[3]!.body)).toContain("readme-check-passed");
+      expect(fake.requests.filter((request) => request.error)).toEqual([]);
+      for (const request of fake.requests) {
+        expect(request.headers[entry.model.keyHeader]).toBe(keyValue);
+        const elsewhere = Object.entries(request.headers).filter(
+          ([name, value]) => name !== entry.model.keyHeader && String(value).includes(CANARY),
+        );
+        expect(elsewhere).toEqual([]);
+      }
+    } catch (error) {
+      console.error(JSON.stringify({ task, messages, requests: fake.requests }, null, 1).slice(0, 20_000));
+      throw error;
+    }
+
+    // The follow-up continues the session: the fake's request holds the first turn.
+    const followed = await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, {
+      body: "Anything else?",
+    });
+    expect(followed.status).toBeLessThan(300);
+    const after = await pollUntil(
+      () => settled(taskId),
+      (s) => s.messages.filter((m) => m.role === "agent").length >= 2 || s.task.status === "failed",
+      { timeoutMs: 240_000, intervalMs: 1000 },
+    );
+    expect(after.messages.filter((m) => m.role === "agent").map((m) => m.body)).toEqual([
+      FIRST_REPLY,
+      FOLLOW_UP_REPLY,
+    ]);
+    const last = fake.requests.filter((request) => request.step === 5);
+    expect(last).toHaveLength(1);
+    const context = JSON.stringify(last[0]!.body);
+    for (const earlier of ["Say hello from Baton", FIRST_REPLY, "Anything else?"])
+      expect(context).toContain(earlier);
+
+    // The key's value is in no box (its variables, its files), no API answer, no log line.
+    const box = (await sandboxes.current!.list(WS)).find(
+      (b) => b.engagementId === taskId && b.state !== "deleted",
+    );
+    const inBox = await sandboxes.current!.exec(
+      box!.sandboxId,
+      { workspaceId: WS, engagementId: taskId },
+      ["bash", "-c", `env; grep -rl ${CANARY} ~ /tmp 2>/dev/null; echo done`],
+      { timeoutMs: 30_000 },
+    );
+    expect(inBox.stdout).toContain("done");
+    expect(inBox.stdout).not.toContain(CANARY);
+    expect(inBox.stdout).toContain(`${entry.model.keyVariable}=baton-secret-`);
+    expect(outputs.join("\n")).not.toContain(CANARY);
+    expect(readFileSync(logFile, "utf8")).not.toContain(CANARY);
+  }, 600_000);
+
+  it("a repository without the model key pauses on access with an api_key request for the model's host", async () => {
+    const started = await api("POST", `/v1/workspaces/${WS}/tasks`, {
+      prompt: "Say hello.",
+      repo: "acme/nokey",
+    });
+    expect(started.status).toBe(201);
+    const { task, messages } = await settled(started.body.id);
+    expect(task.status).toBe("needs_access");
+    expect(messages.at(-1)?.body).toContain(
+      `${entry.name} needs an API key for ${entry.model.host}: add a secret ${entry.model.keyVariable} of acme/nokey`,
+    );
+    const requests = await api("GET", `/v1/workspaces/${WS}/repositories/acme/nokey/capability-requests`);
+    expect(JSON.stringify(requests.body)).toContain(entry.model.host);
+  }, 300_000);
+});
