@@ -62,7 +62,10 @@ describe.each(ENGINES)("a turn's activity in the store on the $name engine", (en
     ctx = {
       db,
       commit: (work) => db.transaction(async () => work()),
-      now: () => new Date((clock += 1000)),
+      now: () => {
+        clock += 1000;
+        return new Date(clock);
+      },
       dashboardBase: () => "http://127.0.0.1:1/dashboard",
       handOver: handOverTask,
       accepting: () => true,
