@@ -75,6 +75,25 @@ export async function activityTurns(
   );
 }
 
+/** The last `limit` turns with activity, in the turns' order, without their records; and how many came before. */
+export async function latestActivityTurns(
+  db: Store,
+  taskId: string,
+  limit: number,
+): Promise<{ turns: ActivityTurnRow[]; earlier: number }> {
+  const newest = await db.all<ActivityTurnRow>(
+    `SELECT a.turn_id, a.turn_seq, a.turn_number, a.record_count, a.dropped_count, a.chars, a.created_at,
+       t.state, t.started_at, t.ended_at
+     FROM task_turn_activity a JOIN task_turns t ON t.id = a.turn_id
+     WHERE a.task_id = ? ORDER BY a.turn_seq DESC LIMIT ?`,
+    [taskId, limit],
+  );
+  const all = await db.get<{ n: number }>("SELECT count(*) AS n FROM task_turn_activity WHERE task_id = ?", [
+    taskId,
+  ]);
+  return { turns: newest.reverse(), earlier: Number(all?.n ?? 0) - newest.length };
+}
+
 /** The records (a JSON array) of each of these turns. */
 export async function activityRecordsOf(db: Store, turnIds: readonly string[]): Promise<Map<string, string>> {
   if (turnIds.length === 0) return new Map();
