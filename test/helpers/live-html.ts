@@ -66,3 +66,16 @@ export function liveHazards(markup: string, ownScripts: readonly string[] = []):
   }
   return hazards;
 }
+
+/**
+ * A whole page split at `</head>`: the head is the layout's own (charset, viewport and referrer meta tags, the one
+ * stylesheet the CSP allows by hash, the title, the dashboard's script), so hazards are looked for in the body, and
+ * the head is checked to hold only those tags.
+ */
+export function splitPage(markup: string): { headTags: string[]; body: string } {
+  const end = markup.indexOf("</head>");
+  if (end < 0) return { headTags: [], body: markup };
+  return { headTags: tagsOf(markup.slice(0, end)).map((tag) => tag.name), body: markup.slice(end) };
+}
+
+export const LAYOUT_HEAD_TAGS = new Set(["html", "head", "meta", "title", "style", "script"]);
