@@ -126,8 +126,14 @@ describe("the hostile-text crawl of a task's dashboard pages", () => {
       if (typeof value === "string") pages.push([`updates.${name}`, value]);
     for (const [name, markup] of pages) {
       const { headTags, body } = splitPage(markup);
-      expect(headTags.filter((tag) => !LAYOUT_HEAD_TAGS.has(tag)), `${name}'s head`).toEqual([]);
-      expect(headTags.filter((tag) => tag === "style"), `${name}'s head`).toHaveLength(markup === body ? 0 : 1);
+      expect(
+        headTags.filter((tag) => !LAYOUT_HEAD_TAGS.has(tag)),
+        `${name}'s head`,
+      ).toEqual([]);
+      expect(
+        headTags.filter((tag) => tag === "style"),
+        `${name}'s head`,
+      ).toHaveLength(markup === body ? 0 : 1);
       expect(liveHazards(body, [DASHBOARD_SCRIPT_PATH]), name).toEqual([]);
     }
   });
