@@ -154,7 +154,7 @@ describe("the dashboard's task page", () => {
       /<details class="turn-activity" id="activity-turn_[^"]+" open>\n<summary>Turn 3, paused/,
     );
     expect(activity).toContain(
-      `<span class="badge">Edit</span> <span class="tool-title">Edit README.md ${MARK}</span> <span class="status completed">Completed</span>`,
+      `<span class="badge">Edit</span> <span class="tool-title">Edit README.md ${MARK}</span> · <span class="status completed">Completed</span>`,
     );
     expect(activity).toContain('<span class="badge">Completed</span> Step of turn 2');
     expect(activity).toContain("<p>Turn 3: <em>edited</em> the README</p>");

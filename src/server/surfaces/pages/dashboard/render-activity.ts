@@ -91,7 +91,7 @@ function renderItem(item: ActivityItem): Html {
 }
 
 function renderTool(tool: ToolItem): Html {
-  return html`<li class="tool"><span class="badge">${words(TOOL_KINDS, tool.kind, "Tool")}</span> <span class="tool-title">${tool.title || "Untitled tool call"}</span> <span class="status ${tool.status in STATUSES ? tool.status : "other"}">${words(STATUSES, tool.status, "No status")}</span>${
-    tool.paths.length > 0 ? html` <span class="paths">${tool.paths.join(", ")}</span>` : nothing
+  return html`<li class="tool"><span class="badge">${words(TOOL_KINDS, tool.kind, "Tool")}</span> <span class="tool-title">${tool.title || "Untitled tool call"}</span> · <span class="status ${tool.status in STATUSES ? tool.status : "other"}">${words(STATUSES, tool.status, "No status")}</span>${
+    tool.paths.length > 0 ? html` · <span class="paths">${tool.paths.join(", ")}</span>` : nothing
   }</li>`;
 }

@@ -106,10 +106,10 @@ describe("renderActivity", () => {
 
   it("tells tool calls apart by words: kind badge, title, status; plan entries with their status; the agent's message as Markdown", () => {
     expect(page).toContain(
-      '<span class="badge">Read</span> <span class="tool-title">Read README.md</span> <span class="status completed">Completed</span> <span class="paths">README.md</span>',
+      '<span class="badge">Read</span> <span class="tool-title">Read README.md</span> · <span class="status completed">Completed</span> · <span class="paths">README.md</span>',
     );
     expect(page).toContain(
-      '<span class="badge">Run</span> <span class="tool-title">npm test</span> <span class="status failed">Failed</span>',
+      '<span class="badge">Run</span> <span class="tool-title">npm test</span> · <span class="status failed">Failed</span>',
     );
     expect(page).toContain(
       '<li><span class="badge">Pending</span> Edit it <span class="hint">(low priority)</span></li>',
