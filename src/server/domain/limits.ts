@@ -14,6 +14,11 @@ export const LIMITS = {
   titleDefaultChars: 80,
   taskPage: { min: 1, max: 100, default: 50 },
   messagePage: { min: 1, max: 200, default: 100 },
+  /** Ours: one turn's activity as kept, in JSON characters (the ACP adapter keeps the same budget). */
+  activityMaxChars: 4 * 1024 * 1024,
+  /** Ours: GET .../activity's turns per page, and the JSON characters after which a page ends early. */
+  activityPage: { min: 1, max: 20, default: 5 },
+  activityPageMaxChars: 16 * 1024 * 1024,
   ticketQueryMaxChars: 200,
   ticketsPerSource: 10,
 } as const;

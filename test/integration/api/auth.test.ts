@@ -20,6 +20,7 @@ const WORKSPACE_ROUTES: [string, string, unknown?][] = [
   ["POST", API_PATHS.stop("ws_acme", "task_x")],
   ["GET", API_PATHS.messages("ws_acme", "task_x")],
   ["POST", API_PATHS.messages("ws_acme", "task_x"), { text: "x" }],
+  ["GET", API_PATHS.activity("ws_acme", "task_x")],
   ["GET", API_PATHS.tickets("ws_acme")],
   ["POST", API_PATHS.delegate("ws_acme"), { source: "tracker", id: "ENG-2" }],
 ];

@@ -1,9 +1,12 @@
 // The task engine applied to the store: hand-over of saved messages, turn begin and end, stop, promotion from
 // the queue, and recovery after a restart. Every function runs inside the caller's transaction and returns the
 // ids of turns that became `running`, which the runtime then executes.
+import type { ActivityRecord } from "../../adapters/agents/port.js";
 import { newId } from "../../primitives/tokens.js";
 import { taskLock } from "../../store/lock-keys.js";
 import type { Store } from "../../store/store.js";
+import { boundActivity } from "./activity-bound.js";
+import { insertTurnActivity } from "./activity-store.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
 import { queueIssuePost } from "./issue-post-queue.js";
 import { NOTICES } from "./notices.js";
@@ -225,7 +228,7 @@ async function failInterrupted(
 }
 
 /** What the runtime learned from the agent port, already sanitised, with the pull request already opened. */
-export type TurnFinish =
+export type TurnFinish = (
   | {
       kind: "reply";
       reply: { kind: "response" | "clarify"; body: string };
@@ -233,11 +236,16 @@ export type TurnFinish =
       pullRequest: { repo: string; number: number; url: string; branch: string; merged: boolean } | null;
     }
   | { kind: "error"; code: string; reason: string }
-  | { kind: "needs_access"; reason: string };
+  | { kind: "needs_access"; reason: string }
+) & {
+  /** What the agent did in the turn (sanitised by its adapter): kept beside the turn, never in the conversation. */
+  activity?: readonly ActivityRecord[] | undefined;
+};
 
 /**
- * Records the end of a turn. A result for a turn that is no longer running in this attempt (stopped, or rerun
- * after a restart) is dropped: `stale: true`.
+ * Records the end of a turn, and what the agent did in it. A result for a turn that is no longer running in this
+ * attempt (stopped, or rerun after a restart) is dropped: `stale: true`; of a turn a member stopped during this
+ * very attempt, the activity is still kept (what the agent did before the stop), and nothing else.
  */
 export async function finishTurn(
   db: Store,
@@ -247,11 +255,14 @@ export async function finishTurn(
   now: Date,
 ): Promise<{ stale: boolean; started: string[] }> {
   const first = await getTurn(db, turnId);
-  if (first?.state !== "running") return { stale: true, started: [] };
+  if (first?.state !== "running" && first?.state !== "cancelled") return { stale: true, started: [] };
   // Against another instance's stop, takeover or begin of the same turn: the attempt read below is the last.
   await db.current()?.lock(taskLock(first.task_id));
   const turn = await getTurn(db, turnId);
-  if (turn?.state !== "running" || turn.attempts !== attempt) return { stale: true, started: [] };
+  if (turn?.attempts !== attempt || (turn.state !== "running" && turn.state !== "cancelled"))
+    return { stale: true, started: [] };
+  await keepActivity(db, turn, finish.activity, now);
+  if (turn.state === "cancelled") return { stale: true, started: [] };
   const task = (await getTask(db, turn.task_id))!;
   if (finish.kind === "reply") {
     if (finish.pullRequest) await setPullRequest(db, task.id, finish.pullRequest);
@@ -299,6 +310,16 @@ export async function finishTurn(
       now,
     }),
   };
+}
+
+async function keepActivity(
+  db: Store,
+  turn: { id: string; task_id: string; seq: number },
+  activity: readonly ActivityRecord[] | undefined,
+  now: Date,
+): Promise<void> {
+  const kept = boundActivity(activity ?? []);
+  if (kept) await insertTurnActivity(db, { id: turn.id, taskId: turn.task_id, seq: turn.seq }, kept, now);
 }
 
 interface Closing {

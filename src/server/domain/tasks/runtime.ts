@@ -180,7 +180,7 @@ export class TaskRuntime {
         sandbox,
         signal: controller.signal,
       });
-      finish = await this.toFinish(task, result);
+      finish = { ...(await this.toFinish(task, result)), activity: result.activity };
     } catch (error) {
       logger.error({ turnId, err: describeThrown(error) }, "turn failed");
       // A refusal that names what to fix (a `.batonrc.json` lint problem: keys and rules, never values) is said in

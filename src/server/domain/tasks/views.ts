@@ -1,6 +1,8 @@
 // The public API's shapes of a task and a conversation entry (reference section 2), built from store rows.
 
-import type { PauseReason, TaskSource, TaskStatus } from "./statuses.js";
+import type { ActivityRecord } from "../../adapters/agents/port.js";
+import type { ActivityTurnRow } from "./activity-store.js";
+import type { PauseReason, TaskSource, TaskStatus, TurnState } from "./statuses.js";
 import type { EntryRow, TaskRow } from "./task-store.js";
 
 export interface ApiTask {
@@ -25,6 +27,21 @@ export interface ApiMessage {
   kind: EntryRow["kind"];
   body: string;
   createdAt: string;
+}
+
+/** Ours: one turn's activity (GET .../activity). */
+export interface ApiActivityTurn {
+  turnId: string;
+  /** The turn's place among the task's turns, from 1. */
+  number: number;
+  state: TurnState;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** When the activity was kept (as the turn ended). */
+  recordedAt: string;
+  /** Records the bound dropped (the oldest), 0 when none; the `dropped` marker leads `records` then. */
+  dropped: number;
+  records: ActivityRecord[];
 }
 
 /** `dashboardBase` has no trailing slash, e.g. `http://127.0.0.1:8080/dashboard`. */
@@ -54,5 +71,18 @@ export function toApiMessage(
     kind: row.kind,
     body: row.body,
     createdAt: row.created_at,
+  };
+}
+
+export function toApiActivityTurn(row: ActivityTurnRow, records: ActivityRecord[]): ApiActivityTurn {
+  return {
+    turnId: row.turn_id,
+    number: Number(row.turn_number),
+    state: row.state,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    recordedAt: row.created_at,
+    dropped: Number(row.dropped_count),
+    records,
   };
 }

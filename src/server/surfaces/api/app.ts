@@ -1,5 +1,5 @@
 // The public API `/v1` (reference sections 4, 5, 7 and 8): who am I, revoking one's token, tasks (start, list,
-// get, stop), conversations (read, follow up) and tickets (search, delegate). Every route authenticates the
+// get, stop), conversations (read, follow up), a task's activity (ours) and tickets (search, delegate). Every route authenticates the
 // personal access token, applies the token's rate limit for the endpoint, and checks membership of the path's
 // workspace on every request; the work is done by the task engine's operations (src/server/domain/tasks).
 import { createRoute, z } from "@hono/zod-openapi";
@@ -8,6 +8,7 @@ import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
 import { revokePersonalToken } from "../../domain/auth/personal-tokens-store.js";
 import { endSignIn } from "../../domain/auth/sign-ins.js";
 import { whoAmI } from "../../domain/auth/who-am-i.js";
+import { listActivity } from "../../domain/tasks/read-activity.js";
 import { listMessages, listTasks, readTask } from "../../domain/tasks/read-tasks.js";
 import { sendMessage } from "../../domain/tasks/send-message.js";
 import { startTask } from "../../domain/tasks/start-task.js";
@@ -23,6 +24,8 @@ import { ApiError, answerDomainErrors } from "./errors.js";
 import { type ApiEnv, authenticateCaller, limitRate, requireWorkspaceMember } from "./middleware.js";
 import {
   AcceptedSchema,
+  ActivityListQuerySchema,
+  ActivityListSchema,
   ApiErrorSchema,
   DelegateBodyDocSchema,
   IdempotencyHeadersSchema,
@@ -289,6 +292,32 @@ export function createApiApp(deps: ApiDeps) {
       const { taskId } = c.req.valid("param");
       return c.json(
         await listMessages(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")),
+        200,
+      );
+    },
+    refuseInput,
+  );
+
+  app.openapi(
+    createRoute({
+      security: SECURITY,
+      method: "get",
+      path: "/workspaces/{workspaceId}/tasks/{taskId}/activity",
+      summary: "what the agent did, per turn, in the turns' order (ours: an addition to the reference)",
+      description:
+        "An addition to the reference (x-baton-addition). The activity an agent adapter recorded in each turn (the ACP adapter: its session updates such as tool calls, plan entries and messages, and the permission requests it answered), sanitised and bounded to 4 MiB a turn, the oldest dropped behind a `dropped` marker. Never part of the conversation. Any member of the workspace, for a task of any source.",
+      "x-baton-addition": true,
+      middleware: gate("GET", "activity", true),
+      request: { params: taskParams, query: ActivityListQuerySchema },
+      responses: {
+        200: json(ActivityListSchema, "a page of turns; pass next as after for the next page"),
+        ...errors({ 400: "invalid_cursor, invalid_limit", ...COMMON }),
+      },
+    }),
+    async (c) => {
+      const { taskId } = c.req.valid("param");
+      return c.json(
+        await listActivity(ctx(), c.get("membership").workspaceId, taskId, c.req.valid("query")),
         200,
       );
     },

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { WIRE_ERRORS } from "../../../transport/wire.js";
 import { DomainError } from "../../domain/errors.js";
-import { PAUSE_REASONS, TASK_SOURCES, TASK_STATUSES } from "../../domain/tasks/statuses.js";
+import { PAUSE_REASONS, TASK_SOURCES, TASK_STATUSES, TURN_STATES } from "../../domain/tasks/statuses.js";
 import { checkIdempotencyKey, checkPrompt, checkRepoShape, checkTitle } from "../../domain/tasks/validate.js";
 import { ApiError } from "./errors.js";
 import { API_ERRORS, API_HEADERS, type ApiErrorCode, LIMITS } from "./wire.js";
@@ -108,6 +108,40 @@ export const TaskListSchema = z
 export const MessageListSchema = z
   .object({ messages: z.array(MessageSchema), next: z.string().nullable() })
   .meta({ id: "MessageList" });
+
+/** Ours: one thing the agent did (the ACP adapter's records: its session updates, permission answers, Baton's tools). */
+export const ActivityRecordSchema = z
+  .object({
+    at: Timestamp,
+    kind: z
+      .string()
+      .describe(
+        "the ACP session update's kind (tool_call, tool_call_update, plan, agent_message_chunk, …), permission, baton_tool, or dropped (the marker ahead of a turn's records when its oldest were dropped)",
+      ),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe("the update as the agent sent it, less its kind; every text in it sanitised and bounded"),
+  })
+  .meta({ id: "ActivityRecord" });
+export const ActivityTurnSchema = z
+  .object({
+    turnId: z.string().describe("the turn's id, the `after` cursor"),
+    number: z.number().int().min(1).describe("the turn's place among the task's turns, from 1"),
+    state: z.enum(TURN_STATES),
+    startedAt: Timestamp.nullable(),
+    endedAt: Timestamp.nullable(),
+    recordedAt: Timestamp,
+    dropped: z
+      .number()
+      .int()
+      .min(0)
+      .describe("records dropped from the turn's start to keep it within 4 MiB"),
+    records: z.array(ActivityRecordSchema),
+  })
+  .meta({ id: "ActivityTurn" });
+export const ActivityListSchema = z
+  .object({ turns: z.array(ActivityTurnSchema), next: z.string().nullable() })
+  .meta({ id: "ActivityList" });
 export const StartTaskResponseSchema = z
   .object({ task: TaskSchema, messageId: z.string() })
   .meta({ id: "StartTaskResponse" });
@@ -187,6 +221,15 @@ export const MessageListQuerySchema = z.object({
     .optional()
     .describe(
       `${LIMITS.messagePage.min} to ${LIMITS.messagePage.max}, default ${LIMITS.messagePage.default}`,
+    ),
+});
+export const ActivityListQuerySchema = z.object({
+  after: z.string().optional().describe("turnId of the last turn read"),
+  limit: z
+    .string()
+    .optional()
+    .describe(
+      `turns per page, ${LIMITS.activityPage.min} to ${LIMITS.activityPage.max}, default ${LIMITS.activityPage.default}; a page ends early once its records pass 16 MiB`,
     ),
 });
 export const TicketQuerySchema = z.object({

@@ -15,6 +15,9 @@ export const API_PATHS = {
     `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}/stop`,
   messages: (workspaceId: string, taskId: string) =>
     `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}/messages`,
+  /** Ours, an addition to the reference: what the agent did, per turn. */
+  activity: (workspaceId: string, taskId: string) =>
+    `/v1/workspaces/${encodeURIComponent(workspaceId)}/tasks/${encodeURIComponent(taskId)}/activity`,
   tickets: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tickets`,
   delegate: (workspaceId: string) => `/v1/workspaces/${encodeURIComponent(workspaceId)}/tickets/delegate`,
 } as const;
@@ -27,6 +30,7 @@ export const API_ROUTE_PATTERNS = {
   task: "/v1/workspaces/:workspaceId/tasks/:taskId",
   stop: "/v1/workspaces/:workspaceId/tasks/:taskId/stop",
   messages: "/v1/workspaces/:workspaceId/tasks/:taskId/messages",
+  activity: "/v1/workspaces/:workspaceId/tasks/:taskId/activity",
   tickets: "/v1/workspaces/:workspaceId/tickets",
   delegate: "/v1/workspaces/:workspaceId/tickets/delegate",
 } as const;

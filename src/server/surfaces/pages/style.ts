@@ -50,17 +50,38 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:0.25rem 1rem;mar
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 ol.conversation{list-style:none;margin:0;padding:0}
-ol.conversation li{border:1px solid #d0d7de;border-left-width:6px;border-radius:4px;margin:0.75rem 0;padding:0.5rem 0.75rem}
-ol.conversation li.user{border-left-color:#0550ae;margin-left:1.5rem}
-ol.conversation li.agent{border-left-color:#1a7f37;margin-right:1.5rem}
-ol.conversation li.platform{border-left-style:dashed;border-left-color:#57606a;background:#f6f8fa}
+ol.conversation>li{border:1px solid #d0d7de;border-left-width:6px;border-radius:4px;margin:0.75rem 0;padding:0.5rem 0.75rem}
+ol.conversation>li.user{border-left-color:#0550ae;margin-left:1.5rem}
+ol.conversation>li.agent{border-left-color:#1a7f37;margin-right:1.5rem}
+ol.conversation>li.platform{border-left-style:dashed;border-left-color:#57606a;background:#f6f8fa}
 ol.conversation .meta{margin:0}
 ol.conversation .who{font-weight:700}
-ol.conversation .body{white-space:pre-wrap;overflow-wrap:anywhere;margin:0.25rem 0 0}
+ol.conversation .body{overflow-wrap:anywhere;margin:0.25rem 0 0}
+.markdown>:first-child{margin-top:0}
+.markdown>:last-child{margin-bottom:0}
+.markdown pre{overflow-x:auto;background:#f6f8fa;padding:0.5rem;border-radius:4px}
+.markdown code{font-family:ui-monospace,monospace;font-size:0.9em}
+.markdown blockquote{margin:0.5rem 0;padding-left:0.75rem;border-left:3px solid #d0d7de;color:#57606a}
+.markdown table{width:auto}
+.markdown .align-right{text-align:right}
+.markdown .align-center{text-align:center}
+details.turn-activity{border:1px solid #d0d7de;border-radius:4px;margin:0.75rem 0;padding:0.5rem 0.75rem}
+details.turn-activity summary{cursor:pointer;font-weight:600}
+ol.activity{list-style:none;margin:0.5rem 0 0;padding:0}
+ol.activity>li{border-top:1px solid #d0d7de;padding:0.375rem 0;overflow-wrap:anywhere}
+ol.activity .label{font-weight:600;margin:0}
+ol.activity .status{font-style:italic}
+ol.activity .paths{font-family:ui-monospace,monospace;font-size:0.85rem}
+ol.plan-entries{margin:0.25rem 0;padding-left:1.25rem}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 form.inline{display:inline}
 @media (max-width:40rem){
-  ol.conversation li.user,ol.conversation li.agent{margin-left:0;margin-right:0}
+  ol.conversation>li.user,ol.conversation>li.agent{margin-left:0;margin-right:0}
+  .markdown table{display:table;width:auto}
+  .markdown thead{position:static;width:auto;height:auto;overflow:visible;clip:auto;display:table-header-group}
+  .markdown tbody{display:table-row-group}
+  .markdown tr{display:table-row;padding:0}
+  .markdown th,.markdown td{display:table-cell;width:auto;padding:0.25rem}
   thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
   table,tbody,tr,td{display:block;width:100%}
   tr{border-bottom:1px solid #d0d7de;padding:0.5rem 0}

@@ -1,7 +1,9 @@
 // Conversation entries (pure), shared by the task page and its polling answer: who spoke is said in words (a
-// label) and repeated by the entry's style, never by colour alone.
+// label) and repeated by the entry's style, never by colour alone. Bodies are Markdown (markdown.ts): agents
+// answer in it, and the code host shows the same text so.
 import type { ApiMessage } from "../../../domain/tasks/views.js";
 import { type Html, html } from "../html.js";
+import { renderMarkdown } from "../markdown.js";
 import { renderTime } from "./time.js";
 
 /** The label of each kind of entry; the agent's `clarify` is a question waiting for the user. */
@@ -16,7 +18,7 @@ export function entryLabel(entry: Pick<ApiMessage, "role" | "kind">): string {
 export function renderEntry(entry: ApiMessage): Html {
   return html`<li class="${entry.role} ${entry.kind}" id="entry-${entry.id}" data-entry="${entry.id}">
 <p class="meta"><span class="who">${entryLabel(entry)}</span> · ${renderTime(entry.createdAt)}</p>
-<p class="body">${entry.body}</p>
+<div class="body markdown">${renderMarkdown(entry.body)}</div>
 </li>`;
 }
 

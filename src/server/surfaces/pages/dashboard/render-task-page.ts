@@ -1,10 +1,11 @@
 // The task page's body (pure): the task's facts, its conversation (or, for an issue's task, where it is kept), a
-// follow-up box and Stop. The conversation carries its polling address and last entry for the dashboard script;
+// follow-up box and Stop, then what the agent did in each turn (render-activity.ts), apart from the conversation. The conversation carries its polling address and last entry for the dashboard script;
 // without the script, a reload shows the same.
 import type { ApiMessage, ApiTask } from "../../../domain/tasks/views.js";
 import { type Html, html, nothing } from "../html.js";
 import { CSRF_FIELD } from "../wire.js";
 import type { QueuePlace } from "./queue.js";
+import { type ActivityView, renderActivity } from "./render-activity.js";
 import { renderEntries } from "./render-entries.js";
 import { renderStatus } from "./render-status.js";
 import { SOURCE_WORDS } from "./render-task-list.js";
@@ -27,6 +28,8 @@ export interface TaskPageView {
   place: QueuePlace | undefined;
   /** The conversation, or why the API keeps it elsewhere (an issue's task). */
   conversation: { entries: readonly ApiMessage[] } | { elsewhere: string };
+  /** What the agent did, per turn (the latest turns). */
+  activity: ActivityView;
   csrfToken: string;
   /** A fresh idempotency key for the follow-up form (or the one of a refused send, kept with its text). */
   followUpKey: string;
@@ -48,7 +51,8 @@ ${renderFacts(view)}
 <h2 id="conversation-heading">Conversation</h2>
 ${renderConversation(view)}
 </section>
-${"entries" in view.conversation ? renderFollowUp(view) : nothing}`;
+${"entries" in view.conversation ? renderFollowUp(view) : nothing}
+${renderActivity(view.activity)}`;
 }
 
 function renderFacts(view: TaskPageView): Html {

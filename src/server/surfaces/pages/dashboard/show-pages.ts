@@ -2,6 +2,7 @@
 // which comes back with its reason and what was typed).
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { listLatestActivity } from "../../../domain/tasks/read-activity.js";
 import { readTask } from "../../../domain/tasks/read-tasks.js";
 import { enabledReposOf } from "../../../domain/tickets/ticket-store.js";
 import type { PagesDeps } from "../deps.js";
@@ -14,6 +15,9 @@ import { renderTaskPage, type TaskPageView } from "./render-task-page.js";
 import { NOTICE_WORDS, NoticeSchema } from "./task-wire.js";
 
 type PageContext = Context<PagesEnv>;
+
+/** Turns of activity a task page shows (the latest); the API pages through all of them. */
+export const ACTIVITY_TURNS_SHOWN = 10;
 
 export const frameOf = (c: PageContext, access: WorkspaceAccess) => ({
   user: c.get("webUser"),
@@ -46,6 +50,7 @@ export async function showTaskPage(
     task,
     place: (await queuePlacesOf(ctx, ws)).get(task.id),
     conversation: await readConversation(ctx, ws, task.id),
+    activity: await guard(() => listLatestActivity(ctx, ws, task.id, ACTIVITY_TURNS_SHOWN)),
     csrfToken: c.get("csrfToken"),
     followUpKey: randomUUID(),
     notice: notice.success && !extra.error ? NOTICE_WORDS[notice.data] : undefined,

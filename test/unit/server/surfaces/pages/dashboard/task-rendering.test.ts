@@ -108,6 +108,7 @@ describe("escaping", () => {
       task: TASK,
       place: undefined,
       conversation: { entries: [] },
+      activity: { turns: [], earlier: 0 },
       csrfToken: "c",
       followUpKey: "k",
       followUpText: "</textarea><b>kept</b>",
@@ -123,6 +124,7 @@ describe("escaping", () => {
       task: { ...TASK, source: "tracker" },
       place: undefined,
       conversation: { elsewhere: "this task started from the tracker; its conversation stays on the issue" },
+      activity: { turns: [], earlier: 0 },
       csrfToken: "c",
       followUpKey: "k",
     }).toString();
