@@ -254,7 +254,7 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       prompt: "Say hello from Baton in the README, run the check and open a PR.",
       repo: "acme/api",
     });
-    expect(started.status).toBe(201);
+    expect(started.status).toBe(202);
     const taskId = started.body.id as string;
     const { task, messages } = await settled(taskId);
     try {
@@ -328,7 +328,7 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       prompt: "Say hello.",
       repo: "acme/nokey",
     });
-    expect(started.status).toBe(201);
+    expect(started.status).toBe(202);
     const { task, messages } = await settled(started.body.id);
     expect(task.status).toBe("needs_access");
     expect(messages.at(-1)?.body).toContain(
