@@ -52,6 +52,8 @@ const pullJson = (repo: FakeRepo, issue: FakeIssue, req: ApiRequest) => ({
   id: issue.id,
   number: issue.number,
   title: issue.title,
+  body: issue.body,
+  draft: issue.pull!.draft,
   state: issue.state,
   html_url: `${req.webUrl}/${repo.fullName}/pull/${issue.number}`,
   head: { ref: issue.pull!.head },
@@ -127,6 +129,12 @@ export async function answerInstallationRoute(
     }
     case "GET /pulls/:n":
       return issue?.pull ? { status: 200, body: pullJson(repo, issue, req) } : notFound;
+    case "PATCH /pulls/:n": {
+      if (!issue?.pull) return notFound;
+      if (typeof req.body.title === "string") issue.title = req.body.title;
+      if (typeof req.body.body === "string") issue.body = req.body.body;
+      return { status: 200, body: pullJson(repo, issue, req) };
+    }
     case "GET /issues/:n":
       return issue ? { status: 200, body: issueJson(state, repo, issue, req) } : notFound;
     case "POST /issues/:n/assignees": {
@@ -188,7 +196,7 @@ async function openPull(state: FakeState, repo: FakeRepo, req: ApiRequest): Prom
     state: "open",
     assignees: [],
     comments: [],
-    pull: { head, base, merged: false, mergedAt: null },
+    pull: { head, base, merged: false, mergedAt: null, draft: req.body.draft === true },
   };
   repo.issues.push(issue);
   return { status: 201, body: pullJson(repo, issue, req) };

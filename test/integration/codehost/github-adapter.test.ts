@@ -35,6 +35,26 @@ describe("the Codehost port over GitHub", () => {
     );
   });
 
+  it("openPullRequest sends body and draft; asking again for the same branch updates its title and body (PATCH)", async () => {
+    const adapter = h.adapter();
+    const { token } = await adapter.installationToken(String(INSTALLATION));
+    await h.push("acme/api", "baton/task-body", token);
+    const input = { ...base, repo: "acme/api", branch: "baton/task-body", taskId: "tsk_b" };
+    const opened = await adapter.openPullRequest({
+      ...input,
+      title: "One",
+      body: "## Disclosure",
+      draft: true,
+    });
+    const pull = () => h.fake.state.repos.get("acme/api")!.issues.find((i) => i.number === opened.number)!;
+    expect(pull()).toMatchObject({ title: "One", body: "## Disclosure", pull: { draft: true } });
+    expect(await adapter.openPullRequest({ ...input, title: "Two", body: "## Again" })).toEqual(opened);
+    expect(pull()).toMatchObject({ title: "Two", body: "## Again" });
+    expect(h.fake.state.log.map((r) => `${r.method} ${r.path}`)).toContain(
+      `PATCH /repos/acme/api/pulls/${opened.number}`,
+    );
+  });
+
   it("a branch that was never pushed is a CodehostError naming it", async () => {
     const call = h
       .adapter()

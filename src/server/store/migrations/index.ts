@@ -19,6 +19,7 @@ import { webhooks } from "./0083-webhooks.js";
 import { leases } from "./0090-leases.js";
 import { rateHits } from "./0091-rate-hits.js";
 import { processedOnce } from "./0092-processed-once.js";
+import { pullRequestBody } from "./0093-pull-request-body.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   leases,
   rateHits,
   processedOnce,
+  pullRequestBody,
 ];

@@ -38,7 +38,7 @@ export function createGithubPulls(
 ): Pick<Codehost, "openPullRequest" | "isMerged" | "readDefaultBranchFile"> {
   const { rest } = access;
   return {
-    async openPullRequest({ workspaceId, repo, branch, title, taskId }) {
+    async openPullRequest({ workspaceId, repo, branch, title, taskId, body, draft }) {
       const token = await access.tokenFor(workspaceId, repo);
       const info = readAnswer(
         RepoSchema,
@@ -50,7 +50,13 @@ export function createGithubPulls(
         method: "POST",
         path: GITHUB_ROUTES.pulls(repo),
         token,
-        body: { title, head: branch, base: info.default_branch, body: `Opened by Baton for task ${taskId}.` },
+        body: {
+          title,
+          head: branch,
+          base: info.default_branch,
+          body: body ?? `Opened by Baton for task ${taskId}.`,
+          draft: draft ?? false,
+        },
       });
       if (created.status === 201)
         return toOpened(readAnswer(PullSchema, created, [201], `open a pull request on ${repo}`));
@@ -67,7 +73,19 @@ export function createGithubPulls(
         [200],
         `list the pull requests of ${repo}`,
       );
-      if (listed[0]) return toOpened(listed[0]);
+      if (listed[0]) {
+        // A later turn's request updates what it says. REST cannot turn a pull request into a draft or back
+        // (GitHub's GraphQL mutations do): its draft state stays as it was opened.
+        const updated = await rest.request({
+          method: "PATCH",
+          path: GITHUB_ROUTES.pull(repo, listed[0].number),
+          token,
+          body: { title, ...(body === undefined ? {} : { body }) },
+        });
+        return toOpened(
+          readAnswer(PullSchema, updated, [200], `update pull request ${listed[0].number} of ${repo}`),
+        );
+      }
       throw new CodehostError(
         `branch ${branch} was not pushed to ${repo}, so no pull request can be opened (${validationText(created.body).trim() || "422"})`,
       );
