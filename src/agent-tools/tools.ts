@@ -45,8 +45,8 @@ export const AGENT_TOOLS = {
       openWorldHint: true,
     } as AgentToolAnnotations,
     answer: (input: InputOf<"open_pull_request">) =>
-      `Recorded${input.draft ? " as a draft" : ""}: when this turn ends, Baton commits what is uncommitted in ` +
-      "your checkout, pushes it as this task's branch and " +
+      `Recorded${input.draft ? " as a draft" : ""}: when this turn ends, Baton pushes this task's branch from ` +
+      "your checkout (committing what you left uncommitted there) and " +
       `opens the pull request "${input.title}", or updates the one it opened before. Nothing is pushed yet. ` +
       "Its body will not be yours as written: it will be Baton's disclosure (what `baton disclose` prints) " +
       "followed by your body as notes, so keep secrets and raw command output out of them. Calling this tool " +

@@ -69,7 +69,12 @@ export async function finishPullRequest(
   if (!pushed.ok) return { ok: false, reason: `the branch could not be pushed: ${clean(pushed.problem)}` };
   const disclosure = await discloseInSandbox(commands, {
     repo,
-    checks: request.checks ?? [],
+    // Cleaned before they reach the renderer, which may cut a long note (and a secret in it) past recognition.
+    checks: (request.checks ?? []).map((c) => ({
+      ...c,
+      name: clean(c.name),
+      ...(c.note === undefined ? {} : { note: clean(c.note) }),
+    })),
     signal,
     timeoutMs,
   });
