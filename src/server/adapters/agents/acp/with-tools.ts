@@ -14,6 +14,7 @@ import {
 import { createSanitiser } from "../../../../evidence/index.js";
 import type { ActivityRecord, AgentReply, RunTurnInput, TurnResult } from "../port.js";
 import { finishPullRequest, type PullRequestFinishOptions } from "../pull-request/index.js";
+import { agentEnvironment } from "./live-process.js";
 import { type AcpAgent, type AcpAgentOptions, createAcpAgent } from "./runner.js";
 import { EMPTY_TURN, MAX_REPLY_CHARS } from "./turn-result.js";
 
@@ -53,7 +54,7 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
       const finished = await finishPullRequest(input, applied.pullRequest, {
         ...options.push,
         baton: options.baton,
-        baseEnv: options.baseEnv,
+        hostEnv: agentEnvironment(options.baseEnv, input.sandbox.env),
       });
       const { result: replied } = applied;
       if (!finished.ok)

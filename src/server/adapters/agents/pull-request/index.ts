@@ -17,8 +17,8 @@ export { SERVICE_GIT_AUTHOR } from "./push-branch.js";
 export interface PullRequestFinishOptions {
   /** How `baton` runs on the service's machine (host sandboxes): an absolute Node and the built CLI. */
   baton: { command: string; args?: readonly string[] };
-  /** The service's PATH and HOME, under the sandbox's variables, for host sandboxes. */
-  baseEnv: Readonly<Record<string, string | undefined>>;
+  /** A host sandbox's commands run with these variables only: the agent's own (its sandbox's over PATH and HOME). */
+  hostEnv: Readonly<Record<string, string>>;
   /** Where a host sandbox's branch is pushed (the code host's URL); unset: the sandbox's BATON_GIT_URL. */
   gitUrl?: ((workspaceId: string, repo: string) => Promise<string>) | undefined;
   /** The Authorization header a host-side push sends (a real code host's installation); unset or null: none. */
@@ -53,7 +53,7 @@ export async function finishPullRequest(
   const title = clean(request.title).slice(0, 200);
   const commands = sandboxCommands(sandbox, {
     baton: [options.baton.command, ...(options.baton.args ?? [])],
-    baseEnv: options.baseEnv,
+    env: options.hostEnv,
   });
   const remote = await pushRemote(input, repo, options);
   if (!remote) return { ok: false, reason: `there is no code host URL to push ${repo} to` };

@@ -3,7 +3,6 @@
 // checkout is the agent's: its hooks and programs must not see the service's environment).
 
 import { loadExeca } from "../../processes/load-execa.js";
-import { agentEnvironment } from "../acp/live-process.js";
 import type { TurnSandbox } from "../port.js";
 
 export interface SandboxRun {
@@ -26,7 +25,7 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 export function sandboxCommands(
   sandbox: TurnSandbox,
-  host: { baton: readonly string[]; baseEnv: Readonly<Record<string, string | undefined>> },
+  host: { baton: readonly string[]; env: Readonly<Record<string, string>> },
 ): SandboxCommands {
   const { box } = sandbox;
   if (box)
@@ -47,7 +46,7 @@ export function sandboxCommands(
       const execa = await loadExeca();
       const result = await execa(argv[0]!, argv.slice(1), {
         cwd: sandbox.workdir,
-        env: { ...agentEnvironment(host.baseEnv, sandbox.env), ...options.env },
+        env: { ...host.env, ...options.env },
         extendEnv: false,
         stdin: "ignore",
         reject: false,

@@ -155,8 +155,13 @@ describe("open_pull_request through the service (host sandbox, local code host)"
     const second = await until(async () => {
       const row = await pullOf(id);
       return row && row.title === "Second" ? row : undefined;
+    }, "the follow-up's update of the pull request");
+    expect(second).toEqual({
+      number: first.number,
+      title: "Second",
+      body: (await disclosureIn(id, ["npm test=passed"])).markdown,
+      draft: 0,
     });
-    expect(second).toEqual({ number: first.number, title: "Second", body: expect.any(String), draft: 0 });
     expect(await git(["show", `baton/${id}:a.txt`])).toBe("2");
   });
 
