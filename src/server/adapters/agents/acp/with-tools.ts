@@ -51,18 +51,23 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
       const result = await inner.runTurn(input);
       const applied = applyRequests(result, readTurnRequests(await readBounded(file)), input);
       if (!applied.pullRequest) return applied.result;
+      const { result: replied } = applied;
+      const activity = replied.activity ? { activity: replied.activity } : {};
+      // A stopped turn pushes nothing (or stops pushing): the member stopped the work, not just the agent.
+      const stopped = { kind: "error", code: "stopped", reason: "the turn was stopped", ...activity } as const;
+      if (input.signal.aborted) return stopped;
       const finished = await finishPullRequest(input, applied.pullRequest, {
         ...options.push,
         baton: options.baton,
         hostEnv: agentEnvironment(options.baseEnv, input.sandbox.env),
       });
-      const { result: replied } = applied;
+      if (input.signal.aborted) return stopped;
       if (!finished.ok)
         return {
           kind: "error",
           code: "agent_failed",
           reason: `the pull request could not be opened: ${finished.reason}`,
-          ...(replied.activity ? { activity: replied.activity } : {}),
+          ...activity,
         };
       if (replied.kind !== "reply") return replied;
       return { ...replied, reply: { ...replied.reply, pullRequest: finished.pullRequest } };

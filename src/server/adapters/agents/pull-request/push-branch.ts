@@ -10,7 +10,7 @@ if [ ! -e "$dir/.git" ]; then echo "there is no git checkout of $1 at $dir" >&2;
 g() { git -C "$dir" -c core.hooksPath=/dev/null -c core.fsmonitor=false -c commit.gpgSign=false "$@"; }
 g checkout --quiet -B "$2"
 g add --all
-if ! g diff --cached --quiet; then g commit --quiet --no-verify -m "$4"; fi
+if ! g diff --cached --quiet --no-ext-diff --no-textconv; then g commit --quiet --no-verify -m "$4"; fi
 g push --quiet --force "$3" "HEAD:refs/heads/$2"
 g rev-parse HEAD`;
 

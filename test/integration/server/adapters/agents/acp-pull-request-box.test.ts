@@ -120,4 +120,45 @@ describe("open_pull_request in a sandbox box", () => {
       "fixed",
     );
   });
+
+  it("a turn stopped while the service pushes ends `stopped`, not with a pull request", async () => {
+    const codehost = createLocalCodehost({ db, root: join(dir, "codehost"), now: () => new Date() });
+    const home = join(dir, "stop-home");
+    const env = {
+      HOME: home,
+      BATON_CHECKOUT_ROOT: join(home, "checkouts"),
+      BATON_GIT_URL: await codehost.gitUrl("ws_1", "acme/api"),
+    };
+    const controller = new AbortController();
+    const box = localBox(env, []);
+    const spec = { repo: "acme/api", files: { "x.txt": "x\n" }, pr: { title: "Stopped" } };
+    const result = await agent.runTurn({
+      task: { id: "task_stop", workspaceId: "ws_1", title: "Stop", repo: "acme/api", source: "api" },
+      conversation: [
+        {
+          id: "msg_1",
+          role: "user",
+          kind: "message",
+          body: `go #change\nchange-spec: ${JSON.stringify(spec)}`,
+          createdAt: "2026-01-01T00:00:00.000Z",
+        },
+      ],
+      sandbox: {
+        id: "sbx_stop",
+        workdir: join(dir, "stop-work"),
+        env,
+        secrets: [],
+        // The member stops the task while the push runs.
+        box: {
+          ...box,
+          exec: (argv, options) => {
+            controller.abort();
+            return box.exec(argv, options);
+          },
+        },
+      },
+      signal: controller.signal,
+    });
+    expect(result).toEqual(expect.objectContaining({ kind: "error", code: "stopped" }));
+  });
 });
