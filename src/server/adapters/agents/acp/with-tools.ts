@@ -54,7 +54,12 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
       const { result: replied } = applied;
       const activity = replied.activity ? { activity: replied.activity } : {};
       // A stopped turn pushes nothing (or stops pushing): the member stopped the work, not just the agent.
-      const stopped = { kind: "error", code: "stopped", reason: "the turn was stopped", ...activity } as const;
+      const stopped = {
+        kind: "error",
+        code: "stopped",
+        reason: "the turn was stopped",
+        ...activity,
+      } as const;
       if (input.signal.aborted) return stopped;
       const finished = await finishPullRequest(input, applied.pullRequest, {
         ...options.push,
