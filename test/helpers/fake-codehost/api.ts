@@ -50,6 +50,7 @@ export function issueJson(_state: FakeState, repo: FakeRepo, issue: FakeIssue, r
 
 const pullJson = (repo: FakeRepo, issue: FakeIssue, req: ApiRequest) => ({
   id: issue.id,
+  node_id: `PR_${issue.id}`,
   number: issue.number,
   title: issue.title,
   body: issue.body,
@@ -90,6 +91,7 @@ export async function answerInstallationRoute(
 ): Promise<ApiAnswer> {
   if (req.path === "/installation/repositories" && req.method === "GET") return listRepos(installation, req);
   if (req.path === "/search/issues" && req.method === "GET") return search(state, installation, req);
+  if (req.path === "/graphql" && req.method === "POST") return draftMutation(state, installation, req);
   const match = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(req.path);
   const repo = match && installation.repos.includes(match[1]!) ? state.repos.get(match[1]!) : undefined;
   if (!match || !repo) return notFound;
@@ -229,5 +231,24 @@ function search(state: FakeState, installation: FakeInstallation, req: ApiReques
   return {
     status: 200,
     body: { total_count: items.length, incomplete_results: false, items: items.slice(0, perPage) },
+  };
+}
+
+/** GraphQL, only the two draft mutations; like GitHub, a failure is a 200 with `errors`. */
+function draftMutation(state: FakeState, installation: FakeInstallation, req: ApiRequest): ApiAnswer {
+  const query = String(req.body.query ?? "");
+  const id = String((req.body.variables as { id?: unknown } | undefined)?.id ?? "");
+  const toDraft = query.includes("convertPullRequestToDraft");
+  if (!toDraft && !query.includes("markPullRequestReadyForReview"))
+    return { status: 200, body: { errors: [{ message: "the fake knows only the draft mutations" }] } };
+  for (const name of installation.repos)
+    for (const issue of state.repos.get(name)?.issues ?? [])
+      if (issue.pull && `PR_${issue.id}` === id) {
+        issue.pull.draft = toDraft;
+        return { status: 200, body: { data: { pullRequest: { isDraft: toDraft } } } };
+      }
+  return {
+    status: 200,
+    body: { errors: [{ message: `Could not resolve to a node with the global id of '${id}'` }] },
   };
 }
