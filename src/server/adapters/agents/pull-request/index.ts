@@ -47,7 +47,8 @@ export async function finishPullRequest(
   const repo = task.repo;
   if (!repo)
     return { ok: false, reason: "the agent asked for a pull request but the task has no repository" };
-  const clean = (text: string) => createSanitiser({ secrets: sandbox.secrets }).sanitise(text).text;
+  const sanitiser = createSanitiser({ secrets: sandbox.secrets });
+  const clean = (text: string) => sanitiser.sanitise(text).text;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const branch = `baton/${task.id}`;
   const title = clean(request.title).slice(0, 200);
