@@ -11,6 +11,7 @@ export {
   AskUserInputSchema,
   type OpenPullRequestInput,
   OpenPullRequestInputSchema,
+  type ReportedCheck,
   type TurnRequest,
   TurnRequestSchema,
 } from "./schemas.js";

@@ -28,6 +28,33 @@ const BodySchema = z
 
 const DraftSchema = z.boolean().describe("Open it as a draft (default false)");
 
+/** One required check as `baton disclose --check` takes it: no `=` in the name, one line each. */
+const CheckSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(AGENT_TOOLS_LIMITS.checkNameChars)
+    .regex(/^[^=\r\n]*$/, "must be one line without '='")
+    .describe("The check as the repository's agent instructions name it, e.g. `npm test`"),
+  result: z.enum(["passed", "failed", "not_run"]).describe("What happened when you ran it"),
+  note: z
+    .string()
+    .trim()
+    .max(AGENT_TOOLS_LIMITS.checkNoteChars)
+    .regex(/^[^\r\n]*$/, "must be one line")
+    .optional()
+    .describe("Why it failed or did not run, in a few words; never raw output"),
+});
+
+const ChecksSchema = z
+  .array(CheckSchema)
+  .max(AGENT_TOOLS_LIMITS.checks)
+  .describe(
+    "Every check the repository's agent instructions require, with its result. Baton's disclosure lists them; " +
+      "the pull request is a draft when one failed or did not run",
+  );
+
 export const AskUserInputSchema = z.object({ question: QuestionSchema });
 export type AskUserInput = z.infer<typeof AskUserInputSchema>;
 
@@ -35,8 +62,10 @@ export const OpenPullRequestInputSchema = z.object({
   title: TitleSchema,
   body: BodySchema.optional(),
   draft: DraftSchema.optional(),
+  checks: ChecksSchema.optional(),
 });
 export type OpenPullRequestInput = z.infer<typeof OpenPullRequestInputSchema>;
+export type ReportedCheck = z.infer<typeof CheckSchema>;
 
 /** When the call was made, in UTC (`2026-11-28T09:15:02.113Z`). */
 const AtSchema = z.iso.datetime();
@@ -50,6 +79,7 @@ export const TurnRequestSchema = z.discriminatedUnion("tool", [
     title: TitleSchema,
     body: BodySchema.optional(),
     draft: DraftSchema,
+    checks: ChecksSchema.optional(),
   }),
 ]);
 export type TurnRequest = z.infer<typeof TurnRequestSchema>;

@@ -31,10 +31,12 @@ export const AGENT_TOOLS = {
   open_pull_request: {
     title: "Open or update the pull request",
     description:
-      "Ask Baton to open this task's pull request, or update the one it opened before, once your work is " +
-      "committed on the current branch. Baton pushes the branch and opens the pull request when your turn " +
-      "ends: do not push or open one yourself. Set draft when a required check could not run or failed (Baton " +
-      "also opens a draft when its disclosure says a required check did not pass).",
+      "Ask Baton to open this task's pull request, or update the one it opened before, from your checkout of " +
+      "the task's repository ($BATON_CHECKOUT_ROOT/<owner>/<name>). Baton commits what you left uncommitted " +
+      "there, pushes it as the task's branch and opens the pull request when your turn ends: do not push or " +
+      "open one yourself. Report every check the repository's agent instructions require in checks. Set draft " +
+      "when a required check could not run or failed (Baton also opens a draft when its disclosure says a " +
+      "required check did not pass or was not reported).",
     inputSchema: OpenPullRequestInputSchema,
     annotations: {
       readOnlyHint: false,
@@ -43,7 +45,8 @@ export const AGENT_TOOLS = {
       openWorldHint: true,
     } as AgentToolAnnotations,
     answer: (input: InputOf<"open_pull_request">) =>
-      `Recorded${input.draft ? " as a draft" : ""}: when this turn ends, Baton pushes this task's branch and ` +
+      `Recorded${input.draft ? " as a draft" : ""}: when this turn ends, Baton pushes this task's branch from ` +
+      "your checkout (committing what you left uncommitted there) and " +
       `opens the pull request "${input.title}", or updates the one it opened before. Nothing is pushed yet. ` +
       "Its body will not be yours as written: it will be Baton's disclosure (what `baton disclose` prints) " +
       "followed by your body as notes, so keep secrets and raw command output out of them. Calling this tool " +

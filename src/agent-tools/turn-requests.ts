@@ -3,6 +3,7 @@
 import {
   type AskUserInput,
   type OpenPullRequestInput,
+  type ReportedCheck,
   type TurnRequest,
   TurnRequestSchema,
 } from "./schemas.js";
@@ -22,6 +23,7 @@ export function renderTurnRequest(call: AgentToolCall, at: Date): string {
           title: call.input.title,
           ...(call.input.body === undefined ? {} : { body: call.input.body }),
           draft: call.input.draft ?? false,
+          ...(call.input.checks === undefined ? {} : { checks: call.input.checks }),
         };
   return `${JSON.stringify(TurnRequestSchema.parse(request))}\n`;
 }
@@ -31,7 +33,7 @@ export interface TurnRequests {
   /** The agent asked the user this (`ask_user`): the turn's reply is a `clarify`. */
   clarify?: { question: string };
   /** The agent asked for the task's pull request (`open_pull_request`). */
-  pullRequest?: { title: string; body?: string; draft: boolean };
+  pullRequest?: { title: string; body?: string; draft: boolean; checks?: ReportedCheck[] };
   /** Lines that were not a valid request (not JSON, an unknown tool, a value out of its limits): ignored. */
   skipped: number;
 }
@@ -52,6 +54,7 @@ export function readTurnRequests(text: string): TurnRequests {
         title: request.title,
         ...(request.body === undefined ? {} : { body: request.body }),
         draft: request.draft,
+        ...(request.checks === undefined ? {} : { checks: request.checks }),
       };
     }
   }

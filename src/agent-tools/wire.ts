@@ -18,6 +18,10 @@ export const AGENT_TOOLS_LIMITS = {
   questionChars: 10_000,
   titleChars: 200,
   bodyChars: 60_000,
+  /** Required checks one call may report, and the bounds of each one's name and note. */
+  checks: 50,
+  checkNameChars: 200,
+  checkNoteChars: 500,
   /**
    * The turn-requests file never grows past this: an agent calling in a loop gets a tool error, not a full disk.
    * A largest call is under 400 KB as one JSON line (60,000 characters, each at most six bytes escaped).

@@ -3,9 +3,14 @@
 // ACP_AGENT_MODE picks a broken agent (`no-init`, `garbage-at-start`); ACP_AGENT_LOAD=1 advertises loadSession,
 // with sessions kept as files under ACP_AGENT_STATE so a new process can load them; every message it receives
 // is appended to ACP_AGENT_LOG as one JSON line with its pid. `#ask` and `#pr` call Baton's tools through the MCP
-// server the session was given in `mcpServers` (the SDK's MCP client over stdio), as a real agent does.
+// server the session was given in `mcpServers` (the SDK's MCP client over stdio), as a real agent does. `#change`
+// works a repository as a coding agent does: the prompt's last `change-spec: <json>` line says which repository
+// to clone (from BATON_GIT_URL into BATON_CHECKOUT_ROOT), which files to write there (and whether to commit
+// them), which files to leave under HOME (a saved handoff, as `baton env activate` would) and the arguments of
+// its `open_pull_request` call; `$HOME` and `$BATON_TURN_TOKEN` in the spec become the variables' values.
+import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { Client } from "@modelcontextprotocol/client";
@@ -224,6 +229,35 @@ const BEHAVIOURS = {
     await callBatonTool(sessionId, "open_pull_request", { title: "Fix the flaky login test", draft: true });
     await say(client, sessionId, "Opened the pull request.");
     return ["end_turn", "pr"];
+  },
+  async change(client, sessionId, prompt) {
+    const text = prompt.map((block) => block.text ?? "").join("\n");
+    const line = [...text.matchAll(/^change-spec: (.*)$/gm)].at(-1)?.[1] ?? "{}";
+    const spec = JSON.parse(
+      line
+        .replaceAll("$HOME", process.env.HOME ?? "")
+        .replaceAll("$BATON_TURN_TOKEN", process.env.BATON_TURN_TOKEN ?? ""),
+    );
+    const root = process.env.BATON_CHECKOUT_ROOT ?? join(process.env.HOME ?? "", "checkouts");
+    const checkout = join(root, spec.repo);
+    if (spec.clone !== false && !existsSync(join(checkout, ".git")))
+      execFileSync("git", ["clone", "--quiet", process.env.BATON_GIT_URL, checkout], { stdio: "ignore" });
+    const write = (base, files) => {
+      for (const [path, content] of Object.entries(files ?? {})) {
+        mkdirSync(dirname(join(base, path)), { recursive: true });
+        writeFileSync(join(base, path), content);
+      }
+    };
+    if (spec.clone !== false) write(checkout, spec.files);
+    write(process.env.HOME ?? "", spec.homeFiles);
+    if (spec.commit) {
+      const git = (args) => execFileSync("git", ["-C", checkout, ...args], { stdio: "ignore" });
+      git(["add", "--all"]);
+      git(["-c", "user.name=Agent", "-c", "user.email=agent@example.invalid", "commit", "-qm", spec.commit]);
+    }
+    await callBatonTool(sessionId, "open_pull_request", spec.pr);
+    await say(client, sessionId, "Changed it and asked for the pull request.");
+    return ["end_turn", "changed"];
   },
   async long(client, sessionId) {
     for (let i = 0; i < 30; i++) await say(client, sessionId, "y".repeat(5000));

@@ -50,8 +50,11 @@ export function issueJson(_state: FakeState, repo: FakeRepo, issue: FakeIssue, r
 
 const pullJson = (repo: FakeRepo, issue: FakeIssue, req: ApiRequest) => ({
   id: issue.id,
+  node_id: `PR_${issue.id}`,
   number: issue.number,
   title: issue.title,
+  body: issue.body,
+  draft: issue.pull!.draft,
   state: issue.state,
   html_url: `${req.webUrl}/${repo.fullName}/pull/${issue.number}`,
   head: { ref: issue.pull!.head },
@@ -88,6 +91,7 @@ export async function answerInstallationRoute(
 ): Promise<ApiAnswer> {
   if (req.path === "/installation/repositories" && req.method === "GET") return listRepos(installation, req);
   if (req.path === "/search/issues" && req.method === "GET") return search(state, installation, req);
+  if (req.path === "/graphql" && req.method === "POST") return draftMutation(state, installation, req);
   const match = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(req.path);
   const repo = match && installation.repos.includes(match[1]!) ? state.repos.get(match[1]!) : undefined;
   if (!match || !repo) return notFound;
@@ -127,6 +131,12 @@ export async function answerInstallationRoute(
     }
     case "GET /pulls/:n":
       return issue?.pull ? { status: 200, body: pullJson(repo, issue, req) } : notFound;
+    case "PATCH /pulls/:n": {
+      if (!issue?.pull) return notFound;
+      if (typeof req.body.title === "string") issue.title = req.body.title;
+      if (typeof req.body.body === "string") issue.body = req.body.body;
+      return { status: 200, body: pullJson(repo, issue, req) };
+    }
     case "GET /issues/:n":
       return issue ? { status: 200, body: issueJson(state, repo, issue, req) } : notFound;
     case "POST /issues/:n/assignees": {
@@ -188,7 +198,7 @@ async function openPull(state: FakeState, repo: FakeRepo, req: ApiRequest): Prom
     state: "open",
     assignees: [],
     comments: [],
-    pull: { head, base, merged: false, mergedAt: null },
+    pull: { head, base, merged: false, mergedAt: null, draft: req.body.draft === true },
   };
   repo.issues.push(issue);
   return { status: 201, body: pullJson(repo, issue, req) };
@@ -221,5 +231,24 @@ function search(state: FakeState, installation: FakeInstallation, req: ApiReques
   return {
     status: 200,
     body: { total_count: items.length, incomplete_results: false, items: items.slice(0, perPage) },
+  };
+}
+
+/** GraphQL, only the two draft mutations; like GitHub, a failure is a 200 with `errors`. */
+function draftMutation(state: FakeState, installation: FakeInstallation, req: ApiRequest): ApiAnswer {
+  const query = String(req.body.query ?? "");
+  const id = String((req.body.variables as { id?: unknown } | undefined)?.id ?? "");
+  const toDraft = query.includes("convertPullRequestToDraft");
+  if (!toDraft && !query.includes("markPullRequestReadyForReview"))
+    return { status: 200, body: { errors: [{ message: "the fake knows only the draft mutations" }] } };
+  for (const name of installation.repos)
+    for (const issue of state.repos.get(name)?.issues ?? [])
+      if (issue.pull && `PR_${issue.id}` === id) {
+        issue.pull.draft = toDraft;
+        return { status: 200, body: { data: { pullRequest: { isDraft: toDraft } } } };
+      }
+  return {
+    status: 200,
+    body: { errors: [{ message: `Could not resolve to a node with the global id of '${id}'` }] },
   };
 }

@@ -10,7 +10,9 @@ export interface FakeIssue {
   assignees: string[];
   comments: { id: number; body: string; user: string }[];
   /** Set for a pull request. */
-  pull?: { head: string; base: string; merged: boolean; mergedAt: string | null } | undefined;
+  pull?:
+    | { head: string; base: string; merged: boolean; mergedAt: string | null; draft?: boolean }
+    | undefined;
 }
 
 export interface FakeRepo {

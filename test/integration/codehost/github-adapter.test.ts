@@ -35,6 +35,33 @@ describe("the Codehost port over GitHub", () => {
     );
   });
 
+  it("openPullRequest sends body and draft; asking again for the same branch updates title and body (PATCH) and draft (GraphQL)", async () => {
+    const adapter = h.adapter();
+    const { token } = await adapter.installationToken(String(INSTALLATION));
+    await h.push("acme/api", "baton/task-body", token);
+    const input = { ...base, repo: "acme/api", branch: "baton/task-body", taskId: "tsk_b" };
+    const opened = await adapter.openPullRequest({
+      ...input,
+      title: "One",
+      body: "## Disclosure",
+      draft: true,
+    });
+    const pull = () => h.fake.state.repos.get("acme/api")!.issues.find((i) => i.number === opened.number)!;
+    expect(pull()).toMatchObject({ title: "One", body: "## Disclosure", pull: { draft: true } });
+    expect(await adapter.openPullRequest({ ...input, title: "Two", body: "## Again" })).toEqual(opened);
+    expect(pull()).toMatchObject({ title: "Two", body: "## Again", pull: { draft: true } });
+    // Draft and back go through GraphQL (REST cannot change it); an unchanged state sends no mutation.
+    await adapter.openPullRequest({ ...input, title: "Two", draft: false });
+    expect(pull()).toMatchObject({ body: "## Again", pull: { draft: false } });
+    await adapter.openPullRequest({ ...input, title: "Two", draft: false });
+    await adapter.openPullRequest({ ...input, title: "Two", draft: true });
+    expect(pull().pull!.draft).toBe(true);
+    expect(h.fake.state.log.filter((r) => r.path === "/graphql")).toHaveLength(2);
+    expect(h.fake.state.log.map((r) => `${r.method} ${r.path}`)).toContain(
+      `PATCH /repos/acme/api/pulls/${opened.number}`,
+    );
+  });
+
   it("a branch that was never pushed is a CodehostError naming it", async () => {
     const call = h
       .adapter()

@@ -42,6 +42,46 @@ describe("renderTurnRequest", () => {
   });
 });
 
+describe("open_pull_request's checks", () => {
+  const checks = [
+    { name: "npm test", result: "not_run" as const, note: "needs postgres" },
+    { name: "npm run lint", result: "passed" as const },
+  ];
+
+  it("are kept in the line and read back as the agent reported them, for `baton disclose --check`", () => {
+    const rendered = line({ tool: "open_pull_request", input: { title: "Fix", checks } });
+    expect(readTurnRequests(rendered)).toEqual({
+      pullRequest: { title: "Fix", draft: false, checks },
+      skipped: 0,
+    });
+  });
+
+  it.each([
+    ["a name with '=' (the flag could not carry it)", { name: "a=b", result: "passed" }],
+    ["a name over two lines", { name: "npm\ntest", result: "passed" }],
+    ["a result that is not passed, failed or not_run", { name: "npm test", result: "skipped" }],
+    ["a note over two lines", { name: "npm test", result: "failed", note: "a\nb" }],
+    ["an empty name", { name: " ", result: "passed" }],
+  ])("a record with %s is skipped", (_, check) => {
+    const record = {
+      tool: "open_pull_request",
+      at: AT.toISOString(),
+      title: "t",
+      draft: false,
+      checks: [check],
+    };
+    expect(readTurnRequests(`${JSON.stringify(record)}\n`)).toEqual({ skipped: 1 });
+  });
+
+  it(`refuses more than ${AGENT_TOOLS_LIMITS.checks} checks`, () => {
+    const many = Array.from({ length: AGENT_TOOLS_LIMITS.checks + 1 }, (_, i) => ({
+      name: `check ${i}`,
+      result: "passed" as const,
+    }));
+    expect(() => line({ tool: "open_pull_request", input: { title: "t", checks: many } })).toThrow();
+  });
+});
+
 describe("readTurnRequests", () => {
   const ask = (question: string) => line({ tool: "ask_user", input: { question } });
   const pr = (title: string, extra: { body?: string; draft?: boolean } = {}) =>

@@ -211,6 +211,8 @@ export function parseReply(stdout: string, clean: (text: string) => string): Tur
             pullRequest: {
               ...pullRequest,
               ...(pullRequest.title ? { title: clean(pullRequest.title) } : {}),
+              // The port carries a description now: it reaches the code host, so it is cleaned as the reply is.
+              ...(pullRequest.body === undefined ? {} : { body: clean(pullRequest.body) }),
             },
           }
         : {}),

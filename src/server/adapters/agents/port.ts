@@ -1,6 +1,7 @@
 // The agent port (DESIGN "Task engine"): one call per turn. An adapter gets the task, its conversation so far,
 // the sandbox to work in and a signal that aborts when the turn is stopped; it answers with a reply (its answer
-// or a question), optionally a pull request it pushed and files it produced, or an error.
+// or a question), optionally a pull request it pushed (with its description and draft flag) and files it
+// produced, or an error.
 import { z } from "zod";
 import type { StreamingProcess } from "../processes/streaming-process.js";
 
@@ -64,6 +65,8 @@ export interface RunTurnInput {
 }
 
 const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+/** The longest pull-request description a code host takes (GitHub's limit). */
+export const PULL_REQUEST_BODY_CHARS = 65_536;
 const BRANCH = /^(?!.*\.\.)(?!\/)(?!.*\/$)[A-Za-z0-9._/-]{1,200}$/;
 
 /** The reply an agent program prints on stdout, and what every adapter returns for a successful turn. */
@@ -75,6 +78,10 @@ export const AgentReplySchema = z.object({
       repo: z.string().regex(REPO, "must be owner/name").optional(),
       branch: z.string().regex(BRANCH, "must be a branch name"),
       title: z.string().min(1).max(200).optional(),
+      /** The pull request's description (the `acp` adapter: the disclosure); unset: the code host's default. */
+      body: z.string().max(PULL_REQUEST_BODY_CHARS).optional(),
+      /** Open it, or turn it back, into a draft (default false). */
+      draft: z.boolean().optional(),
     })
     .optional(),
   files: z.array(z.string().min(1).max(500)).max(100).optional(),

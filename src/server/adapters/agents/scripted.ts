@@ -99,18 +99,28 @@ async function writeFiles(root: string, files: Record<string, string>): Promise<
   }
 }
 
-/** The variables git runs with: the scripted identity, and the header for the remote's origin when there is one. */
-export function scriptedGitEnvironment(remote: {
-  url: string;
-  header: string | null;
-}): Record<string, string> {
-  const base = {
-    GIT_AUTHOR_NAME: "Baton scripted agent",
-    GIT_AUTHOR_EMAIL: "agent@baton.invalid",
-    GIT_COMMITTER_NAME: "Baton scripted agent",
-    GIT_COMMITTER_EMAIL: "agent@baton.invalid",
-    GIT_CONFIG_NOSYSTEM: "1",
+/** The fixed author and committer of the commits the service makes, and git never asking for a password. */
+export function gitAuthorEnvironment(author: { name: string; email: string }): Record<string, string> {
+  return {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email,
     GIT_TERMINAL_PROMPT: "0",
+  };
+}
+
+/**
+ * The variables git runs with: the author (the scripted agent's unless given), and the header for the remote's
+ * origin when there is one.
+ */
+export function scriptedGitEnvironment(
+  remote: { url: string; header: string | null },
+  author = { name: "Baton scripted agent", email: "agent@baton.invalid" },
+): Record<string, string> {
+  const base = {
+    ...gitAuthorEnvironment(author),
+    GIT_CONFIG_NOSYSTEM: "1",
     // Only this process's entries count, never a GIT_CONFIG_COUNT of the service's own environment.
     GIT_CONFIG_COUNT: "0",
   };

@@ -1,6 +1,6 @@
 // The local code host: one bare git repository per workspace repository under a root folder (created with an
-// initial commit on `main`), pull requests numbered per repository in the store, `merged` when `main` contains
-// the branch's head, and issues held in the store (local-issues.ts).
+// initial commit on `main`), pull requests numbered per repository in the store with their title, body and draft
+// flag, `merged` when `main` contains the branch's head, and issues held in the store (local-issues.ts).
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -80,7 +80,22 @@ export function createLocalCodehost(options: { db: Store; root: string; now: () 
         "SELECT number, url, merged FROM pull_requests WHERE workspace_id = ? AND repo = ? AND branch = ?",
         [input.workspaceId, input.repo, input.branch],
       )) as { number: number; url: string; merged: number } | undefined;
-      if (existing) return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
+      if (existing) {
+        // A later turn's request updates what it says; what it leaves unset stays as it was.
+        await options.db.run(
+          `UPDATE pull_requests SET title = ?, body = coalesce(?, body), draft = coalesce(?, draft)
+           WHERE workspace_id = ? AND repo = ? AND number = ?`,
+          [
+            input.title,
+            input.body ?? null,
+            input.draft === undefined ? null : input.draft ? 1 : 0,
+            input.workspaceId,
+            input.repo,
+            existing.number,
+          ],
+        );
+        return { number: existing.number, url: existing.url, merged: existing.merged === 1 };
+      }
       return await options.db.transaction(async (tx) => {
         // Numbering reads the highest number and writes the next: one writer per repository at a time, or two
         // instances (PostgreSQL, read committed) would both take the same number.
@@ -93,8 +108,20 @@ export function createLocalCodehost(options: { db: Store; root: string; now: () 
         ).n;
         const url = `${pathToFileURL(dir).href}#pull/${next}`;
         await options.db.run(
-          "INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-          [input.workspaceId, input.repo, next, input.branch, input.taskId, url, options.now().toISOString()],
+          `INSERT INTO pull_requests (workspace_id, repo, number, branch, task_id, url, created_at, title, body, draft)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            input.workspaceId,
+            input.repo,
+            next,
+            input.branch,
+            input.taskId,
+            url,
+            options.now().toISOString(),
+            input.title,
+            input.body ?? `Opened by Baton for task ${input.taskId}.`,
+            input.draft ? 1 : 0,
+          ],
         );
         return { number: next, url, merged: false };
       });

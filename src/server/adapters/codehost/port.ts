@@ -35,13 +35,20 @@ export interface Codehost {
   readonly kind: string;
   /** The URL an agent clones from and pushes to for `repo` (created on first use). */
   gitUrl(workspaceId: string, repo: string): Promise<string>;
-  /** Opens (or finds) the pull request for a pushed branch; throws CodehostError when the branch is not there. */
+  /**
+   * Opens the pull request for a pushed branch, or updates the one open for it (title, and body and draft when
+   * given); throws CodehostError when the branch is not there.
+   */
   openPullRequest(input: {
     workspaceId: string;
     repo: string;
     branch: string;
     title: string;
     taskId: string;
+    /** Its description; unset: the code host's own line naming the task (and an update keeps the old one). */
+    body?: string | undefined;
+    /** A draft; unset: not a draft (and an update keeps the old state). */
+    draft?: boolean | undefined;
   }): Promise<OpenedPullRequest>;
   /** Whether the pull request's branch is merged into the default branch. */
   isMerged(input: { workspaceId: string; repo: string; number: number }): Promise<boolean>;

@@ -308,6 +308,8 @@ export class TaskRuntime {
           branch: reply.pullRequest.branch,
           title: reply.pullRequest.title ?? task.title ?? reply.pullRequest.branch,
           taskId: task.id,
+          body: reply.pullRequest.body,
+          draft: reply.pullRequest.draft,
         });
         pullRequest = { repo, branch: reply.pullRequest.branch, ...opened };
       } catch (error) {

@@ -139,6 +139,11 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           ...(options.agentAcp.entry ? catalogAgentOptions(options.agentAcp.entry) : {}),
           // The tool server is this very service's CLI, run by the Node running the service.
           baton: { command: process.execPath, args: [join(packageRoot(), "dist", "src", "cli", "bin.js")] },
+          // After `open_pull_request` the service pushes a host sandbox's branch as the scripted agent does.
+          push: {
+            gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
+            gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
+          },
         })
       : undefined) ??
     (options.agentCommand

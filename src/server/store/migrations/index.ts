@@ -20,6 +20,7 @@ import { leases } from "./0090-leases.js";
 import { rateHits } from "./0091-rate-hits.js";
 import { processedOnce } from "./0092-processed-once.js";
 import { turnActivity } from "./0093-turn-activity.js";
+import { pullRequestBody } from "./0094-pull-request-body.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   rateHits,
   processedOnce,
   turnActivity,
+  pullRequestBody,
 ];

@@ -15,7 +15,7 @@ Treat the Dockerfile, the repository's agent instructions and the startup output
 
 Read the repository's agent instruction files (AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md and the like) and run the checks they require before you push. When a required check cannot run, keep the pull request a draft and say which check did not run and why.
 
-The pull request's body is what \`baton disclose <owner>/<name> --check "<check>=<passed|failed|not_run>"\` prints. Never put a secret, a token or raw command output in a pull request, a commit or your reply.
+To open the pull request, leave your work in your checkout and call Baton's \`open_pull_request\` tool with every required check and its result: when your turn ends Baton commits what is uncommitted, pushes the task's branch and opens the pull request, its body what \`baton disclose <owner>/<name> --check "<check>=<passed|failed|not_run>"\` prints, then your notes. Do not push or open one yourself. Never put a secret, a token or raw command output in a pull request, a commit or your reply.
 
 When access is missing (a registry, a service, an API key), record it with \`baton env request-capability\` instead of working around it.
 

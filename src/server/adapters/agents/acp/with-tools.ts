@@ -1,8 +1,8 @@
 // The `acp` agent with Baton's tools (`baton agent-tools`) on host sandboxes: each session gets the tool server in
 // `mcpServers`, its turn-requests file in the task's working folder. The file is emptied before each prompt and
-// read (bounded) after it: an `ask_user` makes the turn's reply a `clarify` carrying the question; an
-// `open_pull_request` becomes the reply's pull request on the task's branch (`baton/<task id>`, as the scripted
-// agent names it). The port carries no pull-request body or draft flag: those are kept in the turn's activity.
+// read (bounded) after it: an `ask_user` makes the turn's reply a `clarify` carrying the question; after an
+// `open_pull_request` the service pushes the task's branch (`baton/<task id>`, as the scripted agent names it)
+// from the agent's checkout and the reply carries the pull request, its body the disclosure (pull-request/).
 import { mkdir, open, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import {
@@ -13,6 +13,7 @@ import {
 } from "../../../../agent-tools/index.js";
 import { createSanitiser } from "../../../../evidence/index.js";
 import type { ActivityRecord, AgentReply, RunTurnInput, SandboxBox, TurnResult } from "../port.js";
+import { finishPullRequest, type PullRequestFinishOptions } from "../pull-request/index.js";
 import { type BoxAgentSetup, missingKeyReason, prepareBoxAgent } from "./box-agent-setup.js";
 import {
   BOX_BATON,
@@ -21,6 +22,7 @@ import {
   readBoxRequests,
   resetBoxRequests,
 } from "./box-workspace.js";
+import { agentEnvironment } from "./live-process.js";
 import { type AcpAgent, type AcpAgentOptions, createAcpAgent } from "./runner.js";
 import { EMPTY_TURN, MAX_REPLY_CHARS } from "./turn-result.js";
 
@@ -29,6 +31,10 @@ export interface AcpAgentWithToolsOptions extends Omit<AcpAgentOptions, "mcpServ
   baton: { command: string; args?: readonly string[] };
   /** A catalog agent's set-up in the box before each start (its key, files and the proxy's CA). */
   boxAgent?: BoxAgentSetup;
+  /** How `baton` runs in a box (default: the image's Node and baton layer, BOX_BATON). */
+  boxBaton?: { command: string; args?: readonly string[] };
+  /** Where a host sandbox's branch is pushed and with what header (default: the sandbox's BATON_GIT_URL). */
+  push?: Pick<PullRequestFinishOptions, "gitUrl" | "gitAuthHeader" | "timeoutMs">;
 }
 
 /** The turn-requests file of a task's working folder (in its HOME, which only the task's agent writes). */
@@ -42,7 +48,10 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
     // In a box, the box's own baton and a file in its home; on the host, this service's and the working folder's.
     mcpServers: ({ sandbox }) => [
       sandbox.box
-        ? buildAgentToolsServerEntry({ baton: BOX_BATON, requestsFile: boxRequestsFile(sandbox.box) })
+        ? buildAgentToolsServerEntry({
+            baton: options.boxBaton ?? BOX_BATON,
+            requestsFile: boxRequestsFile(sandbox.box),
+          })
         : buildAgentToolsServerEntry({
             baton: options.baton,
             requestsFile: turnRequestsFile(sandbox.workdir),
@@ -75,16 +84,51 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
         }
         await resetBoxRequests(box);
         const result = await inner.runTurn(turn);
-        return applyRequests(result, readTurnRequests(await readBoxRequests(box)), input);
+        return finish(turn, result, readTurnRequests(await readBoxRequests(box)));
       }
       const file = turnRequestsFile(input.sandbox.workdir);
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       // Only this turn's calls count.
       await writeFile(file, "", { mode: 0o600 });
       const result = await inner.runTurn(input);
-      return applyRequests(result, readTurnRequests(await readBounded(file)), input);
+      return finish(input, result, readTurnRequests(await readBounded(file)));
     },
   };
+
+  /** The turn's tool requests applied to its result; an `open_pull_request` pushes the branch and opens it. */
+  async function finish(
+    input: RunTurnInput,
+    result: TurnResult,
+    requests: TurnRequests,
+  ): Promise<TurnResult> {
+    const applied = applyRequests(result, requests, input);
+    if (!applied.pullRequest) return applied.result;
+    const { result: replied } = applied;
+    const activity = replied.activity ? { activity: replied.activity } : {};
+    // A stopped turn pushes nothing (or stops pushing): the member stopped the work, not just the agent.
+    const stopped = {
+      kind: "error",
+      code: "stopped",
+      reason: "the turn was stopped",
+      ...activity,
+    } as const;
+    if (input.signal.aborted) return stopped;
+    const finished = await finishPullRequest(input, applied.pullRequest, {
+      ...options.push,
+      baton: options.baton,
+      hostEnv: agentEnvironment(options.baseEnv, input.sandbox, options.env),
+    });
+    if (input.signal.aborted) return stopped;
+    if (!finished.ok)
+      return {
+        kind: "error",
+        code: "agent_failed",
+        reason: `the pull request could not be opened: ${finished.reason}`,
+        ...activity,
+      };
+    if (replied.kind !== "reply") return replied;
+    return { ...replied, reply: { ...replied.reply, pullRequest: finished.pullRequest } };
+  }
 }
 
 /**
@@ -133,27 +177,26 @@ async function readBounded(file: string): Promise<string> {
   }
 }
 
-function applyRequests(result: TurnResult, requests: TurnRequests, input: RunTurnInput): TurnResult {
-  if (!requests.clarify && !requests.pullRequest && requests.skipped === 0) return result;
+/** The turn's result with its requests applied, and the pull request to finish when the turn answered. */
+function applyRequests(
+  result: TurnResult,
+  requests: TurnRequests,
+  input: RunTurnInput,
+): { result: TurnResult; pullRequest?: NonNullable<TurnRequests["pullRequest"]> } {
+  if (!requests.clarify && !requests.pullRequest && requests.skipped === 0) return { result };
   const clean = (text: string) => createSanitiser({ secrets: input.sandbox.secrets }).sanitise(text).text;
   const activity: ActivityRecord[] = [...(result.activity ?? []), ...toolRecords(requests, clean)];
   const text = result.kind === "reply" ? result.reply.body : "";
   // An agent that asked and said nothing more ended with an empty turn: the question is its reply.
   const answered = result.kind === "reply" || (result.kind === "error" && result.reason.endsWith(EMPTY_TURN));
-  if (!answered) return { ...result, activity };
+  if (!answered) return { result: { ...result, activity } };
   const reply: AgentReply = requests.clarify
     ? { kind: "clarify", body: bound(clean(requests.clarify.question).trim(), text) }
     : result.kind === "reply"
       ? { ...result.reply }
       : { kind: "response", body: "The agent asked to open a pull request." };
-  if (requests.pullRequest) {
-    reply.pullRequest = {
-      ...(input.task.repo ? { repo: input.task.repo } : {}),
-      branch: `baton/${input.task.id}`,
-      title: clean(requests.pullRequest.title).slice(0, 200),
-    };
-  }
-  return { kind: "reply", reply, activity };
+  const applied: TurnResult = { kind: "reply", reply, activity };
+  return requests.pullRequest ? { result: applied, pullRequest: requests.pullRequest } : { result: applied };
 }
 
 /** The question, then the agent's text if any, within the reply's bound. */
@@ -180,6 +223,15 @@ function toolRecords(requests: TurnRequests, clean: (text: string) => string): A
         title: clean(requests.pullRequest.title),
         ...(requests.pullRequest.body === undefined ? {} : { body: clean(requests.pullRequest.body) }),
         draft: requests.pullRequest.draft,
+        ...(requests.pullRequest.checks === undefined
+          ? {}
+          : {
+              checks: requests.pullRequest.checks.map((c) => ({
+                ...c,
+                name: clean(c.name),
+                ...(c.note === undefined ? {} : { note: clean(c.note) }),
+              })),
+            }),
       },
     });
   if (requests.skipped > 0) records.push({ at, kind: "baton_tool", data: { skipped: requests.skipped } });

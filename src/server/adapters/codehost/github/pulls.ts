@@ -3,8 +3,14 @@
 import type { Codehost, OpenedPullRequest } from "../port.js";
 import { CodehostError } from "../port.js";
 import { expectStatus, type RestClient, readAnswer } from "./rest.js";
-import { PullListSchema, PullSchema, RepoSchema, ValidationErrorSchema } from "./schemas.js";
-import { GITHUB_RAW_MEDIA_TYPE, GITHUB_ROUTES } from "./wire.js";
+import {
+  GraphqlAnswerSchema,
+  PullListSchema,
+  PullSchema,
+  RepoSchema,
+  ValidationErrorSchema,
+} from "./schemas.js";
+import { GITHUB_DRAFT_MUTATIONS, GITHUB_RAW_MEDIA_TYPE, GITHUB_ROUTES } from "./wire.js";
 
 export interface RepoAccess {
   rest: RestClient;
@@ -38,7 +44,7 @@ export function createGithubPulls(
 ): Pick<Codehost, "openPullRequest" | "isMerged" | "readDefaultBranchFile"> {
   const { rest } = access;
   return {
-    async openPullRequest({ workspaceId, repo, branch, title, taskId }) {
+    async openPullRequest({ workspaceId, repo, branch, title, taskId, body, draft }) {
       const token = await access.tokenFor(workspaceId, repo);
       const info = readAnswer(
         RepoSchema,
@@ -50,7 +56,13 @@ export function createGithubPulls(
         method: "POST",
         path: GITHUB_ROUTES.pulls(repo),
         token,
-        body: { title, head: branch, base: info.default_branch, body: `Opened by Baton for task ${taskId}.` },
+        body: {
+          title,
+          head: branch,
+          base: info.default_branch,
+          body: body ?? `Opened by Baton for task ${taskId}.`,
+          draft: draft ?? false,
+        },
       });
       if (created.status === 201)
         return toOpened(readAnswer(PullSchema, created, [201], `open a pull request on ${repo}`));
@@ -67,7 +79,26 @@ export function createGithubPulls(
         [200],
         `list the pull requests of ${repo}`,
       );
-      if (listed[0]) return toOpened(listed[0]);
+      const existing = listed[0];
+      if (existing) {
+        // A later turn's request updates what it says: title and body through REST, the draft state through
+        // GraphQL (REST cannot change it).
+        const updated = await rest.request({
+          method: "PATCH",
+          path: GITHUB_ROUTES.pull(repo, existing.number),
+          token,
+          body: { title, ...(body === undefined ? {} : { body }) },
+        });
+        const pull = readAnswer(
+          PullSchema,
+          updated,
+          [200],
+          `update pull request ${existing.number} of ${repo}`,
+        );
+        if (draft !== undefined && pull.draft !== undefined && pull.draft !== draft && pull.node_id)
+          await setDraft(rest, token, pull.node_id, draft, `pull request ${existing.number} of ${repo}`);
+        return toOpened(pull);
+      }
       throw new CodehostError(
         `branch ${branch} was not pushed to ${repo}, so no pull request can be opened (${validationText(created.body).trim() || "422"})`,
       );
@@ -92,4 +123,26 @@ export function createGithubPulls(
       return typeof body === "string" ? body : JSON.stringify(body);
     },
   };
+}
+
+/** Turns a pull request into a draft or marks it ready for review (GraphQL; GitHub.com's endpoint). */
+async function setDraft(rest: RestClient, token: string, id: string, draft: boolean, what: string) {
+  const answer = readAnswer(
+    GraphqlAnswerSchema,
+    await rest.request({
+      method: "POST",
+      path: GITHUB_ROUTES.graphql,
+      token,
+      body: {
+        query: draft ? GITHUB_DRAFT_MUTATIONS.toDraft : GITHUB_DRAFT_MUTATIONS.ready,
+        variables: { id },
+      },
+    }),
+    [200],
+    `${draft ? "turn" : "mark"} ${what} ${draft ? "into a draft" : "ready for review"}`,
+  );
+  if (answer.errors?.length)
+    throw new CodehostError(
+      `the code host would not ${draft ? "turn" : "mark"} ${what} ${draft ? "into a draft" : "ready for review"}: ${answer.errors.map((e) => e.message ?? "").join("; ")}`,
+    );
 }

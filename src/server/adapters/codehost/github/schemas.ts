@@ -17,6 +17,9 @@ export const RepoSchema = z.object({ default_branch: z.string() });
 
 export const PullSchema = z.object({
   number: z.number(),
+  /** GraphQL's id of the pull request: draft state changes only through GraphQL mutations. */
+  node_id: z.string().optional(),
+  draft: z.boolean().optional(),
   html_url: z.string(),
   merged: z.boolean().optional(),
   merged_at: z.string().nullable().optional(),
@@ -42,4 +45,9 @@ export const SearchIssuesSchema = z.object({ items: z.array(IssueSchema) });
 export const ValidationErrorSchema = z.object({
   message: z.string().optional(),
   errors: z.array(z.object({ message: z.string().optional(), field: z.string().optional() })).optional(),
+});
+
+/** A GraphQL answer: 200 even when the mutation failed, with `errors` saying why. */
+export const GraphqlAnswerSchema = z.object({
+  errors: z.array(z.object({ message: z.string().optional() })).optional(),
 });

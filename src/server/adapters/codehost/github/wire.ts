@@ -43,4 +43,14 @@ export const GITHUB_ROUTES = {
   assignees: (repo: string, n: number) => `${repoPath(repo)}/issues/${n}/assignees`,
   comments: (repo: string, n: number) => `${repoPath(repo)}/issues/${n}/comments`,
   searchIssues: "/search/issues",
+  /** GitHub.com's GraphQL endpoint beside the REST API (`https://api.github.com/graphql`). */
+  graphql: "/graphql",
+} as const;
+
+/** The GraphQL mutations that turn a pull request into a draft and back (REST has none). */
+export const GITHUB_DRAFT_MUTATIONS = {
+  toDraft:
+    "mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }",
+  ready:
+    "mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }",
 } as const;

@@ -1,7 +1,8 @@
 // The `acp` agent with Baton's tools (adapters/agents/acp/with-tools.ts) against the scripted ACP agent, which
 // calls the tools through the real `baton agent-tools` server (the built CLI) given in its session's mcpServers:
-// `open_pull_request` becomes the reply's pull request on the task's branch, its body and draft flag kept in the
-// activity; a turn's requests are its own (the file is emptied before each prompt).
+// after `open_pull_request` the adapter pushes the task's branch from the agent's checkout and the reply carries
+// the pull request with the disclosure as body (acp-pull-request.test.ts covers it through the service); the
+// call itself is kept in the activity; a turn's requests are its own (the file is emptied before each prompt).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,15 +45,15 @@ const turn = (body: string): RunTurnInput => ({
 });
 
 describe("the acp agent with Baton's tools", () => {
-  it("open_pull_request asks for the task branch's pull request; body and draft stay in the activity", async () => {
+  it("open_pull_request where the sandbox names no code host to push to fails the turn saying so; the call stays in the activity", async () => {
     const result = await agent.runTurn(turn("fix it #pr"));
-    expect(result.kind).toBe("reply");
-    if (result.kind !== "reply") return;
-    expect(result.reply).toEqual({
-      kind: "response",
-      body: "Opened the pull request.",
-      pullRequest: { repo: "acme/api", branch: "baton/task_1", title: "Fix the flaky login test" },
-    });
+    expect(result).toEqual(
+      expect.objectContaining({
+        kind: "error",
+        code: "agent_failed",
+        reason: "the pull request could not be opened: there is no code host URL to push acme/api to",
+      }),
+    );
     expect(result.activity).toContainEqual(
       expect.objectContaining({
         kind: "baton_tool",

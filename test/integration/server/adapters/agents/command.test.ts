@@ -140,10 +140,10 @@ printf '{"kind":"response","body":"%s entries for %s in %s","files":["out.txt"]}
     }
   });
 
-  it("never lets the sandbox's credentials into the conversation (canaries in the reply and on stderr)", async () => {
+  it("never lets the sandbox's credentials into the conversation or the pull request (canaries in the reply, its pull request's body and on stderr)", async () => {
     const ok = await program(
       "leak",
-      `cat >/dev/null\nprintf '{"kind":"response","body":"token %s lease %s"}\\n' "$BATON_TURN_TOKEN" "$BATON_SANDBOX_LEASE"`,
+      `cat >/dev/null\nprintf '{"kind":"response","body":"token %s lease %s","pullRequest":{"branch":"b","body":"pr %s","draft":true}}\\n' "$BATON_TURN_TOKEN" "$BATON_SANDBOX_LEASE" "$BATON_TURN_TOKEN"`,
     );
     const reply = await agent(ok).runTurn(turn());
     const fail = await program(
@@ -151,6 +151,10 @@ printf '{"kind":"response","body":"%s entries for %s in %s","files":["out.txt"]}
       `cat >/dev/null\necho "auth failed with $BATON_TURN_TOKEN" >&2\nexit 3`,
     );
     const failed = await agent(fail).runTurn(turn());
+    expect(reply).toMatchObject({
+      kind: "reply",
+      reply: { pullRequest: { branch: "b", body: "pr [REDACTED:BATON_TURN_TOKEN]", draft: true } },
+    });
     const text = JSON.stringify([reply, failed]);
     expect(text).toContain("[REDACTED:BATON_TURN_TOKEN]");
     expect(text).toContain("[REDACTED:BATON_SANDBOX_LEASE]");
