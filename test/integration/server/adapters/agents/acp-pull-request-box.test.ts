@@ -122,8 +122,9 @@ describe("open_pull_request in a sandbox box", () => {
     expect(pullRequest.body).toContain("not activated in this sandbox");
     expect(pullRequest.body).toContain("### Notes from the agent\n\nnotes with [REDACTED:BATON_TURN_TOKEN]");
     expect(pullRequest.body).not.toContain(CANARY);
-    expect(calls.map((argv) => argv[0])).toEqual(["sh", "baton"]);
-    expect(calls[1]!.slice(0, 4)).toEqual(["baton", "disclose", "acme/api", "--json"]);
+    // The turn-requests file emptied and read in the box, then the push and the disclosure there.
+    expect(calls.map((argv) => argv[0])).toEqual(["sh", "sh", "sh", "baton"]);
+    expect(calls[3]!.slice(0, 4)).toEqual(["baton", "disclose", "acme/api", "--json"]);
     const bare = join(dir, "codehost", "ws_1", "acme", "api.git");
     expect((await execa("git", ["--git-dir", bare, "show", "baton/task_box:src/fix.ts"])).stdout).toBe(
       "fixed",
