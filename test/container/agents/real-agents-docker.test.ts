@@ -14,8 +14,8 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
 import { generateCa } from "../../../src/proxy/ca/authority.js";
 import { issueLeafPem } from "../../../src/proxy/ca/leaves.js";
 import { type ProxyService, startProxyService } from "../../../src/proxy/service.js";
@@ -33,12 +33,8 @@ import { applySeed } from "../../../src/server/domain/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { createNodeServer } from "../../../src/server/surfaces/http/node-server.js";
-import {
-  type FakeModel,
-  type ScriptStep,
-  startFakeAnthropic,
-  startFakeOpenAIResponses,
-} from "../../helpers/fake-models/index.js";
+import { type NamespacedFake, startFakeInNamespace } from "../../helpers/fake-models/in-namespace.js";
+import type { ScriptStep } from "../../helpers/fake-models/index.js";
 import { createNetnsHost, type NetnsHost } from "../../helpers/netns.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { openTestStore } from "../../helpers/test-store.js";
@@ -53,13 +49,13 @@ const PR_TITLE = "Greet from Baton";
 
 interface Case {
   id: "claude-code" | "codex";
-  start: typeof startFakeAnthropic;
+  api: "anthropic" | "openai-responses";
   /** How the key arrives in the entry's header. */
   keyValue: string;
 }
 const CASES: Case[] = [
-  { id: "claude-code", start: startFakeAnthropic, keyValue: CANARY },
-  { id: "codex", start: startFakeOpenAIResponses, keyValue: `Bearer ${CANARY}` },
+  { id: "claude-code", api: "anthropic", keyValue: CANARY },
+  { id: "codex", api: "openai-responses", keyValue: `Bearer ${CANARY}` },
 ];
 
 const CHECK = [
@@ -86,7 +82,7 @@ const SCRIPT: ScriptStep[] = [
   { text: FOLLOW_UP_REPLY },
 ];
 
-describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, keyValue }) => {
+describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: modelApi, keyValue }) => {
   const entry = findAgentEntry(id) as AgentEntry;
   const tmp = mkdtempSync(join(tmpdir(), `baton-real-agent-box-${id}-`));
   const logFile = join(tmp, "service.log");
@@ -97,7 +93,7 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
   let app: ServerApp;
   let proxy: ProxyService;
   let upstream: NetnsHost;
-  let fake: FakeModel;
+  let fake: NamespacedFake;
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await app.http.request(path, {
@@ -127,22 +123,22 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
   };
 
   beforeAll(async () => {
-    // The fake model at the vendor's host name: an address of a namespace link, pinned in the proxy's config.
+    // The fake model at the vendor's host name: a host of its own (a namespace), pinned in the proxy's config.
     upstream = await createNetnsHost();
     const ca = await generateCa();
     const leaf = await issueLeafPem(ca, [entry.model.host]);
     writeFileSync(join(tmp, "upstream-ca.pem"), ca.certPem);
-    fake = await start({
+    fake = await startFakeInNamespace(upstream, tmp, {
+      api: modelApi,
       script: SCRIPT,
       tls: { key: leaf.keyPem, cert: leaf.certPem },
-      host: upstream.gateway,
       port: 443,
     });
     writeFileSync(
       join(tmp, "proxy.json"),
       JSON.stringify({
-        allow: [{ name: "fake-model", cidr: [`${upstream.gateway}/32`] }],
-        dns: { hosts: { [entry.model.host]: [upstream.gateway] } },
+        allow: [{ name: "fake-model", cidr: [`${upstream.address}/32`] }],
+        dns: { hosts: { [entry.model.host]: [upstream.address] } },
         upstreamCaFile: join(tmp, "upstream-ca.pem"),
       }),
     );
@@ -174,7 +170,8 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       secretBox,
     );
     const proxyToken = randomBytes(32).toString("hex");
-    const logger = createLogger({ BATON_LOG_LEVEL: "debug", BATON_LOG_FILE: logFile }, "test");
+    // Every line the service and the proxy log, to a file the canary check reads (no redaction: stricter).
+    const logger = pino({ level: "debug" }, pino.destination({ dest: logFile, sync: true }));
     app = createServerApp({
       db,
       logger,
@@ -255,14 +252,14 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       repo: "acme/api",
     });
     expect(started.status).toBe(202);
-    const taskId = started.body.id as string;
+    const taskId = started.body.task.id as string;
     const { task, messages } = await settled(taskId);
     try {
       expect(task.status).not.toBe("failed");
       const agentReplies = messages.filter((m) => m.role === "agent");
       // Exactly one agent reply for the turn.
       expect(agentReplies.map((m) => m.body)).toEqual([FIRST_REPLY]);
-      expect(task.pullRequest?.url).toMatch(/\/pull\/\d+$/);
+      expect(task.pullRequest?.url).toMatch(/#pull\/\d+$/);
       // The branch reached the code host with the agent's edit.
       const bare = fileURLToPath(await app.deps.tasks.codehost.gitUrl(WS, "acme/api"));
       const readme = execFileSync("git", ["--git-dir", bare, "show", `baton/${taskId}:README.md`], {
@@ -270,11 +267,11 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       });
       expect(readme).toBe("# Demo\n\nHello from Baton.\n");
       // The fake saw every step, the key in the vendor's header only, the check's output.
-      const scripted = fake.requests.filter((request) => request.step !== undefined);
+      const scripted = fake.requests().filter((request) => request.step !== undefined);
       expect(scripted.map((request) => request.step)).toEqual([0, 1, 2, 3, 4]);
       expect(JSON.stringify(scripted[3]!.body)).toContain("readme-check-passed");
-      expect(fake.requests.filter((request) => request.error)).toEqual([]);
-      for (const request of fake.requests) {
+      expect(fake.requests().filter((request) => request.error)).toEqual([]);
+      for (const request of fake.requests()) {
         expect(request.headers[entry.model.keyHeader]).toBe(keyValue);
         const elsewhere = Object.entries(request.headers).filter(
           ([name, value]) => name !== entry.model.keyHeader && String(value).includes(CANARY),
@@ -282,13 +279,13 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
         expect(elsewhere).toEqual([]);
       }
     } catch (error) {
-      console.error(JSON.stringify({ task, messages, requests: fake.requests }, null, 1).slice(0, 20_000));
+      console.error(JSON.stringify({ task, messages, requests: fake.requests() }, null, 1).slice(0, 20_000));
       throw error;
     }
 
     // The follow-up continues the session: the fake's request holds the first turn.
     const followed = await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, {
-      body: "Anything else?",
+      text: "Anything else?",
     });
     expect(followed.status).toBeLessThan(300);
     const after = await pollUntil(
@@ -300,7 +297,7 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       FIRST_REPLY,
       FOLLOW_UP_REPLY,
     ]);
-    const last = fake.requests.filter((request) => request.step === 5);
+    const last = fake.requests().filter((request) => request.step === 5);
     expect(last).toHaveLength(1);
     const context = JSON.stringify(last[0]!.body);
     for (const earlier of ["Say hello from Baton", FIRST_REPLY, "Anything else?"])
@@ -329,12 +326,12 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, start, ke
       repo: "acme/nokey",
     });
     expect(started.status).toBe(202);
-    const { task, messages } = await settled(started.body.id);
-    expect(task.status).toBe("needs_access");
+    const { task, messages } = await settled(started.body.task.id);
+    expect(task.status).toBe("paused");
     expect(messages.at(-1)?.body).toContain(
       `${entry.name} needs an API key for ${entry.model.host}: add a secret ${entry.model.keyVariable} of acme/nokey`,
     );
-    const requests = await api("GET", `/v1/workspaces/${WS}/repositories/acme/nokey/capability-requests`);
+    const requests = await api("GET", `/workspaces/${WS}/repos/repo_agents_nokey/capability-requests`);
     expect(JSON.stringify(requests.body)).toContain(entry.model.host);
   }, 300_000);
 });

@@ -49,6 +49,22 @@ export async function lookupLeasePolicy(
     value_sealed: string | null;
     allowed_hosts_json: string;
   }[];
+  // A coding agent's model key is needed before the agent can activate anything: the task's repository's secret
+  // that is a catalog agent's key for its model's host rides every lease of the task's boxes, activated or not.
+  const modelKeys = (
+    (await db.all(
+      `SELECT sec.id, sec.repository_id, sec.name, sec.value_sealed, sec.allowed_hosts_json
+         FROM tasks t
+         JOIN repositories r ON r.workspace_id = t.workspace_id AND r.slug = t.repo AND r.connected = 1
+         JOIN secrets sec ON sec.repository_id = r.id
+         WHERE t.id = ? ORDER BY sec.name`,
+      [sandbox.engagement_id],
+    )) as typeof rows
+  ).filter(
+    (row) =>
+      !rows.some((known) => known.id === row.id) &&
+      modelKeyHeaders(row.name, JSON.parse(row.allowed_hosts_json) as string[]) !== undefined,
+  );
   const owner = {
     sandboxId: sandbox.id,
     workspaceId: sandbox.workspace_id,
@@ -66,7 +82,7 @@ export async function lookupLeasePolicy(
     engagementId: sandbox.engagement_id,
     leaseExpiresAt: new Date(sandbox.lease_expires_at_ms).toISOString(),
     // A row the seed left without a value (none known yet) has nothing to swap in.
-    secrets: rows
+    secrets: [...rows, ...modelKeys]
       .flatMap((row) => {
         if (row.value_sealed === null) return [];
         const destinations = JSON.parse(row.allowed_hosts_json) as string[];

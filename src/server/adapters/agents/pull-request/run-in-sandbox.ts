@@ -32,8 +32,9 @@ export function sandboxCommands(
     return {
       baton: ["baton"],
       async run(argv, options) {
+        // The turn's variables (the code host's URL and git's header for it among them) under the call's own.
         const result = await box.exec(argv, {
-          ...(options.env ? { env: options.env } : {}),
+          env: { ...sandbox.env, ...options.env },
           timeoutMs: options.timeoutMs,
           signal: options.signal,
         });
