@@ -152,6 +152,7 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: mode
           {
             id: WS,
             name: "Agents",
+            rollout: { repositoryEnvironments: true },
             plan: { name: "team", concurrency: 2, queueSize: 3 },
             members: [{ email: "dev@agents.test", role: "owner", name: "Dev", token: TOKEN }],
             repositories: [
