@@ -317,6 +317,11 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: mode
     expect(inBox.stdout).toContain("done");
     expect(inBox.stdout).not.toContain(CANARY);
     expect(inBox.stdout).toContain(`${entry.model.keyVariable}=baton-secret-`);
+    // What the agent did is stored per turn and readable beside the conversation: its tool calls, never the key.
+    const activity = await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/activity`);
+    expect(activity.status).toBe(200);
+    expect(JSON.stringify(activity.body)).toContain("tool_call");
+    expect(JSON.stringify(activity.body)).toContain("open_pull_request");
     expect(outputs.join("\n")).not.toContain(CANARY);
     expect(readFileSync(logFile, "utf8")).not.toContain(CANARY);
   }, 600_000);
