@@ -18,6 +18,8 @@ export interface RecordedRequest {
   tools?: string[];
   /** Why the fake could not answer it (a script step no offered tool fits): it answered 400. */
   error?: string;
+  /** When its first bytes arrived (ms since the epoch): the benchmark's "first model request". */
+  receivedAtMs?: number;
 }
 
 export interface FakeModelOptions {
@@ -42,6 +44,7 @@ export type Handler = (record: RecordedRequest, res: ServerResponse) => void | P
 export async function startFakeServer(options: FakeModelOptions, handle: Handler): Promise<FakeModel> {
   const requests: RecordedRequest[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const receivedAtMs = Date.now();
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -55,6 +58,7 @@ export async function startFakeServer(options: FakeModelOptions, handle: Handler
         path: req.url ?? "/",
         headers: req.headers,
         body,
+        receivedAtMs,
       };
       requests.push(record);
       try {

@@ -52,6 +52,8 @@ export interface AcpAgentOptions {
   /** Where session ids outlive a process (default: in memory, for the service's lifetime). */
   sessions?: SessionMemory;
   now?: () => Date;
+  /** Told when a task's agent process has started and when its session is open (`npm run bench -- agent`). */
+  onPhase?: (event: { taskId: string; phase: "spawned" | "session_open"; atMs: number }) => void;
 }
 
 export interface AcpAgent extends AgentRunner {
@@ -96,6 +98,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
     const agent = box
       ? await box.spawn(options.argv, { env, cwd: box.home })
       : await spawn(options.argv, { cwd: resolve(input.sandbox.workdir), env });
+    options.onPhase?.({ taskId: input.task.id, phase: "spawned", atMs: Date.now() });
     const opened = await openSession(
       {
         agent,
@@ -118,6 +121,7 @@ export function createAcpAgent(options: AcpAgentOptions): AcpAgent {
       input.signal,
     );
     if (opened.kind !== "open") return opened;
+    options.onPhase?.({ taskId: input.task.id, phase: "session_open", atMs: Date.now() });
     const held: Live = {
       session: opened.session,
       startedAtMs: now().getTime(),

@@ -1,0 +1,369 @@
+// A real coding agent's start (issue 34): task start through the API to the agent's first model request at a fake
+// of its vendor's API, on the Docker driver with the image's cached agents layer, through the real `baton proxy`,
+// p50 and p90 over AGENT_BENCH_TASKS tasks (default 10) per agent, split into
+//   box ready        the task's box made and answering (the sandbox.created event)
+//   agent running    its process started in the box (the driver's streaming spawn)
+//   ACP handshake    initialize + session/new (+ the session mode) answered
+//   first request    the first request reaching the fake model
+// and the proxy's added time per model request: one POST to the fake, `curl` from the box through the proxy (TLS
+// terminated with the proxy's CA, the key's placeholder swapped) against the same `curl` from a host beside the
+// fake's (direct TLS), same run. The fake runs in a network namespace of its own (a proxy refuses its own
+// machine's addresses). Needs root, Docker, the image with its agents layer (`npm run sandbox-image`).
+// AGENT_BENCH_AGENTS=codex,claude-code picks agents.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { build } from "esbuild";
+import { pino } from "pino";
+import { generateCa } from "../dist/src/proxy/ca/authority.js";
+import { issueLeafPem } from "../dist/src/proxy/ca/leaves.js";
+import { startProxyService } from "../dist/src/proxy/service.js";
+import { createAcpAgentWithTools } from "../dist/src/server/adapters/agents/acp/index.js";
+import {
+  AGENTS_IN_BOX,
+  agentArgv,
+  findAgentEntry,
+  renderAgentFiles,
+} from "../dist/src/server/adapters/agents/catalog.js";
+import { startSandboxManager } from "../dist/src/server/adapters/sandboxes/start.js";
+import { createServerApp } from "../dist/src/server/app.js";
+import { ephemeralSecretBox } from "../dist/src/server/domain/secrets/index.js";
+import { applySeed } from "../dist/src/server/domain/seed/apply-seed.js";
+import { SeedDocumentSchema } from "../dist/src/server/domain/seed/schema.js";
+import { openDatabase } from "../dist/src/server/store/open-store.js";
+import { SqliteStore } from "../dist/src/server/store/sqlite-store.js";
+import { createNodeServer } from "../dist/src/server/surfaces/http/node-server.js";
+import { percentile, report } from "./lib.mjs";
+import { root } from "./serve.mjs";
+
+const TASKS = Number(process.env.AGENT_BENCH_TASKS ?? 10);
+const AGENTS = (process.env.AGENT_BENCH_AGENTS ?? "codex,claude-code").split(",");
+const TRIPS = 20;
+const TOKEN = "btn_agent-bench-000000000000000000";
+const WS = "ws_bench";
+const KEY = `bench-model-key-${randomBytes(6).toString("hex")}`;
+const API = { "claude-code": "anthropic", codex: "openai-responses" };
+const tmp = mkdtempSync(join(tmpdir(), "baton-agent-bench-"));
+const cleanups = [];
+const sh = (command, args) => execFileSync(command, args, { encoding: "utf8" });
+
+/** A host of its own for the fake: a namespace with a veth pair (198.18.0.0/15, the benchmarking range). */
+function namespaceHost() {
+  const id = randomBytes(3).toString("hex");
+  const name = `agentb${id}`;
+  const third = randomBytes(1)[0];
+  const gateway = `198.18.${third}.1`;
+  const address = `198.18.${third}.2`;
+  sh("ip", ["netns", "add", name]);
+  cleanups.push(() => sh("ip", ["netns", "del", name]));
+  sh("ip", ["link", "add", `${name}a`, "type", "veth", "peer", "name", `${name}b`]);
+  cleanups.push(() => sh("ip", ["link", "del", `${name}a`]));
+  sh("ip", ["link", "set", `${name}b`, "netns", name]);
+  sh("ip", ["addr", "add", `${gateway}/30`, "dev", `${name}a`]);
+  sh("ip", ["link", "set", `${name}a`, "up"]);
+  sh("ip", ["netns", "exec", name, "ip", "addr", "add", `${address}/30`, "dev", `${name}b`]);
+  sh("ip", ["netns", "exec", name, "ip", "link", "set", `${name}b`, "up"]);
+  sh("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"]);
+  return { name, address };
+}
+
+/** The fake model (test/helpers/fake-models, bundled) in the namespace, answering every prompt with text. */
+async function startFake(host, api, tls) {
+  const bundle = join(tmp, "fake-model.mjs");
+  await build({
+    entryPoints: [join(root, "test", "helpers", "fake-models", "standalone.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    outfile: bundle,
+    logLevel: "silent",
+  });
+  const requestsFile = join(tmp, `requests-${api}.json`);
+  const settings = join(tmp, `fake-${api}.json`);
+  const script = Array.from({ length: TASKS + 2 }, () => ({ text: "Done." }));
+  writeFileSync(settings, JSON.stringify({ api, script, tls, host: host.address, port: 443, requestsFile }));
+  const { spawn } = await import("node:child_process");
+  const child = spawn("ip", ["netns", "exec", host.name, process.execPath, bundle, settings], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanups.push(() => child.kill("SIGKILL"));
+  await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => String(chunk).includes("ready") && resolve());
+    child.once("exit", (code) => reject(new Error(`the fake model exited (${code})`)));
+  });
+  return { requests: () => JSON.parse(readFileSync(requestsFile, "utf8")) };
+}
+
+async function benchAgent(id) {
+  const entry = findAgentEntry(id);
+  const host = namespaceHost();
+  const ca = await generateCa();
+  const leaf = await issueLeafPem(ca, [entry.model.host]);
+  writeFileSync(join(tmp, `upstream-ca-${id}.pem`), ca.certPem);
+  const fake = await startFake(host, API[id], { key: leaf.keyPem, cert: leaf.certPem });
+  writeFileSync(
+    join(tmp, `proxy-${id}.json`),
+    JSON.stringify({
+      allow: [{ name: "fake-model", cidr: [`${host.address}/32`] }],
+      dns: { hosts: { [entry.model.host]: [host.address] } },
+      upstreamCaFile: join(tmp, `upstream-ca-${id}.pem`),
+    }),
+  );
+  const secretBox = ephemeralSecretBox();
+  const database = await openDatabase(join(tmp, `serve-${id}.sqlite`), { secretBox });
+  const db = new SqliteStore(database);
+  await applySeed(
+    db,
+    SeedDocumentSchema.parse({
+      workspaces: [
+        {
+          id: WS,
+          name: "Bench",
+          rollout: { repositoryEnvironments: true },
+          plan: { name: "team", concurrency: 2, queueSize: 50 },
+          members: [{ email: "dev@bench.test", role: "owner", name: "Dev", token: TOKEN }],
+          repositories: [
+            {
+              id: "repo_bench_api",
+              repository: "acme/api",
+              secrets: [{ name: entry.model.keyVariable, value: KEY, allowedHosts: [entry.model.host] }],
+            },
+          ],
+          codehost: { connected: true },
+        },
+      ],
+    }),
+    new Date(),
+    secretBox,
+  );
+  // The box's ready time per task, from the service's own event.
+  const boxReady = new Map();
+  const lines = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n")) {
+        if (!line.includes('"sandbox.created"')) continue;
+        const event = JSON.parse(line);
+        if (!boxReady.has(event.engagementId)) boxReady.set(event.engagementId, event.time);
+      }
+      done();
+    },
+  });
+  const logger = pino({ level: "info" }, lines);
+  const phases = new Map();
+  const sandboxes = {};
+  const agent = createAcpAgentWithTools({
+    agentName: entry.name,
+    argv: agentArgv(entry, `${AGENTS_IN_BOX}/${id}`),
+    timeoutMs: 120_000,
+    baseEnv: {},
+    baton: { command: process.execPath, args: [join(root, "dist", "src", "cli", "bin.js")] },
+    env: entry.env,
+    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
+    boxAgent: {
+      agentName: entry.name,
+      keyVariable: entry.model.keyVariable,
+      modelHost: entry.model.host,
+      files: renderAgentFiles(entry),
+      caVariables: entry.caVariables,
+    },
+    onPhase: ({ taskId, phase, atMs }) => {
+      const seen = phases.get(taskId) ?? {};
+      seen[phase] ??= atMs;
+      phases.set(taskId, seen);
+    },
+  });
+  const proxyToken = randomBytes(32).toString("hex");
+  const app = createServerApp({
+    db,
+    logger,
+    secretBox,
+    sandboxes,
+    proxyToken,
+    tasks: {
+      workRoot: join(tmp, `work-${id}`),
+      agent,
+      agentEnv: {},
+      sandboxManager: () => sandboxes.current,
+    },
+  });
+  const servers = [];
+  const listen = async (fetch) => {
+    const server = createNodeServer(fetch);
+    servers.push(server);
+    await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
+    return server.address().port;
+  };
+  const opsPort = await listen(app.listeners.sandbox.fetch);
+  const adminPort = await listen(app.listeners.admin.fetch);
+  const proxy = await startProxyService({
+    host: "127.0.0.1",
+    port: 0,
+    serveUrl: `http://127.0.0.1:${adminPort}`,
+    token: proxyToken,
+    config: join(tmp, `proxy-${id}.json`),
+    stateDir: join(tmp, `proxy-state-${id}`),
+    auditFile: join(tmp, `proxy-audit-${id}.log`),
+    logger,
+  });
+  sandboxes.current = await startSandboxManager({
+    driver: "docker",
+    ops: { host: "127.0.0.1", port: opsPort },
+    proxy: new URL(proxy.url).host,
+    db,
+    logger,
+    env: process.env,
+    timers: false,
+  });
+  await app.start();
+  const bare = new URL(await app.deps.tasks.codehost.gitUrl(WS, "acme/api")).pathname;
+  const checkout = mkdtempSync(join(tmp, "push-"));
+  writeFileSync(join(checkout, "README.md"), "# Bench\n");
+  const git = (...args) =>
+    execFileSync("git", args, {
+      cwd: checkout,
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "D",
+        GIT_AUTHOR_EMAIL: "d@b.test",
+        GIT_COMMITTER_NAME: "D",
+        GIT_COMMITTER_EMAIL: "d@b.test",
+      },
+    });
+  git("init", "--quiet", "--initial-branch", "main");
+  git("add", "--all");
+  git("commit", "--quiet", "-m", "bench");
+  git("push", "--quiet", "--force", bare, "main");
+
+  const call = async (method, path, body) => {
+    const response = await app.http.request(path, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return response.json();
+  };
+  const samples = [];
+  let lastTask;
+  try {
+    // One warm-up task (the image's layers into the page cache), then the measured ones, one at a time.
+    for (let n = 0; n <= TASKS; n++) {
+      const before = fake.requests().length;
+      const startedAt = Date.now();
+      const { task } = await call("POST", `/v1/workspaces/${WS}/tasks`, {
+        prompt: "Say done.",
+        repo: "acme/api",
+      });
+      lastTask = task.id;
+      for (;;) {
+        const { status } = await call("GET", `/v1/workspaces/${WS}/tasks/${task.id}`);
+        if (!["pending", "implementing"].includes(status)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const first = fake
+        .requests()
+        .slice(before)
+        .map((r) => r.receivedAtMs)
+        .sort((a, b) => a - b)[0];
+      const seen = phases.get(task.id) ?? {};
+      if (n === 0 || !first || !seen.spawned || !seen.session_open || !boxReady.has(task.id)) continue;
+      samples.push({
+        box: boxReady.get(task.id) - startedAt,
+        spawned: seen.spawned - startedAt,
+        session: seen.session_open - startedAt,
+        first: first - startedAt,
+      });
+    }
+    if (samples.length < TASKS)
+      console.log(`  (${TASKS - samples.length} of ${TASKS} tasks left a phase unseen)`);
+    const line = (label, pick) => {
+      const sorted = samples.map(pick).sort((a, b) => a - b);
+      report(`  ${id}: ${label} p50`, percentile(sorted, 50), "ms");
+      report(`  ${id}: ${label} p90`, percentile(sorted, 90), "ms");
+    };
+    line("box ready (from task start)", (s) => s.box);
+    line("agent running (from task start)", (s) => s.spawned);
+    line("ACP initialize + session/new (from task start)", (s) => s.session);
+    line("first model request (from task start)", (s) => s.first);
+    const firsts = samples.map((s) => s.first).sort((a, b) => a - b);
+    report(
+      `  ${id}: goal p50 ≤ 2000 ms: ${percentile(firsts, 50) <= 2000 ? "met" : "missed"}`,
+      percentile(firsts, 50),
+      "ms",
+      {
+        label: "goal",
+        value: 2000,
+      },
+    );
+
+    // The proxy's added time per model request: the same POST, direct from beside the fake vs proxied from the box.
+    const body = JSON.stringify(
+      API[id] === "anthropic"
+        ? { model: "claude-haiku", max_tokens: 16, messages: [{ role: "user", content: "hi" }] }
+        : { model: "gpt-5.3-codex", input: "hi" },
+    );
+    const path = API[id] === "anthropic" ? "/v1/messages" : "/v1/responses";
+    const header =
+      entry.model.keyHeader === "authorization" ? "authorization: Bearer" : `${entry.model.keyHeader}:`;
+    const curl = (extra) =>
+      `for i in $(seq ${TRIPS}); do curl -s -o /dev/null -w '%{time_total}\\n' ${extra} -H 'content-type: application/json' -H "${header} $KEY" --data '${body}' https://${entry.model.host}${path}; done`;
+    const direct = sh("ip", [
+      "netns",
+      "exec",
+      host.name,
+      "bash",
+      "-c",
+      curl(
+        `--cacert ${join(tmp, `upstream-ca-${id}.pem`)} --resolve ${entry.model.host}:443:${host.address}`,
+      ).replace("$KEY", KEY),
+    ]);
+    const box = (await sandboxes.current.list(WS)).find(
+      (b) => b.engagementId === lastTask && b.state !== "deleted",
+    );
+    const proxied = await sandboxes.current.exec(
+      box.sandboxId,
+      { workspaceId: WS, engagementId: lastTask },
+      ["bash", "-c", curl("--cacert ~/.baton/ca-bundle.pem").replace("$KEY", `$${entry.model.keyVariable}`)],
+      { timeoutMs: 120_000 },
+    );
+    const ms = (text) =>
+      text
+        .trim()
+        .split("\n")
+        .map((s) => Number(s) * 1000)
+        .sort((a, b) => a - b);
+    const d = percentile(ms(direct), 50);
+    const p = percentile(ms(proxied.stdout), 50);
+    report(`  ${id}: one model request, direct (p50 of ${TRIPS})`, d, "ms");
+    report(`  ${id}: one model request, proxied from the box (p50 of ${TRIPS})`, p, "ms", {
+      label: "direct",
+      value: d,
+    });
+    report(`  ${id}: the proxy's added time per model request (p50)`, p - d, "ms");
+  } finally {
+    await app.stop();
+    await agent.close();
+    await sandboxes.current?.close();
+    await proxy.stop(1000);
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+    database.close();
+  }
+}
+
+try {
+  for (const id of AGENTS) await benchAgent(id);
+} finally {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      cleanup();
+    } catch {}
+  }
+  rmSync(tmp, { recursive: true, force: true });
+}
