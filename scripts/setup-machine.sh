@@ -31,6 +31,7 @@ need iptables iptables
 need setpriv util-linux
 need sysctl procps
 need curl curl
+need npm npm
 need jq jq
 need openssl openssl
 need chromium chromium

@@ -80,6 +80,9 @@ const SCRIPT: ScriptStep[] = [
   },
   { text: FIRST_REPLY },
   { text: FOLLOW_UP_REPLY },
+  // The stop case: a tool call that would run for two minutes.
+  { call: { kind: "shell", command: "touch /tmp/slow-started && sleep 120" } },
+  { text: "This answer comes too late." },
 ];
 
 describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: modelApi, keyValue }) => {
@@ -325,6 +328,36 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: mode
     expect(outputs.join("\n")).not.toContain(CANARY);
     expect(readFileSync(logFile, "utf8")).not.toContain(CANARY);
   }, 600_000);
+
+  it("a stop in the middle of a tool call ends the turn within the grace; the agent was sent session/cancel", async () => {
+    const started = await api("POST", `/v1/workspaces/${WS}/tasks`, {
+      prompt: "Run the slow check.",
+      repo: "acme/api",
+    });
+    expect(started.status).toBe(202);
+    const taskId = started.body.task.id as string;
+    const owner = { workspaceId: WS, engagementId: taskId };
+    // The agent is in its tool call once the file is there.
+    await pollUntil(
+      async () => {
+        const box = (await sandboxes.current!.list(WS)).find((b) => b.engagementId === taskId);
+        if (!box || box.state !== "running") return "";
+        return (await sandboxes.current!.exec(box.sandboxId, owner, ["ls", "/tmp"], { timeoutMs: 10_000 }))
+          .stdout;
+      },
+      (out) => out.includes("slow-started"),
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    const stoppedAt = Date.now();
+    expect((await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/stop`)).status).toBe(202);
+    const { task, messages } = await settled(taskId);
+    // Within the 10 s grace and a little for the service's own steps, far from the tool call's 120 s.
+    expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+    expect(task.status).toBe("cancelled");
+    expect(messages.filter((m) => m.role === "agent")).toEqual([]);
+    const activity = await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/activity`);
+    expect(JSON.stringify(activity.body)).toContain('"kind":"cancel"');
+  }, 300_000);
 
   it("a repository without the model key pauses on access with an api_key request for the model's host", async () => {
     const started = await api("POST", `/v1/workspaces/${WS}/tasks`, {

@@ -28,32 +28,34 @@ const SCRIPT = String.raw`
 const fs = require("node:fs"), path = require("node:path"), http = require("node:http");
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 const home = process.env.HOME;
-const answer = (value) => { process.stdout.write(JSON.stringify(value) + "\n"); process.exit(0); };
-if (!process.env[input.keyVariable]) answer({ missingKey: true });
-for (const file of input.files) {
-  const target = path.join(home, file.path);
-  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(target, file.content, { mode: 0o600 });
-}
-const proxy = process.env.BATON_PROXY_URL;
-if (!proxy) answer({ missingKey: false });
-http.get(new URL("/ca.pem", proxy), { timeout: 10000 }, (response) => {
-  let pem = "";
-  response.setEncoding("utf8").on("data", (chunk) => (pem += chunk)).on("end", () => {
-    if (response.statusCode !== 200 || !pem.includes("BEGIN CERTIFICATE")) {
-      process.stderr.write("the proxy answered " + response.statusCode + " for its CA\n");
-      process.exit(3);
-    }
-    const dir = path.join(home, ".baton");
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const ca = path.join(dir, "proxy-ca.pem"), bundle = path.join(dir, "ca-bundle.pem");
-    fs.writeFileSync(ca, pem.endsWith("\n") ? pem : pem + "\n");
-    let system = "";
-    try { system = fs.readFileSync("/etc/ssl/certs/ca-certificates.crt", "utf8"); } catch {}
-    fs.writeFileSync(bundle, system + (system.endsWith("\n") || !system ? "" : "\n") + fs.readFileSync(ca, "utf8"));
-    answer({ missingKey: false, ca, bundle });
-  });
-}).on("error", (error) => { process.stderr.write("cannot reach the proxy for its CA: " + error.message + "\n"); process.exit(3); });
+const answer = (value) => fs.writeSync(1, JSON.stringify(value) + "\n");
+const fail = (text) => { fs.writeSync(2, text + "\n"); process.exitCode = 3; };
+const main = () => {
+  if (!process.env[input.keyVariable]) return answer({ missingKey: true });
+  for (const file of input.files) {
+    const target = path.join(home, file.path);
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(target, file.content, { mode: 0o600 });
+  }
+  const proxy = process.env.BATON_PROXY_URL;
+  if (!proxy) return answer({ missingKey: false });
+  http.get(new URL("/ca.pem", proxy), { timeout: 10000 }, (response) => {
+    let pem = "";
+    response.setEncoding("utf8").on("data", (chunk) => (pem += chunk)).on("end", () => {
+      if (response.statusCode !== 200 || !pem.includes("BEGIN CERTIFICATE"))
+        return fail("the proxy answered " + response.statusCode + " for its CA");
+      const dir = path.join(home, ".baton");
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const ca = path.join(dir, "proxy-ca.pem"), bundle = path.join(dir, "ca-bundle.pem");
+      fs.writeFileSync(ca, pem.endsWith("\n") ? pem : pem + "\n");
+      let system = "";
+      try { system = fs.readFileSync("/etc/ssl/certs/ca-certificates.crt", "utf8"); } catch {}
+      fs.writeFileSync(bundle, system + (system.endsWith("\n") || !system ? "" : "\n") + fs.readFileSync(ca, "utf8"));
+      answer({ missingKey: false, ca, bundle });
+    });
+  }).on("error", (error) => fail("cannot reach the proxy for its CA: " + error.message));
+};
+main();
 `;
 
 export async function prepareBoxAgent(

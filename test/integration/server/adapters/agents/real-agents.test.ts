@@ -5,9 +5,11 @@
 // environment holding only its key, the fake's address and its entry's CA variables (the fake serves HTTPS from a
 // test CA nothing else trusts), and plays one script: read README.md, edit it, run the check, call
 // open_pull_request, answer; then a follow-up turn continues the same session.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCa } from "../../../../../src/proxy/ca/authority.js";
 import { issueLeafPem } from "../../../../../src/proxy/ca/leaves.js";
@@ -77,7 +79,9 @@ describe.each(CASES)(
   "$id runs a whole Baton turn against its fake model",
   ({ id, start, baseUrl, keyValue }) => {
     const entry = findAgentEntry(id) as AgentEntry;
+    let base: string;
     let dir: string;
+    let gitUrl: string;
     let fake: FakeModel;
     let caFile: string;
     let agent: ReturnType<typeof createAcpAgentWithTools>;
@@ -89,10 +93,11 @@ describe.each(CASES)(
       ],
       sandbox: {
         id: "sbx_1",
-        workdir: dir,
+        workdir: base,
         env: {
           ...entry.env,
           [entry.model.keyVariable]: KEY,
+          BATON_GIT_URL: gitUrl,
           ...Object.fromEntries(entry.caVariables.map((name) => [name, caFile])),
           ...(entry.model.baseUrlVariable ? { [entry.model.baseUrlVariable]: baseUrl(fake) } : {}),
         },
@@ -104,15 +109,38 @@ describe.each(CASES)(
     beforeAll(async () => {
       const prefix = await installAgent(entry);
       // Under the temporary folder on purpose: Codex in its `auto` mode cannot run a command with HOME there.
-      dir = await mkdtemp(join(tmpdir(), `baton-real-agent-${id}-`));
+      base = await mkdtemp(join(tmpdir(), `baton-real-agent-${id}-`));
+      // The task's folder holds the agent's HOME, and the checkout in it where the service pushes from, cloned
+      // from a bare repository standing in for the code host.
+      const home = join(base, "home");
+      dir = join(home, "checkouts", "acme", "api");
+      const bare = join(base, "code-host.git");
+      const git = (cwd: string, ...args: string[]) =>
+        execFileSync("git", args, {
+          cwd,
+          stdio: "ignore",
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: "Dev",
+            GIT_AUTHOR_EMAIL: "dev@acme.test",
+            GIT_COMMITTER_NAME: "Dev",
+            GIT_COMMITTER_EMAIL: "dev@acme.test",
+          },
+        });
+      git(base, "init", "--quiet", "--bare", bare);
+      await mkdir(dir, { recursive: true });
       await writeFile(join(dir, "README.md"), "# Demo\n\nHello.\n");
+      git(dir, "init", "--quiet", "--initial-branch", "main");
+      git(dir, "add", "--all");
+      git(dir, "commit", "--quiet", "-m", "the readme");
+      git(dir, "push", "--quiet", bare, "main");
+      gitUrl = pathToFileURL(bare).href;
       // HTTPS from a test CA the agent trusts only through its entry's CA variables, as it trusts the proxy's.
       const ca = await generateCa();
       const leaf = await issueLeafPem(ca, ["127.0.0.1"]);
-      caFile = join(dir, "test-ca.pem");
+      caFile = join(base, "test-ca.pem");
       await writeFile(caFile, ca.certPem);
       fake = await start({ script: script(dir), tls: { key: leaf.keyPem, cert: leaf.certPem } });
-      const home = join(dir, "home");
       for (const file of renderAgentFiles(entry, baseUrl(fake))) {
         await mkdir(dirname(join(home, file.path)), { recursive: true });
         await writeFile(join(home, file.path), file.content);
@@ -123,13 +151,14 @@ describe.each(CASES)(
         timeoutMs: 40_000,
         baseEnv: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
         baton: { command: process.execPath, args: [BATON_BIN] },
+        cwd: () => dir,
         ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
       });
     }, 600_000);
     afterAll(async () => {
       await agent?.close();
       await fake?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
+      if (base) await rm(base, { recursive: true, force: true });
     });
 
     it("reads, edits, checks, opens the pull request and answers; a follow-up continues the session", async () => {
@@ -144,7 +173,13 @@ describe.each(CASES)(
             reply: {
               kind: "response",
               body: FIRST_REPLY,
-              pullRequest: { repo: "acme/api", branch: `baton/task_${id}`, title: PR_TITLE },
+              // The service pushed the branch and made the disclosure the body (a draft: never activated here).
+              pullRequest: expect.objectContaining({
+                repo: "acme/api",
+                branch: `baton/task_${id}`,
+                title: PR_TITLE,
+                draft: true,
+              }),
             },
           }),
         );
