@@ -260,7 +260,10 @@ describe("the mode is chosen by the flag", () => {
   });
 
   it.each([
-    [["--agent", "robot"], /--agent must be scripted, manual, acp or a catalog agent \(claude-code, codex, gemini, opencode\)/],
+    [
+      ["--agent", "robot"],
+      /--agent must be scripted, manual, acp or a catalog agent \(claude-code, codex, gemini, opencode\)/,
+    ],
     [
       ["--agent", "manual", "--agent-command", "/bin/true"],
       /--agent and --agent-command each pick the agent/,
