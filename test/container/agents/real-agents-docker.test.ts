@@ -355,8 +355,13 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: mode
     expect(Date.now() - stoppedAt).toBeLessThan(20_000);
     expect(task.status).toBe("cancelled");
     expect(messages.filter((m) => m.role === "agent")).toEqual([]);
-    const activity = await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/activity`);
-    expect(JSON.stringify(activity.body)).toContain('"kind":"cancel"');
+    // The stopped turn's activity is written once the adapter returns (after the cancel's grace).
+    const activity = await pollUntil(
+      async () => JSON.stringify((await api("GET", `/v1/workspaces/${WS}/tasks/${taskId}/activity`)).body),
+      (text) => text.includes('"kind":"cancel"'),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    expect(activity).toContain('"kind":"cancel"');
   }, 300_000);
 
   it("a repository without the model key pauses on access with an api_key request for the model's host", async () => {

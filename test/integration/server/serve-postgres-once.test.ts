@@ -199,13 +199,12 @@ describe("webhook deliveries with two instances on one database", () => {
     // takeover itself is pinned down by "a webhook delivery whose claimer died" below.)
     const appliedBy = (serve: PostgresServe) =>
       logLines(serve, "webhook delivery applied").filter((line) => line.delivery === "once-killed");
-    const applied = await pollUntil(
-      async () => [appliedBy(claimer), appliedBy(other)] as const,
-      ([byClaimer, byOther]) => byClaimer.length + byOther.length > 0,
-      { timeoutMs: 10_000 },
-    );
-    const [byClaimer, byOther] = applied;
-    expect(byClaimer.length + byOther.length).toBe(1);
+    // The delivery row (done, one attempt) and the one task below prove it was applied once. The log lines say by
+    // whom, but the claimer's own line may be lost with it (killed right after its commit, before its output was
+    // read): at most one line across the two, and the other's when it took over.
+    const byClaimer = appliedBy(claimer);
+    const byOther = appliedBy(other);
+    expect(byClaimer.length + byOther.length).toBeLessThanOrEqual(1);
     // Taken over within about two leases of the kill (the lease the claimer last renewed, then the other's look).
     for (const line of byOther) expect(Number(line.time) - killedAt).toBeLessThan(LEASE_MS * 2 + 5_000);
     const tasks = await rowsOf(schema, `SELECT id FROM $schema.tasks WHERE ticket_number = ${second.number}`);
