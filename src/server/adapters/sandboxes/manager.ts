@@ -479,22 +479,8 @@ export class SandboxManager {
     argv: readonly string[],
     options: ExecOptions,
   ): Promise<ExecResult> {
-    const row = await this.owned(sandboxId, owner);
-    if (!row.boxRef || !isReusable(row.state))
-      throw new SandboxRefusal(
-        "sandbox_not_found",
-        `sandbox ${sandboxId} is ${row.state}; provision a new one`,
-      );
-    await this.event(sandboxId, "activity");
-    const credentials = this.credentials.get(sandboxId);
-    return this.options.driver.exec(row.boxRef, argv, {
-      ...options,
-      // An admin's exec request names its own variables: an operator credential among them never enters the box.
-      env: withoutOperatorCredentials({
-        ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
-        ...options.env,
-      }),
-    });
+    const { ref, env } = await this.readyToRun(sandboxId, owner, options.env);
+    return this.options.driver.exec(ref, argv, { ...options, env });
   }
 
   /** Starts a long-lived command in the box (a coding agent) with the box's current credentials. */
@@ -504,6 +490,19 @@ export class SandboxManager {
     argv: readonly string[],
     options: SpawnOptions,
   ): Promise<BoxProcess> {
+    const { ref, env } = await this.readyToRun(sandboxId, owner, options.env);
+    return this.options.driver.spawn(ref, argv, { ...options, env });
+  }
+
+  /**
+   * An owned, reusable box recorded as active (started again when stopped or archived), and a command's variables:
+   * the box's current credentials under the caller's. An operator credential among them never enters the box.
+   */
+  private async readyToRun(
+    sandboxId: string,
+    owner: Owner,
+    env: Record<string, string> | undefined,
+  ): Promise<{ ref: string; env: Record<string, string> }> {
     const row = await this.owned(sandboxId, owner);
     if (!row.boxRef || !isReusable(row.state))
       throw new SandboxRefusal(
@@ -512,13 +511,13 @@ export class SandboxManager {
       );
     await this.event(sandboxId, "activity");
     const credentials = this.credentials.get(sandboxId);
-    return this.options.driver.spawn(row.boxRef, argv, {
-      ...options,
+    return {
+      ref: row.boxRef,
       env: withoutOperatorCredentials({
         ...(credentials ? credentialEnvironment(row.reach, credentials.turnToken, credentials.lease) : {}),
-        ...options.env,
+        ...env,
       }),
-    });
+    };
   }
 
   async copyOut(sandboxId: string, owner: Owner, pathInBox: string, hostDir: string): Promise<void> {
