@@ -2,10 +2,8 @@
 // of the entry's variable; the proxy swaps in the value, only towards the model's host), its config files are
 // written under the box's home, and the proxy's CA is fetched into ~/.baton (the file `baton env activate`
 // writes too) with a bundle of the system's CAs and it, for agents that replace the store rather than add to it.
-// One Node script in the box does it all; its answer is one JSON line.
-import type { SandboxBox } from "../port.js";
-
-const SETUP_TIMEOUT_MS = 30_000;
+// One Node script in the box does it all (run by the turn's set-up in box-workspace.ts); its answer is one JSON
+// line.
 
 export interface BoxAgentSetup {
   /** The agent as reasons name it ("Claude Code"). */
@@ -58,16 +56,19 @@ const main = () => {
 main();
 `;
 
-export async function prepareBoxAgent(
-  box: SandboxBox,
+/** The set-up's program (Node in the box reads the set-up's input on its stdin and answers one JSON line). */
+export const BOX_AGENT_SETUP_SCRIPT = SCRIPT;
+
+/** What the set-up program reads on its stdin. */
+export function boxAgentSetupInput(setup: BoxAgentSetup): string {
+  return JSON.stringify({ keyVariable: setup.keyVariable, files: setup.files });
+}
+
+/** The set-up's answer read from its exit status and output (the last stdout line is its JSON). */
+export function readBoxAgentSetupAnswer(
   setup: BoxAgentSetup,
-  signal: AbortSignal,
-): Promise<BoxAgentReady> {
-  const result = await box.exec(["/usr/local/bin/node", "-e", SCRIPT], {
-    stdin: JSON.stringify({ keyVariable: setup.keyVariable, files: setup.files }),
-    timeoutMs: SETUP_TIMEOUT_MS,
-    signal,
-  });
+  result: { exitCode: number; stdout: string; stderr: string },
+): BoxAgentReady {
   if (result.exitCode !== 0)
     return {
       kind: "failed",

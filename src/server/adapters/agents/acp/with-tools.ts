@@ -14,14 +14,8 @@ import {
 import { createSanitiser } from "../../../../evidence/index.js";
 import type { ActivityRecord, AgentReply, RunTurnInput, SandboxBox, TurnResult } from "../port.js";
 import { finishPullRequest, type PullRequestFinishOptions } from "../pull-request/index.js";
-import { type BoxAgentSetup, missingKeyReason, prepareBoxAgent } from "./box-agent-setup.js";
-import {
-  BOX_BATON,
-  boxRequestsFile,
-  prepareBoxCheckout,
-  readBoxRequests,
-  resetBoxRequests,
-} from "./box-workspace.js";
+import { type BoxAgentSetup, missingKeyReason } from "./box-agent-setup.js";
+import { BOX_BATON, boxRequestsFile, prepareBoxTurn, readBoxRequests } from "./box-workspace.js";
 import { agentEnvironment } from "./live-process.js";
 import { type AcpAgent, type AcpAgentOptions, createAcpAgent } from "./runner.js";
 import { EMPTY_TURN, MAX_REPLY_CHARS } from "./turn-result.js";
@@ -64,25 +58,23 @@ export function createAcpAgentWithTools(options: AcpAgentWithToolsOptions): AcpA
     async runTurn(input) {
       const { box } = input.sandbox;
       if (box) {
-        const checkout = await prepareBoxCheckout(
+        const ready = await prepareBoxTurn(
           box,
           input.sandbox.env,
           `baton/${input.task.id}`,
+          options.boxAgent,
           input.signal,
         );
-        if (!checkout.ok) return { kind: "error", code: "agent_failed", reason: checkout.reason };
-        let turn = input;
-        if (options.boxAgent) {
-          const ready = await prepareBoxAgent(box, options.boxAgent, input.signal);
-          if (ready.kind === "failed") return { kind: "error", code: "agent_failed", reason: ready.reason };
-          if (ready.kind === "missing_key") {
-            await requestModelKey(box, options.boxAgent, input);
-            return { kind: "needs_access", reason: missingKeyReason(options.boxAgent, input.task.repo) };
-          }
-          // The CA's paths under the turn's variables: the same every turn, so a live agent stays reusable.
-          turn = { ...input, sandbox: { ...input.sandbox, env: { ...ready.env, ...input.sandbox.env } } };
+        if (ready.kind === "failed") return { kind: "error", code: "agent_failed", reason: ready.reason };
+        if (ready.kind === "missing_key" && options.boxAgent) {
+          await requestModelKey(box, options.boxAgent, input);
+          return { kind: "needs_access", reason: missingKeyReason(options.boxAgent, input.task.repo) };
         }
-        await resetBoxRequests(box);
+        // The CA's paths under the turn's variables: the same every turn, so a live agent stays reusable.
+        const turn =
+          ready.kind === "ready" && Object.keys(ready.env).length > 0
+            ? { ...input, sandbox: { ...input.sandbox, env: { ...ready.env, ...input.sandbox.env } } }
+            : input;
         const result = await inner.runTurn(turn);
         return finish(turn, result, readTurnRequests(await readBoxRequests(box)));
       }
