@@ -111,7 +111,10 @@ describe.each(DRIVERS)("a turn's set-up in a %s box", (driverName) => {
       const home = driver.home;
       expect(await prepareBoxTurn(box, env, "baton/t4", AGENT, signal)).toEqual({
         kind: "ready",
-        env: { NODE_EXTRA_CA_CERTS: `${home}/.baton/proxy-ca.pem`, SSL_CERT_FILE: `${home}/.baton/ca-bundle.pem` },
+        env: {
+          NODE_EXTRA_CA_CERTS: `${home}/.baton/proxy-ca.pem`,
+          SSL_CERT_FILE: `${home}/.baton/ca-bundle.pem`,
+        },
       });
       expect(await run("cat ~/.test-agent/config.toml")).toBe('model = "small"');
       expect(await run("cat ~/.baton/proxy-ca.pem")).toBe(PEM.trim());
