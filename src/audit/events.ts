@@ -18,6 +18,7 @@ export const AUDIT_EVENTS = {
   sandboxDeleted: "sandbox.deleted",
   taskStarted: "task.started",
   taskStopped: "task.stopped",
+  workspaceAgentChosen: "workspace.agent_chosen",
   webhookRejected: "webhook.rejected",
   codehostInstalled: "codehost.installed",
   codehostUninstalled: "codehost.uninstalled",

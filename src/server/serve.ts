@@ -156,6 +156,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
             }
           : undefined,
         agentAcp: acpSettings(flags),
+        // A workspace's chosen catalog agent (its settings page) has the same turn limit as the default.
+        agentTimeoutMs: (flags.agentTimeout ?? DEFAULT_AGENT_TIMEOUT_S) * 1000,
         agentEnv: agentEnvironment(env),
         agent: flags.agent === "manual" ? createManualAgent() : undefined,
         // With a driver, each task's turns run in a box of the sandbox manager (made once the service listens).

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { findUserByEmail, type User } from "../../../src/server/domain/auth/users.js";
+import type { TaskServiceOptions } from "../../../src/server/domain/tasks/service.js";
 import {
   applySeed,
   createServerApp,
@@ -48,7 +49,10 @@ export interface PagesHarness {
   close(): Promise<void>;
 }
 
-export async function createPagesHarness(): Promise<PagesHarness> {
+/** `tasks`: the task engine's settings (a test's agents, the agents a workspace may choose). */
+export async function createPagesHarness(
+  options: { tasks?: Partial<TaskServiceOptions> } = {},
+): Promise<PagesHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
   const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
@@ -60,7 +64,12 @@ export async function createPagesHarness(): Promise<PagesHarness> {
   );
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
-  const app = createServerApp({ db, logger, secretBox, tasks: { workRoot: join(dir, "work") } });
+  const app = createServerApp({
+    db,
+    logger,
+    secretBox,
+    tasks: { workRoot: join(dir, "work"), ...options.tasks },
+  });
   await app.start();
   const seen: Answer[] = [];
   const keep = async (response: Response): Promise<Answer> => {

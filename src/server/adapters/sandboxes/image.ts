@@ -57,7 +57,13 @@ export function resolveSandboxImage(
   const rootfs = env.BATON_SANDBOX_ROOTFS || built?.rootfs;
   const batonDir = env.BATON_SANDBOX_BATON_DIR || built?.batonDir;
   const agentsDir = env.BATON_SANDBOX_AGENTS_DIR || built?.agentsDir || null;
-  const agents = built?.agents ?? [];
+  // The recorded agents are those of the recorded build: an image or agents layer of the operator's own may hold
+  // others, so none is assumed there (a workspace may choose only an agent known to be in the image).
+  const ownLayer =
+    driver === "namespace"
+      ? env.BATON_SANDBOX_AGENTS_DIR && env.BATON_SANDBOX_AGENTS_DIR !== built?.agentsDir
+      : env.BATON_SANDBOX_IMAGE && env.BATON_SANDBOX_IMAGE !== built?.image;
+  const agents = ownLayer ? [] : (built?.agents ?? []);
   if (driver === "namespace") {
     if (!rootfs || !batonDir)
       throw new ConfigError(

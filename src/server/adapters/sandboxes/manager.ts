@@ -150,6 +150,8 @@ export interface SandboxManagerOptions {
   exclusiveStore?: boolean | undefined;
   /** How long this instance's hold on its boxes lasts unless renewed; default BOX_OWNER_LEASE_MS. */
   ownerLeaseMs?: number | undefined;
+  /** The catalog agents the default image holds (image.json `agents`): those a workspace may choose. */
+  imageAgents?: readonly string[] | undefined;
 }
 
 export class SandboxManager {
@@ -167,6 +169,11 @@ export class SandboxManager {
   /** The instance whose boxes this manager runs. */
   get owner(): InstanceIdentity {
     return this.instance;
+  }
+
+  /** The catalog agents the default image holds (its agents layer), by id. */
+  get imageAgents(): readonly string[] {
+    return this.options.imageAgents ?? [];
   }
 
   private ownership(row: BoxRow) {

@@ -33,7 +33,7 @@ export interface SandboxDriverOptions {
  */
 export async function createSandboxDriver(
   options: SandboxDriverOptions,
-): Promise<{ driver: SandboxDriver; defaultImage: string }> {
+): Promise<{ driver: SandboxDriver; defaultImage: string; imageAgents: readonly string[] }> {
   const endpoints = {
     ops: options.ops,
     ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
@@ -55,7 +55,12 @@ export async function createSandboxDriver(
       ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
     });
   }
-  return { driver, defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}` };
+  return {
+    driver,
+    defaultImage: options.image ?? image.image ?? `rootfs:${image.rootfs}`,
+    // `--sandbox-image` names an image of the operator's own: what it holds is not recorded.
+    imageAgents: options.image && options.image !== image.image ? [] : (image.agents ?? []),
+  };
 }
 
 export interface StartSandboxManagerOptions extends SandboxDriverOptions {
@@ -71,11 +76,12 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
 }
 
 export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
-  const { driver, defaultImage } = await createSandboxDriver(options);
+  const { driver, defaultImage, imageAgents } = await createSandboxDriver(options);
   const manager = new SandboxManager({
     db: options.db,
     driver,
     defaultImage,
+    imageAgents,
     now: options.now ?? (() => new Date()),
     logger: options.logger,
     checkoutRoot: options.checkoutRoot,

@@ -1,51 +1,32 @@
 // The task engine as the service runs it: the code host and tracker ports (local unless given), sandboxes (host
-// folders, or boxes of the sandbox manager with a driver), the agent (scripted from the seed's rules unless an agent
-// program is configured), the turn runtime, the rate limiter, and the context the API's operations use. Nothing runs
-// until `start()`.
-import { basename, join } from "node:path";
+// folders, or boxes of the sandbox manager with a driver), the agents (agents.ts: the operator's default, scripted
+// from the seed's rules unless an agent program is configured, and each workspace's chosen catalog agent), the turn
+// runtime, the rate limiter, and the context the API's operations use. Nothing runs until `start()`.
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Logger } from "pino";
 import { BATONRC_FILE } from "../../../config/batonrc.js";
-import { createAcpAgentWithTools } from "../../adapters/agents/acp/index.js";
-import { type AgentEntry, renderAgentFiles } from "../../adapters/agents/catalog.js";
-import { createCommandAgent } from "../../adapters/agents/command.js";
+import type { AgentEntry } from "../../adapters/agents/catalog.js";
 import type { AgentRunner } from "../../adapters/agents/port.js";
-import { createScriptedAgent } from "../../adapters/agents/scripted.js";
 import { createLocalCodehost } from "../../adapters/codehost/local-git.js";
 import type { Codehost } from "../../adapters/codehost/port.js";
-import {
-  type CodehostPush,
-  createGitAuthHeader,
-  createPushAccessLookup,
-} from "../../adapters/codehost/push-access.js";
+import { type CodehostPush, createPushAccessLookup } from "../../adapters/codehost/push-access.js";
 import { createHostSandboxes } from "../../adapters/sandboxes/host-sandboxes.js";
-import { packageRoot } from "../../adapters/sandboxes/image.js";
 import type { SandboxManager } from "../../adapters/sandboxes/manager.js";
 import { createManagerSandboxes } from "../../adapters/sandboxes/turn-sandboxes.js";
 import { createLocalTracker } from "../../adapters/tracker/local.js";
 import type { Tracker } from "../../adapters/tracker/port.js";
 import type { Store } from "../../store/store.js";
+import type { AgentChoices } from "../agent/index.js";
 import type { LeaseSettings } from "../leases.js";
 import { createRateLimiter } from "../limits/create-limiter.js";
 import type { RateLimiter } from "../limits/rate-limiter.js";
-import { loadAgentRules } from "../seed/tasks-seed.js";
+import { type AgentAcpSettings, type AgentCommandSettings, createTurnAgents } from "./agents.js";
 import type { TaskContext } from "./context.js";
 import { handOverTask } from "./engine.js";
 import { TaskRuntime } from "./runtime.js";
 
-export interface AgentCommandSettings {
-  /** The agent program (no shell); it gets the turn on stdin and prints its reply as JSON. */
-  argv: readonly string[];
-  timeoutMs: number;
-}
-
-export interface AgentAcpSettings {
-  /** The ACP agent program and its arguments (no shell): on the service's machine, or in the box with a driver. */
-  argv: readonly string[];
-  timeoutMs: number;
-  /** A catalog agent (in a box): its name, fixed variables, session mode and set-up there. */
-  entry?: AgentEntry | undefined;
-}
+export type { AgentAcpSettings, AgentCommandSettings } from "./agents.js";
 
 export interface TaskServiceOptions {
   db: Store;
@@ -64,6 +45,15 @@ export interface TaskServiceOptions {
   agentAcp?: AgentAcpSettings | undefined;
   /** An agent adapter given directly (tests). */
   agent?: AgentRunner | undefined;
+  /** A turn's limit for a workspace's chosen catalog agent (`--agent-timeout`; default 1800 s). */
+  agentTimeoutMs?: number | undefined;
+  /** Makes a workspace's chosen catalog agent (default: the ACP adapter in the task's box; tests give fakes). */
+  catalogAgent?: ((entry: AgentEntry) => AgentRunner) | undefined;
+  /**
+   * The catalog agents a workspace may choose, by id (default: those the sandbox manager's image holds, none
+   * without a driver; tests give a list).
+   */
+  installedAgents?: (() => readonly string[]) | undefined;
   /** The workspace trackers' port; default: the local tracker over the store's issues. */
   tracker?: Tracker | undefined;
   /** The code host's port; default: the local code host (bare git repositories, issues in the store). */
@@ -93,7 +83,10 @@ export interface TaskService {
   limiter: RateLimiter;
   codehost: Codehost;
   tracker: Tracker;
+  /** The operator's default agent (the engine runs the workspace's chosen one in front of it). */
   agent: AgentRunner;
+  /** What a workspace may choose as its coding agent now, and the default's name. */
+  agentChoices(): AgentChoices;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -128,35 +121,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
           ...(task.repo ? { BATON_GIT_URL: await codehost.gitUrl(task.workspaceId, task.repo) } : {}),
         }),
       });
-  const agent =
-    options.agent ??
-    (options.agentAcp
-      ? createAcpAgentWithTools({
-          agentName: options.agentAcp.entry?.name ?? basename(options.agentAcp.argv[0]!),
-          argv: options.agentAcp.argv,
-          timeoutMs: options.agentAcp.timeoutMs,
-          baseEnv: options.agentEnv ?? {},
-          ...(options.agentAcp.entry ? catalogAgentOptions(options.agentAcp.entry) : {}),
-          // The tool server is this very service's CLI, run by the Node running the service.
-          baton: { command: process.execPath, args: [join(packageRoot(), "dist", "src", "cli", "bin.js")] },
-          // After `open_pull_request` the service pushes a host sandbox's branch as the scripted agent does.
-          push: {
-            gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
-            gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
-          },
-        })
-      : undefined) ??
-    (options.agentCommand
-      ? createCommandAgent({
-          argv: options.agentCommand.argv,
-          timeoutMs: options.agentCommand.timeoutMs,
-          baseEnv: options.agentEnv ?? {},
-        })
-      : createScriptedAgent({
-          rules: () => loadAgentRules(db),
-          gitUrl: (ws, repo) => codehost.gitUrl(ws, repo),
-          gitAuthHeader: createGitAuthHeader(db, options.codehostPush),
-        }));
+  const agents = createTurnAgents(options, codehost);
   // Requests arriving together share one synchronous=FULL commit (store/group-commit.ts).
   const commit: TaskContext["commit"] = options.commit ?? ((work) => db.transaction(work));
   const runtime = new TaskRuntime({
@@ -164,7 +129,7 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     commit,
     now,
     logger,
-    agent,
+    agent: agents.routed,
     sandboxes,
     codehost,
     pullRequestSweepMs: options.pullRequestSweepMs ?? 15_000,
@@ -188,26 +153,12 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     limiter: createRateLimiter(db),
     codehost,
     tracker,
-    agent,
+    agent: agents.fallback,
+    agentChoices: agents.choices,
     start: () => runtime.start(),
     async stop() {
       await runtime.stop();
-      await agent.close?.();
-    },
-  };
-}
-
-/** What a catalog agent adds to the ACP adapter: its variables, and its set-up in the box before each start. */
-function catalogAgentOptions(entry: AgentEntry) {
-  return {
-    env: entry.env,
-    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
-    boxAgent: {
-      agentName: entry.name,
-      keyVariable: entry.model.keyVariable,
-      modelHost: entry.model.host,
-      files: renderAgentFiles(entry),
-      caVariables: entry.caVariables,
+      await agents.routed.close?.();
     },
   };
 }

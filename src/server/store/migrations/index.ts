@@ -21,6 +21,7 @@ import { rateHits } from "./0091-rate-hits.js";
 import { processedOnce } from "./0092-processed-once.js";
 import { turnActivity } from "./0093-turn-activity.js";
 import { pullRequestBody } from "./0094-pull-request-body.js";
+import { workspaceAgent } from "./0095-workspace-agent.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   processedOnce,
   turnActivity,
   pullRequestBody,
+  workspaceAgent,
 ];

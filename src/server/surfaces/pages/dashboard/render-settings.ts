@@ -1,21 +1,38 @@
 // The settings page's body (pure): the code host (installations, repositories with their capability requests),
-// the tracker, and the member's own linked accounts, with the install and link flows for who may start them.
+// the tracker, the workspace's coding agent, and the member's own linked accounts, with the install and link flows
+// and the agent's form for who may use them.
+import type { WorkspaceAgent } from "../../../domain/agent/index.js";
 import { formatWhen } from "../format.js";
 import { type Html, html, nothing } from "../html.js";
 import { codehostInstallHref, trackerLinkHref } from "./refusals.js";
+import { renderAgentSection } from "./render-agent.js";
 import type { WorkspaceConnections } from "./settings-store.js";
 import { billingPath, capabilityRequestsPath } from "./wire.js";
 
 export interface SettingsView {
   ws: string;
+  csrfToken: string;
   canAdminister: boolean;
   connections: WorkspaceConnections;
+  agent: WorkspaceAgent;
+  /** The agent was just changed (the redirect's notice). */
+  agentSaved?: boolean;
+  /** A refused change of the agent, its reason as the domain wrote it. */
+  agentRefusal?: string | undefined;
 }
 
 const ADMINS_ONLY = html`<p class="hint">Only an owner or admin of the workspace connects it; ask one of them.</p>`;
 
 export function renderSettings(view: SettingsView): Html {
-  return html`${renderCodehost(view)}${renderTracker(view)}${renderMine(view)}
+  const agent = renderAgentSection({
+    ws: view.ws,
+    csrfToken: view.csrfToken,
+    canAdminister: view.canAdminister,
+    agent: view.agent,
+    saved: view.agentSaved ?? false,
+    refusal: view.agentRefusal,
+  });
+  return html`${renderCodehost(view)}${renderTracker(view)}${agent}${renderMine(view)}
 <p><a href="${billingPath(view.ws)}">Plan and billing</a></p>`;
 }
 

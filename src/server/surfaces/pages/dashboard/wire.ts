@@ -27,6 +27,8 @@ export const ticketsPath = (ws: string): string => `${workspacePath(ws)}/tickets
 export const delegatePath = (ws: string): string => `${ticketsPath(ws)}/delegate`;
 /** GET: the workspace's connections (code host, tracker: install and link) and repositories. */
 export const settingsPath = (ws: string): string => `${workspacePath(ws)}/settings`;
+/** POST: choose the workspace's coding agent (owners and admins); GET sends the browser to the settings page. */
+export const agentSettingsPath = (ws: string): string => `${settingsPath(ws)}/agent`;
 /** GET: the plan and billing state (the target of `billingUrl` in a 402 refusal). */
 export const billingPath = (ws: string): string => `${workspacePath(ws)}/billing`;
 /** GET: a repository's capability requests. */
