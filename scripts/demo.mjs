@@ -15,6 +15,9 @@
 // through the e-mailed link, printing its title and conversation entries; then it stops everything, also on
 // failure or Ctrl-C.
 //
+// `npm run demo -- --agent <id>` runs a real coding agent from the catalog instead of the scripted one, in a Docker
+// box against a fake of its vendor's model API, offline (scripts/demo/real-agent.mjs says how).
+//
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,10 +25,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { agentFlag } from "./demo/agent-choice.mjs";
 import { bin, client, freeLoopbackPort, root, shellWord } from "./demo/commands.mjs";
 import { openTaskPage } from "./demo/dashboard.mjs";
 import { startMailCatcher } from "./demo/mail-catcher.mjs";
 import { callMcp, callTool } from "./demo/mcp.mjs";
+import { logTails, realAgentSteps } from "./demo/real-agent.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
 import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
 
@@ -72,7 +77,7 @@ function dockerSandboxes() {
   return whyNoContainer({ root, argv: process.argv, uid: process.getuid?.(), env: process.env });
 }
 
-// Steps a second flow can take too: build, and sign in as a person.
+// The steps both flows take: build, and sign in as a person.
 const BUILD = {
   name: "build baton",
   skip: process.argv.includes("--skip-build"),
@@ -720,6 +725,8 @@ async function stopAll(ctx) {
       } catch {}
     }
   }
+  await ctx.fake?.close();
+  await ctx.modelHost?.close();
   if (ctx.serve && ctx.serve.exitCode === null && ctx.serve.signalCode === null) {
     const exited = new Promise((resolve) => ctx.serve.once("exit", resolve));
     ctx.serve.kill("SIGTERM");
@@ -739,8 +746,10 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const steps = STEPS;
-  const ctx = { tmp: mkdtempSync(join(tmpdir(), "baton-demo-")) };
+  const agentId = agentFlag(process.argv);
+  // With --agent, a real coding agent in a box against a fake of its model API; without, the scripted agent.
+  const steps = agentId === undefined ? STEPS : realAgentSteps({ build: BUILD, token: TOKEN, login: LOGIN });
+  const ctx = { tmp: mkdtempSync(join(tmpdir(), "baton-demo-")), agentId, logs: [] };
   const interrupted = () => {
     ctx.interrupted = true;
     console.log("\ninterrupted: stopping what the demo started and removing the temporary files");
@@ -763,6 +772,7 @@ async function main() {
     // synchronous command is handled once the event loop runs again: let it run first.
     await new Promise((resolve) => setTimeout(resolve, 100));
     if (ctx.interrupted) return;
+    for (const tail of logTails(ctx)) console.error(tail);
     console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await stop(ctx);
