@@ -6,7 +6,7 @@
 // agent's reply, what it did, the pull request's diff and body on the local code host, and where the key went.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { chooseDemoAgent, imageBuildArgs, whyNotInImage } from "./agent-choice.mjs";
@@ -71,15 +71,18 @@ function readImageRecord() {
 }
 
 /** Starts a Baton process in a process group of its own (a Ctrl-C reaches the demo alone, which then removes the
- * boxes through the service before stopping it), its log in a file; resolves with its first stdout line. */
+ * boxes through the service before stopping it), its log in a file; resolves with the addresses its --json
+ * line gives. */
 async function startBaton(ctx, name, args, env) {
   const log = join(ctx.tmp, `${name}.log`);
   ctx.logs.push(log);
+  const fd = openSync(log, "a");
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", openSync(log, "a")],
+    stdio: ["ignore", "pipe", fd],
     detached: true,
   });
+  closeSync(fd);
   ctx[name] = child;
   const line = await new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`baton ${name} exited early (${code})`)));
