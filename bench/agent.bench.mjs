@@ -12,11 +12,10 @@
 // AGENT_BENCH_AGENTS=codex,claude-code picks agents.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { build } from "esbuild";
 import { pino } from "pino";
 import { generateCa } from "../dist/src/proxy/ca/authority.js";
 import { issueLeafPem } from "../dist/src/proxy/ca/leaves.js";
@@ -36,6 +35,8 @@ import { SeedDocumentSchema } from "../dist/src/server/domain/seed/schema.js";
 import { openDatabase } from "../dist/src/server/store/open-store.js";
 import { SqliteStore } from "../dist/src/server/store/sqlite-store.js";
 import { createNodeServer } from "../dist/src/server/surfaces/http/node-server.js";
+import { startFakeInNamespace } from "../dist/src/testing/fake-models/index.js";
+import { createNetnsHost } from "../dist/src/testing/netns.js";
 import { percentile, report } from "./lib.mjs";
 import { root } from "./serve.mjs";
 
@@ -50,57 +51,18 @@ const tmp = mkdtempSync(join(tmpdir(), "baton-agent-bench-"));
 const cleanups = [];
 const sh = (command, args) => execFileSync(command, args, { encoding: "utf8" });
 
-/** A host of its own for the fake: a namespace with a veth pair (198.18.0.0/15, the benchmarking range). */
-function namespaceHost() {
-  const id = randomBytes(3).toString("hex");
-  const name = `agentb${id}`;
-  const third = randomBytes(1)[0];
-  const gateway = `198.18.${third}.1`;
-  const address = `198.18.${third}.2`;
-  sh("ip", ["netns", "add", name]);
-  cleanups.push(() => sh("ip", ["netns", "del", name]));
-  sh("ip", ["link", "add", `${name}a`, "type", "veth", "peer", "name", `${name}b`]);
-  cleanups.push(() => sh("ip", ["link", "del", `${name}a`]));
-  sh("ip", ["link", "set", `${name}b`, "netns", name]);
-  sh("ip", ["addr", "add", `${gateway}/30`, "dev", `${name}a`]);
-  sh("ip", ["link", "set", `${name}a`, "up"]);
-  sh("ip", ["netns", "exec", name, "ip", "addr", "add", `${address}/30`, "dev", `${name}b`]);
-  sh("ip", ["netns", "exec", name, "ip", "link", "set", `${name}b`, "up"]);
-  sh("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"]);
-  return { name, address };
-}
-
-/** The fake model (test/helpers/fake-models, bundled) in the namespace, answering every prompt with text. */
+/** The fake model (src/testing/fake-models) on a host of its own (a namespace), answering every prompt with text. */
 async function startFake(host, api, tls) {
-  const bundle = join(tmp, "fake-model.mjs");
-  await build({
-    entryPoints: [join(root, "test", "helpers", "fake-models", "standalone.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    outfile: bundle,
-    logLevel: "silent",
-  });
-  const requestsFile = join(tmp, `requests-${api}.json`);
-  const settings = join(tmp, `fake-${api}.json`);
   const script = Array.from({ length: TASKS + 2 }, () => ({ text: "Done." }));
-  writeFileSync(settings, JSON.stringify({ api, script, tls, host: host.address, port: 443, requestsFile }));
-  const { spawn } = await import("node:child_process");
-  const child = spawn("ip", ["netns", "exec", host.name, process.execPath, bundle, settings], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  cleanups.push(() => child.kill("SIGKILL"));
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => String(chunk).includes("ready") && resolve());
-    child.once("exit", (code) => reject(new Error(`the fake model exited (${code})`)));
-  });
-  return { requests: () => JSON.parse(readFileSync(requestsFile, "utf8")) };
+  const fake = await startFakeInNamespace(host, tmp, { api, script, tls, port: 443 });
+  cleanups.push(() => fake.close());
+  return fake;
 }
 
 async function benchAgent(id) {
   const entry = findAgentEntry(id);
-  const host = namespaceHost();
+  const host = await createNetnsHost({ prefix: "agentb" });
+  cleanups.push(() => host.close());
   const ca = await generateCa();
   const leaf = await issueLeafPem(ca, [entry.model.host]);
   writeFileSync(join(tmp, `upstream-ca-${id}.pem`), ca.certPem);
@@ -362,7 +324,7 @@ try {
 } finally {
   for (const cleanup of cleanups.reverse()) {
     try {
-      cleanup();
+      await cleanup();
     } catch {}
   }
   rmSync(tmp, { recursive: true, force: true });

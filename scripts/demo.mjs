@@ -15,31 +15,25 @@
 // through the e-mailed link, printing its title and conversation entries; then it stops everything, also on
 // failure or Ctrl-C.
 //
+// `npm run demo -- --agent <id>` runs a real coding agent from the catalog instead of the scripted one, in a Docker
+// box against a fake of its vendor's model API, offline (scripts/demo/real-agent.mjs says how).
+//
 // The demo is a list of named steps sharing one context. A later capability adds its step to STEPS.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { agentFlag } from "./demo/agent-choice.mjs";
+import { bin, client, freeLoopbackPort, root, shellWord } from "./demo/commands.mjs";
 import { openTaskPage } from "./demo/dashboard.mjs";
 import { startMailCatcher } from "./demo/mail-catcher.mjs";
 import { callMcp, callTool } from "./demo/mcp.mjs";
+import { logTails, realAgentSteps } from "./demo/real-agent.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
 import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "dist", "src", "cli", "bin.js");
 const SEED = join(root, "fixtures", "seeds", "activation.json");
 const REPOSITORY = "acme/api";
 
@@ -67,11 +61,6 @@ function inSandbox(ctx, argv, { quiet = false } = {}) {
   }
 }
 
-/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
 /** Runs the built CLI as the agent in the sandbox would; with `env`, on this machine as the operator would. */
 function baton(ctx, args, options = {}) {
   // Shown as it can be typed: a reader copies these lines.
@@ -83,29 +72,62 @@ function baton(ctx, args, options = {}) {
   return inSandbox(ctx, ["baton", ...args], options);
 }
 
-/** A loopback port nothing listens on right now (the service binds it a moment later). */
-async function freeLoopbackPort() {
-  const { createServer } = await import("node:net");
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Docker answers and we may manage its networks' firewall (root): the demo then uses a container sandbox. */
 function dockerSandboxes() {
   return whyNoContainer({ root, argv: process.argv, uid: process.getuid?.(), env: process.env });
 }
 
-const STEPS = [
-  {
-    name: "build baton",
-    skip: process.argv.includes("--skip-build"),
-    run() {
-      execFileSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
-    },
+// The steps both flows take: build, and sign in as a person.
+const BUILD = {
+  name: "build baton",
+  skip: process.argv.includes("--skip-build"),
+  run() {
+    execFileSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
   },
+};
+const TOKEN = {
+  name: "create a personal access token for owner@acme.test (shown once; kept here, not printed)",
+  run(ctx) {
+    const out = baton(
+      ctx,
+      [
+        "admin",
+        "token",
+        "create",
+        "--url",
+        ctx.adminUrl,
+        "--email",
+        "owner@acme.test",
+        "--name",
+        "demo",
+        "--lifetime",
+        "30",
+        "--json",
+      ],
+      { env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken }, cwd: root, quiet: true },
+    );
+    const made = JSON.parse(out);
+    ctx.apiToken = made.token;
+    console.log(`token "${made.name}" for ${made.email} (…${made.lastFour}), expires ${made.expiresAt}`);
+  },
+};
+const LOGIN = {
+  name: "sign in the client with that token, piped in (as a script would); the token is never printed",
+  run(ctx) {
+    ctx.clientEnv = {
+      ...process.env,
+      // The service listens on plain-http loopback: reached only through this override (docs/client.md).
+      BATON_API_URL: ctx.url,
+      XDG_CONFIG_HOME: join(ctx.tmp, "client-config"),
+    };
+    console.log("$ printf '%s' \"$TOKEN\" | baton login -w ws_acme");
+    client(ctx, ["login", "-w", "ws_acme"], { input: ctx.apiToken });
+    client(ctx, ["whoami"]);
+  },
+};
+
+const STEPS = [
+  BUILD,
   {
     name: "choose the sandbox: a container when Docker is available (image built or taken from the cache)",
     run(ctx) {
@@ -387,46 +409,8 @@ const STEPS = [
       baton(ctx, ["disclose", REPOSITORY, "--check", ctx.check]);
     },
   },
-  {
-    name: "create a personal access token for owner@acme.test (shown once; kept here, not printed)",
-    run(ctx) {
-      const out = baton(
-        ctx,
-        [
-          "admin",
-          "token",
-          "create",
-          "--url",
-          ctx.adminUrl,
-          "--email",
-          "owner@acme.test",
-          "--name",
-          "demo",
-          "--lifetime",
-          "30",
-          "--json",
-        ],
-        { env: { ...process.env, BATON_ADMIN_TOKEN: ctx.adminToken }, cwd: root, quiet: true },
-      );
-      const made = JSON.parse(out);
-      ctx.apiToken = made.token;
-      console.log(`token "${made.name}" for ${made.email} (…${made.lastFour}), expires ${made.expiresAt}`);
-    },
-  },
-  {
-    name: "sign in the client with that token, piped in (as a script would); the token is never printed",
-    run(ctx) {
-      ctx.clientEnv = {
-        ...process.env,
-        // The service listens on plain-http loopback: reached only through this override (docs/client.md).
-        BATON_API_URL: ctx.url,
-        XDG_CONFIG_HOME: join(ctx.tmp, "client-config"),
-      };
-      console.log("$ printf '%s' \"$TOKEN\" | baton login -w ws_acme");
-      client(ctx, ["login", "-w", "ws_acme"], { input: ctx.apiToken });
-      client(ctx, ["whoami"]);
-    },
-  },
+  TOKEN,
+  LOGIN,
   {
     name: "start a task with baton start and follow it to the scripted agent's reply",
     run(ctx) {
@@ -548,32 +532,6 @@ async function pollComments(store, issueKey) {
     if (rows.length > 0 || Date.now() > deadline) return rows.map((row) => row.body);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/**
- * Runs a client command as a person would, with the demo's config folder and the loopback override; prints
- * what it printed. Throws unless it exits 0.
- */
-function client(ctx, args, { input } = {}) {
-  if (input === undefined) console.log(`$ baton ${args.map(shellWord).join(" ")}`);
-  // stdout and stderr into one file, so its lines keep the order the client wrote them in.
-  const outputFile = join(ctx.tmp, "client-output.txt");
-  const fd = openSync(outputFile, "w");
-  let run;
-  try {
-    run = spawnSync(process.execPath, [bin, ...args], {
-      env: ctx.clientEnv,
-      cwd: ctx.tmp,
-      input: input ?? "",
-      stdio: ["pipe", fd, fd],
-    });
-  } finally {
-    closeSync(fd);
-  }
-  const all = readFileSync(outputFile, "utf8");
-  process.stdout.write(all);
-  if (run.status !== 0) throw new Error(`baton ${args[0]} exited ${run.status}`);
-  return { all };
 }
 
 /** Polls the task (as the client does, but every 200 ms) until its status is one of `statuses`. */
@@ -741,7 +699,14 @@ async function removeBoxes(ctx) {
   } catch {}
 }
 
-async function stop(ctx) {
+/** Stops what the demo started, once (a Ctrl-C during a failure's stop waits for that same stop). */
+function stop(ctx) {
+  ctx.stopping ??= stopAll(ctx);
+  return ctx.stopping;
+}
+
+async function stopAll(ctx) {
+  ctx.following?.kill("SIGTERM");
   await removeBoxes(ctx);
   for (const child of [ctx.proxy, ctx.upstream]) {
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -760,6 +725,8 @@ async function stop(ctx) {
       } catch {}
     }
   }
+  await ctx.fake?.close();
+  await ctx.modelHost?.close();
   if (ctx.serve && ctx.serve.exitCode === null && ctx.serve.signalCode === null) {
     const exited = new Promise((resolve) => ctx.serve.once("exit", resolve));
     ctx.serve.kill("SIGTERM");
@@ -779,14 +746,20 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const ctx = { tmp: mkdtempSync(join(tmpdir(), "baton-demo-")) };
+  const agentId = agentFlag(process.argv);
+  // With --agent, a real coding agent in a box against a fake of its model API; without, the scripted agent.
+  const steps = agentId === undefined ? STEPS : realAgentSteps({ build: BUILD, token: TOKEN, login: LOGIN });
+  const ctx = { tmp: mkdtempSync(join(tmpdir(), "baton-demo-")), agentId, logs: [] };
   const interrupted = () => {
+    ctx.interrupted = true;
+    console.log("\ninterrupted: stopping what the demo started and removing the temporary files");
     void stop(ctx).finally(() => process.exit(130));
   };
   process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
   let failed = false;
   try {
-    for (const [index, step] of STEPS.entries()) {
+    for (const [index, step] of steps.entries()) {
+      if (ctx.interrupted) return;
       const skipped =
         typeof step.skip === "string" ? ` (skipped: ${step.skip})` : step.skip ? " (skipped)" : "";
       console.log(`\n== ${index + 1}. ${step.name}${skipped}`);
@@ -795,6 +768,11 @@ async function main() {
     console.log("\n== done: stopping baton serve and removing the temporary files");
   } catch (error) {
     failed = true;
+    // An interrupted step fails as its processes stop: that is no failure to explain. A Ctrl-C during a
+    // synchronous command is handled once the event loop runs again: let it run first.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (ctx.interrupted) return;
+    for (const tail of logTails(ctx)) console.error(tail);
     console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await stop(ctx);

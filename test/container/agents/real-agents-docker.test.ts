@@ -33,9 +33,12 @@ import { applySeed } from "../../../src/server/domain/seed/apply-seed.js";
 import { SeedDocumentSchema } from "../../../src/server/domain/seed/schema.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { createNodeServer } from "../../../src/server/surfaces/http/node-server.js";
-import { type NamespacedFake, startFakeInNamespace } from "../../helpers/fake-models/in-namespace.js";
-import type { ScriptStep } from "../../helpers/fake-models/index.js";
-import { createNetnsHost, type NetnsHost } from "../../helpers/netns.js";
+import {
+  type NamespacedFake,
+  type ScriptStep,
+  startFakeInNamespace,
+} from "../../../src/testing/fake-models/index.js";
+import { createNetnsHost, type NetnsHost } from "../../../src/testing/netns.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { openTestStore } from "../../helpers/test-store.js";
 

@@ -25,8 +25,8 @@ import {
   toLeasePolicy,
 } from "../../../src/proxy/index.js";
 import { upstreamTrust } from "../../../src/proxy/load-config.js";
+import { createNetnsHost, type NetnsHost } from "../../../src/testing/netns.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { createNetnsHost, type NetnsHost } from "../../helpers/netns.js";
 import { type StubDns, startStubDns } from "../../helpers/stub-dns.js";
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 // Real coding agents from the npm registry run whole Baton turns on this machine against fakes of their vendors'
-// model APIs (test/helpers/fake-models): Claude Code (`@zed-industries/claude-code-acp`) against the Anthropic
+// model APIs (src/testing/fake-models): Claude Code (`@zed-industries/claude-code-acp`) against the Anthropic
 // Messages API, Codex (`@zed-industries/codex-acp`) against the OpenAI Responses API. Each is installed from its
 // pinned lockfile (sandbox-agents/<id>/, cached), started by the `acp` adapter with Baton's tools with a clean
 // environment holding only its key, the fake's address and its entry's CA variables (the fake serves HTTPS from a
@@ -21,14 +21,14 @@ import {
   renderAgentFiles,
 } from "../../../../../src/server/adapters/agents/catalog.js";
 import type { RunTurnInput, TurnResult } from "../../../../../src/server/adapters/agents/port.js";
-import { installAgent } from "../../../../helpers/agent-install.js";
-import { BATON_BIN } from "../../../../helpers/cli.js";
 import {
   type FakeModel,
   type ScriptStep,
   startFakeAnthropic,
   startFakeOpenAIResponses,
-} from "../../../../helpers/fake-models/index.js";
+} from "../../../../../src/testing/fake-models/index.js";
+import { installAgent } from "../../../../helpers/agent-install.js";
+import { BATON_BIN } from "../../../../helpers/cli.js";
 
 const KEY = "sk-test-canary-4f1c9e2b7d";
 const PR_TITLE = "Greet from Baton in the README";

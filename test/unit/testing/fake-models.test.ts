@@ -1,4 +1,4 @@
-// The fake model APIs real agents are tested against (test/helpers/fake-models): a script's intents become the
+// The fake model APIs real agents are tested against (src/testing/fake-models): a script's intents become the
 // tools each agent offered, by the names and argument shapes real agents send (Claude Code's and Codex's as read
 // from their requests; Gemini CLI's and opencode's from their tool names, not yet run against the fakes); the Anthropic Messages and OpenAI Responses fakes stream the events their SDKs read, record every
 // request with its key header, answer side calls that offer no tools with plain text, and serve TLS when asked.
@@ -15,7 +15,7 @@ import {
   SIDE_CALL_TEXT,
   startFakeAnthropic,
   startFakeOpenAIResponses,
-} from "../../helpers/fake-models/index.js";
+} from "../../../src/testing/fake-models/index.js";
 
 const fn = (name: string, properties: string[] = [], extra: Partial<OfferedTool> = {}): OfferedTool => ({
   name,

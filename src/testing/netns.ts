@@ -1,7 +1,7 @@
-// Network namespaces for the proxy's tests: each host is a namespace joined to this one by a veth pair on its own
-// /30 in 198.18.0.0/15 (the benchmarking range, which the proxy denies unless a test rule opens it). Names start
-// with "proxy", or with BATON_NETNS_PREFIX when set, so suites run by engineers on the same machine never collide;
-// close() removes everything.
+// Network namespaces for the proxy's tests and `npm run demo -- --agent <id>` (needs root): each host is a namespace
+// joined to this one by a veth pair on its own /30 in 198.18.0.0/15 (the benchmarking range, which the proxy denies
+// unless a rule opens it). Names start with "proxy" (or the caller's prefix), or with BATON_NETNS_PREFIX when set,
+// so runs by engineers on the same machine never collide; close() removes everything.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
@@ -52,9 +52,9 @@ export function netnsPrefix(fallback: string): string {
   return prefix;
 }
 
-export async function createNetnsHost(): Promise<NetnsHost> {
+export async function createNetnsHost(options: { prefix?: string } = {}): Promise<NetnsHost> {
   const id = randomBytes(3).toString("hex");
-  const prefix = netnsPrefix("proxy");
+  const prefix = netnsPrefix(options.prefix ?? "proxy");
   const name = `${prefix}${id}`;
   const outside = `${prefix}${id}a`;
   const inside = `${prefix}${id}b`;
