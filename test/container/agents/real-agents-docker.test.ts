@@ -5,7 +5,8 @@
 // thing faked: no vendor API is reachable from here. The service runs in process on real sockets.
 //
 // Each agent plays one script: read the README, edit it, run the check (which commits and pushes the task's
-// branch), call Baton's open_pull_request, answer. Then a follow-up continues the session, and a task on a
+// branch), call Baton's open_pull_request, answer. Then a follow-up continues the session, an ask_user ends a turn
+// as a clarify and the answer resumes it, and a task on a
 // repository without the model key pauses on access with an api_key capability request.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -49,6 +50,8 @@ const CHECKOUT = "/home/agent/checkouts/acme/api";
 const FIRST_REPLY = "I said hello from Baton in the README; the check passed and the pull request is open.";
 const FOLLOW_UP_REPLY = "Nothing else: the README already greets from Baton.";
 const PR_TITLE = "Greet from Baton";
+const QUESTION = "Should the greeting also go into the docs folder?";
+const RESUMED_REPLY = "Understood: the README only.";
 
 interface Case {
   id: "claude-code" | "codex";
@@ -83,6 +86,10 @@ const SCRIPT: ScriptStep[] = [
   },
   { text: FIRST_REPLY },
   { text: FOLLOW_UP_REPLY },
+  // A question for the person through Baton's ask_user: the turn ends as a clarify; the answer resumes.
+  { call: { kind: "mcp", tool: "ask_user", args: { question: QUESTION } } },
+  { text: "I asked before touching anything else." },
+  { text: RESUMED_REPLY },
   // The stop case: a tool call that would run for two minutes.
   { call: { kind: "shell", command: "touch /tmp/slow-started && sleep 120" } },
   { text: "This answer comes too late." },
@@ -309,6 +316,28 @@ describe.each(CASES)("$id in a Docker box through baton proxy", ({ id, api: mode
     const context = JSON.stringify(last[0]!.body);
     for (const earlier of ["Say hello from Baton", FIRST_REPLY, "Anything else?"])
       expect(context).toContain(earlier);
+
+    // ask_user through Baton's tool server ends the turn as a clarify carrying the question; the answer resumes.
+    const replies = async (count: number) =>
+      (
+        await pollUntil(
+          () => settled(taskId),
+          (s) => s.messages.filter((m) => m.role === "agent").length >= count || s.task.status === "failed",
+          { timeoutMs: 240_000, intervalMs: 1000 },
+        )
+      ).messages.filter((m) => m.role === "agent");
+    await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, { text: "Ask me if unsure." });
+    const asked = await replies(3);
+    expect(asked[2]).toMatchObject({
+      kind: "clarify",
+      body: `${QUESTION}\n\nI asked before touching anything else.`,
+    });
+    await api("POST", `/v1/workspaces/${WS}/tasks/${taskId}/messages`, { text: "Only the README." });
+    const resumed = await replies(4);
+    expect(resumed[3]).toMatchObject({ kind: "response", body: RESUMED_REPLY });
+    expect(JSON.stringify(fake.requests().find((request) => request.step === 8)?.body)).toContain(
+      "Only the README.",
+    );
 
     // The key's value is in no box (its variables, its files), no API answer, no log line.
     const box = (await sandboxes.current!.list(WS)).find(
