@@ -11,16 +11,24 @@ export const LINK_WINDOW_MS = 15 * 60_000;
 
 /**
  * Where a sign-in may send the browser afterwards (pure): a path on this service, never another origin
- * (`//host`, `/\host`, `https://…`); anything else goes to the tokens page.
+ * (`//host`, `/\host`, `https://…`); anything else goes to the tokens page. The checks apply to the answer as
+ * well as to the input, since resolving dot segments can turn a safe-looking path into a protocol-relative one
+ * (`/.//evil.com` resolves to `//evil.com`); so one pass is enough and its answer is a fixed point.
  */
 export function safeNextPath(next: string | undefined | null): string {
   const fallback = PAGE_PATHS.tokens;
-  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\\]/.test(next)) return fallback;
-  const base = "http://baton.invalid";
-  const parsed = URL.canParse(next, base) ? new URL(next, base) : undefined;
-  if (parsed?.origin !== base) return fallback;
-  return parsed.pathname + parsed.search;
+  if (next === undefined || next === null || !isPlainPath(next)) return fallback;
+  const parsed = URL.canParse(next, NEXT_BASE) ? new URL(next, NEXT_BASE) : undefined;
+  if (parsed?.origin !== NEXT_BASE) return fallback;
+  const resolved = parsed.pathname + parsed.search;
+  return isPlainPath(resolved) ? resolved : fallback;
+}
+
+const NEXT_BASE = "http://baton.invalid";
+
+/** A rooted path that no browser reads as naming a host: no `//` or `/\` start, no backslash or control character. */
+function isPlainPath(path: string): boolean {
+  return path.startsWith("/") && !path.startsWith("//") && !/[\u0000-\u001f\\]/.test(path);
 }
 
 export type IssuedLink = { state: "issued"; token: string } | { state: "throttled" };
