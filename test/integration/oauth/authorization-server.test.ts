@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import { disconnectApp, listConnectedApps } from "../../../src/server/surfaces/oauth/connected-apps.js";
+import { PAGE_HEADERS } from "../../../src/server/surfaces/pages/headers.js";
 import { type OAuthWorld, OWNER, STRANGER, startOAuthWorld } from "./harness.js";
 
 const DAY = 86_400_000;
@@ -179,6 +180,31 @@ describe("the authorization server", () => {
       })}`,
     );
     expect(new URL(elsewhere.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+  });
+
+  it("the approval page, the answer to its form and its redirect to sign-in carry every page's headers (docs/operators.md: CSP, no-store, no-referrer, nosniff)", async () => {
+    const signIn = await world.signInFor(`${world.url}/v1`);
+    expect(signIn.status).toBe(200);
+    const unsigned = await world.browse(`${world.url}/oauth/interaction/abc`);
+    expect(unsigned.status).toBe(303);
+    for (const headers of [signIn.approvalHeaders, signIn.decisionHeaders, unsigned.headers]) {
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+        if (name !== "content-security-policy") expect(headers.get(name), name).toBe(value);
+      }
+      const csp = headers.get("content-security-policy") ?? "";
+      for (const directive of [
+        "default-src 'none'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "style-src",
+      ])
+        expect(csp).toContain(directive);
+      expect(csp).not.toMatch(/script-src|unsafe-inline/);
+    }
+    // The form's answer redirects through the provider to the app's loopback address: that origin alone is added.
+    expect(signIn.approvalHeaders.get("content-security-policy")).toMatch(
+      /form-action 'self' http:\/\/127\.0\.0\.1:\d+;/,
+    );
   });
 
   it("the session cookie never authenticates the API", async () => {

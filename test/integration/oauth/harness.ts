@@ -56,7 +56,14 @@ export interface OAuthWorld {
     resource: string,
     email?: string,
     clientId?: string,
-  ): Promise<{ status: number; body: Record<string, unknown>; approvalPage: string }>;
+  ): Promise<{
+    status: number;
+    body: Record<string, unknown>;
+    approvalPage: string;
+    /** The approval page's headers, and those of the answer to its form. */
+    approvalHeaders: Headers;
+    decisionHeaders: Headers;
+  }>;
   close(): Promise<void>;
 }
 
@@ -108,9 +115,13 @@ export async function startOAuthWorld(
     });
 
   /** Follows the authorization through the approval page as a signed-in user would, with cookies; returns the
-   * approval page. */
-  async function approve(start: string, email: string, decision: "approve" | "deny"): Promise<string> {
-    let shown = "";
+   * approval page, its headers and those of the answer to its form. */
+  async function approve(
+    start: string,
+    email: string,
+    decision: "approve" | "deny",
+  ): Promise<{ page: string; headers: Headers; decisionHeaders: Headers }> {
+    let shown = { page: "", headers: new Headers(), decisionHeaders: new Headers() };
     const jar = new Map<string, string>();
     const session = await sessionFor(email);
     const cookie = () => [session, ...[...jar].map(([k, v]) => `${k}=${v}`)].join("; ");
@@ -124,6 +135,7 @@ export async function startOAuthWorld(
         const [k, ...v] = pair!.split("=");
         jar.set(k!, v.join("="));
       }
+      if (method === "POST") shown.decisionHeaders = answer.headers;
       const location = answer.headers.get("location");
       if (location) {
         const to = new URL(location, next);
@@ -137,7 +149,7 @@ export async function startOAuthWorld(
         continue;
       }
       const page = await answer.text();
-      shown = page;
+      shown = { ...shown, page, headers: answer.headers };
       const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
       if (!csrf) throw new Error(`no approval form at ${next} (${answer.status}): ${page.slice(0, 300)}`);
       method = "POST";
@@ -198,7 +210,7 @@ export async function startOAuthWorld(
           scope: "baton",
           secrets,
         });
-        const approvalPage = await approve(start, email, "approve");
+        const approval = await approve(start, email, "approve");
         const answer = await fetch(`${url}/oauth/token`, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -214,7 +226,9 @@ export async function startOAuthWorld(
         return {
           status: answer.status,
           body: (await answer.json()) as Record<string, unknown>,
-          approvalPage,
+          approvalPage: approval.page,
+          approvalHeaders: approval.headers,
+          decisionHeaders: approval.decisionHeaders,
         };
       } finally {
         await listener.close();

@@ -11,6 +11,7 @@ import { type AuthorizationServer, resourceKindOf } from "../oauth/provider.js";
 import { API_SCOPE, OAUTH_PATHS, type ResourceKind } from "../oauth/wire.js";
 import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
+import { contentSecurityPolicy, pageHeaders } from "./headers.js";
 import { html } from "./html.js";
 import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
@@ -41,6 +42,7 @@ const expired = () =>
 export function createApprovalApp(deps: PagesDeps, server: () => Promise<AuthorizationServer>) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
   const path = `${OAUTH_PATHS.interaction}/:uid`;
+  app.use(path, pageHeaders());
   app.use(path, requireWebSession(deps));
 
   app.get(path, async (c) => {
@@ -50,14 +52,18 @@ export function createApprovalApp(deps: PagesDeps, server: () => Promise<Authori
     if (!details || details.uid !== c.req.param("uid")) return c.html(expired(), 400);
     const client = await provider.Client.find(String(details.params.client_id));
     if (!client) return c.html(expired(), 400);
-    const redirectHost = URL.canParse(String(details.params.redirect_uri))
-      ? new URL(String(details.params.redirect_uri)).host
-      : "unknown";
+    const redirect = URL.canParse(String(details.params.redirect_uri))
+      ? new URL(String(details.params.redirect_uri))
+      : undefined;
+    const redirectHost = redirect?.host ?? "unknown";
     const kind = resourceKindOf(issuer, String(details.params.resource ?? "")) ?? "api";
     const user = c.get("webUser");
-    // No other site may frame the approval page and trick a click on Approve.
-    c.header("x-frame-options", "DENY");
-    c.header("content-security-policy", "frame-ancestors 'none'");
+    // The form's answer redirects (through the provider) to the app's address, which `form-action` must allow;
+    // every other header, and frame-ancestors 'none' against a framed click on Approve, is the pages' own.
+    c.header(
+      "content-security-policy",
+      contentSecurityPolicy(redirect && /^https?:$/.test(redirect.protocol) ? [redirect.origin] : []),
+    );
     return c.html(
       renderPage({
         title: "Approve sign-in",

@@ -38,12 +38,17 @@ export const PAGE_HEADERS = {
   "cross-origin-opener-policy": "same-origin",
 } as const;
 
-/** Middleware for a pages sub-app: sets PAGE_HEADERS on every answer (pages, redirects and error pages). */
+/**
+ * Middleware for a pages sub-app: sets PAGE_HEADERS on every answer (pages, redirects and error pages). A handler
+ * whose form must reach an origin known only per request (the approval page's app) sets its own policy, built by
+ * contentSecurityPolicy, and that one is kept.
+ */
 export function pageHeaders(formActions: readonly string[] = [], options: CspOptions = {}) {
   const csp = contentSecurityPolicy(formActions, options);
   return createMiddleware(async (c, next) => {
     await next();
+    const own = c.res.headers.get("content-security-policy");
     for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
-    c.res.headers.set("content-security-policy", csp);
+    c.res.headers.set("content-security-policy", own ?? csp);
   });
 }
