@@ -39,23 +39,37 @@ describe("authentication", () => {
     );
     return made.token;
   };
-  const cases: [string, () => Record<string, string> | null | Promise<Record<string, string>>][] = [
-    ["a missing token gets 401 invalid_token", () => ({})],
+  // RFC 6750 section 3: every 401 carries a Bearer challenge; error="invalid_token" only when a token was sent.
+  const BARE = 'Bearer realm="baton"';
+  const INVALID = 'Bearer realm="baton", error="invalid_token"';
+  const cases: [string, () => Record<string, string> | null | Promise<Record<string, string>>, string][] = [
+    ["a missing token gets 401 invalid_token", () => ({}), BARE],
     [
       "a malformed token (not Bearer) gets 401 invalid_token",
       () => ({ authorization: `Basic ${TOKENS.dev}` }),
+      INVALID,
     ],
     [
       "a malformed token (no btn_ prefix) gets 401 invalid_token",
       () => ({ authorization: "Bearer ghp_abcdefghijklmnopqrstuvwxyz" }),
+      INVALID,
     ],
-    ["an unknown token gets 401 invalid_token", () => ({ authorization: `Bearer btn_${"z".repeat(43)}` })],
-    ["an expired token gets 401 invalid_token", async () => ({ authorization: `Bearer ${await expired()}` })],
+    [
+      "an unknown token gets 401 invalid_token",
+      () => ({ authorization: `Bearer btn_${"z".repeat(43)}` }),
+      INVALID,
+    ],
+    [
+      "an expired token gets 401 invalid_token",
+      async () => ({ authorization: `Bearer ${await expired()}` }),
+      INVALID,
+    ],
   ];
-  for (const [rule, headers] of cases) {
-    it.each(ALL_ROUTES)(`${rule}: %s %s`, async (method, path, body) => {
+  for (const [rule, headers, challenge] of cases) {
+    it.each(ALL_ROUTES)(`${rule} with WWW-Authenticate: ${challenge}: %s %s`, async (method, path, body) => {
       const answer = await h.call(method, path, { token: null, headers: (await headers()) ?? {}, body });
       expect(answer.status).toBe(401);
+      expect(answer.headers.get("www-authenticate")).toBe(challenge);
       expect(answer.body).toMatchObject({
         error: "invalid_token",
         reason: expect.any(String),
@@ -144,6 +158,7 @@ describe("authentication", () => {
       const answer = await h.call(method, path, { token: made.token, body });
       expect(answer.status, `${method} ${path}`).toBe(401);
       expect(answer.body.error).toBe("invalid_token");
+      expect(answer.headers.get("www-authenticate")).toBe('Bearer realm="baton", error="invalid_token"');
     }
     expect((await h.call("GET", API_PATHS.me, { token: other.token })).status).toBe(200);
     // The member routes (capability requests, secrets) read the same tokens: revoked there too.

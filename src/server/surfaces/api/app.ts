@@ -53,7 +53,7 @@ const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
-/** Every 429 declares its Retry-After, so the document holds each answer of the suites to it. */
+/** Every 429 declares its Retry-After, so the document holds each answer of the suites to it; likewise below. */
 const RETRY_AFTER = {
   [API_HEADERS.retryAfter]: {
     description: "seconds to wait before trying again",
@@ -61,12 +61,22 @@ const RETRY_AFTER = {
     schema: { type: "integer" as const, minimum: 1 },
   },
 };
+/** Every 401 declares its Bearer challenge (RFC 6750 section 3). */
+const WWW_AUTHENTICATE = {
+  [API_HEADERS.wwwAuthenticate]: {
+    description:
+      '`Bearer realm="baton"`, with `, error="invalid_token"` when a token was sent but not accepted',
+    required: true,
+    schema: { type: "string" as const },
+  },
+};
+const REQUIRED_HEADERS: Record<string, object> = { "401": WWW_AUTHENTICATE, "429": RETRY_AFTER };
 const errors = (texts: Partial<Record<number, string>>) =>
   Object.fromEntries(
     Object.entries(texts).map(([status, text]) => [
       status,
-      status === "429"
-        ? { ...json(ApiErrorSchema, text ?? ""), headers: RETRY_AFTER }
+      REQUIRED_HEADERS[status]
+        ? { ...json(ApiErrorSchema, text ?? ""), headers: REQUIRED_HEADERS[status] }
         : json(ApiErrorSchema, text ?? ""),
     ]),
   );

@@ -6,7 +6,7 @@ import type { ErrorHandler } from "hono";
 import { HEADERS } from "../../../transport/wire.js";
 import { DomainError, type DomainErrorCode, type DomainErrorDetails } from "../../domain/errors.js";
 import { HttpError } from "../http/http-error.js";
-import { API_ERRORS, API_HEADERS, type ApiErrorCode, LIMITS } from "./wire.js";
+import { API_ERRORS, API_HEADERS, API_REALM, type ApiErrorCode, LIMITS } from "./wire.js";
 
 /** The fields some codes carry: the domain's (domain/errors.ts), answered as they are. */
 export type ApiErrorDetails = DomainErrorDetails;
@@ -18,17 +18,7 @@ export class ApiError extends HttpError {
     readonly details: ApiErrorDetails = {},
     headers: Record<string, string> = {},
   ) {
-    // Every 429 carries Retry-After (DESIGN): the rate limiter gives its exact wait; a refusal that waits for a
-    // task to end (too_many_running, queue_full) cannot know it and gives the polite default.
-    const status = API_ERRORS[code];
-    super(
-      status,
-      code,
-      reason,
-      status === 429 && !(API_HEADERS.retryAfter in headers)
-        ? { ...headers, [API_HEADERS.retryAfter]: String(LIMITS.busyRetryAfterSeconds) }
-        : headers,
-    );
+    super(API_ERRORS[code], code, reason, withRequiredHeaders(API_ERRORS[code], headers));
   }
 
   /** `{error, reason, requestId}` plus the fields this code carries (limit, taskId, billingUrl...). */
@@ -45,6 +35,26 @@ export class ApiError extends HttpError {
       },
     );
   }
+}
+
+/**
+ * The challenge of a 401 (RFC 6750 section 3): the realm always; `error="invalid_token"` only when a credential
+ * was sent, since a request without one gets no error code.
+ */
+export const bearerChallenge = (credentialSent: boolean): string =>
+  `Bearer realm="${API_REALM}"${credentialSent ? `, error="${"invalid_token" satisfies ApiErrorCode}"` : ""}`;
+
+/**
+ * Every 429 carries Retry-After (DESIGN): the rate limiter gives its exact wait; a refusal that waits for a task
+ * to end (too_many_running, queue_full) cannot know it and gives the polite default. Every 401 carries a Bearer
+ * challenge; the bare one unless the thrower (the token gate, which knows whether a token was sent) gave its own.
+ */
+function withRequiredHeaders(status: number, headers: Record<string, string>): Record<string, string> {
+  if (status === 429 && !(API_HEADERS.retryAfter in headers))
+    return { ...headers, [API_HEADERS.retryAfter]: String(LIMITS.busyRetryAfterSeconds) };
+  if (status === 401 && !(API_HEADERS.wwwAuthenticate in headers))
+    return { ...headers, [API_HEADERS.wwwAuthenticate]: bearerChallenge(false) };
+  return headers;
 }
 
 export const apiError = (code: ApiErrorCode, reason: string, details?: ApiErrorDetails): ApiError =>

@@ -4,23 +4,27 @@ import { createMiddleware } from "hono/factory";
 import { authenticateApiToken, requireMembership } from "../../domain/auth/api-auth.js";
 import type { AuthenticatedToken } from "../../domain/auth/personal-tokens-store.js";
 import type { Membership } from "../../domain/auth/users.js";
+import { DomainError } from "../../domain/errors.js";
 import type { ServerEnv } from "../http/surface.js";
 import type { ApiDeps } from "./deps.js";
-import { ApiError } from "./errors.js";
+import { ApiError, bearerChallenge } from "./errors.js";
 import { API_HEADERS, LIMITS } from "./wire.js";
 
 export type ApiEnv = ServerEnv<{ caller: AuthenticatedToken; membership: Membership }>;
 
 export const authenticateCaller = (deps: ApiDeps) =>
   createMiddleware<ApiEnv>(async (c, next) => {
-    c.set(
-      "caller",
-      await authenticateApiToken(
-        deps.db,
-        c.req.header(API_HEADERS.authorization) ?? null,
-        deps.now().getTime(),
-      ),
+    const authorization = c.req.header(API_HEADERS.authorization) ?? null;
+    const caller = await authenticateApiToken(deps.db, authorization, deps.now().getTime()).catch(
+      (error: unknown) => {
+        if (!(error instanceof DomainError) || error.code !== "invalid_token") throw error;
+        // Here alone is it known whether a token was sent, which decides the challenge's error code.
+        throw new ApiError("invalid_token", error.reason, error.details, {
+          [API_HEADERS.wwwAuthenticate]: bearerChallenge(Boolean(authorization?.trim())),
+        });
+      },
     );
+    c.set("caller", caller);
     await next();
   });
 

@@ -37,9 +37,13 @@ export const API_ROUTE_PATTERNS = {
 
 export const API_HEADERS = {
   authorization: "authorization",
+  wwwAuthenticate: "www-authenticate",
   idempotencyKey: "idempotency-key",
   retryAfter: "retry-after",
 } as const;
+
+/** The realm of the API's Bearer challenge (RFC 6750 section 3), in the WWW-Authenticate of every 401. */
+export const API_REALM = "baton";
 
 /** Every `error` code the public API answers with, and its HTTP status (which domain code gets which: api/errors.ts). */
 export const API_ERRORS = {
