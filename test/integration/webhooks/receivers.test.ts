@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_INTEGRATIONS } from "../../../src/server/adapters/integrations/settings.js";
 import { signBody } from "../../../src/server/surfaces/webhooks/verify.js";
-import { CODEHOST_HEADERS, WEBHOOKS_BASE_PATH } from "../../../src/server/surfaces/webhooks/wire.js";
+import {
+  CODEHOST_HEADERS,
+  WEBHOOK_LIMITS,
+  WEBHOOKS_BASE_PATH,
+} from "../../../src/server/surfaces/webhooks/wire.js";
 import { until } from "../api/harness.js";
 import {
   createWebhookHarness,
@@ -140,6 +144,37 @@ describe("a verified delivery is queued and answered before the work runs", () =
   it("a signed body that is not a JSON object is refused 400", async () => {
     const answer = await h.deliver("codehost", "issues", "[1, 2]");
     expect(answer.status).toBe(400);
+  });
+});
+
+describe("a signed body nested deeper than the bound is refused 400, never a 500 (issue 35 A.10)", () => {
+  const nested = (depth: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ ...extra, deep: null }).replace(
+      '"deep":null',
+      `"deep":${"[".repeat(depth)}${"]".repeat(depth)}`,
+    );
+  it.each([
+    ["code host", "codehost", "issues", () => nested(10_000)],
+    ["tracker", "tracker", "Issue", () => nested(10_000, { webhookTimestamp: Date.now() })],
+  ] as const)(
+    "%s: a validly signed body nested 10,000 deep is 400 invalid_request that names the bound, and an audit line",
+    async (_case, source, event, body) => {
+      const deliveryId = newDeliveryId();
+      const answer = await h.deliver(source, event, body(), { deliveryId });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({
+        error: "invalid_request",
+        reason: expect.stringContaining(`${WEBHOOK_LIMITS.jsonDepth}`),
+      });
+      const line = JSON.parse(rejectedLines().find((l) => l.includes(deliveryId))!);
+      expect(line).toMatchObject({ source, delivery: deliveryId, why: "too_deep" });
+    },
+  );
+
+  it("a body nested exactly to the bound is queued (202)", async () => {
+    // The object itself is one level, the field's arrays the rest.
+    const answer = await h.deliver("codehost", "issues", nested(WEBHOOK_LIMITS.jsonDepth - 1));
+    expect(answer.status).toBe(202);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
 import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
 import { readBounded } from "../http/json-body.js";
+import { nestsDeeperThan } from "../http/json-depth.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent } from "../openapi/schemas.js";
 import { enqueueDelivery } from "./deliveries.js";
@@ -41,6 +42,7 @@ const REASONS: Record<Rejection, string> = {
   stale_timestamp: "webhookTimestamp is more than 60 s from the service's clock; check both clocks",
   missing_headers: "the delivery lacks its event or delivery id header",
   not_json: "the delivery's body is not a JSON object",
+  too_deep: `the delivery's JSON nests objects and arrays more than ${WEBHOOK_LIMITS.jsonDepth} deep`,
 };
 
 /** The bytes of `source`'s delivery, verified, as JSON; or the refusal (logged as `webhook.rejected`). */
@@ -69,6 +71,8 @@ async function readVerified(
   const event = c.req.header(scheme.headers.event);
   if (!deliveryId || !event || event.length > WEBHOOK_LIMITS.headerChars)
     throw reject(REJECTIONS.missingHeaders, 400);
+  // Bounded before parsing: a deeper body parses, then overflows the stack of whatever walks it.
+  if (nestsDeeperThan(raw, WEBHOOK_LIMITS.jsonDepth)) throw reject(REJECTIONS.tooDeep, 400);
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(raw).toString("utf8"));
@@ -100,7 +104,7 @@ export function createWebhooksApp(deps: WebhooksDeps) {
           200: jsonContent(Accepted, "a delivery id already received: nothing is done twice"),
           202: jsonContent(Accepted, "verified and queued; the work runs after the answer"),
           ...errorResponses({
-            400: "invalid_request: the event or delivery header is missing, or the body is not JSON",
+            400: `invalid_request: the event or delivery header is missing, the body is not JSON, or it nests over ${WEBHOOK_LIMITS.jsonDepth} deep`,
             401: "invalid_signature: the signature is missing or wrong, or (tracker) the timestamp is stale",
             404: "not_found: no webhook secret is configured for this platform",
             413: "payload_too_large: the body is over 1 MiB",

@@ -36,6 +36,8 @@ export const WEBHOOK_LIMITS = {
   trackerTimestampSkewMs: 60_000,
   /** A delivery id or event name longer than this is refused as malformed. */
   headerChars: 200,
+  /** Objects and arrays inside one another; the platforms' payloads nest about ten deep. */
+  jsonDepth: 64,
 } as const;
 
 /** Why a delivery was refused (the audit line's `why`; the 401's `reason` says it in words). */
@@ -45,6 +47,7 @@ export const REJECTIONS = {
   staleTimestamp: "stale_timestamp",
   missingHeaders: "missing_headers",
   notJson: "not_json",
+  tooDeep: "too_deep",
 } as const;
 export type Rejection = (typeof REJECTIONS)[keyof typeof REJECTIONS];
 
