@@ -62,11 +62,23 @@ describe("the authorization server", () => {
     }
   });
 
-  it.each([
+  it.each<[string, Record<string, unknown>, RegExp]>([
     ["a non-loopback http redirect", { redirect_uris: ["http://example.test/callback"] }, /loopback/],
     ["an https redirect", { redirect_uris: ["https://example.test/callback"] }, /loopback/],
     ["a web application at a loopback redirect", { application_type: "web" }, /https/],
     ["an unknown application type", { application_type: "desktop" }, /native.*web/],
+    ...[
+      "https://127.0.0.2/cb",
+      "https://[::ffff:127.0.0.1]/cb",
+      "https://169.254.169.254/cb",
+      "https://0.0.0.0/cb",
+      "https://2130706433/cb",
+      "https://0x7f000001/cb",
+    ].map((uri): [string, Record<string, unknown>, RegExp] => [
+      `a web application at ${uri} (not a public host)`,
+      { application_type: "web", redirect_uris: [uri] },
+      /public host/,
+    ]),
     [
       "a confidential client",
       { token_endpoint_auth_method: "client_secret_basic" },

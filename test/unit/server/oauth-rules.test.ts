@@ -96,6 +96,42 @@ describe("refuseClient: native public clients at loopback http, web clients at p
   });
 });
 
+describe("refuseClient: a web client's https redirect host must be public in every spelling (issue 35 A.10)", () => {
+  const web = { application_type: "web", token_endpoint_auth_method: "none" };
+  it.each([
+    "https://127.0.0.2/cb",
+    "https://127.255.255.254/cb",
+    "https://[::ffff:127.0.0.1]/cb",
+    "https://[::ffff:7f00:1]/cb",
+    "https://[::1]/cb",
+    "https://[::]/cb",
+    "https://169.254.169.254/latest",
+    "https://0.0.0.0/cb",
+    "https://2130706433/cb",
+    "https://0x7f000001/cb",
+    "https://0x7f.1/cb",
+    "https://0177.0.0.1/cb",
+    "https://10.0.0.1/cb",
+    "https://172.16.5.4/cb",
+    "https://192.168.1.1/cb",
+    "https://[fe80::1]/cb",
+    "https://[fd00::1]/cb",
+    "https://[fd00:ec2::254]/cb",
+    "https://100.100.100.200/cb",
+    "https://localhost/cb",
+    "https://app.localhost/cb",
+    "https://metadata.google.internal/cb",
+  ])("%s is refused", (uri) => {
+    expect(refuseClient({ ...web, redirect_uris: [uri] })).toMatch(/public host/);
+  });
+  it.each(["https://chat.example.com/cb", "https://93.184.215.14/cb", "https://[2606:4700::1111]/cb"])(
+    "%s is accepted",
+    (uri) => {
+      expect(refuseClient({ ...web, redirect_uris: [uri] })).toBeUndefined();
+    },
+  );
+});
+
 describe("the session cookie", () => {
   it("is HttpOnly, SameSite=Lax, Path=/, and Secure unless the service is on loopback", () => {
     expect(sessionCookie("id", false, 60)).toBe(

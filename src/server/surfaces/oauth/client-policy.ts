@@ -2,6 +2,8 @@
 // (an https client_id URL): native apps are public clients with loopback http redirects (RFC 8252 section 7.3);
 // web-hosted clients (an MCP connector in a chat service) answer at https redirect URIs and may be public or hold
 // a client secret. Anything else is refused with what to change. Pure: the provider's hooks call it.
+import { classifyAddress, lockedNameOf } from "../../../proxy/policy/index.js";
+
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 const WEB_AUTH_METHODS = new Set(["none", "client_secret_basic", "client_secret_post"]);
 
@@ -15,6 +17,19 @@ export interface ClientMetadata {
 }
 
 const parse = (uri: string) => (URL.canParse(uri) ? new URL(uri) : undefined);
+
+/**
+ * Whether a URL's hostname may be a web client's: not this machine, a private network, link-local or a metadata
+ * service, judged by the egress proxy's classifier (one table of address classes for the whole service). The URL
+ * parser has already turned decimal, hex and octal IPv4 spellings into dotted quads; IPv4-mapped IPv6 is judged
+ * as the IPv4 address it carries. A name is judged by name only: what it resolves to later is not known here.
+ */
+function isPublicHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[(.*)\]$/, "$1");
+  if (lockedNameOf(bare) !== null) return false;
+  const address = classifyAddress(bare);
+  return address === null || address.range === "global";
+}
 
 function refuseNative(metadata: ClientMetadata, uris: string[]): string | undefined {
   if (metadata.token_endpoint_auth_method !== "none")
@@ -32,7 +47,7 @@ function refuseWeb(metadata: ClientMetadata, uris: string[]): string | undefined
     return "register a web client with token_endpoint_auth_method none, client_secret_basic or client_secret_post";
   for (const uri of uris) {
     const parsed = parse(uri);
-    if (parsed?.protocol !== "https:" || LOOPBACK_HOSTS.has(parsed.hostname))
+    if (parsed?.protocol !== "https:" || !isPublicHost(parsed.hostname))
       return `a web client's redirect_uris must be https URLs on a public host such as https://app.example.com/callback; ${uri} is not (a native app registers as application_type native with a loopback http redirect)`;
   }
   return undefined;
