@@ -33,7 +33,7 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: PagesDeps): void
     new HttpError(
       404,
       WIRE_ERRORS.notFound,
-      "this service has no code-host App configured; its operator sets --codehost-app-id, --codehost-app-slug and --codehost-private-key-file",
+      "this service has no code-host App configured; its operator sets --codehost-app-id, --codehost-app-slug, --codehost-private-key-file, --codehost-client-id and --codehost-client-secret-file",
     );
 
   app.get(INSTALL_PATHS.codehost, async (c) => {
