@@ -21,6 +21,8 @@ export const AUDIT_EVENTS = {
   workspaceAgentChosen: "workspace.agent_chosen",
   webhookRejected: "webhook.rejected",
   codehostInstalled: "codehost.installed",
+  /** The install callback refused: no code, a code the code host refused, or an installation not the installer's. */
+  codehostInstallRefused: "codehost.install_refused",
   codehostUninstalled: "codehost.uninstalled",
   trackerConnected: "tracker.connected",
   trackerDisconnected: "tracker.disconnected",

@@ -134,6 +134,11 @@ export const ServeOptionsSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "must be the App's URL name, e.g. acme-baton")
     .optional(),
   codehostPrivateKeyFile: filePath.optional(),
+  codehostClientId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,200}$/, "must be the App's client id, e.g. Iv1.0123456789abcdef")
+    .optional(),
+  codehostClientSecretFile: filePath.optional(),
   codehostWebhookSecretFile: filePath.optional(),
   codehostApiUrl: urlWith(["https:", "http:"], "https://api.github.com").optional(),
   codehostWebUrl: urlWith(["https:", "http:"], "https://github.com").optional(),
@@ -182,6 +187,8 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   codehostAppId: "--codehost-app-id",
   codehostAppSlug: "--codehost-app-slug",
   codehostPrivateKeyFile: "--codehost-private-key-file",
+  codehostClientId: "--codehost-client-id",
+  codehostClientSecretFile: "--codehost-client-secret-file",
   codehostWebhookSecretFile: "--codehost-webhook-secret-file",
   codehostApiUrl: "--codehost-api-url",
   codehostWebUrl: "--codehost-web-url",

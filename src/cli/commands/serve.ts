@@ -34,6 +34,8 @@ interface ServeFlags {
   codehostAppId?: string;
   codehostAppSlug?: string;
   codehostPrivateKeyFile?: string;
+  codehostClientId?: string;
+  codehostClientSecretFile?: string;
   codehostWebhookSecretFile?: string;
   codehostApiUrl?: string;
   codehostWebUrl?: string;
@@ -132,13 +134,18 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     )
     .option(
       "--codehost-app-id <id>",
-      "the code-host App's id (with --codehost-app-slug, --codehost-private-key-file)",
+      "the code-host App's id (with --codehost-app-slug, --codehost-private-key-file, --codehost-client-id, --codehost-client-secret-file)",
     )
     .option("--codehost-app-slug <slug>", "the App's URL name (its installation page is <web>/apps/<slug>)")
     .option(
       "--codehost-private-key-file <file.pem>",
       "the App's private key (RS256 JWTs); default: the local code host",
     )
+    .option(
+      "--codehost-client-id <id>",
+      "the App's client id: the install callback checks the installation is the installer's",
+    )
+    .option("--codehost-client-secret-file <file>", "a client secret of the App (with --codehost-client-id)")
     .option(
       "--codehost-webhook-secret-file <file>",
       "the App's webhook secret; enables POST /webhooks/codehost",

@@ -1,9 +1,11 @@
 // What every fake API call passes before its route (GitHub's order as observed by clients): a 5xx knob, a
 // secondary-limit knob, the primary budget (403 with `x-ratelimit-remaining: 0` once spent), then the
-// credentials: the App JWT for `/app/*`, an unexpired installation token for the rest.
+// credentials: the App JWT for `/app/*`, a user-to-server token for `/user/*`, an unexpired installation token for
+// the rest.
 import { type ApiAnswer, type ApiRequest, answerAppRoute, answerInstallationRoute } from "./api.js";
 import { refuseAppJwt } from "./auth.js";
 import type { FakeState } from "./state.js";
+import { answerUserRoute } from "./user-auth.js";
 
 export async function answerApi(
   state: FakeState,
@@ -39,6 +41,13 @@ export async function answerApi(
     const refusal = refuseAppJwt(bearer, app.publicKeyPem, app.appId, state.now());
     if (refusal) return { status: 401, body: { message: refusal } };
     return answerAppRoute(state, request);
+  }
+  if (request.path.startsWith("/user/")) {
+    const login = state.userOf(bearer);
+    if (login) return answerUserRoute(state, login, request);
+    if (state.reposOf(bearer))
+      return { status: 403, body: { message: "Resource not accessible by integration" } };
+    return { status: 401, body: { message: "Bad credentials" } };
   }
   const installation = state.reposOf(bearer);
   if (!installation) return { status: 401, body: { message: "Bad credentials" } };

@@ -16,6 +16,7 @@ import { makeAppKeyPair } from "./auth.js";
 import { answerApi, rateHeadersOf } from "./gate.js";
 import { bareDirOf, commitRootFile, createBareRepo, headOf, mergeBranch, serveGit } from "./git.js";
 import { type FakeIssue, FakeState } from "./state.js";
+import { answerTokenExchange, issueCode } from "./user-auth.js";
 
 export type { FakeIssue, LoggedRequest } from "./state.js";
 
@@ -29,7 +30,8 @@ export interface FakeCodehost {
   /** The App's settings as `baton serve` would load them (its private key made at run time). */
   settings: CodehostAppSettings;
   addRepo(fullName: string, options?: { defaultBranch?: string }): Promise<void>;
-  addInstallation(id: number, account: string, repos: string[]): void;
+  /** `users`: the logins that can access it (default `<account>-admin`), as GET /user/installations lists it. */
+  addInstallation(id: number, account: string, repos: string[], users?: string[]): void;
   addIssue(repo: string, issue: { title: string; body?: string; assignee?: string }): FakeIssue;
   commitFile(repo: string, path: string, content: string): Promise<void>;
   branchHead(repo: string, branch: string): Promise<string | null>;
@@ -53,6 +55,7 @@ export async function startFakeCodehost(
   const keys = makeAppKeyPair();
   const appId = options.appId ?? "4242";
   const appSlug = options.appSlug ?? "baton-test";
+  const oauthClient = { clientId: "Iv1.fakeclient0042", clientSecret: `fake-client-secret-${appId}` };
   const state = new FakeState();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -75,9 +78,36 @@ export async function startFakeCodehost(
       back.searchParams.set("setup_action", "install");
       const given = url.searchParams.get("state");
       if (given !== null) back.searchParams.set("state", given);
+      // With "Request user authorization (OAuth) during installation" GitHub also authorizes the user who installed.
+      const installation = state.installations.get(state.setup.installationId);
+      const login = state.setup.login ?? installation?.users[0];
+      if (state.setup.code && login) back.searchParams.set("code", issueCode(state, login));
       log(req, url.pathname, "none", install[1] === appSlug ? 302 : 404);
       if (install[1] !== appSlug) return void res.writeHead(404).end();
       return void res.writeHead(302, { location: back.href }).end();
+    }
+    if (url.pathname === "/login/oauth/access_token" && req.method === "POST") {
+      const text = await readBody(req);
+      const params = new URLSearchParams(url.search);
+      const form = String(req.headers["content-type"] ?? "").includes("json")
+        ? Object.entries(JSON.parse(text || "{}") as Record<string, string>)
+        : [...new URLSearchParams(text)];
+      for (const [k, v] of form) params.set(k, String(v));
+      const answer = answerTokenExchange(state, oauthClient, params);
+      log(req, url.pathname, "none", answer.status);
+      // JSON only when asked for it (Accept: application/json); GitHub's default is a form-encoded body.
+      const json = String(req.headers.accept ?? "").includes("json");
+      const body = answer.body as Record<string, unknown>;
+      res.writeHead(answer.status, {
+        "content-type": json ? "application/json; charset=utf-8" : "application/x-www-form-urlencoded",
+      });
+      return void res.end(
+        json
+          ? JSON.stringify(body)
+          : new URLSearchParams(
+              Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]),
+            ).toString(),
+      );
     }
     const gitPath = /^\/([^/]+\/[^/]+)\.git(\/info\/refs|\/git-upload-pack|\/git-receive-pack)$/.exec(
       url.pathname,
@@ -139,14 +169,14 @@ export async function startFakeCodehost(
     state,
     webUrl,
     apiUrl,
-    settings: { appId, appSlug, privateKeyPem: keys.privateKeyPem, apiUrl, webUrl },
+    settings: { appId, appSlug, privateKeyPem: keys.privateKeyPem, apiUrl, webUrl, ...oauthClient },
     async addRepo(fullName, { defaultBranch = "main" } = {}) {
       const dir = bareDirOf(root, fullName);
       await createBareRepo(dir, defaultBranch);
       state.repos.set(fullName, { fullName, id: state.nextId++, defaultBranch, dir, issues: [] });
     },
-    addInstallation(id, account, repos) {
-      state.installations.set(id, { id, account, repos: [...repos] });
+    addInstallation(id, account, repos, users = [`${account}-admin`]) {
+      state.installations.set(id, { id, account, repos: [...repos], users: [...users] });
     },
     addIssue(fullName, input) {
       const target = repo(fullName);

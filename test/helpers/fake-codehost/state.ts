@@ -27,6 +27,8 @@ export interface FakeInstallation {
   id: number;
   account: string;
   repos: string[];
+  /** Logins with access to the installation (GET /user/installations lists it for them). */
+  users: string[];
 }
 
 export interface LoggedRequest {
@@ -41,6 +43,10 @@ export class FakeState {
   readonly installations = new Map<number, FakeInstallation>();
   readonly repos = new Map<string, FakeRepo>();
   readonly tokens = new Map<string, { installationId: number; expiresAtMs: number }>();
+  /** OAuth codes the installation page handed out (single use, ten minutes), and the user each is for. */
+  readonly codes = new Map<string, { login: string; expiresAtMs: number }>();
+  /** User-to-server tokens `ghu_…` the code exchange minted, and whose they are. */
+  readonly userTokens = new Map<string, { login: string; expiresAtMs: number }>();
   readonly log: LoggedRequest[] = [];
   /** Added to the real clock: tests move time forward (token expiry) without waiting. */
   clockOffsetMs = 0;
@@ -53,11 +59,22 @@ export class FakeState {
   failing = { count: 0, status: 502 };
   /** The next N API calls get no answer for this long (a client's timeout fires first). */
   stalling = { count: 0, ms: 0 };
-  /** Where the installation page sends the browser back (the App's Setup URL), and the installation it gives. */
-  setup = { url: "", installationId: 0 };
+  /**
+   * Where the installation page sends the browser back (the App's Setup URL), the installation it gives, and who
+   * is signed in on the code host (null: the installation's first user, as when its admin installs it). With
+   * `code` the page adds an OAuth code, as GitHub does when the App requests user authorization during
+   * installation; without it, none.
+   */
+  setup = { url: "", installationId: 0, login: null as string | null, code: true };
 
   now(): number {
     return Date.now() + this.clockOffsetMs;
+  }
+
+  /** The login a user-to-server token acts for, while it is good. */
+  userOf(token: string): string | undefined {
+    const held = this.userTokens.get(token);
+    return held && held.expiresAtMs > this.now() ? held.login : undefined;
   }
 
   reposOf(token: string): FakeInstallation | undefined {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodehostError } from "../../../src/server/adapters/codehost/port.js";
 import { expectNoCanary } from "../../helpers/canary.js";
+import { issueCode } from "../../helpers/fake-codehost/user-auth.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createGithubHarness, type GithubHarness, INSTALLATION, WORKSPACE } from "./github-harness.js";
 
@@ -228,6 +229,42 @@ describe("the App API", () => {
     ]);
   });
 
+  it("listUserInstallations trades the code at <web>/login/oauth/access_token with the App's client id and secret, then reads every page of GET /user/installations (130 installations, 2 pages of 100)", async () => {
+    const ids = Array.from({ length: 130 }, (_, i) => 9000 + i);
+    for (const id of ids) h.fake.addInstallation(id, `org-${id}`, [], ["many-orgs"]);
+    const before = h.fake.state.log.length;
+    const access = await h.adapter().listUserInstallations(issueCode(h.fake.state, "many-orgs"));
+    expect(access).toEqual({ ok: true, installationIds: ids.map(String) });
+    expect(
+      h.fake.state.log
+        .slice(before)
+        .map((r) => `${r.method} ${r.path} ${r.auth} ${r.status}`)
+        .filter((line) => !line.includes("/access_tokens")),
+    ).toEqual([
+      "POST /login/oauth/access_token none 200",
+      "GET /user/installations?per_page=100 token 200",
+      "GET /user/installations?per_page=100&page=2 token 200",
+    ]);
+  });
+
+  it("listUserInstallations: a code already traded (or forged) is the code host's refusal as a value, not a throw", async () => {
+    const code = issueCode(h.fake.state, "acme-admin");
+    expect(await h.adapter().listUserInstallations(code)).toEqual({ ok: true, installationIds: ["501"] });
+    expect(await h.adapter().listUserInstallations(code)).toEqual({
+      ok: false,
+      refusal: "bad_verification_code: The code passed is incorrect or expired.",
+    });
+    expect(await h.adapter().listUserInstallations("forged")).toMatchObject({ ok: false });
+  });
+
+  it("the fake, as GitHub, refuses GET /user/installations with an installation token (403)", async () => {
+    const { token } = await h.adapter().installationToken("501");
+    const answer = await fetch(`${h.fake.apiUrl}/user/installations`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.status).toBe(403);
+  });
+
   it("installation tokens: concurrent callers share one request; the token is kept, and renewed 5 minutes before it expires", async () => {
     const adapter = h.adapter();
     const before = tokenRequests();
@@ -339,9 +376,12 @@ describe("retries and rate limits", () => {
     await expect(read()).rejects.toThrow(/secondary rate limit; try again after/);
   });
 
-  it("never logs a token or the App's private key", async () => {
+  it("never logs a token, a user-to-server token, the client secret or the App's private key", async () => {
     const { token } = await h.adapter().installationToken("501");
+    await h.adapter().listUserInstallations(issueCode(h.fake.state, "acme-admin"));
+    const userTokens = [...h.fake.state.userTokens.keys()];
+    expect(userTokens.length).toBeGreaterThan(0);
     const keyBody = h.fake.settings.privateKeyPem.split("\n")[1]!;
-    expectNoCanary(h.logs, [token, keyBody, "ghs_"]);
+    expectNoCanary(h.logs, [token, keyBody, "ghs_", "ghu_", ...userTokens, h.fake.settings.clientSecret]);
   });
 });

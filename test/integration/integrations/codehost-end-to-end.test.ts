@@ -85,6 +85,8 @@ beforeAll(async () => {
   const secretFile = join(dir, "webhook-secret");
   await writeFile(keyFile, fake.settings.privateKeyPem, { mode: 0o600 });
   await writeFile(secretFile, `${WEBHOOK_SECRET}\n`, { mode: 0o600 });
+  const clientSecretFile = join(dir, "client-secret");
+  await writeFile(clientSecretFile, fake.settings.clientSecret, { mode: 0o600 });
   const seedFile = join(dir, "seed.json");
   await writeFile(
     seedFile,
@@ -126,6 +128,7 @@ beforeAll(async () => {
       ...["--codehost-app-id", fake.settings.appId, "--codehost-app-slug", fake.settings.appSlug],
       ...["--codehost-private-key-file", keyFile, "--codehost-webhook-secret-file", secretFile],
       ...["--codehost-api-url", fake.apiUrl, "--codehost-web-url", fake.webUrl],
+      ...["--codehost-client-id", fake.settings.clientId, "--codehost-client-secret-file", clientSecretFile],
     ],
   });
 }, 60_000);

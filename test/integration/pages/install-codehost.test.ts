@@ -50,6 +50,10 @@ beforeAll(async () => {
   await fake.addRepo("acme/api");
   fake.addInstallation(501, "acme", ["acme/web", "acme/api"]);
   fake.addInstallation(502, "aardvark", ["aardvark/zoo"]);
+  // Workspace A's organisation's installation whose own callback never finished, and workspace B's own one.
+  await fake.addRepo("acme-labs/secret");
+  fake.addInstallation(504, "acme-labs", ["acme-labs/secret"]);
+  fake.addInstallation(505, "stranger-org", []);
   fake.state.setup.url = "http://baton.test/install/codehost/callback";
   fake.state.setup.installationId = 501;
   db = await openTestStore(dir);
@@ -234,13 +238,96 @@ describe("GET /install/codehost and its callback", () => {
     expect(refused.text).toMatch(/requested, not made/);
   });
 
-  it("the App's private key and installation tokens never appear in a response or a log line", () => {
+  describe("the installation must be one the signed-in person can access on the code host", () => {
+    /** Workspace B's owner starts their own install (of 505) and gets GitHub's callback, code and all. */
+    async function strangerCallback(): Promise<string> {
+      fake.state.setup.installationId = 505;
+      try {
+        return await startInstall("stranger@other.test", "ws_aaa_other");
+      } finally {
+        fake.state.setup.installationId = 501;
+      }
+    }
+
+    it("an owner of workspace B who swaps in workspace A's organisation's installation id is refused (403), and nothing is connected", async () => {
+      const callback = (await strangerCallback()).replace("installation_id=505", "installation_id=504");
+      expect(callback).toMatch(/installation_id=504&setup_action=install&state=[^&]+&code=[0-9a-f]+$/);
+      const refused = await get(callback, await cookieOf("stranger@other.test"));
+      expect(refused.status).toBe(403);
+      expect(refused.text).toMatch(/installation 504 is not one your code-host account can access/);
+      expect(await installationById(db, "504")).toBeUndefined();
+      expect(await installationOfRepo(db, "ws_aaa_other", "acme-labs/secret")).toBeUndefined();
+      expect(fake.state.log.some((r) => r.path.startsWith("/user/installations") && r.status === 200)).toBe(
+        true,
+      );
+      const audit = logs.find((line) => line.includes('"event":"codehost.install_refused"'));
+      expect(audit).toBeDefined();
+      expect(JSON.parse(audit!)).toMatchObject({
+        actor: "stranger@other.test",
+        workspace: "ws_aaa_other",
+        installation: "504",
+        reason: "not_yours",
+      });
+    });
+
+    it("the rightful owner can then still connect it (200), where before they got a 409", async () => {
+      fake.state.setup.installationId = 504;
+      try {
+        const done = await get(await startInstall("owner@acme.test"), await cookieOf("owner@acme.test"));
+        expect(done.status).toBe(200);
+        expect(done.text).toContain("<li>acme-labs/secret</li>");
+      } finally {
+        fake.state.setup.installationId = 501;
+      }
+      expect((await installationById(db, "504"))?.workspaceId).toBe("ws_acme");
+    });
+
+    it("the same owner's own installation connects (the rightful flow, workspace B)", async () => {
+      const done = await get(await strangerCallback(), await cookieOf("stranger@other.test"));
+      expect(done.status).toBe(200);
+      expect(await installationById(db, "505")).toMatchObject({
+        workspaceId: "ws_aaa_other",
+        accountLogin: "stranger-org",
+      });
+    });
+
+    it("a callback without `code` (the App does not request user authorization) is refused (400) saying the setting is needed, and nothing is connected", async () => {
+      fake.state.setup.code = false;
+      fake.state.setup.installationId = 502;
+      try {
+        const callback = await startInstall("owner@acme.test");
+        expect(callback).not.toMatch(/code=/);
+        const refused = await get(callback, await cookieOf("owner@acme.test"));
+        expect(refused.status).toBe(400);
+        expect(refused.text).toMatch(
+          /no authorization code.*Request user authorization \(OAuth\) during installation/s,
+        );
+      } finally {
+        fake.state.setup.code = true;
+        fake.state.setup.installationId = 501;
+      }
+      expect((await installationById(db, "502"))?.workspaceId).toBe("ws_aaa_other");
+      expect(logs.some((l) => l.includes('"reason":"no_code"'))).toBe(true);
+    });
+
+    it("a code the code host refuses (forged, or already traded) is refused (400), and nothing is connected", async () => {
+      const callback = (await strangerCallback()).replace(/code=[0-9a-f]+/, "code=forged");
+      const refused = await get(callback, await cookieOf("stranger@other.test"));
+      expect(refused.status).toBe(400);
+      expect(refused.text).toMatch(/the code host refused the authorization code \(bad_verification_code/);
+      expect(logs.some((l) => l.includes('"reason":"code_refused"'))).toBe(true);
+    });
+  });
+
+  it("the App's private key, client secret, installation tokens and user-to-server tokens never appear in a response or a log line", () => {
     const tokens = [...fake.state.tokens.keys()];
+    const userTokens = [...fake.state.userTokens.keys()];
     expect(tokens.length).toBeGreaterThan(0);
+    expect(userTokens.length).toBeGreaterThan(0);
     const keyLines = fake.settings.privateKeyPem.split("\n").filter((l) => l && !l.startsWith("-----"));
     expectNoCanary(
       [...seen.map((s) => `${s.text}\n${s.location ?? ""}`), ...logs],
-      [...tokens, ...keyLines, "ghs_"],
+      [...tokens, ...userTokens, ...keyLines, fake.settings.clientSecret, "ghs_", "ghu_", "ghr_"],
     );
   });
 });

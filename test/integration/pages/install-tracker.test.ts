@@ -157,6 +157,34 @@ describe("an owner or admin connects the workspace", () => {
   });
 });
 
+describe("what the callback connects is what the person authorised (issue 35 A.1, the tracker's side)", () => {
+  // Nothing in the callback's query names an organisation: the organisation connected is the one the token
+  // acts in (`viewer.organization`), and the token comes only from trading the code with the PKCE verifier
+  // sealed in this member's own state. So the code cannot be swapped for one another person authorised.
+  it("an owner who swaps another person's code into their own callback is refused by the tracker (PKCE) and nothing is connected", async () => {
+    const theirs = await atTracker(
+      (await get(`${START}?workspace=ws_acme`, await cookieOf("dev@acme.test"))).location!,
+      USERS.dev,
+    );
+    const stolenCode = new URL(theirs, PUBLIC_URL).searchParams.get("code")!;
+    const cookie = await cookieOf("stranger@other.test");
+    const start = await get(`${START}?workspace=ws_aaa_other`, cookie);
+    const own = new URL(await atTracker(start.location!, USERS.stranger), PUBLIC_URL);
+    own.searchParams.set("code", stolenCode);
+    own.searchParams.set("organization", ORG.acme.id);
+    const page = await get(`${own.pathname}${own.search}`, cookie);
+    expect(page.status).toBe(502);
+    expect(page.text).toMatch(/invalid_grant/);
+    expect(page.text).toMatch(/start again from \/install\/tracker\?workspace=ws_aaa_other/);
+    expect(
+      await db.get("SELECT count(*) AS n FROM tracker_connections WHERE workspace_id = 'ws_aaa_other'"),
+    ).toEqual({ n: 0 });
+    expect(logs.some((l) => l.includes('"event":"tracker.connected"') && l.includes("ws_aaa_other"))).toBe(
+      false,
+    );
+  });
+});
+
 describe("a member links their own identity", () => {
   it("once connected, a member's start asks no actor=app, and the callback links them bound", async () => {
     const { start, page } = await runFlow("dev@acme.test", "ws_acme", USERS.dev);

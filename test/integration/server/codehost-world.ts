@@ -56,6 +56,7 @@ export function stubApp(
   return {
     getInstallation: async (id) => ({ id, accountLogin: "acme" }),
     listInstallationRepos: async () => ["acme/api"],
+    listUserInstallations: async () => ({ ok: true, installationIds: [] }),
     installationToken: async (id) => {
       mints.push(id);
       if (failure) throw failure;
@@ -135,6 +136,8 @@ export async function startWorld(options: {
             privateKeyPem: "unused",
             apiUrl: "https://api.code.acme.test",
             webUrl: options.webUrl ?? WEB_URL,
+            clientId: "Iv1.unused",
+            clientSecret: "unused",
           }
         : undefined,
     },

@@ -87,6 +87,8 @@ describe("webhook deliveries with two instances on one database", () => {
     const secretFile = join(dir, "webhook-secret");
     await writeFile(keyFile, fake.settings.privateKeyPem, { mode: 0o600 });
     await writeFile(secretFile, `${WEBHOOK_SECRET}\n`, { mode: 0o600 });
+    const clientSecretFile = join(dir, "client-secret");
+    await writeFile(clientSecretFile, fake.settings.clientSecret, { mode: 0o600 });
     const seed = join(dir, "codehost-seed.json");
     await writeFile(seed, JSON.stringify(codehostSeed()));
     schema = await freshSchema();
@@ -99,6 +101,12 @@ describe("webhook deliveries with two instances on one database", () => {
         ...["--codehost-app-id", fake.settings.appId, "--codehost-app-slug", fake.settings.appSlug],
         ...["--codehost-private-key-file", keyFile, "--codehost-webhook-secret-file", secretFile],
         ...["--codehost-api-url", fake.apiUrl, "--codehost-web-url", fake.webUrl],
+        ...[
+          "--codehost-client-id",
+          fake.settings.clientId,
+          "--codehost-client-secret-file",
+          clientSecretFile,
+        ],
       ],
     })) as [PostgresServe, PostgresServe];
   }, 120_000);

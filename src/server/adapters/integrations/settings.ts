@@ -30,6 +30,12 @@ export interface CodehostAppSettings {
   apiUrl: string;
   /** Web base: installation pages, and the host agents clone from and push to. */
   webUrl: string;
+  /**
+   * The App's OAuth client id and secret: the install callback trades the `code` GitHub sends (the App requests
+   * user authorization during installation) for the installer's own token, to check the installation is theirs.
+   */
+  clientId: string;
+  clientSecret: string;
 }
 
 export interface CodehostSettings {
@@ -82,6 +88,8 @@ export interface IntegrationFlags {
   codehostAppId?: string | undefined;
   codehostAppSlug?: string | undefined;
   codehostPrivateKeyFile?: string | undefined;
+  codehostClientId?: string | undefined;
+  codehostClientSecretFile?: string | undefined;
   codehostWebhookSecretFile?: string | undefined;
   codehostApiUrl?: string | undefined;
   codehostWebUrl?: string | undefined;
@@ -95,12 +103,18 @@ export interface IntegrationFlags {
   trackerAgentLabel?: string | undefined;
 }
 
-/** Which flags must come together: the App's three, the OAuth application's two. */
+/** Which flags must come together: the App's five, the OAuth application's two. */
 export function checkIntegrationFlags(flags: IntegrationFlags): void {
-  const app = [flags.codehostAppId, flags.codehostAppSlug, flags.codehostPrivateKeyFile];
+  const app = [
+    flags.codehostAppId,
+    flags.codehostAppSlug,
+    flags.codehostPrivateKeyFile,
+    flags.codehostClientId,
+    flags.codehostClientSecretFile,
+  ];
   if (app.some((v) => v !== undefined) && app.some((v) => v === undefined))
     throw new UsageError(
-      "--codehost-app-id, --codehost-app-slug and --codehost-private-key-file go together: give all three (the App's settings page shows the id and slug; the private key is the .pem it generated)",
+      "--codehost-app-id, --codehost-app-slug, --codehost-private-key-file, --codehost-client-id and --codehost-client-secret-file go together: give all five (the App's settings page shows the id, slug and client id; the private key is the .pem it generated; the client secret is one generated there). The install callback needs the client id and secret to check that the installation is the installer's own",
       { path: "--codehost-app-id" },
     );
   if ((flags.trackerClientId === undefined) !== (flags.trackerClientSecretFile === undefined))
@@ -117,19 +131,28 @@ export async function loadIntegrationSettings(flags: IntegrationFlags): Promise<
     ? await readSecretFile(flags.codehostPrivateKeyFile, "--codehost-private-key-file")
     : undefined;
   if (privateKeyPem !== undefined) checkPrivateKey(privateKeyPem);
+  const appClientSecret = flags.codehostClientSecretFile
+    ? await readSecretFile(flags.codehostClientSecretFile, "--codehost-client-secret-file")
+    : undefined;
   const clientSecret = flags.trackerClientSecretFile
     ? await readSecretFile(flags.trackerClientSecretFile, "--tracker-client-secret-file")
     : undefined;
   return {
     codehost: {
       app:
-        flags.codehostAppId && flags.codehostAppSlug && privateKeyPem
+        flags.codehostAppId &&
+        flags.codehostAppSlug &&
+        privateKeyPem &&
+        flags.codehostClientId &&
+        appClientSecret
           ? {
               appId: flags.codehostAppId,
               appSlug: flags.codehostAppSlug,
               privateKeyPem,
               apiUrl: trimSlash(flags.codehostApiUrl ?? CODEHOST_DEFAULTS.apiUrl),
               webUrl: trimSlash(flags.codehostWebUrl ?? CODEHOST_DEFAULTS.webUrl),
+              clientId: flags.codehostClientId,
+              clientSecret: appClientSecret,
             }
           : undefined,
       webhookSecret: flags.codehostWebhookSecretFile

@@ -14,6 +14,7 @@ import { createGithubIssues } from "./issues.js";
 import { createGithubPulls } from "./pulls.js";
 import { createRestClient, nextPageOf, readAnswer } from "./rest.js";
 import { InstallationReposSchema, InstallationSchema } from "./schemas.js";
+import { listUserInstallations } from "./user-installations.js";
 import { GITHUB_ROUTES } from "./wire.js";
 
 export interface GithubCodehostOptions {
@@ -104,6 +105,7 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
       }
       return repos;
     },
+    listUserInstallations: (code) => listUserInstallations({ settings, rest, fetch: options.fetch }, code),
     installationToken: (installationId) => tokens.get(installationId),
   };
 }

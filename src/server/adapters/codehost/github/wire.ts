@@ -21,6 +21,9 @@ export const GITHUB_HEADERS = {
   rateResource: "x-ratelimit-resource",
 } as const;
 
+/** On the web host, not the API: where an OAuth `code` is traded for a user-to-server token. */
+export const GITHUB_OAUTH_TOKEN_PATH = "/login/oauth/access_token";
+
 /** The user name git sends with an installation token as its password (HTTP Basic). */
 export const INSTALLATION_TOKEN_GIT_USER = "x-access-token";
 
@@ -34,6 +37,8 @@ export const GITHUB_ROUTES = {
   installation: (id: string) => `/app/installations/${enc(id)}`,
   accessTokens: (id: string) => `/app/installations/${enc(id)}/access_tokens`,
   installationRepos: "/installation/repositories",
+  /** The App's installations the user-to-server token's user can access. */
+  userInstallations: "/user/installations",
   repo: repoPath,
   pulls: (repo: string) => `${repoPath(repo)}/pulls`,
   pull: (repo: string, n: number) => `${repoPath(repo)}/pulls/${n}`,

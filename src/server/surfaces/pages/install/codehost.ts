@@ -1,8 +1,10 @@
 // GET /install/codehost and its callback: the code host's App installation flow. The start route (an owner or
 // admin, signed in) issues a single-use state and sends the browser to the App's installation page; the code
-// host sends it back to the callback (the App's "Setup URL") with `installation_id`, `setup_action` and the
-// state. The callback reads the installation and its repositories with the App's own credentials (never trusting
-// the query for more than the id) and records both in one commit. Without an App configured
+// host sends it back to the callback (the App's "Setup URL") with `installation_id`, `setup_action`, the state and
+// (the App requests user authorization during installation) a `code`. The state binds the member and workspace;
+// the code proves the installation is the member's own on the code host (codehost-proof.ts), since anyone can
+// edit `installation_id`. Then the callback reads the installation and its repositories with the App's own
+// credentials and records both in one commit. Without an App configured
 // (`--codehost-app-id`) both routes answer a page saying so.
 
 import { AUDIT_EVENTS, logAuditEvent } from "../../../../audit/events.js";
@@ -17,6 +19,7 @@ import { HttpError } from "../../http/http-error.js";
 import type { PagesDeps } from "../deps.js";
 import { html } from "../html.js";
 import { renderPage } from "../layout.js";
+import { judgeInstallationAccess, refusalOf } from "./codehost-proof.js";
 import { type InstallApp, requireMembership, stateRefusal } from "./common.js";
 import { INSTALL_PATHS, WORKSPACE_PARAM } from "./wire.js";
 
@@ -30,7 +33,7 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: PagesDeps): void
     new HttpError(
       404,
       WIRE_ERRORS.notFound,
-      "this service has no code-host App configured; its operator sets --codehost-app-id, --codehost-app-slug and --codehost-private-key-file",
+      "this service has no code-host App configured; its operator sets --codehost-app-id, --codehost-app-slug, --codehost-private-key-file, --codehost-client-id and --codehost-client-secret-file",
     );
 
   app.get(INSTALL_PATHS.codehost, async (c) => {
@@ -73,6 +76,28 @@ export function addCodehostInstallRoutes(app: InstallApp, deps: PagesDeps): void
     if (!consumed.ok) throw stateRefusal("codehost", consumed.refusal);
     // Still an owner or admin now, not only when the flow started.
     const membership = await requireMembership(deps, c, "codehost", consumed.workspaceId, "admin");
+    const code = c.req.query("code");
+    const proof = code
+      ? judgeInstallationAccess(
+          installationId,
+          await codehostApp.listUserInstallations(code).catch(unavailable),
+        )
+      : ({ ok: false, reason: "no_code", detail: "none" } as const);
+    if (!proof.ok) {
+      logAuditEvent(deps.logger, AUDIT_EVENTS.codehostInstallRefused, {
+        requestId: c.get("requestId"),
+        actor: user.email,
+        workspace: membership.workspaceId,
+        installation: installationId,
+        reason: proof.reason,
+      });
+      const refusal = refusalOf(installationId, proof.reason, proof.detail);
+      throw new HttpError(
+        refusal.status,
+        refusal.status === 403 ? WIRE_ERRORS.forbidden : WIRE_ERRORS.invalidRequest,
+        refusal.message,
+      );
+    }
     const installation = await codehostApp.getInstallation(installationId).catch(unavailable);
     const repos = await codehostApp.listInstallationRepos(installationId).catch(unavailable);
     try {

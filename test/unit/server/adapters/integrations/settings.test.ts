@@ -25,6 +25,15 @@ const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.expor
 }) as string;
 const keyFile = file("app.pem", pem);
 const secretFile = file("webhook-secret", `${CANARY}\n`);
+const clientSecretFile = file("client-secret", `${CANARY}-client\n`);
+/** The App's five flags (the client id and secret let the install callback check whose installation it is). */
+const APP = {
+  codehostAppId: "123",
+  codehostAppSlug: "acme-baton",
+  codehostPrivateKeyFile: keyFile,
+  codehostClientId: "Iv1.0123456789abcdef",
+  codehostClientSecretFile: clientSecretFile,
+};
 
 const base = { host: "127.0.0.1", port: 0 };
 
@@ -32,8 +41,13 @@ describe("integration flags", () => {
   it.each([
     [
       { codehostAppId: "123" },
-      "--codehost-app-id, --codehost-app-slug and --codehost-private-key-file go together",
+      "--codehost-app-id, --codehost-app-slug, --codehost-private-key-file, --codehost-client-id and --codehost-client-secret-file go together",
     ],
+    [
+      { codehostAppId: "123", codehostAppSlug: "acme-baton", codehostPrivateKeyFile: keyFile },
+      "the client id and secret to check that the installation is the installer's own",
+    ],
+    [{ ...APP, codehostClientId: "has space" }, "--codehost-client-id must be the App's client id"],
     [{ codehostAppSlug: "acme-baton", codehostPrivateKeyFile: keyFile }, "go together"],
     [{ trackerClientId: "abc" }, "--tracker-client-id and --tracker-client-secret-file go together"],
     [{ trackerClientSecretFile: secretFile }, "go together"],
@@ -45,12 +59,10 @@ describe("integration flags", () => {
     expect(() => parseServeFlags({ ...base, ...flags })).toThrow(message);
   });
 
-  it("accepts the App's three flags and the OAuth application's two together", () => {
+  it("accepts the App's five flags and the OAuth application's two together", () => {
     const flags = parseServeFlags({
       ...base,
-      codehostAppId: "123",
-      codehostAppSlug: "acme-baton",
-      codehostPrivateKeyFile: keyFile,
+      ...APP,
       trackerClientId: "client_1",
       trackerClientSecretFile: secretFile,
     });
@@ -65,9 +77,7 @@ describe("loadIntegrationSettings", () => {
 
   it("reads secrets from files, trims the newline, fills the platforms' defaults", async () => {
     const settings = await loadIntegrationSettings({
-      codehostAppId: "123",
-      codehostAppSlug: "acme-baton",
-      codehostPrivateKeyFile: keyFile,
+      ...APP,
       codehostWebhookSecretFile: secretFile,
       codehostApiUrl: "https://ghe.example.test/api/v3/",
     });
@@ -76,6 +86,8 @@ describe("loadIntegrationSettings", () => {
       appSlug: "acme-baton",
       apiUrl: "https://ghe.example.test/api/v3",
       webUrl: "https://github.com",
+      clientId: "Iv1.0123456789abcdef",
+      clientSecret: `${CANARY}-client`,
     });
     expect(settings.codehost.webhookSecret).toBe(CANARY);
     expect(settings.codehost.agentLabel).toBe("baton");
@@ -90,7 +102,12 @@ describe("loadIntegrationSettings", () => {
     ],
     [{ trackerWebhookSecretFile: file("empty", "\n") }, "--tracker-webhook-secret-file", "is empty"],
     [
-      { codehostAppId: "1", codehostAppSlug: "a", codehostPrivateKeyFile: file("not-a-key.pem", CANARY) },
+      { ...APP, codehostClientSecretFile: file("empty-client", "\n") },
+      "--codehost-client-secret-file",
+      "is empty",
+    ],
+    [
+      { ...APP, codehostPrivateKeyFile: file("not-a-key.pem", CANARY) },
       "--codehost-private-key-file",
       "holds no RSA private key",
     ],
@@ -104,9 +121,7 @@ describe("loadIntegrationSettings", () => {
 
   it("the start-up description names what is configured, never a secret", async () => {
     const settings = await loadIntegrationSettings({
-      codehostAppId: "123",
-      codehostAppSlug: "acme-baton",
-      codehostPrivateKeyFile: keyFile,
+      ...APP,
       codehostWebhookSecretFile: secretFile,
       trackerClientId: "client_1",
       trackerClientSecretFile: secretFile,
