@@ -29,6 +29,8 @@ function createRenderer(): Markdown {
     const alt = self.renderInlineAsText(token.children ?? [], options, env).trim();
     const src = md.utils.escapeHtml(String(token.attrGet("src") ?? ""));
     const label = md.utils.escapeHtml(alt === "" ? "image" : `image: ${alt}`);
+    // An image with no address (`![]()`) links nowhere: its label alone, never an `href=""` back to the page.
+    if (src.trim() === "") return label;
     return `<a href="${src}" rel="${LINK_REL}">${label}</a>`;
   };
   const heading: Rule = (tokens, idx, options, _env, self) => {

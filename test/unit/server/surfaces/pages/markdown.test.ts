@@ -89,6 +89,11 @@ describe("renderMarkdown keeps hostile text dead", () => {
     expect(out).toContain(`<a href="https://evil.test/track.png" rel="${LINK_REL}">image: the logo</a>`);
   });
 
+  it("an image without an address is its label, not a link back to the page (fast-check's counterexample)", () => {
+    expect(render("![]()")).toBe("<p>image</p>\n");
+    expect(render("![a chart]( )")).toBe("<p>image: a chart</p>\n");
+  });
+
   it("for any text, the output opens no script, no loading element, no handler, no inline style, no unsafe address", () => {
     const pieces = fc.constantFrom(
       "<script>",
