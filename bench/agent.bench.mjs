@@ -24,8 +24,8 @@ import { createAcpAgentWithTools } from "../dist/src/server/adapters/agents/acp/
 import {
   AGENTS_IN_BOX,
   agentArgv,
+  catalogAgentOptions,
   findAgentEntry,
-  renderAgentFiles,
 } from "../dist/src/server/adapters/agents/catalog.js";
 import { startSandboxManager } from "../dist/src/server/adapters/sandboxes/start.js";
 import { createServerApp } from "../dist/src/server/app.js";
@@ -123,15 +123,7 @@ async function benchAgent(id) {
     timeoutMs: 120_000,
     baseEnv: {},
     baton: { command: process.execPath, args: [join(root, "dist", "src", "cli", "bin.js")] },
-    env: entry.env,
-    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
-    boxAgent: {
-      agentName: entry.name,
-      keyVariable: entry.model.keyVariable,
-      modelHost: entry.model.host,
-      files: renderAgentFiles(entry),
-      caVariables: entry.caVariables,
-    },
+    ...catalogAgentOptions(entry),
     onPhase: ({ taskId, phase, atMs }) => {
       const seen = phases.get(taskId) ?? {};
       seen[phase] ??= atMs;

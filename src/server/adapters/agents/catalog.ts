@@ -232,3 +232,18 @@ function hostOf(destination: string): string {
     return destination;
   }
 }
+
+/** What a catalog agent adds to the ACP adapter: its variables, and its set-up in the box before each start. */
+export function catalogAgentOptions(entry: AgentEntry) {
+  return {
+    env: entry.env,
+    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
+    boxAgent: {
+      agentName: entry.name,
+      keyVariable: entry.model.keyVariable,
+      modelHost: entry.model.host,
+      files: renderAgentFiles(entry),
+      caVariables: entry.caVariables,
+    },
+  };
+}

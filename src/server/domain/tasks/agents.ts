@@ -7,8 +7,8 @@ import {
   AGENTS_IN_BOX,
   type AgentEntry,
   agentArgv,
+  catalogAgentOptions,
   findAgentEntry,
-  renderAgentFiles,
 } from "../../adapters/agents/catalog.js";
 import { createCommandAgent } from "../../adapters/agents/command.js";
 import type { AgentRunner } from "../../adapters/agents/port.js";
@@ -122,19 +122,4 @@ function describeDefault(options: TurnAgentsOptions): string {
   if (options.agentAcp) return `the ACP agent ${basename(options.agentAcp.argv[0]!)}`;
   if (options.agentCommand) return `the agent program ${basename(options.agentCommand.argv[0]!)}`;
   return "the scripted agent";
-}
-
-/** What a catalog agent adds to the ACP adapter: its variables, and its set-up in the box before each start. */
-function catalogAgentOptions(entry: AgentEntry) {
-  return {
-    env: entry.env,
-    ...(entry.sessionMode ? { sessionMode: entry.sessionMode } : {}),
-    boxAgent: {
-      agentName: entry.name,
-      keyVariable: entry.model.keyVariable,
-      modelHost: entry.model.host,
-      files: renderAgentFiles(entry),
-      caVariables: entry.caVariables,
-    },
-  };
 }
