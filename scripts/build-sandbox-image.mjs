@@ -33,6 +33,7 @@ import {
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AGENTS_PREFIX, buildAgentsLayer, configuredAgents } from "./sandbox-image/agents.mjs";
+import { restoreLayerFromImage } from "./sandbox-image/from-engine.mjs";
 import { readDebianMirror } from "./sandbox-image/mirror.mjs";
 import {
   AGENT,
@@ -134,6 +135,20 @@ async function buildBase() {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   const stagedRootfs = join(staging, "rootfs");
+  // A fresh clone whose engine still holds the base imported from these very inputs: read it back.
+  const imported = `baton-sandbox-base:${key}`;
+  if (
+    engineUsable() &&
+    imageExists(imported) &&
+    restoreLayerFromImage({ tag: imported, target: stagedRootfs, which: "only", scratch: `${staging}.save` })
+  ) {
+    settleCachedDir(staging, dir);
+    log(
+      `root filesystem restored from ${imported} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    pruneOlderDirs("base", key);
+    return { key, rootfs, built: false };
+  }
   log(`debootstrap --variant=${VARIANT} ${SUITE} (${PACKAGES.join(", ")}); takes a minute or two`);
   run("debootstrap", [
     `--variant=${VARIANT}`,
@@ -169,15 +184,32 @@ async function buildBase() {
   mkdirSync(join(home, "checkouts"), { recursive: true });
   chownSync(home, AGENT.uid, AGENT.gid);
   chownSync(join(home, "checkouts"), AGENT.uid, AGENT.gid);
+  settleCachedDir(staging, dir);
+  log(`root filesystem built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  pruneOlderDirs("base", key);
+  return { key, rootfs, built: true };
+}
+
+/** Marks a staged layer folder complete and moves it where the next run finds it. */
+function settleCachedDir(staging, dir) {
   writeFileSync(join(staging, "complete"), `${new Date().toISOString()}\n`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
-  log(`root filesystem built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  for (const name of readdirSync(cacheDir))
-    if (/^base-[0-9a-f]{16}$/.test(name) && name !== `base-${key}`)
-      rmSync(join(cacheDir, name), { recursive: true, force: true });
-  return { key, rootfs, built: true };
 }
+
+/** Older folders of a layer: the newest one is all the namespace driver and the next build need. */
+function pruneOlderDirs(layer, key) {
+  for (const name of readdirSync(cacheDir))
+    if (new RegExp(`^${layer}-[0-9a-f]{16}$`).test(name) && name !== `${layer}-${key}`)
+      rmSync(join(cacheDir, name), { recursive: true, force: true });
+}
+
+/** Docker may be used for this build (an engine answers and `--no-docker` was not given). */
+function engineUsable() {
+  engineAnswers ??= !args.has("--no-docker") && dockerAvailable();
+  return engineAnswers;
+}
+let engineAnswers;
 
 function productionPackages() {
   const result = spawnSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
@@ -215,10 +247,7 @@ function buildBatonLayer() {
       cpSync(path, join(prefix, relative(root, path)), { recursive: true, verbatimSymlinks: true });
     renameSync(staging, dir);
   }
-  // Older baton layers: the newest one is all the namespace driver and the next build need.
-  for (const name of readdirSync(cacheDir))
-    if (/^baton-[0-9a-f]{16}$/.test(name) && name !== `baton-${key}`)
-      rmSync(join(cacheDir, name), { recursive: true, force: true });
+  pruneOlderDirs("baton", key);
   return { key, dir };
 }
 
@@ -253,7 +282,7 @@ function importBase(base) {
 /** The agents' layer on the base (it changes far less often than baton's, so it goes first). */
 function addAgentsLayer(baseTag, agents) {
   if (!agents) return { tag: baseTag, built: false };
-  const tag = `baton-sandbox-agents:${createHash("sha256").update(`${baseTag}\0${agents.key}`).digest("hex").slice(0, 16)}`;
+  const tag = agentsImageTag(baseTag, agents.key);
   if (imageExists(tag)) return { tag, built: false };
   const started = performance.now();
   dockerBuild(agents.dir, baseTag, tag);
@@ -270,6 +299,10 @@ function addBatonLayer(baseTag, baton, version) {
   log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   pruneOlderImages("baton-sandbox", tag);
   return { tag, built: true };
+}
+
+function agentsImageTag(baseTag, agentsKey) {
+  return `baton-sandbox-agents:${createHash("sha256").update(`${baseTag}\0${agentsKey}`).digest("hex").slice(0, 16)}`;
 }
 
 /** `FROM base` plus the folder's opt/ tree, as one layer. */
@@ -334,7 +367,7 @@ const result = {
   built: [],
 };
 if (base.built) result.built.push("rootfs");
-if (args.has("--no-docker") || !dockerAvailable()) {
+if (!engineUsable()) {
   log("no Docker engine answers: built the root filesystem only (the namespace driver's)");
 } else {
   const imported = importBase(base);
