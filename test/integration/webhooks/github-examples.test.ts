@@ -3,11 +3,17 @@
 // signBody) and posted to /webhooks/codehost: each is answered as docs/integrations.md documents (202, queued) and
 // then processed by the worker (state `done`), whatever the event. GitHub itself cannot reach the test machine,
 // so the test plays it, with GitHub's own bodies and GitHub's own signing code.
-import examples from "@octokit/webhooks-examples";
+import { createRequire } from "node:module";
 import { sign } from "@octokit/webhooks-methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../api/harness.js";
 import { appliedRow, createWebhookHarness, newDeliveryId, SECRETS, type WebhookHarness } from "./harness.js";
+
+/** The package is a JSON file behind a CommonJS main; its index.d.ts types it as an ES default it is not. */
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: unknown[];
+}[];
 
 let h: WebhookHarness;
 beforeAll(async () => {
