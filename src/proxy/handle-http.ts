@@ -1,11 +1,10 @@
 // Absolute-form HTTP/1.1 requests (`GET http://host/path`): lease, target, policy, then forward to the checked
-// address. The request is routed on the target's authority; a Host header that says otherwise is replaced (and
-// audited), never followed.
+// address. The request is routed on the target's authority; a Host header that names another host or port is
+// refused with 421 `host_mismatch` (as Smokescreen refuses it), never rewritten nor followed (issue 35 C.17).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
-import { hasSecretAt } from "./handle-connect.js";
 import { checkDestination } from "./net/check-destination.js";
 import { type AbsoluteTarget, formatTarget, parseAbsoluteTarget, parseAuthority } from "./policy/index.js";
 import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
@@ -48,9 +47,9 @@ export async function handleHttpRequest(
   const given = req.headers.host;
   if (given !== undefined && given.toLowerCase() !== authority) record.hostHeader = given;
   const agree = given === undefined || hostHeaderNames(given, target);
-  // The request goes to the target with the target's Host whatever the client's said; but where a placeholder
-  // could be swapped, a Host naming another host is refused rather than quietly corrected (as in a tunnel).
-  if (!agree && hasSecretAt(lease.policy, "http", target)) {
+  // Its bytes go to the target: a Host naming another host is refused, whether or not a placeholder could be
+  // swapped here (a shared address would otherwise serve a host the policy never checked).
+  if (!agree) {
     return refuse(
       PROXY_ERRORS.hostMismatch,
       "endpoints",
@@ -64,7 +63,7 @@ export async function handleHttpRequest(
     started,
     lease: lease.policy,
     origin:
-      agree && target.host.kind === "name"
+      target.host.kind === "name"
         ? { scheme: "http", host: target.host.host, port: target.port, path: target.path }
         : null,
     address: check.dialable[0]!,

@@ -30,6 +30,7 @@ import { join } from "node:path";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
 import { PROXY_INTERNAL_BASE_PATH } from "../proxy/lease/wire.js";
+import { NO_TRUSTED_PROXIES, type TrustedProxies } from "../throttle/client-address.js";
 import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/wire.js";
 import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
 import { createGithubCodehost } from "./adapters/codehost/github/adapter.js";
@@ -60,6 +61,7 @@ import { API_BASE_PATH } from "./surfaces/api/wire.js";
 import { CODEHOST_GIT_BASE_PATH, createCodehostGitApp } from "./surfaces/git/git-http.js";
 import { createHealthApp } from "./surfaces/health/app.js";
 import { allowedMethodsOf } from "./surfaces/http/allowed-methods.js";
+import { identifyClient } from "./surfaces/http/client-address.js";
 import { throttleFailedCredentials } from "./surfaces/http/failed-credentials.js";
 import { requestContext } from "./surfaces/http/request-context.js";
 import { createSurface, type ServerEnv } from "./surfaces/http/surface.js";
@@ -113,6 +115,8 @@ export interface ServerAppOptions {
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
   proxyUrl?: string | undefined;
+  /** `--trusted-proxy`: fronts of the public listener whose X-Forwarded-For names the client; default none. */
+  trustedProxies?: TrustedProxies | undefined;
   /** The sandbox listener's URL once it listens: BATON_OPS_URL of sandboxes without a driver. */
   opsUrl?: (() => string | undefined) | undefined;
   /** Holds the sandbox manager when the service runs a sandbox driver (see ServerDeps.sandboxes). */
@@ -165,14 +169,19 @@ export type ListenerName = keyof ServerListeners;
 // biome-ignore lint/suspicious/noExplicitAny: a surface may carry variables of its own (the caller, the member)
 type Mount = readonly [path: string, app: OpenAPIHono<ServerEnv<any>>];
 
-/** One listener's handler: its mounts, one error shape, one request id, a 404/405 table of its own routes. */
+/**
+ * One listener's handler: its mounts, one error shape, one request id, the client's address (X-Forwarded-For
+ * read only from `trusted` fronts), a 404/405 table of its own routes.
+ */
 function composeListener(
   deps: ServerDeps,
   mounts: readonly Mount[],
   throttle: ReturnType<typeof throttleFailedCredentials>,
+  trusted: TrustedProxies = NO_TRUSTED_PROXIES,
 ): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
+  app.use(identifyClient(trusted));
   app.use(throttle);
   for (const [path, surface] of mounts) app.route(path, surface);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
@@ -242,6 +251,7 @@ export function composeListeners(
       openapi,
     ],
     throttle,
+    deps.trustedProxies,
   );
   return {
     all,
@@ -263,6 +273,9 @@ export function composeListeners(
           openapi,
         ],
         throttle,
+        // Only the public listener sits behind the operator's front; boxes and `baton proxy` reach the others
+        // directly, so no header moves their requests to another source.
+        deps.trustedProxies,
       ),
       sandbox: composeListener(deps, [ops, codehostGit], throttle),
       admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
@@ -386,6 +399,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     ...(codehostApp ? { codehostApp } : {}),
     proxyToken: options.proxyToken,
     proxyUrl: options.proxyUrl,
+    trustedProxies: options.trustedProxies,
     opsUrl: options.opsUrl,
     onStop: (stop) => stopHooks.push(stop),
     sandboxes: options.sandboxes ?? {},

@@ -2,6 +2,7 @@
 // logger, the operation machinery. Only the composition takes it whole; each surface declares the part it uses
 // (surfaces/<name>/deps.ts) and each domain function its own, and the composition hands this set to them.
 import type { Logger } from "pino";
+import type { TrustedProxies } from "../throttle/client-address.js";
 import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
 import type { IntegrationSettings } from "./adapters/integrations/settings.js";
 import type { SandboxManager } from "./adapters/sandboxes/manager.js";
@@ -39,6 +40,8 @@ export interface ServerDeps {
   proxyToken?: string | undefined;
   /** The egress proxy's URL given to sandboxes as BATON_PROXY_URL (`--proxy-url`). */
   proxyUrl?: string | undefined;
+  /** `--trusted-proxy`: the public listener's fronts, whose X-Forwarded-For names the client (none: ignored). */
+  trustedProxies?: TrustedProxies | undefined;
   /** The sandbox listener's URL once it listens (BATON_OPS_URL of a sandbox without a driver). */
   opsUrl?: (() => string | undefined) | undefined;
   /** The webhook queue's worker: the receivers wake it after queueing a delivery. */

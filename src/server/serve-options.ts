@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { parseTrustedProxy, type TrustedRange } from "../throttle/client-address.js";
 import { AGENT_CATALOG, findAgentEntry } from "./adapters/agents/catalog.js";
 import { checkIntegrationFlags } from "./adapters/integrations/settings.js";
 
@@ -125,6 +126,25 @@ export const ServeOptionsSchema = z.object({
     .regex(/^\d{1,10}-\d{1,10}$/, "must be a range of host uids, first-last, e.g. 200000-265535")
     .optional(),
   publicUrl: urlWith(["http:", "https:"], "https://baton.example.test").optional(),
+  /** The public listener's fronts (Caddy, nginx): only their X-Forwarded-For is read; none by default. */
+  trustedProxy: z
+    .array(z.string())
+    .default([])
+    .transform((values, context) => {
+      const ranges: TrustedRange[] = [];
+      for (const value of values) {
+        const range = parseTrustedProxy(value);
+        if (range === null) {
+          context.addIssue({
+            code: "custom",
+            message: `must be the front's IP address or a CIDR range, e.g. 127.0.0.1, 10.0.0.0/8 or fd00::/8 (not ${JSON.stringify(value.slice(0, 64))})`,
+          });
+          return z.NEVER;
+        }
+        ranges.push(range);
+      }
+      return ranges;
+    }),
   codehostAppId: z
     .string()
     .regex(/^\d{1,20}$/, "must be the App's numeric id, e.g. 123456")
@@ -184,6 +204,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   checkoutRoot: "--checkout-root",
   sandboxUids: "--sandbox-uids",
   publicUrl: "--public-url",
+  trustedProxy: "--trusted-proxy",
   codehostAppId: "--codehost-app-id",
   codehostAppSlug: "--codehost-app-slug",
   codehostPrivateKeyFile: "--codehost-private-key-file",

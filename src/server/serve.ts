@@ -78,6 +78,8 @@ export interface ServeOptions extends IntegrationFlags {
   sandboxUids?: string | undefined;
   /** The service's address as browsers and platforms reach it; default: the public listener's URL. */
   publicUrl?: string | undefined;
+  /** `--trusted-proxy`, repeatable: fronts (addresses or CIDR ranges) whose X-Forwarded-For names the client. */
+  trustedProxy?: string[] | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
 }
@@ -144,6 +146,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       queueLeaseMs,
       proxyToken,
       proxyUrl: flags.proxyUrl,
+      trustedProxies: flags.trustedProxy,
       opsUrl: () => listeners.sandbox?.url,
       sandboxes,
       adminToken,

@@ -1,5 +1,8 @@
-// Failed credentials per source address: after `maxFailures` failures from one source within `windowMs`, every
-// request from it is refused for `windowMs` (429 with Retry-After), whatever it carries. A success resets
+// Failed credentials per source address: after `maxFailures` failures from one source within `windowMs`, the
+// source is blocked for `windowMs` (429 with Retry-After). What a block refuses is the caller's: `baton serve`
+// refuses only further failing attempts (a credential that verifies is served: behind a front every user shares
+// one address), `baton proxy` every request before its lease is looked up (each box has an address of its own,
+// and the lookup is a call to `baton serve`). A success resets
 // nothing, so an attacker holding one valid token cannot wash a guessing flood clean between guesses. Pure: the
 // clock is passed in and the limits are data; memory is bounded by `maxSources` (the least recently failing
 // source is forgotten first). Shared by every surface of `baton serve` and by `baton proxy`.

@@ -15,6 +15,8 @@ export const HEADERS = {
   adminToken: "baton-admin-token",
   retryAfter: "retry-after",
   requestId: "baton-request-id",
+  /** Read by `baton serve` only from a front named by `--trusted-proxy` (src/throttle/client-address.ts). */
+  forwardedFor: "x-forwarded-for",
 } as const;
 
 export const OPS_BASE_PATH = "/ops/v1";

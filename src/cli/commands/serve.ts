@@ -2,7 +2,7 @@
 // lazily and checks every flag before it opens or listens.
 import type { Command } from "commander";
 import type { CommandContext } from "../context.js";
-import { wholeNumberIn } from "../flags.js";
+import { collect, wholeNumberIn } from "../flags.js";
 import { writeLine } from "../io.js";
 
 interface ServeFlags {
@@ -31,6 +31,7 @@ interface ServeFlags {
   checkoutRoot?: string;
   sandboxUids?: string;
   publicUrl?: string;
+  trustedProxy?: string[];
   codehostAppId?: string;
   codehostAppSlug?: string;
   codehostPrivateKeyFile?: string;
@@ -131,6 +132,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option(
       "--public-url <url>",
       "the service's address as browsers and platforms reach it (OAuth issuer, install callbacks, webhooks); default: the listener's",
+    )
+    .option(
+      "--trusted-proxy <address or CIDR>",
+      "a TLS front of the public listener (Caddy, nginx) whose X-Forwarded-For names the client, for throttles and logs; repeatable. Without it the header is ignored",
+      collect,
     )
     .option(
       "--codehost-app-id <id>",

@@ -56,13 +56,21 @@ describe("resolution", () => {
 });
 
 describe("routing on the target's authority", () => {
-  it("absolute-form with a lying Host header goes to the target; the upstream sees the target's Host", async () => {
+  it("absolute-form with a Host naming another host, no secret anywhere: 421 host_mismatch, nothing forwarded", async () => {
+    // Before issue 35 C.17 the proxy replaced the Host with the target's and forwarded the request.
     const result = await world.curl(["-H", "Host: 127.0.0.1", "http://api.acme.test/lying-host"]);
-    expect(result.status).toBe(200);
-    const got = world.received().find((l) => l.url === "/lying-host")!;
-    expect(got.headers.host).toBe("api.acme.test");
+    expect(result.status).toBe(421);
+    expect(header(result, "baton-proxy-error")).toBe("host_mismatch");
+    expect(result.body).toContain("the Host header 127.0.0.1 differs from api.acme.test");
+    expect(world.received().filter((l) => l.url === "/lying-host")).toEqual([]);
     const line = world.audit.find((a) => a.host === "api.acme.test" && a.hostHeader === "127.0.0.1");
-    expect(line).toMatchObject({ decision: "allow", dialled: world.upstream.address });
+    expect(line).toMatchObject({ decision: "deny", status: 421, error: "host_mismatch" });
+  });
+
+  it("absolute-form whose Host agrees (case, default port) goes to the target", async () => {
+    const result = await world.curl(["-H", "Host: API.acme.test:80", "http://api.acme.test/same-host"]);
+    expect(result.status).toBe(200);
+    expect(world.received().find((l) => l.url === "/same-host")!.headers.host).toBe("api.acme.test");
   });
 
   it("a redirect to 169.254.169.254: the client's next request is denied on its own merits", async () => {
@@ -139,7 +147,7 @@ describe("hostile requests", () => {
 
   it("pipelined absolute-form requests are each judged on their own target", async () => {
     const conn = dialProxy(world.sandbox.gateway, world.port);
-    const ask = (url: string) => `GET ${url} HTTP/1.1\r\nHost: api.acme.test\r\n${auth()}\r\n`;
+    const ask = (url: string) => `GET ${url} HTTP/1.1\r\nHost: ${new URL(url).host}\r\n${auth()}\r\n`;
     const answers = await exchange(
       conn,
       ask("http://api.acme.test/pipelined-1") +

@@ -1,7 +1,9 @@
 // Failed credentials are throttled per source address on every surface of a real `baton serve` (issue 21 item 3):
 // a flood of wrong credentials from one address gets 401s up to the limit, then 429 `bad_request` with
-// Retry-After in the surface's `{error, reason, requestId}` shape, whatever it sends (the right credential too);
-// another address is not affected; the flood is logged in at most two lines. Each flood comes from its own
+// Retry-After in the surface's `{error, reason, requestId}` shape for every further failing attempt, while a
+// credential that verifies is still served from that address (issue 35 10b: behind a front every user shares one
+// address); another address is not affected; the flood is logged in at most two lines. X-Forwarded-For names the
+// source only when the peer is a `--trusted-proxy` front. Each flood comes from its own
 // loopback address (127.0.0.3...), so the test's own admin calls from 127.0.0.1 are never throttled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_EVENTS } from "../../../src/audit/events.js";
@@ -75,9 +77,18 @@ describe("failed credentials are throttled per source address", () => {
 
     const body = JSON.stringify({ email: "owner@acme.test", name: "laptop", lifetimeDays: 30 });
     const rightToken = { method: "POST", headers: { [HEADERS.adminToken]: serve.adminToken }, body };
-    // The right token from the flooding address is refused too: a success cannot wash the flood away.
+    // The right token from the flooding address is served (before issue 35 10b it got 429); the block stays
+    // for further wrong ones: a success does not wash the flood away.
     expect(
       (await requestFrom("127.0.0.3", listenerUrlFor(serve, ADMIN_PATHS.tokens), rightToken)).status,
+    ).toBe(201);
+    expect(
+      (
+        await requestFrom("127.0.0.3", listenerUrlFor(serve, ADMIN_PATHS.tokens), {
+          method: "POST",
+          headers: { [HEADERS.adminToken]: "wrong-admin-token" },
+        })
+      ).status,
     ).toBe(429);
     expect(
       (await requestFrom("127.0.0.2", listenerUrlFor(serve, ADMIN_PATHS.tokens), rightToken)).status,
@@ -97,6 +108,11 @@ describe("failed credentials are throttled per source address", () => {
       headers: { authorization: "Bearer btn_not-a-real-token-000000000000" },
     });
     expectThrottled(answers);
+    // Twenty bad tokens do not lock out a member who shares the address (a front's, say).
+    const sameAddress = await requestFrom("127.0.0.4", listenerUrlFor(serve, API_PATHS.me), {
+      headers: { authorization: `Bearer ${TOKENS.owner}` },
+    });
+    expect(sameAddress.status).toBe(200);
     const me = await requestFrom("127.0.0.2", listenerUrlFor(serve, API_PATHS.me), {
       headers: { authorization: `Bearer ${TOKENS.owner}` },
     });
@@ -127,10 +143,51 @@ describe("failed credentials are throttled per source address", () => {
     expectThrottled(answers);
   });
 
-  it("X-Forwarded-For does not move a request to another source", async () => {
+  it("without --trusted-proxy, X-Forwarded-For does not move a request to another source", async () => {
     const spoofed = await requestFrom("127.0.0.3", listenerUrlFor(serve, API_PATHS.me), {
-      headers: { authorization: `Bearer ${TOKENS.owner}`, "x-forwarded-for": "198.51.100.7" },
+      headers: {
+        authorization: "Bearer btn_not-a-real-token-000000000000",
+        "x-forwarded-for": "198.51.100.7",
+      },
     });
     expect(spoofed.status).toBe(429);
+  });
+});
+
+describe("behind a trusted front (--trusted-proxy), the client X-Forwarded-For names is the source", () => {
+  // 127.0.0.8 plays the front (Caddy or nginx on this machine); 127.0.0.9 is a peer nobody trusts.
+  const FRONT = "127.0.0.8";
+  let fronted: ServeHandle;
+  beforeAll(async () => {
+    fronted = await startServe({ seed: API_SEED, args: ["--trusted-proxy", FRONT] });
+  }, 60_000);
+  afterAll(async () => {
+    await fronted?.stop();
+  });
+  const badToken = (forwardedFor: string) => ({
+    headers: { authorization: "Bearer btn_not-a-real-token-000000000000", "x-forwarded-for": forwardedFor },
+  });
+
+  it("bad tokens of distinct clients through the front do not throttle each other", async () => {
+    const url = listenerUrlFor(fronted, API_PATHS.me);
+    const statuses: number[] = [];
+    // Each client's one bad attempt comes from the front's socket: before the fix these added up to 429s.
+    for (let i = 1; i <= LIMIT + 10; i++)
+      statuses.push((await requestFrom(FRONT, url, badToken(`203.0.113.${i}`))).status);
+    expect(statuses).toEqual(Array(LIMIT + 10).fill(401));
+    // One client flooding through the front is throttled on its own; the client before the front is its own key.
+    const flood: number[] = [];
+    for (let i = 0; i < LIMIT + 2; i++)
+      flood.push((await requestFrom(FRONT, url, badToken("198.51.100.9, 198.51.100.7"))).status);
+    expect(flood.slice(LIMIT)).toEqual([429, 429]);
+    expect((await requestFrom(FRONT, url, badToken("198.51.100.9, 203.0.113.99"))).status).toBe(401);
+  });
+
+  it("a peer that is not a trusted front cannot name another source", async () => {
+    const url = listenerUrlFor(fronted, API_PATHS.me);
+    const statuses: number[] = [];
+    for (let i = 1; i <= LIMIT + 2; i++)
+      statuses.push((await requestFrom("127.0.0.9", url, badToken(`203.0.114.${i}`))).status);
+    expect(statuses.slice(LIMIT)).toEqual([429, 429]);
   });
 });

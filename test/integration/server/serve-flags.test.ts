@@ -42,6 +42,8 @@ const CASES: [flag: string, value: string, says: string][] = [
   ["--ops-listen", "8181", "--ops-listen must be host:port, e.g. 127.0.0.1:8181"],
   ["--ops-listen", "127.0.0.1:70000", "--ops-listen must have a port 0 to 65535"],
   ["--admin-listen", "http://127.0.0.1:8182", "--admin-listen must be host:port, e.g. 127.0.0.1:8182"],
+  ["--trusted-proxy", "caddy.internal", "--trusted-proxy must be the front's IP address or a CIDR range"],
+  ["--trusted-proxy", "10.0.0.0/33", "--trusted-proxy must be the front's IP address or a CIDR range"],
 ];
 
 describe("baton serve flags", () => {

@@ -11,6 +11,8 @@ import { HttpError, invalidRequest } from "./http-error.js";
 /** What every request carries through the middleware: its id, and the name of its body once one is read. */
 export interface ServerVariables {
   requestId: string;
+  /** Set by `identifyClient`: who sent the request (the socket's peer, or the client a trusted front names). */
+  clientAddress?: string;
   /** Set by `jsonBody`: how refusals name the body ("operation request", "seed document"). */
   bodyName?: string;
 }
