@@ -1,5 +1,5 @@
 // Issue 21, G: prompts, follow-ups and titles refuse NUL, C0 controls other than tab, line feed and carriage
-// return, and lone surrogates with the field's 400 code (reference section 7: invalid_prompt for prompt and text,
+// return, DEL and C1 controls (issue 35, C.17), and lone surrogates with the field's 400 code (reference section 7: invalid_prompt for prompt and text,
 // invalid_title for title); titles also refuse bidirectional override and isolate controls. Through
 // app.request() (the bodies are raw JSON text, so `\ud800` reaches JSON.parse as the escape a client sends), and
 // once through a real `baton serve` socket.
@@ -40,6 +40,9 @@ const REFUSED_EVERYWHERE = [
   ["backspace", String.raw`"a\bb"`, "U+0008"],
   ["vertical tab", String.raw`"a\u000bb"`, "U+000B"],
   ["form feed", String.raw`"a\fb"`, "U+000C"],
+  ["DEL (U+007F)", String.raw`"a\u007fb"`, "DEL control character (U+007F)"],
+  ["next line (U+0085, a C1 control)", String.raw`"a\u0085b"`, "C1 control character (U+0085)"],
+  ["CSI (U+009B, the C1 form of ESC [), sent as raw UTF-8", `"red \u009b31m"`, "U+009B"],
   ["a lone high surrogate (the raw JSON escape \ud800)", String.raw`"ab\ud800cd"`, "lone surrogate"],
   ["a lone low surrogate (\udc00)", String.raw`"\udc00"`, "lone surrogate"],
   ["a pair the wrong way round (\ude00\ud83d)", String.raw`"\ude00\ud83d"`, "lone surrogate"],

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { classifyCallback } from "../../../src/client/pkce.js";
 import { classifySignIn } from "../../../src/server/domain/auth/sign-ins.js";
 import { refuseClient } from "../../../src/server/surfaces/oauth/client-policy.js";
-import { isLoopbackUrl, sessionCookie } from "../../../src/server/surfaces/pages/session.js";
+import { sessionCookie, sessionCookieSecure } from "../../../src/server/surfaces/pages/session.js";
 import { safeNextPath } from "../../../src/server/surfaces/pages/sign-in-links.js";
 
 const DAY = 86_400_000;
@@ -133,20 +133,20 @@ describe("refuseClient: a web client's https redirect host must be public in eve
 });
 
 describe("the session cookie", () => {
-  it("is HttpOnly, SameSite=Lax, Path=/, and Secure unless the service is on loopback", () => {
+  it("is HttpOnly, SameSite=Lax, Path=/, and Secure when asked", () => {
     expect(sessionCookie("id", false, 60)).toBe(
       "baton_session=id; Path=/; HttpOnly; SameSite=Lax; Max-Age=60",
     );
     expect(sessionCookie("id", true, 60)).toContain("; Secure");
   });
   it.each([
-    ["http://127.0.0.1:8080/x", true],
-    ["http://localhost/x", true],
-    ["http://[::1]/x", true],
-    ["https://baton.example.com/x", false],
-    ["http://10.0.0.5/x", false],
-  ])("%s is loopback: %s", (url, loopback) => {
-    expect(isLoopbackUrl(url)).toBe(loopback);
+    ["https://baton.example.com", true],
+    ["https://127.0.0.1:8443", true],
+    ["http://127.0.0.1:8080", false],
+    ["http://10.0.0.5", false],
+    [undefined, false],
+  ])("is Secure for the public URL %s: %s (the URL, never the Host header)", (serviceUrl, secure) => {
+    expect(sessionCookieSecure(serviceUrl === undefined ? undefined : { serviceUrl })).toBe(secure);
   });
 });
 

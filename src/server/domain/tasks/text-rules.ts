@@ -1,5 +1,6 @@
 // Which characters a prompt, a follow-up or a title may hold (issue 21, G). Text reaches terminals, logs, the
-// dashboard and agent programs: NUL and other C0 controls corrupt them or hide text, a lone surrogate cannot be
+// dashboard and agent programs: NUL and other C0 controls, DEL and the C1 controls (U+009B is a terminal's CSI, as
+// ESC [ is) corrupt them or hide text, a lone surrogate cannot be
 // stored as UTF-8 (it was silently turned into U+FFFD), and in a title, shown in lists and terminals, a
 // bidirectional override or isolate makes the words after it read in another order than they were written.
 // Pure: finds the first forbidden character; validate.ts turns it into the field's 400.
@@ -17,6 +18,9 @@ export interface ForbiddenCharacter {
 
 /** Tab, line feed and carriage return are text; every other C0 control (U+0000 to U+001F) is not. */
 const ALLOWED_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
+const DEL = 0x7f;
+/** The C1 controls, U+0080 to U+009F. */
+const isC1 = (unit: number) => unit >= 0x80 && unit <= 0x9f;
 
 /** Bidirectional embedding and override (U+202A to U+202E) and isolate (U+2066 to U+2069) controls. */
 const BIDI_CONTROLS: ReadonlyMap<number, string> = new Map([
@@ -41,6 +45,8 @@ export function findForbiddenCharacter(text: string, field: TextField): Forbidde
     const unit = text.charCodeAt(i);
     if (unit < 0x20 && !ALLOWED_CONTROLS.has(unit))
       return { codePoint: hex(unit), name: unit === 0 ? "NUL" : "control character", position };
+    if (unit === DEL) return { codePoint: hex(unit), name: "DEL control character", position };
+    if (isC1(unit)) return { codePoint: hex(unit), name: "C1 control character", position };
     if (unit >= 0xd800 && unit <= 0xdfff) {
       const next = i + 1 < text.length ? text.charCodeAt(i + 1) : -1;
       if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {

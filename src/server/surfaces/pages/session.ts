@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { findUserById } from "../../domain/auth/users.js";
+import type { CapabilitySettings } from "../../domain/capability/settings.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
@@ -22,7 +23,7 @@ const TOUCH_GRANULARITY_MS = 60_000;
 export const csrfTokenFor = (sessionId: string): string =>
   createHash("sha256").update(`baton csrf\0${sessionId}`).digest("base64url");
 
-/** The Set-Cookie value for a session id (pure): HttpOnly, SameSite=Lax, Path=/, Secure unless on loopback. */
+/** The Set-Cookie value for a session id (pure): HttpOnly, SameSite=Lax, Path=/, Secure when the service is https. */
 export function sessionCookie(sessionId: string, secure: boolean, maxAgeSeconds: number): string {
   return [
     `${SESSION_COOKIE}=${sessionId}`,
@@ -34,10 +35,14 @@ export function sessionCookie(sessionId: string, secure: boolean, maxAgeSeconds:
   ].join("; ");
 }
 
-/** Whether cookies for this request's origin may drop Secure: only plain-http loopback, as browsers allow. */
-export function isLoopbackUrl(url: string): boolean {
-  const { hostname } = new URL(url);
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+/**
+ * Whether the session cookie carries Secure: exactly when the service's public URL (`--public-url`, else the public
+ * listener's own URL) is https. Never the request's Host or scheme: a client chooses its Host, and a TLS front that
+ * forwards `Host: 127.0.0.1` would otherwise get a cookie without Secure (and an http service named by an
+ * https-looking Host one that browsers refuse to store).
+ */
+export function sessionCookieSecure(capability: CapabilitySettings | undefined): boolean {
+  return new URL(capability?.serviceUrl ?? "http://127.0.0.1").protocol === "https:";
 }
 
 export async function startWebSession(

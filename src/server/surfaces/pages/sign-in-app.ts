@@ -12,9 +12,9 @@ import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
 import {
   endWebSession,
-  isLoopbackUrl,
   requireWebSession,
   sessionCookie,
+  sessionCookieSecure,
   startWebSession,
   verifyCsrf,
 } from "./session.js";
@@ -107,7 +107,7 @@ export function createSignInApp(deps: PagesDeps) {
     const token = typeof form.token === "string" ? form.token : "";
     const redeemed = await redeemSignInLink(deps.db, token, deps.now().getTime());
     if (redeemed.state !== "valid") return c.html(invalidLink(redeemed.state), 400);
-    const session = await startWebSession(deps, redeemed.userId, !isLoopbackUrl(c.req.url));
+    const session = await startWebSession(deps, redeemed.userId, sessionCookieSecure(deps.capability));
     c.header("Set-Cookie", session.setCookie);
     return c.redirect(redeemed.next, 303);
   });
@@ -116,7 +116,7 @@ export function createSignInApp(deps: PagesDeps) {
   app.post(PAGE_PATHS.signOut, requireWebSession(deps), verifyCsrf(), async (c) => {
     const id = getCookie(c, SESSION_COOKIE);
     if (id) await endWebSession(deps, id);
-    c.header("Set-Cookie", sessionCookie("", !isLoopbackUrl(c.req.url), 0));
+    c.header("Set-Cookie", sessionCookie("", sessionCookieSecure(deps.capability), 0));
     return c.redirect(PAGE_PATHS.signIn, 303);
   });
 

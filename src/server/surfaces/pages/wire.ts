@@ -12,7 +12,7 @@ export const PAGE_PATHS = {
   tokens: `${PAGES_BASE_PATH}/tokens`,
 } as const;
 
-/** HttpOnly, SameSite=Lax, Secure off loopback; holds a random session id whose hash the store keeps. */
+/** HttpOnly, SameSite=Lax, Secure when `--public-url` is https; holds a random session id whose hash the store keeps. */
 export const SESSION_COOKIE = "baton_session";
 /** Every POST form carries the session's CSRF token in this field. */
 export const CSRF_FIELD = "csrf";

@@ -1,5 +1,5 @@
-// The text-field rule (issue 21, G): prompts, follow-ups and titles hold no NUL, no C0 control other than tab,
-// line feed and carriage return, no lone surrogate; titles also no bidirectional override or isolate control.
+// The text-field rule (issue 21, G; issue 35, C.17): prompts, follow-ups and titles hold no NUL, no C0 control other
+// than tab, line feed and carriage return, no DEL or C1 control, no lone surrogate; titles also no bidirectional override or isolate control.
 import { describe, expect, it } from "vitest";
 import {
   describeForbiddenCharacter,
@@ -23,6 +23,11 @@ describe("characters no text field may hold", () => {
     ["a high surrogate at the end", "abc\udbff", "U+DBFF", 4, "lone surrogate (half of a UTF-16 pair)"],
     ["two high surrogates in a row", "\ud83d\ud83d", "U+D83D", 1, "lone surrogate (half of a UTF-16 pair)"],
     ["a NUL after an emoji: positions count characters", "😀\u0000", "U+0000", 2, "NUL"],
+    ["DEL", "a\u007fb", "U+007F", 2, "DEL control character"],
+    ["U+0080, the first C1 control", "a\u0080", "U+0080", 2, "C1 control character"],
+    ["next line (U+0085)", "a\u0085b", "U+0085", 2, "C1 control character"],
+    ["CSI (U+009B, a terminal's ESC [)", "red \u009b31m", "U+009B", 5, "C1 control character"],
+    ["U+009F, the last C1 control", "\u009f", "U+009F", 1, "C1 control character"],
   ])("%s is refused in every field", (_case, text, codePoint, position, name) => {
     for (const field of FIELDS)
       expect(findForbiddenCharacter(text, field), field).toEqual({ codePoint, position, name });
@@ -32,7 +37,8 @@ describe("characters no text field may hold", () => {
     ["tab, line feed, carriage return", "a\tb\nc\r\nd"],
     ["an emoji (a surrogate pair)", "ship it 😀"],
     ["right-to-left letters", "שלום عالم"],
-    ["DEL and C1 controls (not C0)", "a\u007fb\u0085c"],
+    ["the neighbours of DEL and C1: ~ (U+007E) and no-break space (U+00A0)", "a~b\u00a0c"],
+    ["Latin-1 letters after the C1 range", "café ñ ü"],
     ["a zero-width joiner sequence", "👩‍💻"],
     ["the empty string", ""],
   ])("%s is allowed in every field", (_case, text) => {
