@@ -48,7 +48,8 @@ export interface ServerDeps {
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since
    * boxes reach the service's own address); unset or empty with `--sandbox-driver none`. */
   sandboxes?: { current?: SandboxManager | undefined };
-  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents). Unset,
-   * the library's own fetch, which refuses private and loopback addresses; tests serve documents on loopback. */
+  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents,
+   * sector_identifier_uri). Unset, the guarded fetch (guarded-fetch.ts), which never connects to a private,
+   * loopback, link-local or metadata address; tests pass one that opens their own loopback document server's port. */
   oauthFetch?: typeof fetch | undefined;
 }

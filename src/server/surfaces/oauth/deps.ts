@@ -13,7 +13,8 @@ export interface OAuthDeps {
   capability?: CapabilitySettings | undefined;
   /** Seals secret values (seed, secrets PUT); the proxy's internal route opens them. */
   secretBox: SecretBox;
-  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents). Unset,
-   * the library's own fetch, which refuses private and loopback addresses; tests serve documents on loopback. */
+  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents,
+   * sector_identifier_uri). Unset, the guarded fetch (guarded-fetch.ts), which never connects to a private,
+   * loopback, link-local or metadata address; tests pass one that opens their own loopback document server's port. */
   oauthFetch?: typeof fetch | undefined;
 }
