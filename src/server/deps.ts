@@ -12,6 +12,7 @@ import type { TaskService } from "./domain/tasks/service.js";
 import type { InstanceIdentity } from "./primitives/instance.js";
 import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
+import type { RegistrationLimits } from "./surfaces/oauth/registration-limits.js";
 
 export interface ServerDeps {
   db: Store;
@@ -52,4 +53,6 @@ export interface ServerDeps {
    * sector_identifier_uri). Unset, the guarded fetch (guarded-fetch.ts), which never connects to a private,
    * loopback, link-local or metadata address; tests pass one that opens their own loopback document server's port. */
   oauthFetch?: typeof fetch | undefined;
+  /** Dynamic client registration's bounds (`--oauth-max-clients`; tests lower them). */
+  oauthRegistrationLimits?: RegistrationLimits | undefined;
 }

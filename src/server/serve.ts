@@ -36,6 +36,7 @@ import {
   LOOPBACK_CLIENT_DOCUMENTS_ENV,
   loopbackPortsOf,
 } from "./surfaces/oauth/loopback-fetch.js";
+import { DEFAULT_REGISTRATION_LIMITS } from "./surfaces/oauth/registration-limits.js";
 import { wakePollFrom } from "./wake-settings.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, adapters/integrations/settings.ts) come with the rest. */
@@ -144,6 +145,10 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       logger,
       capability,
       ...(loopbackDocumentPorts ? { oauthFetch: fetchAllowingLoopback(loopbackDocumentPorts) } : {}),
+      oauthRegistrationLimits: {
+        ...DEFAULT_REGISTRATION_LIMITS,
+        ...(flags.oauthMaxClients ? { maxClients: flags.oauthMaxClients } : {}),
+      },
       secretBox,
       integrations,
       queueLeaseMs,
