@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDocumentUrl } from "../../../src/server/surfaces/oauth/guarded-fetch.js";
-import { fetchAllowingLoopback } from "../../../src/server/surfaces/oauth/loopback-fetch.js";
+import { fetchAllowingLoopback, loopbackPortsOf } from "../../../src/server/surfaces/oauth/loopback-fetch.js";
 import { type OAuthWorld, startOAuthWorld } from "./harness.js";
 
 /** A refusal made before connecting answers at once; a connection attempt to a stalling port would not. */
@@ -137,5 +137,19 @@ describe("client documents are never fetched from a non-public address, and no c
     expect(await checkDocumentUrl(new URL(`https://docs.example.com:${port}/d`), seam)).toHaveProperty(
       "refused",
     );
+  });
+
+  it.each([
+    ["8443", [8443]],
+    ["8443,9443", [8443, 9443]],
+    // The old seam's value: it opened every loopback port; now it names no port a test serves on, so nothing.
+    ["1", [1]],
+    ["yes", undefined],
+    ["0", undefined],
+    ["70000", undefined],
+    ["", undefined],
+    [undefined, undefined],
+  ])("BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS=%j opens loopback on ports %j only", (value, ports) => {
+    expect(loopbackPortsOf(value)).toEqual(ports);
   });
 });
