@@ -123,6 +123,8 @@ export interface ServerAppOptions {
   sandboxes?: { current?: SandboxManager | undefined };
   /** Test seam: how the authorization server fetches client documents (see ServerDeps.oauthFetch). */
   oauthFetch?: ServerDeps["oauthFetch"];
+  /** Dynamic client registration's bounds (see ServerDeps.oauthRegistrationLimits). */
+  oauthRegistrationLimits?: ServerDeps["oauthRegistrationLimits"];
   /** The webhook queue's and the issue-reply outbox's first retry delay (tests make it short); default 1 s. */
   retryBaseMs?: number | undefined;
   /** Long-polls' fallback poll when no notification comes (BATON_WAKE_POLL_MS); default 2 s. */
@@ -404,6 +406,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     onStop: (stop) => stopHooks.push(stop),
     sandboxes: options.sandboxes ?? {},
     ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
+    ...(options.oauthRegistrationLimits ? { oauthRegistrationLimits: options.oauthRegistrationLimits } : {}),
   };
   const { listeners, all: http } = composeListeners(deps, startCapabilityRuntime(deps));
   return {

@@ -13,6 +13,7 @@ import type { TaskService } from "./domain/tasks/service.js";
 import type { InstanceIdentity } from "./primitives/instance.js";
 import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
+import type { RegistrationLimits } from "./surfaces/oauth/registration-limits.js";
 
 export interface ServerDeps {
   db: Store;
@@ -51,7 +52,10 @@ export interface ServerDeps {
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since
    * boxes reach the service's own address); unset or empty with `--sandbox-driver none`. */
   sandboxes?: { current?: SandboxManager | undefined };
-  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents). Unset,
-   * the library's own fetch, which refuses private and loopback addresses; tests serve documents on loopback. */
+  /** Test seam: how the authorization server fetches client documents (Client ID Metadata Documents,
+   * sector_identifier_uri). Unset, the guarded fetch (guarded-fetch.ts), which never connects to a private,
+   * loopback, link-local or metadata address; tests pass one that opens their own loopback document server's port. */
   oauthFetch?: typeof fetch | undefined;
+  /** Dynamic client registration's bounds (`--oauth-max-clients`; tests lower them). */
+  oauthRegistrationLimits?: RegistrationLimits | undefined;
 }

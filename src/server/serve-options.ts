@@ -109,6 +109,13 @@ export const ServeOptionsSchema = z.object({
     .min(3, "must be 3 to 3600 seconds")
     .max(3600, "must be 3 to 3600 seconds")
     .optional(),
+  /** Dynamically registered OAuth clients held at once (default 10000). */
+  oauthMaxClients: z
+    .number()
+    .int("must be a whole number of clients")
+    .min(1, "must be 1 to 10000000 clients")
+    .max(10_000_000, "must be 1 to 10000000 clients")
+    .optional(),
   secretKeyFile: filePath.optional(),
   proxyUrl: urlWith(["http:"], "http://10.0.0.1:3128").optional(),
   sandboxDriver: z.enum(["docker", "namespace", "none"], "must be docker, namespace or none").default("none"),
@@ -196,6 +203,7 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   agentTimeout: "--agent-timeout",
   workDir: "--work-dir",
   leaseSeconds: "--lease-seconds",
+  oauthMaxClients: "--oauth-max-clients",
   secretKeyFile: "--secret-key-file",
   proxyUrl: "--proxy-url",
   sandboxDriver: "--sandbox-driver",

@@ -31,7 +31,12 @@ import { newInstanceIdentity } from "./primitives/instance.js";
 import { parseServeFlags, type ServeFlags } from "./serve-options.js";
 import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
 import type { Store } from "./store/store.js";
-import { fetchAllowingLoopback, LOOPBACK_CLIENT_DOCUMENTS_ENV } from "./surfaces/oauth/loopback-fetch.js";
+import {
+  fetchAllowingLoopback,
+  LOOPBACK_CLIENT_DOCUMENTS_ENV,
+  loopbackPortsOf,
+} from "./surfaces/oauth/loopback-fetch.js";
+import { DEFAULT_REGISTRATION_LIMITS } from "./surfaces/oauth/registration-limits.js";
 import { wakePollFrom } from "./wake-settings.js";
 
 /** The real code host's and tracker's flags (IntegrationFlags, adapters/integrations/settings.ts) come with the rest. */
@@ -134,13 +139,18 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     const sandboxes: { current?: SandboxManager } = {};
     // Bound below, once the app exists; the app reads the sandbox listener's URL only when a request arrives.
     const listeners: { public?: BoundListener; sandbox?: BoundListener; admin?: BoundListener } = {};
+    const loopbackDocumentPorts = loopbackPortsOf(env[LOOPBACK_CLIENT_DOCUMENTS_ENV]);
     const app = createServerApp({
       db,
       instance,
       lease,
       logger,
       capability,
-      ...(env[LOOPBACK_CLIENT_DOCUMENTS_ENV] === "1" ? { oauthFetch: fetchAllowingLoopback() } : {}),
+      ...(loopbackDocumentPorts ? { oauthFetch: fetchAllowingLoopback(loopbackDocumentPorts) } : {}),
+      oauthRegistrationLimits: {
+        ...DEFAULT_REGISTRATION_LIMITS,
+        ...(flags.oauthMaxClients ? { maxClients: flags.oauthMaxClients } : {}),
+      },
       secretBox,
       integrations,
       queueLeaseMs,

@@ -4,8 +4,8 @@
 // the authorization server's RFC 8414 metadata, registers (dynamically, RFC 7591, or by a Client ID Metadata
 // Document served over https on loopback with a test CA), sends the person to approve with PKCE S256 and
 // `resource=<url>/v1/mcp`, checks RFC 9207 `iss`, exchanges the code and calls `whoami` over MCP. The service
-// fetches the loopback document only because the test sets BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS=1 (the
-// library refuses loopback addresses, SSRF) and trusts the test CA through NODE_EXTRA_CA_CERTS.
+// fetches the loopback document only because the test sets BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS to the
+// document server's port (loopback addresses are refused otherwise, SSRF) and trusts the test CA through NODE_EXTRA_CA_CERTS.
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -82,7 +82,7 @@ describe("an MCP client signs in by OAuth and calls whoami (headless Chromium, r
         args: ["--smtp-url", smtp.url],
         env: {
           ...LOUD,
-          [LOOPBACK_CLIENT_DOCUMENTS_ENV]: "1",
+          [LOOPBACK_CLIENT_DOCUMENTS_ENV]: new URL(document.clientId).port,
           NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"),
         },
       }),

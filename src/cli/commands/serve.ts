@@ -23,6 +23,7 @@ interface ServeFlags {
   agentAcpCommand?: string;
   workDir?: string;
   leaseSeconds?: number;
+  oauthMaxClients?: number;
   secretKeyFile?: string;
   proxyUrl?: string;
   sandboxDriver?: "docker" | "namespace" | "none";
@@ -96,6 +97,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
       "--lease-seconds <seconds>",
       "how long an instance's claim on a running operation or turn lasts unrenewed; another instance takes it over after that (default 30; the same on every instance)",
       wholeNumberIn(3, 3600, "seconds"),
+    )
+    .option(
+      "--oauth-max-clients <count>",
+      "how many dynamically registered OAuth clients the service holds at once; registration answers 403 when full (default 10000; unused clients expire after 24 h)",
+      wholeNumberIn(1, 10_000_000, "clients"),
     )
     .option(
       "--work-dir <dir>",

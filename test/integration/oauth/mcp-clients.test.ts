@@ -28,7 +28,11 @@ describe("MCP clients on the authorization server", () => {
     // The test CAs join this worker's default trust store: the service's fetch of the documents is real TLS.
     setDefaultCACertificates([...getCACertificates("default"), native.caPem, webAtLoopback.caPem]);
     [world, guarded] = await Promise.all([
-      startOAuthWorld({ oauthFetch: fetchAllowingLoopback() }),
+      startOAuthWorld({
+        oauthFetch: fetchAllowingLoopback(
+          [native.clientId, webAtLoopback.clientId].map((id) => Number(new URL(id).port)),
+        ),
+      }),
       startOAuthWorld(),
     ]);
   });
@@ -182,7 +186,7 @@ describe("MCP clients on the authorization server", () => {
     expect(await answer.text()).toContain("https URLs on a public host");
   });
 
-  it("without the test seam, the library refuses to fetch a client document from a loopback address (SSRF)", async () => {
+  it("without the test seam, a client document at a loopback address is refused (SSRF)", async () => {
     const answer = await authorize(guarded, native.clientId);
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain("invalid_client");

@@ -7,6 +7,7 @@ import { forgetAccessToken } from "../../domain/auth/sign-ins.js";
 import type { SecretBox } from "../../primitives/secret-box.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import type { Store } from "../../store/store.js";
+import { UNUSED_CLIENT_LIFETIME_MS } from "./registration-limits.js";
 
 export interface AdapterHooks {
   /** Called after an AccessToken is stored, with its raw id (the token) and payload. */
@@ -23,6 +24,12 @@ function openQuietly(box: SecretBox, scope: string, sealed: string): string | un
   } catch {
     return undefined;
   }
+}
+
+/** A registered client expires unless a grant clears it first (registration-limits.ts); other models as asked. */
+function expiresAtOf(model: string, expiresIn: number | undefined): number | null {
+  if (expiresIn) return Date.now() + expiresIn * 1000;
+  return model === "Client" ? Date.now() + UNUSED_CLIENT_LIFETIME_MS : null;
 }
 
 type Row = { payload: string; expires_at_ms: number | null; consumed_at_ms: number | null };
@@ -71,9 +78,15 @@ export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: 
           JSON.stringify(stored),
           grantId,
           payload.uid ?? null,
-          expiresIn ? Date.now() + expiresIn * 1000 : null,
+          expiresAtOf(this.model, expiresIn),
         ],
       );
+      // A client's first grant is its completed authorization: from then on it lasts as long as its sign-ins.
+      if (this.model === "Grant" && typeof payload.clientId === "string")
+        await db.run(
+          "UPDATE oauth_models SET expires_at_ms = NULL WHERE model = 'Client' AND id_hash = ? AND expires_at_ms IS NOT NULL",
+          [hashCredential(payload.clientId)],
+        );
       if (this.model === "AccessToken") await hooks.onAccessToken(id, payload);
     }
 

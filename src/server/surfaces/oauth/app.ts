@@ -4,10 +4,14 @@
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context } from "hono";
+import { sourceKeyOf } from "../../../throttle/source-address.js";
+import { HEADERS } from "../../../transport/wire.js";
+import { sourceAddressOf } from "../http/failed-credentials.js";
 import { HttpError } from "../http/http-error.js";
 import { createSurface, type ServerEnv } from "../http/surface.js";
 import type { OAuthDeps } from "./deps.js";
 import { type AuthorizationServer, issuerOf, renderProviderError } from "./provider.js";
+import { DEFAULT_REGISTRATION_LIMITS, refuseRegistration } from "./registration-limits.js";
 import { API_SCOPE, OAUTH_PATHS, RESOURCE_NAMES, RESOURCES, type ResourceKind, WELL_KNOWN } from "./wire.js";
 
 /** The provider's routes; anything else under /oauth is ours or a 404. */
@@ -62,6 +66,20 @@ export function createOAuthApp(deps: OAuthDeps, server: () => Promise<Authorizat
         ),
         400,
       );
+    if (c.req.path === OAUTH_PATHS.registration && c.req.method === "POST") {
+      const refusal = await refuseRegistration(
+        { db: deps.db, limiter: deps.tasks.limiter },
+        sourceKeyOf(sourceAddressOf(c)),
+        deps.oauthRegistrationLimits ?? DEFAULT_REGISTRATION_LIMITS,
+        deps.now().getTime(),
+      );
+      if (refusal)
+        return c.json(
+          { error: refusal.error, error_description: refusal.description },
+          refusal.status,
+          refusal.retryAfterSeconds ? { [HEADERS.retryAfter]: String(refusal.retryAfterSeconds) } : {},
+        );
+    }
     const { handle } = await server();
     await handle(bindings.incoming, bindings.outgoing);
     return RESPONSE_ALREADY_SENT;

@@ -1,15 +1,19 @@
-// A test seam for `baton serve` (BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS=1): the authorization server may fetch
-// Client ID Metadata Documents from loopback hosts, which the library's guarded fetch refuses (SSRF). Only loopback
-// URLs lose the guard; every other address keeps it. Tests serve the document over https with their own CA.
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+// A test seam for a spawned `baton serve` (BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS=<port>[,<port>…]): the
+// authorization server may fetch client documents from loopback, on exactly these ports, where a test serves
+// them over https with its own CA. No flag sets it; every other loopback port, and every private, link-local or
+// metadata address, stays refused before any connection (guarded-fetch.ts).
+import { createGuardedFetch } from "./guarded-fetch.js";
 
 export const LOOPBACK_CLIENT_DOCUMENTS_ENV = "BATON_SERVE_TEST_LOOPBACK_CLIENT_DOCUMENTS";
 
-export function fetchAllowingLoopback(base: typeof fetch = fetch): typeof fetch {
-  return (url, init = {}) => {
-    const target = new URL(url instanceof Request ? url.url : url);
-    if (!LOOPBACK_HOSTS.has(target.hostname)) return base(url, init);
-    const { dispatcher: _guarded, ...unguarded } = init as RequestInit & { dispatcher?: unknown };
-    return base(url, unguarded);
-  };
+/** The ports the seam names, or undefined when unset or not a list of ports (then nothing is opened). */
+export function loopbackPortsOf(value: string | undefined): number[] | undefined {
+  if (!value || !/^\d{1,5}(,\d{1,5})*$/.test(value)) return undefined;
+  const ports = value.split(",").map(Number);
+  return ports.every((p) => p >= 1 && p <= 65535) ? ports : undefined;
+}
+
+/** The guarded fetch, letting through the test's own loopback document servers on `ports`. */
+export function fetchAllowingLoopback(ports: readonly number[]): typeof fetch {
+  return createGuardedFetch({ loopbackPorts: ports });
 }

@@ -11,6 +11,7 @@ import { findUserById } from "../../domain/auth/users.js";
 import { createStoreAdapter } from "./adapter.js";
 import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
 import type { OAuthDeps } from "./deps.js";
+import { createGuardedFetch } from "./guarded-fetch.js";
 import { importProvider, quietly } from "./load-quietly.js";
 import { API_SCOPE, OAUTH_PATHS, RESOURCES, type ResourceKind, SIGN_IN_LIFETIME_MS } from "./wire.js";
 
@@ -95,7 +96,7 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
         allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
       },
       // Client ID Metadata Documents (draft-02, experimental in the library): a client_id that is an https URL is
-      // fetched (2.5 s, 5 KiB, never from a private or loopback address) and checked by the same client policy.
+      // fetched (2 s, 5 KiB, never from a private or loopback address: guarded-fetch.ts) and checked by the same client policy.
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
@@ -144,7 +145,8 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
       Session: ttl(900),
     },
     clientBasedCORS: () => false,
-    ...(deps.oauthFetch ? { fetch: deps.oauthFetch } : {}),
+    // Resolve, judge every address, dial a checked one (guarded-fetch.ts): the library's own guard connects first.
+    fetch: deps.oauthFetch ?? createGuardedFetch(),
   };
   const provider = quietly(deps.logger, () => new ProviderClass(issuer, configuration));
   made.provider = provider;
