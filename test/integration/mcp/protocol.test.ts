@@ -1,5 +1,7 @@
 // Every rule of both eras of POST /v1/mcp (reference section 4 "MCP endpoint", 7 "MCP protocol errors"), the
 // Origin rule, bearer-only auth and the body bound, table-driven through the public listener's handler.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endSignIn, recordAccessToken } from "../../../src/server/domain/auth/sign-ins.js";
 import {
@@ -9,6 +11,7 @@ import {
   MCP_PATH,
   MODERN_PROTOCOL_VERSION,
 } from "../../../src/server/surfaces/mcp/wire.js";
+import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { type ApiHarness, CANARIES, createApiHarness, TOKENS } from "../api/harness.js";
 import { callTool, legacy, META, modern, rpc } from "./rpc.js";
 
@@ -111,6 +114,37 @@ describe("modern era (2026-07-28)", () => {
     const discovered = (await rpc(h, modern("server/discover"))).body.result.supportedVersions;
     expect(answer.body.error.data).toEqual({ supported: discovered, requested: "2030-01-01" });
     expect(discovered).toContain(MODERN_PROTOCOL_VERSION);
+  });
+
+  it("server/discover and -32022 list every version the endpoint accepts, the legacy ones too (issue 35 B.15)", async () => {
+    const every = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS];
+    expect((await rpc(h, modern("server/discover"))).body.result.supportedVersions).toEqual(every);
+    const unsupported = { ...META, "io.modelcontextprotocol/protocolVersion": "2030-01-01" };
+    const answer = await rpc(h, modern("tools/list", {}, unsupported), {
+      headers: { "mcp-protocol-version": "2030-01-01" },
+    });
+    expect(answer.body.error.data.supported).toEqual(every);
+    // Each listed legacy version is one initialize really accepts.
+    for (const version of LEGACY_PROTOCOL_VERSIONS) {
+      const init = legacy("initialize", {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      });
+      expect((await rpc(h, init)).body.result.protocolVersion).toBe(version);
+    }
+  });
+
+  it("the server reports the package's version, not a constant (issue 35 B.15)", async () => {
+    const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"));
+    const { body } = await rpc(h, modern("server/discover"));
+    expect(body.result._meta["io.modelcontextprotocol/serverInfo"].version).toBe(version);
+    const init = legacy("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    });
+    expect((await rpc(h, init)).body.result.serverInfo.version).toBe(version);
   });
 
   it("Mcp-Name in its =?base64?...?= form is accepted", async () => {

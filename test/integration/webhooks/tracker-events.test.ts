@@ -99,6 +99,60 @@ describe("an Issue update that gives the issue to the agent starts a task", () =
   });
 });
 
+describe("an Issue created already the agent's starts its task like a label added later (issue 35 B.14)", () => {
+  // Linear sends only `Issue` `create` for an issue made with the agent's label or assignee already on it: no
+  // `update` follows, so the create itself must start the task.
+  it.each([
+    ["created with the agent's label", (_p: Payload) => {}],
+    [
+      "created assigned to the app's user",
+      (p: Payload) => {
+        p.data.assigneeId = AGENT_USER_ID;
+        p.data.labels = p.data.labels.filter((l: { name: string }) => l.name !== "baton");
+        p.data.labelIds = p.data.labels.map((l: { id: string }) => l.id);
+      },
+    ],
+  ])("%s: a tracker task as the creator's member, its reply posted on the issue", async (_case, edit) => {
+    const payload = onNewIssue("issue-create-labeled", edit);
+    expect(payload.action).toBe("create");
+    expect(payload.updatedFrom).toBeUndefined();
+    expect(await apply(payload)).toMatch(/^started task task_/);
+    expect(await taskOfTicket(h.db, payload.data.id)).toMatchObject({
+      source: "tracker",
+      title: "Export fails for large workspaces",
+      created_by: userIdFor("dev@acme.test"),
+    });
+    await until(
+      async () => (await h.comments("tracker", payload.data.id)).length > 0,
+      "the reply on the issue",
+    );
+  });
+
+  it.each([
+    [
+      "created with other labels only",
+      (p: Payload) => {
+        p.data.labels = p.data.labels.filter((l: { name: string }) => l.name !== "baton");
+        p.data.labelIds = p.data.labels.map((l: { id: string }) => l.id);
+      },
+    ],
+    ["created labelled but already completed", (p: Payload) => (p.data.state.type = "completed")],
+  ])("ignored: %s", async (_case, edit) => {
+    const payload = onNewIssue("issue-create-labeled", edit);
+    expect(await apply(payload)).toMatch(/^ignored: /);
+    expect(await taskOfTicket(h.db, payload.data.id)).toBeUndefined();
+  });
+
+  it("created by someone who is not a member: refused with a comment, as for an update", async () => {
+    const payload = onNewIssue(
+      "issue-create-labeled",
+      (p) => (p.actor = { id: "ub-t", type: "user", name: "Un Bound" }),
+    );
+    expect(await apply(payload)).toBe("refused: actor ub-t is not a member");
+    expect((await h.comments("tracker", payload.data.id))[0]).toMatch(/Un Bound is not a member/);
+  });
+});
+
 describe("a Comment created by a member on an issue with a task is a follow-up", () => {
   it("runs a second turn once per comment; the app user's own comment is ignored", async () => {
     const payload = onNewIssue("issue-update-assigned");
@@ -157,6 +211,48 @@ describe("a member's delegated issue is not stopped by a label change", () => {
     unlabeled.data.id = "trk_1";
     unlabeled.data.identifier = "ENG-1";
     expect(await apply(unlabeled)).toBe("ignored: a label removed from ENG-1, whose task a member delegated");
+  });
+});
+
+describe("a task started by a tracker delegation logs its audit event, as every other task start does (issue 35 C.17)", () => {
+  const started = (taskId: string) =>
+    h.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === "task.started" && line.taskId === taskId);
+
+  it("given to the agent on the tracker (webhook): task.started as the actor's member, via webhook", async () => {
+    const payload = onNewIssue("issue-update-assigned");
+    expect(await apply(payload)).toMatch(/^started task task_/);
+    const task = (await taskOfTicket(h.db, payload.data.id))!;
+    expect(started(task.id)).toEqual([
+      expect.objectContaining({
+        actor: "dev@acme.test",
+        workspace: "ws_acme",
+        source: "tracker",
+        issue: payload.data.identifier,
+        via: "webhook",
+      }),
+    ]);
+  });
+
+  it("delegated by a member (POST /tickets/delegate): task.started with the request id, via delegate", async () => {
+    const response = await h.app.http.request("/v1/workspaces/ws_acme/tickets/delegate", {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKENS.dev}`, "content-type": "application/json" },
+      body: JSON.stringify({ source: "tracker", id: "ENG-2" }),
+    });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ ok: true });
+    const task = (await taskOfTicket(h.db, "trk_2"))!;
+    expect(started(task.id)).toEqual([
+      expect.objectContaining({
+        requestId: response.headers.get("baton-request-id"),
+        actor: "dev@acme.test",
+        workspace: "ws_acme",
+        source: "tracker",
+        via: "delegate",
+      }),
+    ]);
   });
 });
 

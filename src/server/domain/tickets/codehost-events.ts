@@ -103,7 +103,7 @@ async function onIssues(deps: IssueEventDeps, e: CodehostIssuesEvent): Promise<s
   return startFromIssue(deps, post, {
     workspaceId: ws.workspaceId,
     source: "codehost",
-    userId: user.id,
+    user,
     issue: {
       id: issueId,
       identifier,

@@ -52,7 +52,7 @@ export async function delegateTicket(
   membership: Membership,
   user: User,
   body: DelegateBody,
-): Promise<{ ok: true }> {
+): Promise<{ taskId: string }> {
   const workspaceId = membership.workspaceId;
   const found = await findIssue(ctx, ports, workspaceId, user, body);
   const { issue } = found;
@@ -90,7 +90,7 @@ export async function delegateTicket(
       `delegation: the ${found.source} did not record the claim of ${issue.identifier}`,
     ),
   );
-  return { ok: true };
+  return { taskId };
 }
 
 const inProgress = issueInProgress;

@@ -64,3 +64,17 @@ export function classifyTrackerIssueUpdate(
   const removed = labelsBefore.some((id) => !labelsNow.includes(id));
   return removed ? { kind: "take", why: "label removed", byLabel: true } : { kind: "none" };
 }
+
+/** What a creation changed from: nothing was assigned and no label was on the issue. */
+const BEFORE_CREATION: Record<string, unknown> = { assigneeId: null, labelIds: [] };
+
+/**
+ * The tracker's `Issue` `create`: an issue created already the agent's (assigned to the app's user, or carrying the
+ * agent's label) gives it. Linear sends no `update` for the fields an issue is created with, so the creation is read
+ * as an update from nothing and gives exactly what adding the same assignee or label later would; an issue created
+ * completed or canceled gives nothing, and a creation never takes anything away.
+ */
+export function classifyTrackerIssueCreate(t: Triggers, data: TrackerIssueData): IssueChange {
+  const change = classifyTrackerIssueUpdate(t, data, BEFORE_CREATION);
+  return change.kind === "give" ? change : { kind: "none" };
+}

@@ -1,5 +1,8 @@
 // Starting an issue's task from a webhook, and saying on the issue why not: a refusal is posted as a comment
-// (through the port; a failure to post throws, so the delivery is retried) and recorded as the outcome.
+// (through the port; a failure to post throws, so the delivery is retried) and recorded as the outcome. A start is
+// audited (`task.started`, `via` `webhook`) like every other task start, as the member it runs as.
+import { AUDIT_EVENTS, logAuditEvent } from "../../../audit/events.js";
+import type { User } from "../auth/users.js";
 import { DomainError } from "../errors.js";
 import type { IssueEventDeps } from "./issue-event-deps.js";
 import { postMarker } from "./issue-members.js";
@@ -27,11 +30,27 @@ export async function refuseOnIssue(
 export async function startFromIssue(
   deps: IssueEventDeps,
   post: (body: string) => Promise<void>,
-  input: { workspaceId: string; source: IssueSource; userId: string; issue: IssueToStart },
+  input: { workspaceId: string; source: IssueSource; user: User; issue: IssueToStart },
 ): Promise<string> {
-  const started = (taskId: string) => `started task ${taskId} for ${input.issue.identifier}`;
+  const { user, ...rest } = input;
+  const started = (taskId: string) => {
+    // As the API audits a replay of the same key, a re-run of the same delivery is audited again.
+    logAuditEvent(deps.logger, AUDIT_EVENTS.taskStarted, {
+      actor: user.email,
+      workspace: input.workspaceId,
+      taskId,
+      source: input.source,
+      issue: input.issue.identifier,
+      via: "webhook",
+    });
+    return `started task ${taskId} for ${input.issue.identifier}`;
+  };
   try {
-    const { taskId } = await startIssueTask(deps.ctx, { ...input, messageKey: deps.deliveryKey });
+    const { taskId } = await startIssueTask(deps.ctx, {
+      ...rest,
+      userId: user.id,
+      messageKey: deps.deliveryKey,
+    });
     return started(taskId);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -1,6 +1,7 @@
 // The tracker's webhook events applied to the workspace connected to their organisation: an issue assigned to
-// the app's user, or given the agent's label, starts its task; moved to a completed or canceled state, or taken
-// from the agent, stops its turn; a member's comment is a follow-up; the app revoked disconnects the workspace.
+// the app's user, or given the agent's label (by an update, or already at its creation), starts its task; moved
+// to a completed or canceled state, or taken from the agent, stops its turn; a member's comment is a follow-up;
+// the app revoked disconnects the workspace.
 // Each returns what it did (the delivery's outcome) and is safe to re-run.
 import { AUDIT_EVENTS, logAuditEvent, SERVICE_ACTOR } from "../../../audit/events.js";
 import {
@@ -10,7 +11,7 @@ import {
 } from "../../adapters/tracker/connections.js";
 import type { IssueEventDeps } from "./issue-event-deps.js";
 import { hasPostMarker, memberByTrackerIdentity } from "./issue-members.js";
-import { classifyTrackerIssueUpdate } from "./issue-rules.js";
+import { classifyTrackerIssueCreate, classifyTrackerIssueUpdate } from "./issue-rules.js";
 import { refuseOnIssue, startFromIssue } from "./issue-start.js";
 import { followUpIssueTask, startedByWebhook, stopIssueTask, taskOfIssue } from "./issue-task.js";
 import {
@@ -38,30 +39,33 @@ export async function applyTrackerEvent(deps: IssueEventDeps, payload: unknown):
     });
     return `disconnected the workspace from organization ${e.organizationId}: the app was revoked`;
   }
-  if (e.type === TRACKER_TYPES.issue && e.action === "update") {
+  // An issue created with the agent's label or assignee already on it gets only a `create` (no `update`).
+  if (e.type === TRACKER_TYPES.issue && (e.action === "update" || e.action === "create")) {
     const data = TrackerIssueDataSchema.safeParse(e.data);
     return data.success
-      ? onIssueUpdate(deps, connection, e, data.data)
+      ? onIssueChange(deps, connection, e, data.data)
       : "ignored: the Issue data lacks fields";
   }
   if (e.type === TRACKER_TYPES.comment && e.action === "create") return onComment(deps, connection, e);
   return `ignored: ${e.type} ${e.action} is not one the service acts on`;
 }
 
-async function onIssueUpdate(
+async function onIssueChange(
   deps: IssueEventDeps,
   connection: TrackerConnection,
   e: TrackerEnvelope,
   data: TrackerIssueData,
 ): Promise<string> {
   const workspaceId = connection.workspaceId;
-  const change = classifyTrackerIssueUpdate(
-    { agentUserId: connection.agentUserId, agentLabel: deps.settings.tracker.agentLabel },
-    data,
-    e.updatedFrom ?? {},
-  );
+  const triggers = { agentUserId: connection.agentUserId, agentLabel: deps.settings.tracker.agentLabel };
+  const change =
+    e.action === "create"
+      ? classifyTrackerIssueCreate(triggers, data)
+      : classifyTrackerIssueUpdate(triggers, data, e.updatedFrom ?? {});
   if (change.kind === "none")
-    return `ignored: the update neither gives ${data.identifier} to the agent nor takes it`;
+    return e.action === "create"
+      ? `ignored: ${data.identifier} was not created the agent's (neither its label nor assigned to its user)`
+      : `ignored: the update neither gives ${data.identifier} to the agent nor takes it`;
   if (change.kind === "take") {
     const task = await taskOfIssue(deps.ctx, workspaceId, "tracker", data.id);
     if (!task) return `ignored: ${data.identifier} has no task`;
@@ -85,7 +89,7 @@ async function onIssueUpdate(
   return await startFromIssue(deps, post, {
     workspaceId,
     source: "tracker",
-    userId: user.id,
+    user,
     issue: {
       id: data.id,
       identifier: data.identifier,

@@ -422,17 +422,25 @@ export function createApiApp(deps: ApiDeps) {
         }),
       },
     }),
-    async (c) =>
-      c.json(
-        await delegateTicket(
-          ctx(),
-          ticketPorts(),
-          c.get("membership"),
-          c.get("caller").user,
-          c.req.valid("json"),
-        ),
-        202,
-      ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const { taskId } = await delegateTicket(
+        ctx(),
+        ticketPorts(),
+        c.get("membership"),
+        c.get("caller").user,
+        body,
+      );
+      logAuditEvent(deps.logger, AUDIT_EVENTS.taskStarted, {
+        requestId: c.get("requestId"),
+        actor: c.get("caller").user.email,
+        workspace: c.get("membership").workspaceId,
+        taskId,
+        source: body.source,
+        via: "delegate",
+      });
+      return c.json({ ok: true as const }, 202);
+    },
     refuseInput,
   );
   return app;

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { buildMcpServer } from "./server.js";
 import type { ToolCall } from "./tools.js";
-import { MCP_HEADERS, MCP_LIMITS } from "./wire.js";
+import { MCP_HEADERS, MCP_LIMITS, SUPPORTED_PROTOCOL_VERSIONS } from "./wire.js";
 
 const IGNORED_HEADERS = [MCP_HEADERS.sessionId, MCP_HEADERS.lastEventId, MCP_HEADERS.cookie] as const;
 const BOTH_MEDIA_TYPES = "application/json, text/event-stream";
@@ -42,9 +42,44 @@ export function createDispatch(onerror: (error: Error) => void): McpDispatch {
     const request = rebuild(raw, body);
     if (await isLegacyRequest(request, undefined, { maxRequestBodySize: MCP_LIMITS.bodyBytes }))
       return serveLegacy(acceptJson(request), call);
-    return modern.fetch(request, { authInfo: authInfoOf(call) });
+    return listEveryVersion(request, await modern.fetch(request, { authInfo: authInfoOf(call) }));
   };
 }
+
+/**
+ * The SDK's `server/discover` and its -32022 error list only the modern version, but this endpoint also serves the
+ * legacy ones (reference: "listing all supported versions"): those two answers get the full list. Clients pick
+ * the first version of theirs in the list, so the legacy entries change no modern client's choice.
+ */
+async function listEveryVersion(request: Request, response: Response): Promise<Response> {
+  const discover = request.headers.get("mcp-method") === "server/discover" && response.status === 200;
+  if (!discover && response.status !== 400) return response;
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return response;
+  const text = await response.text();
+  const rebuilt = (body: string) => {
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
+  let message: {
+    result?: { supportedVersions?: unknown };
+    error?: { code?: unknown; data?: { supported?: unknown } };
+  };
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return rebuilt(text);
+  }
+  const all = [...SUPPORTED_PROTOCOL_VERSIONS];
+  if (discover && Array.isArray(message.result?.supportedVersions)) message.result.supportedVersions = all;
+  else if (message.error?.code === UNSUPPORTED_VERSION && Array.isArray(message.error.data?.supported))
+    message.error.data.supported = all;
+  else return rebuilt(text);
+  return rebuilt(JSON.stringify(message));
+}
+
+/** JSON-RPC's "unsupported protocol version" (the SDK's code). */
+const UNSUPPORTED_VERSION = -32022;
 
 /** The request again, from the bounded bytes already read, without the headers the endpoint ignores. */
 function rebuild(raw: Request, body: Uint8Array): Request {

@@ -3,10 +3,14 @@
 // `listChanged: false` (there is no stream to announce a change on), and lets clients keep discovery and the
 // tool list for an hour, privately (reference rule 3).
 import { McpServer } from "@modelcontextprotocol/server";
+import { readVersion } from "../../../version.js";
 import { TOOL_INPUTS, type ToolName } from "./tool-inputs.js";
 import { runTool } from "./tool-results.js";
 import { TOOL_NAMES, TOOLS, type ToolCall } from "./tools.js";
-import { LEGACY_PROTOCOL_VERSIONS, MCP_LIMITS, MODERN_PROTOCOL_VERSION, SERVER_INFO } from "./wire.js";
+import { LEGACY_PROTOCOL_VERSIONS, MCP_LIMITS, MODERN_PROTOCOL_VERSION, SERVER_NAME } from "./wire.js";
+
+/** The server's identity in every answer: its version is the package's, as `baton --version` prints. */
+export const SERVER_INFO = { ...SERVER_NAME, version: readVersion() } as const;
 
 const CACHE_HOUR = { ttlMs: MCP_LIMITS.listCacheTtlMs, cacheScope: "private" } as const;
 

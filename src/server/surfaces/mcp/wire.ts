@@ -10,7 +10,14 @@ export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 /** The legacy era's versions, newest first: an unknown version negotiates to the first. */
 export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
-export const SERVER_INFO = { name: "baton", title: "Baton", version: "1.0.0" } as const;
+/**
+ * Every version the endpoint serves, newest first: what `server/discover` and the -32022 error list (reference:
+ * "listing all supported versions"), though the SDK lists only the modern one.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS] as const;
+
+/** The server's name and title; its version is the package's (server.ts reads it). */
+export const SERVER_NAME = { name: "baton", title: "Baton" } as const;
 
 /**
  * JSON-RPC codes of the answers our gates give before the SDK sees a request. The SDK's own (-32020, -32022,

@@ -2,6 +2,7 @@
 // searchTickets and delegateTicket as `GET/POST /v1/workspaces/{id}/tickets[/delegate]`, so the rules are the API's.
 // A refusal is shown on the picker with its reason as written, the API's status, and what to do next.
 import type { Context } from "hono";
+import { AUDIT_EVENTS, logAuditEvent } from "../../../../audit/events.js";
 import { DomainError } from "../../../domain/errors.js";
 import { delegateTicket } from "../../../domain/tickets/delegate.js";
 import type { TicketPorts } from "../../../domain/tickets/ports.js";
@@ -50,7 +51,22 @@ export function addTicketPages(app: DashboardApp, deps: PagesDeps): void {
         refusal: renderRefusal(form.reason, nextStepForTicket("invalid_request", ws)),
       });
     try {
-      await delegateTicket(deps.tasks.context, ports(), access.membership, c.get("webUser"), form.body);
+      const user = c.get("webUser");
+      const { taskId } = await delegateTicket(
+        deps.tasks.context,
+        ports(),
+        access.membership,
+        user,
+        form.body,
+      );
+      logAuditEvent(deps.logger, AUDIT_EVENTS.taskStarted, {
+        requestId: c.get("requestId"),
+        actor: user.email,
+        workspace: ws,
+        taskId,
+        source: form.body.source,
+        via: "delegate",
+      });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return showPicker(c, access, empty, {

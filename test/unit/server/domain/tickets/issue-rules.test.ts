@@ -1,8 +1,9 @@
 // Which webhook changes give an issue to the agent and which take it away, as tables over the payload fields
-// (GitHub's `issues` actions; Linear's `Issue` `update` with `updatedFrom`).
+// (GitHub's `issues` actions; Linear's `Issue` `update` with `updatedFrom`, and its `Issue` `create`).
 import { describe, expect, it } from "vitest";
 import {
   classifyCodehostIssuesAction,
+  classifyTrackerIssueCreate,
   classifyTrackerIssueUpdate,
 } from "../../../../../src/server/domain/tickets/issue-rules.js";
 import type { TrackerIssueData } from "../../../../../src/server/domain/tickets/tracker-payloads.js";
@@ -129,5 +130,58 @@ describe("tracker: an Issue update gives the issue to the agent when the assigne
     ).toEqual({
       kind: "none",
     });
+  });
+});
+
+describe("tracker: an Issue created already the agent's gives it, as the same label or assignee added later would (issue 35 B.14)", () => {
+  const t = { agentUserId: "app-user", agentLabel: "baton" };
+  const BATON = { id: "l-baton", name: "Baton" };
+  const BUG = { id: "l-bug", name: "Bug" };
+  const created = (over: Partial<TrackerIssueData> = {}): TrackerIssueData => ({
+    id: "i1",
+    identifier: "ENG-1",
+    assigneeId: null,
+    labelIds: [BUG.id],
+    labels: [BUG],
+    state: { type: "unstarted" },
+    ...over,
+  });
+  it.each([
+    [
+      "created with the agent's label",
+      created({ labelIds: [BUG.id, BATON.id], labels: [BUG, BATON] }),
+      "give",
+    ],
+    [
+      "created with only the agent's label, no labelIds field",
+      created({ labelIds: undefined, labels: [BATON] }),
+      "give",
+    ],
+    ["created assigned to the app's user", created({ assigneeId: "app-user" }), "give"],
+    ["created with both", created({ assigneeId: "app-user", labelIds: [BATON.id], labels: [BATON] }), "give"],
+    ["created with other labels only", created(), "none"],
+    ["created assigned to a person", created({ assigneeId: "p1" }), "none"],
+    ["created with no labels at all", created({ labelIds: [], labels: [] }), "none"],
+    [
+      "created labelled but already completed",
+      created({ labelIds: [BATON.id], labels: [BATON], state: { type: "completed" } }),
+      "none",
+    ],
+    [
+      "created assigned but already canceled",
+      created({ assigneeId: "app-user", state: { type: "canceled" } }),
+      "none",
+    ],
+  ] as const)("%s: %s", (_case, data, kind) => {
+    expect(classifyTrackerIssueCreate(t, data)).toEqual({ kind });
+  });
+
+  it("a create never takes anything away (nothing was the agent's before it)", () => {
+    for (const data of [
+      created(),
+      created({ labelIds: [], labels: [] }),
+      created({ state: { type: "canceled" } }),
+    ])
+      expect(classifyTrackerIssueCreate(t, data).kind).toBe("none");
   });
 });
