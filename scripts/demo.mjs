@@ -39,16 +39,23 @@ const REPOSITORY = "acme/api";
 
 /** Runs a command where the agent is: `docker exec` into the container sandbox, or a process with the temporary
  * HOME. Returns stdout; throws on a non-zero exit. */
+/** `docker exec` arguments into the box: the container holds no turn token or lease, so each command gets the
+ * sandbox's variables (`--env NAME` takes the value from the environment, never the argument list). */
+function dockerExec(ctx, argv) {
+  const names = Object.keys(ctx.boxEnv ?? {}).flatMap((name) => ["--env", name]);
+  return ["exec", ...names, "-w", ctx.checkoutInBox, ctx.container, ...argv];
+}
+
 function inSandbox(ctx, argv, { quiet = false } = {}) {
   const [command, args] = ctx.container
-    ? ["docker", ["exec", "-w", ctx.checkoutInBox, ctx.container, ...argv]]
+    ? ["docker", dockerExec(ctx, argv)]
     : [
         argv[0] === "baton" ? process.execPath : argv[0],
         argv[0] === "baton" ? [bin, ...argv.slice(1)] : argv.slice(1),
       ];
   try {
     const out = execFileSync(command, args, {
-      env: ctx.container ? process.env : ctx.sandboxEnv,
+      env: ctx.container ? { ...process.env, ...ctx.boxEnv } : ctx.sandboxEnv,
       cwd: ctx.container ? root : ctx.checkout,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
@@ -215,6 +222,7 @@ const STEPS = [
         const sandbox = await response.json();
         if (response.status !== 201) throw new Error(`the sandbox was not created: ${sandbox.reason}`);
         ctx.container = sandbox.sandbox.ref;
+        ctx.boxEnv = sandbox.env;
         ctx.home = "/home/agent";
         ctx.checkoutInBox = `/home/agent/checkouts/${REPOSITORY}`;
         console.log(
@@ -367,16 +375,11 @@ const STEPS = [
       const check = ctx.container
         ? spawnSync(
             "docker",
-            [
-              "exec",
-              "-w",
-              ctx.checkoutInBox,
-              ctx.container,
-              "bash",
-              "-c",
-              '. "$HOME/.baton/environment.sh" && npm test',
-            ],
-            { encoding: "utf8" },
+            dockerExec(ctx, ["bash", "-c", '. "$HOME/.baton/environment.sh" && npm test']),
+            {
+              env: { ...process.env, ...ctx.boxEnv },
+              encoding: "utf8",
+            },
           )
         : spawnSync("bash", ["-c", '. "$HOME/.baton/environment.sh" && npm test'], {
             env: ctx.sandboxEnv,

@@ -79,7 +79,7 @@ export interface ServeOptions extends IntegrationFlags {
   proxyUrl?: string | undefined;
   /** The folder admin sandbox requests may copy checkouts from; none: checkouts are refused. */
   checkoutRoot?: string | undefined;
-  /** `first-last` host uids for namespace boxes (default 200000-265535). */
+  /** `first-last` host uids for boxes, one per box, either driver (default 200000-265535). */
   sandboxUids?: string | undefined;
   /** The service's address as browsers and platforms reach it; default: the public listener's URL. */
   publicUrl?: string | undefined;

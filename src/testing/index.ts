@@ -116,13 +116,17 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     const client = await getContainerRuntimeClient();
     const container = client.container.getById(containerId);
     const checkoutPath = checkoutPathInBox(repository);
+    // The box runs as a uid of its own (the container's User) and its container holds no turn token or lease:
+    // files come in owned by that uid, and every command gets the sandbox's variables, as the service's do.
+    const boxUser = String((await client.container.inspect(container)).Config.User).split(":")[0] ?? "1000";
+    const boxEnv = body.env;
 
     for (const [extra, dir] of Object.entries(options.extraCheckouts ?? {})) {
       const target = checkoutPathInBox(extra);
-      await client.container.exec(container, ["mkdir", "-p", target]);
+      await client.container.exec(container, ["mkdir", "-p", target], { env: boxEnv });
       const tar = await execa(
         "tar",
-        ["-c", "--owner=1000", "--group=1000", "--numeric-owner", "-C", resolve(dir), "."],
+        ["-c", `--owner=${boxUser}`, `--group=${boxUser}`, "--numeric-owner", "-C", resolve(dir), "."],
         {
           encoding: "buffer",
         },
@@ -135,6 +139,7 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
       const seconds = String(execOptions.timeoutSeconds ?? 600);
       const result = await client.container.exec(container, ["timeout", "--kill-after=2", seconds, ...argv], {
         workingDir: execOptions.cwd ?? checkoutPath,
+        env: boxEnv,
       });
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     };

@@ -133,7 +133,7 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     )
     .option(
       "--sandbox-uids <first-last>",
-      "host uids for namespace boxes, one per box, used by no account (default 200000-265535)",
+      "host uids for sandbox boxes, one per box, used by no account (default 200000-265535)",
     )
     .option(
       "--public-url <url>",

@@ -122,8 +122,25 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
     const activateInside = async () => {
       const script = "cd ~/checkouts/acme/api && baton env activate acme/api --json";
       if (driver === "docker") {
-        // `docker exec` bypasses the service entirely: the container's own environment, as the agent's shell has.
-        const out = execFileSync("docker", ["exec", before.ref, "bash", "-c", script], { encoding: "utf8" });
+        // `docker exec` bypasses the service entirely: the container's own environment, plus the sandbox's
+        // credentials, which the container never holds (each command gets them; --env NAME takes the value from
+        // this process's environment, not the argument list).
+        const credentials = {
+          BATON_TURN_TOKEN: made.env.BATON_TURN_TOKEN!,
+          BATON_SANDBOX_LEASE: made.env.BATON_SANDBOX_LEASE!,
+        };
+        const out = execFileSync(
+          "docker",
+          [
+            "exec",
+            ...Object.keys(credentials).flatMap((name) => ["--env", name]),
+            before.ref,
+            "bash",
+            "-c",
+            script,
+          ],
+          { encoding: "utf8", env: { ...process.env, ...credentials } },
+        );
         return { exitCode: 0, stdout: out };
       }
       // A namespace box has no process of its own between commands: the service runs the command in it, with

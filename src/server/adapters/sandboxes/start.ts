@@ -23,7 +23,7 @@ export interface SandboxDriverOptions {
   env: NodeJS.ProcessEnv;
   /** The service's state folder: boxes outlive the process and the next start on it adopts them. */
   serviceDir?: string | undefined;
-  /** `--sandbox-uids first-last` (namespace driver); default DEFAULT_SANDBOX_UIDS. */
+  /** `--sandbox-uids first-last` (both drivers: one host uid per box); default DEFAULT_SANDBOX_UIDS. */
   uids?: string | undefined;
 }
 
@@ -39,20 +39,21 @@ export async function createSandboxDriver(
     ...(options.proxy ? { proxy: parseHostPort(options.proxy, "--sandbox-proxy") } : {}),
   };
   const image = resolveSandboxImage(options.env, options.driver);
+  const { parseUidRange } = await import("./drivers/box-uids.js");
+  const uids = options.uids ? { uids: parseUidRange(options.uids) } : {};
   let driver: SandboxDriver;
   if (options.driver === "docker") {
     const { createDockerDriver } = await import("./drivers/docker.js");
-    driver = await createDockerDriver({ endpoints, serviceDir: options.serviceDir });
+    driver = await createDockerDriver({ endpoints, serviceDir: options.serviceDir, ...uids });
   } else {
     const { createNamespaceDriver } = await import("./drivers/namespace.js");
-    const { parseUidRange } = await import("./drivers/box-uids.js");
     driver = await createNamespaceDriver({
       endpoints,
       rootfs: image.rootfs,
       batonDir: image.batonDir,
       agentsDir: image.agentsDir,
       serviceDir: options.serviceDir,
-      ...(options.uids ? { uids: parseUidRange(options.uids) } : {}),
+      ...uids,
     });
   }
   return {

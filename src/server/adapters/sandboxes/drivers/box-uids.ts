@@ -1,4 +1,4 @@
-// Host uids for namespace boxes: each box runs as its own uid from the operator's range (`--sandbox-uids`, an
+// Host uids for boxes (either driver): each box runs as its own uid from the operator's range (`--sandbox-uids`, an
 // /etc/subuid-style `first-last`), which no account or group of the machine uses, so no box shares a user with
 // another box or with a real person. Pure: the account files' text is passed in.
 import { UsageError } from "../../../../errors.js";

@@ -14,9 +14,7 @@ import { execa } from "execa";
 import { z } from "zod";
 import { createTail, type ProcessExit, STDERR_TAIL_CHARS } from "../../processes/streaming-process.js";
 import {
-  AGENT_GID,
   AGENT_HOME,
-  AGENT_UID,
   type BoxProcess,
   type BoxSpec,
   type CreatedBox,
@@ -38,8 +36,12 @@ import {
   SANDBOX_INTERFACE_PREFIX,
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
+import { withoutBoxCredentials } from "../environment.js";
 import { BoundedSink } from "./bounded-output.js";
+import { checkUidRange, DEFAULT_SANDBOX_UIDS, parseUidRange, type UidRange } from "./box-uids.js";
 import { directoryTar } from "./directory-tar.js";
+import { createDockerUidPool, UID_LABEL } from "./docker-box-uids.js";
+import { giveBoxItsUser } from "./docker-box-user.js";
 import { describeEngineFailure } from "./docker-engine.js";
 import { isOrphaned, OWNER_LABEL, ownerStamp } from "./owner.js";
 import { serviceKeyOf } from "./service-key.js";
@@ -49,6 +51,10 @@ export const SANDBOX_LABEL = "baton.sandbox";
 export interface DockerDriverOptions extends PersistentDriverOptions {
   endpoints: Partial<Record<EndpointName, HostEndpoint>>;
   docker?: Docker;
+  /** Host uids, one per box, that no account uses (`--sandbox-uids`; default DEFAULT_SANDBOX_UIDS). */
+  uids?: UidRange;
+  /** The account files checked against `uids` (default the machine's /etc/passwd and /etc/group). */
+  accountFiles?: { passwd: string; group: string };
 }
 
 /** The network's forwarder ports, kept in the service's state folder for the next run to reopen. */
@@ -126,6 +132,15 @@ async function reapOrphans(docker: Docker): Promise<void> {
 
 export async function createDockerDriver(options: DockerDriverOptions): Promise<SandboxDriver> {
   const docker = options.docker ?? new Docker();
+  // Without a user namespace a box's uid is a host uid: none may be a real account's.
+  const uids = options.uids ?? parseUidRange(DEFAULT_SANDBOX_UIDS);
+  checkUidRange(
+    uids,
+    options.accountFiles ?? {
+      passwd: await readFile("/etc/passwd", "utf8"),
+      group: await readFile("/etc/group", "utf8").catch(() => ""),
+    },
+  );
   // The first call to the engine: a failure to reach it says so and names the fixes.
   await reapOrphans(docker).catch((error: unknown) => {
     throw describeEngineFailure(error, process.env.DOCKER_HOST) ?? error;
@@ -192,6 +207,15 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     for (const box of boxes) await docker.getContainer(box.Id).restart({ t: 0 });
   }
   const reach = Object.fromEntries(forwarders.map((f) => [f.name, f.forwarder.address]));
+  const boxUids = createDockerUidPool(docker, uids);
+  /**
+   * Each box's turn token and lease, and the proxy variables carrying the lease, by container id: never in the
+   * container's configuration (the engine's API shows its Env to anyone it answers), given to each command instead,
+   * as the namespace driver does. Held in memory only: after a restart the manager gives a turn's own.
+   */
+  const credentials = new Map<string, Record<string, string>>();
+  const envOf = (ref: string, env: Record<string, string> | undefined) =>
+    Object.entries({ ...credentials.get(ref), ...env }).map(([k, v]) => `${k}=${v}`);
 
   async function exec(ref: string, argv: readonly string[], options: ExecOptions): Promise<ExecResult> {
     const container = docker.getContainer(ref);
@@ -199,7 +223,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     // The Engine API cannot kill an exec; coreutils `timeout` inside the box does, and a host deadline backs it.
     const execution = await container.exec({
       Cmd: ["timeout", "--kill-after=2", seconds, ...argv],
-      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Env: envOf(ref, options.env),
       WorkingDir: options.cwd ?? AGENT_HOME,
       AttachStdin: options.stdin !== undefined,
       AttachStdout: true,
@@ -260,7 +284,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
   async function spawn(ref: string, argv: readonly string[], options: SpawnOptions): Promise<BoxProcess> {
     const execution = await docker.getContainer(ref).exec({
       Cmd: ["timeout", "--kill-after=2", "0", ...argv],
-      Env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Env: envOf(ref, options.env),
       WorkingDir: options.cwd ?? AGENT_HOME,
       AttachStdin: true,
       AttachStdout: true,
@@ -325,28 +349,40 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     spawn,
 
     async create(spec: BoxSpec): Promise<CreatedBox> {
-      const container = await docker.createContainer({
-        name: spec.name,
-        Image: spec.image,
-        User: `${AGENT_UID}:${AGENT_GID}`,
-        WorkingDir: AGENT_HOME,
-        Env: Object.entries(resolveBoxEnv(spec, reach)).map(([k, v]) => `${k}=${v}`),
-        Cmd: ["sleep", "infinity"],
-        Labels: { ...spec.labels, [SANDBOX_LABEL]: "1", "baton.sandbox.network": networkName },
-        HostConfig: {
-          // An init as PID 1 reaps what commands leave behind (a killed command's background children), so a
-          // long-lived box does not fill with zombies up to its pids limit.
-          Init: true,
-          NetworkMode: networkName,
-          CapDrop: ["ALL"],
-          SecurityOpt: ["no-new-privileges"],
-          PidsLimit: 2048,
-          Sysctls: { "net.ipv6.conf.all.disable_ipv6": "1" },
-        },
-      });
+      const env = resolveBoxEnv(spec, reach);
+      const kept = withoutBoxCredentials(env);
+      const { made: container, uid } = await boxUids.withUid(
+        (uid) =>
+          docker.createContainer({
+            name: spec.name,
+            Image: spec.image,
+            User: `${uid}:${uid}`,
+            WorkingDir: AGENT_HOME,
+            Env: Object.entries(kept).map(([k, v]) => `${k}=${v}`),
+            Cmd: ["sleep", "infinity"],
+            Labels: {
+              ...spec.labels,
+              [SANDBOX_LABEL]: "1",
+              "baton.sandbox.network": networkName,
+              [UID_LABEL]: String(uid),
+            },
+            HostConfig: {
+              // An init as PID 1 reaps what commands leave behind (a killed command's background children), so a
+              // long-lived box does not fill with zombies up to its pids limit.
+              Init: true,
+              NetworkMode: networkName,
+              CapDrop: ["ALL"],
+              SecurityOpt: ["no-new-privileges"],
+              PidsLimit: 2048,
+              Sysctls: { "net.ipv6.conf.all.disable_ipv6": "1" },
+            },
+          }),
+        (made) => made.remove({ force: true }),
+      );
       try {
+        await giveBoxItsUser(container, uid);
         // Copied in before the box starts: the folders above each checkout come as an archive of their own
-        // (owned by the agent), so no command has to run in the box first to make them.
+        // (owned by the box's user), so no command has to run in the box first to make them.
         const checkouts = (spec.checkouts ?? []).map((checkout) => ({
           ...checkout,
           target: checkoutPathInBox(checkout.repository),
@@ -355,15 +391,15 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
           await container.putArchive(
             directoryTar(
               checkouts.map((checkout) => posix.relative(AGENT_HOME, checkout.target)),
-              AGENT_UID,
-              AGENT_GID,
+              uid,
+              uid,
             ),
             { path: AGENT_HOME },
           );
         for (const { hostPath, target } of checkouts) {
           const tar = execa(
             "tar",
-            ["-c", `--owner=${AGENT_UID}`, `--group=${AGENT_GID}`, "--numeric-owner", "-C", hostPath, "."],
+            ["-c", `--owner=${uid}`, `--group=${uid}`, "--numeric-owner", "-C", hostPath, "."],
             { stdout: "pipe", encoding: "buffer" },
           );
           const body = new PassThrough();
@@ -375,6 +411,10 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         await container.remove({ force: true }).catch(() => undefined);
         throw error;
       }
+      credentials.set(
+        container.id,
+        Object.fromEntries(Object.entries(env).filter(([name]) => !(name in kept))),
+      );
       return { ref: container.id, reach };
     },
 
@@ -406,6 +446,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     },
 
     async remove(ref) {
+      credentials.delete(ref);
       await docker
         .getContainer(ref)
         .remove({ force: true, v: true })
@@ -430,6 +471,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         filters: { label: [`baton.sandbox.network=${networkName}`] },
       });
       const gone = boxes.filter((box) => !keep.has(box.Id)).map((box) => box.Id);
+      for (const id of gone) credentials.delete(id);
       for (const id of gone)
         await docker
           .getContainer(id)
@@ -450,6 +492,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
 
     async close() {
       // Boxes cannot work without this network and its forwarders: they end with the driver.
+      credentials.clear();
       const boxes = await docker.listContainers({
         all: true,
         filters: { label: [`baton.sandbox.network=${networkName}`] },
