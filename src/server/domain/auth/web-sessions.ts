@@ -4,6 +4,9 @@
 import { hashCredential } from "../../primitives/tokens.js";
 import type { Store } from "../../store/store.js";
 
+/** The dashboard's session cookie (pages/wire.ts re-exports it). */
+export const SESSION_COOKIE = "baton_session";
+
 const HOUR_MS = 3_600_000;
 export const SESSION_IDLE_MS = 12 * HOUR_MS;
 export const SESSION_MAX_MS = 7 * 24 * HOUR_MS;

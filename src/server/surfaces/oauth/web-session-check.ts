@@ -4,8 +4,7 @@
 // again unless the request carries a live web session of the same person, and the approval page (which needs
 // that session) is where it is asked.
 import type { interactionPolicy as InteractionPolicy, KoaContextWithOIDC } from "oidc-provider";
-import { findLiveWebSession } from "../../domain/auth/web-sessions.js";
-import { SESSION_COOKIE } from "../pages/wire.js";
+import { findLiveWebSession, SESSION_COOKIE } from "../../domain/auth/web-sessions.js";
 import type { OAuthDeps } from "./deps.js";
 
 /** The value of one cookie in a Cookie header, or undefined. */
