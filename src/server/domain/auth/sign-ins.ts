@@ -20,11 +20,15 @@ export interface IssuedAccessToken {
   expiresAtMs: number;
 }
 
-/** Indexes a newly issued access token; the first token of a grant starts its sign-in. */
+/**
+ * Indexes a newly issued access token; the first token of a grant starts its sign-in, and a later one (a refresh)
+ * is a use of it: an app that keeps refreshing is in use, and its 30 days unused start again.
+ */
 export async function recordAccessToken(db: Store, issued: IssuedAccessToken, nowMs: number): Promise<void> {
   await db.run(
     `INSERT INTO oauth_sign_ins (grant_id, user_id, client_id, client_name, created_at_ms, expires_at_ms, last_used_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO NOTHING`,
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (grant_id) DO UPDATE SET last_used_at_ms = excluded.last_used_at_ms
+     WHERE oauth_sign_ins.ended_at_ms IS NULL`,
     [
       issued.grantId,
       issued.userId,
@@ -61,6 +65,28 @@ export function classifySignIn(
   if (row.expiresAtMs <= nowMs || row.tokenExpiresAtMs <= nowMs) return "expired";
   if (row.lastUsedAtMs + SIGN_IN_IDLE_MS <= nowMs) return "idle";
   return "active";
+}
+
+/**
+ * Whether a grant's sign-in may still be refreshed at `nowMs`: the chain of refresh tokens lasts as the sign-in
+ * does (90 days, or 30 days unused; Disconnect ends it). A grant with no sign-in yet (its code not yet traded) is
+ * "unknown".
+ */
+export async function signInStateOf(db: Store, grantId: string, nowMs: number): Promise<SignInState> {
+  const row = (await db.get(
+    "SELECT expires_at_ms, last_used_at_ms, ended_at_ms FROM oauth_sign_ins WHERE grant_id = ?",
+    [grantId],
+  )) as { expires_at_ms: number; last_used_at_ms: number; ended_at_ms: number | null } | undefined;
+  if (!row) return "unknown";
+  return classifySignIn(
+    {
+      expiresAtMs: row.expires_at_ms,
+      lastUsedAtMs: row.last_used_at_ms,
+      endedAtMs: row.ended_at_ms,
+      tokenExpiresAtMs: Number.POSITIVE_INFINITY,
+    },
+    nowMs,
+  );
 }
 
 /** The token's sign-in and user when it may act on `resource` now; records the use (at most once a minute). */

@@ -12,6 +12,9 @@ import { UNUSED_CLIENT_LIFETIME_MS } from "./registration-limits.js";
 export interface AdapterHooks {
   /** Called after an AccessToken is stored, with its raw id (the token) and payload. */
   onAccessToken(token: string, payload: AdapterPayload): void | Promise<void>;
+  /** Whether a refresh token of this grant may still be used: its sign-in is still in effect. A refresh token whose
+   * sign-in has ended, expired or gone unused is read as absent (the client gets `invalid_grant`). */
+  mayRefresh(grantId: string): Promise<boolean>;
   /** Seals a web client's client_secret at rest (it must be compared in the clear, so it cannot be hashed). */
   secretBox: SecretBox;
 }
@@ -95,7 +98,10 @@ export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: 
         "SELECT payload, expires_at_ms, consumed_at_ms FROM oauth_models WHERE model = ? AND id_hash = ?",
         [this.model, hashCredential(id)],
       )) as Row | undefined;
-      return read(row, id, this.model);
+      const found = read(row, id, this.model);
+      if (found && this.model === "RefreshToken" && !(await hooks.mayRefresh(String(found.grantId ?? ""))))
+        return undefined;
+      return found;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {

@@ -3,6 +3,7 @@
 // web-hosted clients (an MCP connector in a chat service) answer at https redirect URIs and may be public or hold
 // a client secret. Anything else is refused with what to change. Pure: the provider's hooks call it.
 import { classifyAddress, lockedNameOf } from "../../../proxy/policy/index.js";
+import { API_SCOPE } from "./wire.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 const WEB_AUTH_METHODS = new Set(["none", "client_secret_basic", "client_secret_post"]);
@@ -14,6 +15,7 @@ export interface ClientMetadata {
   application_type?: unknown;
   token_endpoint_auth_method?: unknown;
   redirect_uris?: unknown;
+  scope?: unknown;
 }
 
 const parse = (uri: string) => (URL.canParse(uri) ? new URL(uri) : undefined);
@@ -53,8 +55,18 @@ function refuseWeb(metadata: ClientMetadata, uris: string[]): string | undefined
   return undefined;
 }
 
+/** A registered `scope` may name only the one scope the resource metadata advertises (`openid` is not offered). */
+function refuseScope(scope: unknown): string | undefined {
+  if (scope === undefined) return undefined;
+  const values = typeof scope === "string" ? scope.split(" ").filter(Boolean) : [];
+  if (typeof scope === "string" && values.every((value) => value === API_SCOPE)) return undefined;
+  return `register with scope "${API_SCOPE}" or without a scope: this service issues OAuth access tokens for "${API_SCOPE}" only (no openid)`;
+}
+
 /** Why a client may not register or be used, or undefined when it may. */
 export function refuseClient(metadata: ClientMetadata): string | undefined {
+  const scope = refuseScope(metadata.scope);
+  if (scope) return scope;
   const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as string[]) : [];
   if (uris.length === 0) return "register at least one redirect_uri";
   if (metadata.application_type === "native") return refuseNative(metadata, uris);

@@ -1,19 +1,32 @@
 // The one authorization server (DESIGN "One authorization server"): oidc-provider set up as an OAuth 2.1 server
 // for native apps (RFC 8252 loopback redirects) and web-hosted MCP clients (https redirects; client-policy.ts),
 // registered dynamically (RFC 7591) or by Client ID Metadata Document; PKCE S256 only, RFC 8707 resource
-// indicators (the API and the MCP endpoint), RFC 9207 `iss`, opaque access tokens; its state in our store. Made on first use: the
+// indicators (the API and the MCP endpoint), RFC 9207 `iss`, opaque access tokens of an hour and refresh tokens
+// rotated on every use (RFC 9700 section 4.14.2: a reused one ends the whole sign-in), the chain lasting as the
+// sign-in does; no OpenID Connect (no ID tokens, no user info); its state in our store. Made on first use: the
 // issuer is the service's public URL, known once the service listens, and the library stays off `baton serve`'s
 // start-up path.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from "oidc-provider";
-import { recordAccessToken } from "../../domain/auth/sign-ins.js";
+import { endSignIn, recordAccessToken, signInStateOf } from "../../domain/auth/sign-ins.js";
 import { findUserById } from "../../domain/auth/users.js";
 import { createStoreAdapter } from "./adapter.js";
 import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
 import type { OAuthDeps } from "./deps.js";
 import { createGuardedFetch } from "./guarded-fetch.js";
 import { importProvider, quietly } from "./load-quietly.js";
-import { API_SCOPE, OAUTH_PATHS, RESOURCES, type ResourceKind, SIGN_IN_LIFETIME_MS } from "./wire.js";
+import { describeAuthorizationServer } from "./metadata.js";
+import { PROVIDER_SESSION_COOKIE } from "./provider-session.js";
+import { requireLiveWebSession } from "./web-session-check.js";
+import {
+  API_SCOPE,
+  GRANT_TYPES,
+  OAUTH_PATHS,
+  RESOURCES,
+  type ResourceKind,
+  SIGN_IN_IDLE_MS,
+  SIGN_IN_LIFETIME_MS,
+} from "./wire.js";
 
 export interface AuthorizationServer {
   issuer: string;
@@ -37,12 +50,13 @@ export function resourceKindOf(issuer: string, indicator: string): ResourceKind 
 }
 
 export async function createAuthorizationServer(deps: OAuthDeps): Promise<AuthorizationServer> {
-  const { Provider: ProviderClass, errors } = await importProvider(deps.logger);
+  const { Provider: ProviderClass, errors, interactionPolicy } = await importProvider(deps.logger);
   const issuer = issuerOf(deps);
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const made: { provider?: Provider } = {};
   const Adapter = createStoreAdapter(deps.db, {
     secretBox: deps.secretBox,
+    mayRefresh: async (grantId) => (await signInStateOf(deps.db, grantId, deps.now().getTime())) === "active",
     async onAccessToken(token: string, payload: AdapterPayload) {
       const kind = payload.aud ? resourceKindOf(issuer, String(payload.aud)) : undefined;
       if (!kind || !payload.grantId || !payload.accountId || !payload.clientId) return;
@@ -68,16 +82,19 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
     clients: [],
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
     clientDefaults: {
-      grant_types: ["authorization_code"],
+      grant_types: [...GRANT_TYPES],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
       application_type: "native",
     },
     responseTypes: ["code"],
-    scopes: ["openid"],
+    // The one scope a token carries, which registration and authorization accept (issue 35 B.11: the MCP SDK
+    // registers with the scope the protected-resource metadata names). The library always knows `openid` too; it
+    // is refused at registration (client-policy.ts) and authorization (app.ts) and never advertised (metadata.ts).
+    scopes: [API_SCOPE],
     claims: { openid: ["sub"] },
     pkce: { required: () => true },
-    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    cookies: { keys: [randomBytes(32).toString("base64url")], names: { session: PROVIDER_SESSION_COOKIE } },
     jwks: { keys: [privateKey.export({ format: "jwk" }) as never] },
     routes: {
       authorization: OAUTH_PATHS.authorization,
@@ -87,7 +104,10 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
       jwks: OAUTH_PATHS.jwks,
       pushed_authorization_request: OAUTH_PATHS.pushedAuthorization,
     },
-    interactions: { url: async (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}` },
+    interactions: {
+      url: async (_ctx, interaction) => `${OAUTH_PATHS.interaction}/${interaction.uid}`,
+      policy: requireLiveWebSession(interactionPolicy, deps),
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
@@ -113,6 +133,7 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
             scope: API_SCOPE,
             audience: indicator,
             accessTokenFormat: "opaque",
+            // Not yet ACCESS_TOKEN_LIFETIME_MS: `baton login` does not refresh yet (issue 35 B.12, unfinished).
             accessTokenTTL: SECONDS(SIGN_IN_LIFETIME_MS),
           };
         },
@@ -126,7 +147,10 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
         if (refusal) throw new errors.InvalidClientMetadata(refusal);
       },
     },
-    issueRefreshToken: async () => false,
+    // Every client that registered for refresh tokens (the default) gets one with its first access token, and a new
+    // one on every refresh; a refresh token used twice ends the sign-in (the library revokes the grant).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: () => true,
     findAccount: async (_ctx, sub) => {
       const user = await findUserById(deps.db, sub);
       return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
@@ -141,7 +165,16 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
       Grant: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
       IdToken: ttl(600),
       Interaction: ttl(900),
-      RefreshToken: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
+      // A refresh token lasts 30 days (the sign-in's "unused" limit) and never past the chain's 90 days; the
+      // sign-in's own record (last use, Disconnect) is checked on every refresh too (adapter.ts, mayRefresh).
+      RefreshToken: (_ctx, token) =>
+        Math.max(
+          0,
+          Math.min(
+            SECONDS(SIGN_IN_IDLE_MS),
+            (token.iiat ?? SECONDS(Date.now())) + SECONDS(SIGN_IN_LIFETIME_MS) - SECONDS(Date.now()),
+          ),
+        ),
       Session: ttl(900),
     },
     clientBasedCORS: () => false,
@@ -151,6 +184,19 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
   const provider = quietly(deps.logger, () => new ProviderClass(issuer, configuration));
   made.provider = provider;
   provider.proxy = false;
+  // RFC 8414 metadata says exactly what is issued: OAuth access and refresh tokens for the one scope, no ID tokens.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === "discovery" && ctx.body && typeof ctx.body === "object")
+      ctx.body = describeAuthorizationServer(ctx.body as Record<string, unknown>);
+  });
+  // The library revokes a grant when a used refresh token comes back (or one is revoked at /oauth/revoke): the
+  // sign-in ends with it, so Connected apps no longer lists it.
+  provider.on("grant.revoked", (_ctx: unknown, grantId: string) => {
+    endSignIn(deps.db, grantId, deps.now().getTime()).catch((error: unknown) =>
+      deps.logger.error({ err: error }, "could not end the sign-in of a revoked grant"),
+    );
+  });
   return { issuer, provider, handle: provider.callback(), apiResource: `${issuer}${RESOURCES.api}` };
 }
 

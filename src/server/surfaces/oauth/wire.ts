@@ -1,4 +1,4 @@
-// The authorization server's wire constants: its paths on the public listener, the one scope it grants, the
+// The authorization server's wire constants: its paths on the public listener, the one scope it grants, its grants, the
 // resources it issues tokens for and how long a sign-in lasts (kept with the sign-ins in domain/auth/sign-in-terms.ts).
 export const OAUTH_BASE_PATH = "/oauth";
 
@@ -25,7 +25,11 @@ export const WELL_KNOWN = {
 /** The one scope a Baton token carries: act as the user through the public API or the MCP endpoint. */
 export const API_SCOPE = "baton";
 
+/** The grants a client may use: the authorization code (with PKCE), then refresh tokens rotated on every use. */
+export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
+
 export {
+  ACCESS_TOKEN_LIFETIME_MS,
   LAST_USE_GRANULARITY_MS,
   RESOURCES,
   type ResourceKind,

@@ -98,6 +98,8 @@ asks to ${kind === "mcp" ? "connect to Baton over MCP" : "sign in"} as <strong>$
       typeof requested === "string" && resourceKindOf(issuer, requested) ? requested : apiResource;
     const grant = new provider.Grant({ accountId: user.id, clientId: String(details.params.client_id) });
     grant.addResourceScope(resource, API_SCOPE);
+    // `baton` is also the provider's own scope (so that registration accepts it, issue 35 B.11): granted as both.
+    grant.addOIDCScope(API_SCOPE);
     const grantId = await grant.save();
     const to = await provider.interactionResult(incoming, outgoing, {
       login: { accountId: user.id },

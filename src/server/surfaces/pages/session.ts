@@ -8,15 +8,15 @@ import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { findUserById } from "../../domain/auth/users.js";
 import type { CapabilitySettings } from "../../domain/capability/settings.js";
+import { findLiveWebSession, SESSION_IDLE_MS, SESSION_MAX_MS } from "../../domain/auth/web-sessions.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
 import { renderMessagePage } from "./message-page.js";
 import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
-const HOUR_MS = 3_600_000;
-export const SESSION_IDLE_MS = 12 * HOUR_MS;
-export const SESSION_MAX_MS = 7 * 24 * HOUR_MS;
+export { SESSION_IDLE_MS, SESSION_MAX_MS };
+
 const TOUCH_GRANULARITY_MS = 60_000;
 
 /** The CSRF token of a session (derived from its id, never stored). */
@@ -68,19 +68,13 @@ export function requireWebSession(deps: PagesDeps): MiddlewareHandler<PagesEnv> 
   return createMiddleware<PagesEnv>(async (c, next) => {
     const id = getCookie(c, SESSION_COOKIE);
     const nowMs = deps.now().getTime();
-    const row = id
-      ? ((await deps.db.get(
-          "SELECT user_id, last_seen_at_ms, expires_at_ms FROM web_sessions WHERE id_hash = ?",
-          [hashCredential(id)],
-        )) as { user_id: string; last_seen_at_ms: number; expires_at_ms: number } | undefined)
-      : undefined;
-    const live = row && row.expires_at_ms > nowMs && row.last_seen_at_ms + SESSION_IDLE_MS > nowMs;
-    const user = await (live && id ? findUserById(deps.db, row.user_id) : undefined);
+    const live = id ? await findLiveWebSession(deps.db, id, nowMs) : undefined;
+    const user = await (live ? findUserById(deps.db, live.userId) : undefined);
     if (!user || !id) {
       const url = new URL(c.req.url);
       return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
     }
-    if (row && nowMs - row.last_seen_at_ms >= TOUCH_GRANULARITY_MS)
+    if (live && nowMs - live.lastSeenAtMs >= TOUCH_GRANULARITY_MS)
       await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
         nowMs,
         hashCredential(id),

@@ -5,6 +5,7 @@ import { getCookie } from "hono/cookie";
 import { findUserByEmail, type User } from "../../domain/auth/users.js";
 import { createSurface } from "../http/surface.js";
 import { issuerOf } from "../oauth/provider.js";
+import { endProviderSession, PROVIDER_SESSION_COOKIE } from "../oauth/provider-session.js";
 import type { PagesDeps } from "./deps.js";
 import { pageHeaders } from "./headers.js";
 import { html } from "./html.js";
@@ -116,6 +117,9 @@ export function createSignInApp(deps: PagesDeps) {
   app.post(PAGE_PATHS.signOut, requireWebSession(deps), verifyCsrf(), async (c) => {
     const id = getCookie(c, SESSION_COOKIE);
     if (id) await endWebSession(deps, id);
+    // The authorization server's session in this browser ends with it (issue 35 A.6).
+    const providerSession = getCookie(c, PROVIDER_SESSION_COOKIE);
+    if (providerSession) await endProviderSession(deps.db, providerSession);
     c.header("Set-Cookie", sessionCookie("", sessionCookieSecure(deps.capability), 0));
     return c.redirect(PAGE_PATHS.signIn, 303);
   });

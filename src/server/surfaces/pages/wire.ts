@@ -12,7 +12,9 @@ export const PAGE_PATHS = {
   tokens: `${PAGES_BASE_PATH}/tokens`,
 } as const;
 
-/** HttpOnly, SameSite=Lax, Secure when `--public-url` is https; holds a random session id whose hash the store keeps. */
-export const SESSION_COOKIE = "baton_session";
+/** HttpOnly, SameSite=Lax, Secure when `--public-url` is https; holds a random session id whose hash the store keeps.
+ * Named with the sessions' rules (domain/auth/web-sessions.ts): the authorization server reads it too, and may not
+ * import pages. */
+export { SESSION_COOKIE } from "../../domain/auth/web-sessions.js";
 /** Every POST form carries the session's CSRF token in this field. */
 export const CSRF_FIELD = "csrf";
