@@ -30,7 +30,23 @@ describe("sign-in by e-mailed link and the web session", () => {
     expect(mails.length).toBe(count);
     return /https?:\/\/\S+token=([A-Za-z0-9_-]+)/.exec(mails[count - 1]!.decoded)![1]!;
   }
-  const redeem = (token: string) => world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { form: { token } });
+  /** A browser opening the link: the link page (which sets the sign-in cookie), then its form as shown. */
+  async function openLink(token: string, jar = "") {
+    const page = await world.browse(`${world.url}${PAGE_PATHS.signInLink}?token=${token}`, { cookie: jar });
+    const set = page.headers.getSetCookie().find((c) => c.startsWith("baton_sign_in="));
+    const cookie = jar || (set?.split(";")[0] ?? "");
+    const text = await page.text();
+    const fields = Object.fromEntries(
+      [...text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    return { page, text, cookie, fields };
+  }
+  /** Opens the link in a browser of its own and presses the page's button (the confirmation where shown). */
+  async function redeem(token: string) {
+    const shown = await openLink(token);
+    if (shown.page.status !== 200) return shown.page;
+    return world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { cookie: shown.cookie, form: shown.fields });
+  }
 
   it("an unknown address gets the same page as a known one and no e-mail (no account discovery)", async () => {
     const unknown = await ask(UNKNOWN);
