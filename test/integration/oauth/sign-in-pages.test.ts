@@ -103,7 +103,11 @@ describe("sign-in by e-mailed link and the web session", () => {
 
   it("A.2: another site's POST of an attacker's link token is refused with 403 and signs nobody in", async () => {
     const token = await freshLink(() => ask(OWNER));
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "http://evil.test" }]) {
+    const attacks: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { origin: "http://evil.test" },
+    ];
+    for (const headers of attacks) {
       const forged = await fetch(`${world.url}${PAGE_PATHS.signInLink}`, {
         method: "POST",
         redirect: "manual",
