@@ -1,7 +1,7 @@
 // The sign-in pages and the web session over a real socket: the e-mailed one-time link (no account discovery,
 // single use, 15 minutes, safe `next`, throttled), the session cookie's attributes, CSRF on the approval form,
 // and the rule that a bearer token never authenticates a page.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { csrfTokenFor } from "../../../src/server/surfaces/pages/session.js";
 import { CSRF_FIELD, PAGE_PATHS } from "../../../src/server/surfaces/pages/wire.js";
 import { pollUntil } from "../../helpers/poll.js";
@@ -30,7 +30,32 @@ describe("sign-in by e-mailed link and the web session", () => {
     expect(mails.length).toBe(count);
     return /https?:\/\/\S+token=([A-Za-z0-9_-]+)/.exec(mails[count - 1]!.decoded)![1]!;
   }
-  const redeem = (token: string) => world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { form: { token } });
+  let window = 0;
+  /** Asks for a link in a new 15-minute window (so earlier tests' links do not count) and returns its token. */
+  async function freshLink(request: () => Promise<Response>): Promise<string> {
+    window += 1;
+    world.clock.offsetMs = window * 16 * 60_000;
+    const before = world.smtp.received.length;
+    await request();
+    return linkFor(before + 1);
+  }
+  /** A browser opening the link: the link page (which sets the sign-in cookie), then its form as shown. */
+  async function openLink(token: string, jar = "") {
+    const page = await world.browse(`${world.url}${PAGE_PATHS.signInLink}?token=${token}`, { cookie: jar });
+    const set = page.headers.getSetCookie().find((c) => c.startsWith("baton_sign_in="));
+    const cookie = jar || (set?.split(";")[0] ?? "");
+    const text = await page.text();
+    const fields = Object.fromEntries(
+      [...text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    return { page, text, cookie, fields };
+  }
+  /** Opens the link in a browser of its own and presses the page's button (the confirmation where shown). */
+  async function redeem(token: string) {
+    const shown = await openLink(token);
+    if (shown.page.status !== 200) return new Response(shown.text, { status: shown.page.status });
+    return world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { cookie: shown.cookie, form: shown.fields });
+  }
 
   it("an unknown address gets the same page as a known one and no e-mail (no account discovery)", async () => {
     const unknown = await ask(UNKNOWN);
@@ -74,6 +99,97 @@ describe("sign-in by e-mailed link and the web session", () => {
     expect(over.status).toBe(200);
     await linkFor(before + 1);
     expect(world.logs.join("\n")).toContain("too many asked for");
+  });
+
+  it("A.2: another site's POST of an attacker's link token is refused with 403 and signs nobody in", async () => {
+    const token = await freshLink(() => ask(OWNER));
+    const attacks: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { origin: "http://evil.test" },
+    ];
+    for (const headers of attacks) {
+      const forged = await fetch(`${world.url}${PAGE_PATHS.signInLink}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ token, confirm: "yes" }).toString(),
+      });
+      expect(forged.status).toBe(403);
+      expect(forged.headers.get("set-cookie") ?? "").not.toContain("baton_session=");
+      expect(await forged.text()).toContain("came from another site");
+    }
+    // Without those headers (an old browser) the form's token is missing: still nobody is signed in.
+    const bare = await world.browse(`${world.url}${PAGE_PATHS.signInLink}`, {
+      form: { token, confirm: "yes" },
+    });
+    expect(bare.status).toBe(403);
+    expect(bare.headers.get("set-cookie") ?? "").not.toContain("baton_session=");
+  });
+
+  it("A.2: a link opened in another browser asks 'Sign in as <address>?' and signs in only after that click", async () => {
+    const token = await freshLink(() => ask(OWNER));
+    const shown = await openLink(token);
+    expect(shown.text).toContain(`Sign in as ${OWNER}?`);
+    const { confirm: _pressed, ...withoutConfirm } = shown.fields;
+    const unconfirmed = await world.browse(`${world.url}${PAGE_PATHS.signInLink}`, {
+      cookie: shown.cookie,
+      form: withoutConfirm,
+    });
+    expect(unconfirmed.status).toBe(200);
+    expect(unconfirmed.headers.get("set-cookie") ?? "").not.toContain("baton_session=");
+    const confirmed = await world.browse(`${world.url}${PAGE_PATHS.signInLink}`, {
+      cookie: shown.cookie,
+      form: shown.fields,
+    });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get("set-cookie")).toContain("baton_session=");
+  });
+
+  it("A.2: a sign-in whose next is an install lands on a continue page with a click, not in the install", async () => {
+    const token = await freshLink(() => ask(OWNER, "/install/tracker?workspace=ws_attacker"));
+    const answer = await redeem(token);
+    expect(answer.status).toBe(303);
+    const landing = answer.headers.get("location")!;
+    expect(landing).toBe(
+      `${PAGE_PATHS.signInContinue}?next=${encodeURIComponent("/install/tracker?workspace=ws_attacker")}`,
+    );
+    const session = /baton_session=[^;]+/.exec(answer.headers.get("set-cookie")!)![0];
+    const page = await world.browse(`${world.url}${landing}`, { cookie: session });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain(`signed in as <strong>${OWNER}</strong>`);
+    expect(text).toContain('<a href="/install/tracker?workspace=ws_attacker">Continue</a>');
+  });
+
+  it("A.7: a stranger's many requests do not stop a browser that signed in as the address from getting a link", async () => {
+    // The owner's browser signs in once through the form, which binds the link to it.
+    const form = await world.browse(`${world.url}${PAGE_PATHS.signIn}`);
+    const browser = /baton_sign_in=[^;]+/.exec(form.headers.get("set-cookie")!)![0];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const askHere = () =>
+      world.browse(`${world.url}${PAGE_PATHS.signIn}`, {
+        cookie: browser,
+        form: { email: OWNER, next: "/dashboard", csrf },
+      });
+    const own = await openLink(await freshLink(askHere), browser);
+    expect(own.text).not.toContain("not asked for in this browser");
+    expect(
+      (await world.browse(`${world.url}${PAGE_PATHS.signInLink}`, { cookie: browser, form: own.fields }))
+        .status,
+    ).toBe(303);
+    // A stranger asks for the owner's address until the address's shared count is used up (the owner's
+    // first request above, from a browser not yet known, used one of its 3).
+    const sent = world.smtp.received.length;
+    for (let i = 0; i < 5; i++) await ask(OWNER);
+    await linkFor(sent + 2);
+    expect(world.logs.join("\n")).toContain("too many asked for");
+    // The owner's own browser still gets its link.
+    await askHere();
+    await linkFor(sent + 3);
+  });
+
+  afterEach(() => {
+    world.clock.offsetMs = 0;
   });
 
   it("without --smtp-url the sign-in page says e-mail sign-in is not configured and what to set", async () => {

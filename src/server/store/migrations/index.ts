@@ -22,6 +22,7 @@ import { processedOnce } from "./0092-processed-once.js";
 import { turnActivity } from "./0093-turn-activity.js";
 import { pullRequestBody } from "./0094-pull-request-body.js";
 import { workspaceAgent } from "./0095-workspace-agent.js";
+import { signInBinding } from "./0096-sign-in-binding.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   turnActivity,
   pullRequestBody,
   workspaceAgent,
+  signInBinding,
 ];

@@ -1,6 +1,6 @@
 // Sign-in by e-mailed one-time link: the form, the "check your e-mail" answer (the same for every address, so the
-// page never tells whether an account exists), and the link's landing page, whose button (a POST, so that mail
-// scanners fetching the link do not use it up) starts the web session.
+// page never tells whether an account exists), the link's pages (sign-in-link-routes.ts), the continue page a
+// sign-in lands on when it was on its way into a flow, and sign-out.
 import { getCookie } from "hono/cookie";
 import { findUserByEmail, type User } from "../../domain/auth/users.js";
 import { createSurface } from "../http/surface.js";
@@ -11,17 +11,14 @@ import { pageHeaders } from "./headers.js";
 import { html } from "./html.js";
 import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
-import {
-  endWebSession,
-  requireWebSession,
-  sessionCookie,
-  sessionCookieSecure,
-  startWebSession,
-  verifyCsrf,
-} from "./session.js";
-import { issueSignInLink, LINK_LIFETIME_MS, redeemSignInLink, safeNextPath } from "./sign-in-links.js";
+import { describeDestination } from "./post-sign-in.js";
+import { judgeRequestSite } from "./request-site.js";
+import { endWebSession, requireWebSession, sessionCookie, sessionCookieSecure, verifyCsrf } from "./session.js";
+import { browserFormTokenFor, browserHashOf, ensureBrowser, provenBrowser } from "./sign-in-browser.js";
+import { addSignInLinkRoutes, anotherSitePage } from "./sign-in-link-routes.js";
+import { issueSignInLink, LINK_LIFETIME_MS, safeNextPath } from "./sign-in-links.js";
 import { createSignInMailer, renderSignInEmail } from "./sign-in-mail.js";
-import { PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
+import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 
@@ -39,9 +36,14 @@ export function createSignInApp(deps: PagesDeps) {
         "This service cannot send e-mail, so it cannot send sign-in links. The operator must start `baton serve` with --smtp-url smtp://host:port (see the operator docs).",
     });
 
+  /** The origins this service answers as: its public URL's and the request's own (a direct local request). */
+  const ownOrigins = (requestUrl: string) => [new URL(issuerOf(deps)).origin, new URL(requestUrl).origin];
+
+  // The form sets the browser's sign-in cookie and carries its token, so the link can be bound to this browser.
   app.get(PAGE_PATHS.signIn, (c) => {
     if (!mailer.configured()) return c.html(notConfigured(), 503);
     const next = safeNextPath(c.req.query("next"));
+    const browser = ensureBrowser(c, sessionCookieSecure(deps.capability));
     return c.html(
       renderPage({
         title: "Sign in",
@@ -50,6 +52,7 @@ export function createSignInApp(deps: PagesDeps) {
 <label for="email">E-mail address</label>
 <input id="email" name="email" type="email" autocomplete="email" required>
 <input type="hidden" name="next" value="${next}">
+<input type="hidden" name="${CSRF_FIELD}" value="${browserFormTokenFor(browser)}">
 <button type="submit">E-mail me a sign-in link</button></form>`,
       }),
     );
@@ -57,6 +60,9 @@ export function createSignInApp(deps: PagesDeps) {
 
   app.post(PAGE_PATHS.signIn, async (c) => {
     if (!mailer.configured()) return c.html(notConfigured(), 503);
+    // Another site's page could otherwise bind its owner's link to this browser (then no confirmation is shown).
+    if (judgeRequestSite(c.req.raw.headers, ownOrigins(c.req.url)) === "another-site")
+      return c.html(anotherSitePage(), 403);
     const form = await c.req.parseBody();
     const email = typeof form.email === "string" ? form.email.trim() : "";
     if (!EMAIL.test(email))
@@ -68,9 +74,16 @@ export function createSignInApp(deps: PagesDeps) {
         400,
       );
     const next = safeNextPath(typeof form.next === "string" ? form.next : undefined);
+    // A request whose form does not prove its browser (a script, cookies off) gets an unbound link.
+    const browser = provenBrowser(c, form[CSRF_FIELD]);
     const user = await findUserByEmail(deps.db, email);
     if (user) {
-      const issued = await issueSignInLink(deps.db, user.id, next, deps.now().getTime());
+      const issued = await issueSignInLink(deps.db, {
+        userId: user.id,
+        next,
+        nowMs: deps.now().getTime(),
+        browserHash: browser === undefined ? undefined : browserHashOf(browser),
+      });
       if (issued.state === "issued") {
         const link = `${issuerOf(deps)}${PAGE_PATHS.signInLink}?token=${issued.token}`;
         mailer.send({ to: user.email, ...renderSignInEmail({ link, minutes: LINK_LIFETIME_MS / 60_000 }) });
@@ -85,32 +98,23 @@ export function createSignInApp(deps: PagesDeps) {
     );
   });
 
-  const invalidLink = (state: string) =>
-    renderMessagePage({
-      title: "This sign-in link does not work",
-      message: `The link ${state === "used" ? "was already used" : state === "expired" ? "has expired" : "is not known"}. Request a new link from the sign-in page (${PAGE_PATHS.signIn}).`,
-    });
+  addSignInLinkRoutes(app, deps, ownOrigins);
 
-  app.get(PAGE_PATHS.signInLink, (c) => {
-    const token = c.req.query("token") ?? "";
+  // A click, with who is signed in in plain sight, between a sign-in and a flow that acts on a GET (post-sign-in.ts).
+  app.get(PAGE_PATHS.signInContinue, requireWebSession(deps), (c) => {
+    const next = safeNextPath(c.req.query("next"));
+    const user = c.get("webUser");
     return c.html(
       renderPage({
-        title: "Sign in to Baton",
-        body: html`<form method="post" action="${PAGE_PATHS.signInLink}">
-<input type="hidden" name="token" value="${token}">
-<button type="submit">Sign in</button></form>`,
+        title: "Continue?",
+        user,
+        csrfToken: c.get("csrfToken"),
+        body: html`<p>You are signed in as <strong>${user.email}</strong>.</p>
+<p>Before you signed in, a page asked to go on to <code>${next}</code>, which ${describeDestination(next)}.</p>
+<p>Continue only if you started this yourself, just now, and this is your account.</p>
+<p><a href="${next}">Continue</a> · <a href="${PAGE_PATHS.tokens}">Go to your settings instead</a></p>`,
       }),
     );
-  });
-
-  app.post(PAGE_PATHS.signInLink, async (c) => {
-    const form = await c.req.parseBody();
-    const token = typeof form.token === "string" ? form.token : "";
-    const redeemed = await redeemSignInLink(deps.db, token, deps.now().getTime());
-    if (redeemed.state !== "valid") return c.html(invalidLink(redeemed.state), 400);
-    const session = await startWebSession(deps, redeemed.userId, sessionCookieSecure(deps.capability));
-    c.header("Set-Cookie", session.setCookie);
-    return c.redirect(redeemed.next, 303);
   });
 
   // Sign-out ends the session in the store (the cookie alone would outlive a browser's "clear").
