@@ -2,6 +2,7 @@
 // in process, the public listener's handler called with the Host header a client (or a TLS front that rewrites
 // it) sends. The sign-in link is issued straight into the store, as the e-mail would carry it (the mail itself
 // is tested in test/integration/oauth/sign-in-pages.test.ts).
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,8 +19,14 @@ import {
 } from "../../../src/server/index.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { csrfTokenFor, startWebSession } from "../../../src/server/surfaces/pages/session.js";
+import { browserFormTokenFor, browserHashOf } from "../../../src/server/surfaces/pages/sign-in-browser.js";
 import { issueSignInLink } from "../../../src/server/surfaces/pages/sign-in-links.js";
-import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "../../../src/server/surfaces/pages/wire.js";
+import {
+  CSRF_FIELD,
+  PAGE_PATHS,
+  SESSION_COOKIE,
+  SIGN_IN_BROWSER_COOKIE,
+} from "../../../src/server/surfaces/pages/wire.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { API_SEED } from "../api/harness.js";
 
@@ -84,15 +91,27 @@ function form(body: Record<string, string>, host: string, cookie?: string): Requ
 async function signInCookie(world: World, host: string): Promise<string> {
   // Each link is issued a quarter hour after the last (still valid now): the 3-per-15-minutes limit is not under test.
   world.issued += 1;
-  const issuedAt = Date.now() + world.issued * 16 * 60_000;
-  const issued = await issueSignInLink(world.db, world.userId, "/dashboard", issuedAt);
+  const nowMs = Date.now() + world.issued * 16 * 60_000;
+  // The link is bound to the browser that asked for it (its sign-in cookie), as the sign-in form does.
+  const browser = randomBytes(32).toString("base64url");
+  const issued = await issueSignInLink(world.db, {
+    userId: world.userId,
+    next: "/dashboard",
+    nowMs,
+    browserHash: browserHashOf(browser),
+  });
   if (issued.state !== "issued") throw new Error("the link was throttled");
   const answer = await world.app.listeners.public.request(
     `http://${host}${PAGE_PATHS.signInLink}`,
-    form({ token: issued.token }, host),
+    form(
+      { token: issued.token, [CSRF_FIELD]: browserFormTokenFor(browser) },
+      host,
+      `${SIGN_IN_BROWSER_COOKIE}=${browser}`,
+    ),
   );
   expect(answer.status).toBe(303);
-  return answer.headers.get("set-cookie") ?? "";
+  const session = answer.headers.getSetCookie().find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
+  return session ?? "";
 }
 
 /** The clearing cookie sign-out sets. */

@@ -13,7 +13,13 @@ import { renderPage } from "./layout.js";
 import { renderMessagePage } from "./message-page.js";
 import { describeDestination } from "./post-sign-in.js";
 import { judgeRequestSite } from "./request-site.js";
-import { endWebSession, requireWebSession, sessionCookie, sessionCookieSecure, verifyCsrf } from "./session.js";
+import {
+  endWebSession,
+  requireWebSession,
+  sessionCookie,
+  sessionCookieSecure,
+  verifyCsrf,
+} from "./session.js";
 import { browserFormTokenFor, browserHashOf, ensureBrowser, provenBrowser } from "./sign-in-browser.js";
 import { addSignInLinkRoutes, anotherSitePage } from "./sign-in-link-routes.js";
 import { issueSignInLink, LINK_LIFETIME_MS, safeNextPath } from "./sign-in-links.js";
