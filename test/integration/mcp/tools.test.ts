@@ -213,3 +213,55 @@ describe("one budget of 120 calls a minute per token", () => {
     expect((await rpc(h, callTool("whoami"), { token })).status).toBe(200);
   });
 });
+
+describe("a JSON-RPC batch costs a call per message (issue 35 A.3)", () => {
+  const batchOf = (count: number) => Array.from({ length: count }, () => legacy("tools/list"));
+  const inVersion = (version: string | null) => ({ headers: { "mcp-protocol-version": version } });
+
+  it("in 2025-03-26, 100 messages use 100 of the 120; a batch that does not fit is refused whole, before any runs", async () => {
+    const token = await freshToken(h);
+    const hundred = await rpc(h, batchOf(MCP_LIMITS.batchMessages), { token, ...inVersion("2025-03-26") });
+    expect(hundred.status).toBe(200);
+    expect(hundred.body).toHaveLength(MCP_LIMITS.batchMessages);
+    // 100 + 30 > 120: one 429 for the whole batch (not 20 answers and 10 refusals), and it used none of the budget.
+    const over = await rpc(h, batchOf(30), { token, ...inVersion("2025-03-26") });
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ id: null, error: { code: MCP_GATE_ERRORS.rateLimited } });
+    expect(over.body.error.message).toMatch(/each message of a batch is a call|calls a minute/);
+    for (let i = 0; i < MCP_LIMITS.callsPerMinute - MCP_LIMITS.batchMessages; i++)
+      expect((await rpc(h, callTool("whoami"), { token })).status, `single call ${i + 1}`).toBe(200);
+    expect((await rpc(h, callTool("whoami"), { token })).status).toBe(429);
+    h.clock.offsetMs += 60_000;
+  });
+
+  it("without a version header a batch is read as 2025-03-26 (the transport's rule for old clients), and counted", async () => {
+    const token = await freshToken(h);
+    expect((await rpc(h, batchOf(60), { token, ...inVersion(null) })).status).toBe(200);
+    expect((await rpc(h, batchOf(60), { token, ...inVersion("2024-11-05") })).status).toBe(200);
+    expect((await rpc(h, legacy("tools/list"), { token })).status).toBe(429);
+    h.clock.offsetMs += 60_000;
+  });
+
+  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
+    "in %s, which has no batches, a batch is 400 -32600 naming the version, and costs nothing",
+    async (version) => {
+      const token = await freshToken(h);
+      const refused = await rpc(h, batchOf(2), { token, ...inVersion(version) });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+      expect(refused.body.error.message).toContain(`version ${version} has no JSON-RPC batches`);
+      for (let i = 0; i < MCP_LIMITS.callsPerMinute; i++)
+        expect((await rpc(h, callTool("whoami"), { token })).status, `call ${i + 1}`).toBe(200);
+    },
+  );
+
+  it("a batch over 100 messages is 400 -32600 where batches exist; an empty one is the SDK's to answer", async () => {
+    const token = await freshToken(h);
+    const big = await rpc(h, batchOf(MCP_LIMITS.batchMessages + 1), { token, ...inVersion("2025-03-26") });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toMatchObject({ code: -32600 });
+    expect(big.body.error.message).toMatch(/at most 100 messages, not 101/);
+    const empty = await rpc(h, [], { token, ...inVersion("2025-03-26") });
+    expect(empty.status).toBe(400);
+  });
+});

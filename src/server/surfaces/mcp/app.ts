@@ -9,6 +9,7 @@ import { createDispatch } from "./dispatch.js";
 import { methodNotAllowed } from "./errors.js";
 import { authenticateBearer, checkOrigin, limitCalls, type McpEnv, readBody } from "./gates.js";
 import {
+  LEGACY_BATCH_VERSIONS,
   LEGACY_PROTOCOL_VERSIONS,
   MCP_GATE_ERRORS,
   MCP_HEADERS,
@@ -45,7 +46,7 @@ const ROUTE = createRoute({
     200: rpc("the JSON-RPC response"),
     202: { description: "a notification, accepted" },
     400: rpc(
-      "-32020 headers missing or not matching the body; -32022 unsupported version (lists the supported ones); -32602 no clientCapabilities; -32700 not JSON",
+      `-32020 headers missing or not matching the body; -32022 unsupported version (lists the supported ones); -32602 no clientCapabilities; -32700 not JSON; -32600 a JSON-RPC batch in a version without batches (only ${LEGACY_BATCH_VERSIONS.join(" and ")} have them) or over ${MCP_LIMITS.batchMessages} messages`,
     ),
     401: rpc(
       `${MCP_GATE_ERRORS.unauthorized}: bearer token missing, unknown, expired, revoked or issued for another resource; WWW-Authenticate names the resource metadata`,
@@ -61,7 +62,7 @@ const ROUTE = createRoute({
     415: rpc("the body is not application/json"),
     429: {
       ...rpc(
-        `${MCP_GATE_ERRORS.rateLimited}: over ${MCP_LIMITS.callsPerMinute} calls a minute for this token`,
+        `${MCP_GATE_ERRORS.rateLimited}: over ${MCP_LIMITS.callsPerMinute} calls a minute for this token (each message of a batch is a call)`,
       ),
       headers: {
         [MCP_HEADERS.retryAfter]: {
@@ -90,7 +91,7 @@ export function createMcpApp(deps: McpDeps) {
   // answers a malformed message in JSON-RPC terms.
   const { hide: _published, ...documented } = ROUTE;
   app.openAPIRegistry.registerPath(documented);
-  app.post("/", checkOrigin(), authenticateBearer(deps), limitCalls(deps), readBody(), async (c) =>
+  app.post("/", checkOrigin(), authenticateBearer(deps), readBody(), limitCalls(deps), async (c) =>
     dispatch(c.req.raw, c.get("mcpBody"), { deps, caller: c.get("caller"), requestId: c.get("requestId") }),
   );
   return app;

@@ -49,6 +49,9 @@ export const overBudget = (limit: number, retryAfterSeconds: number) =>
     { [MCP_HEADERS.retryAfter]: String(retryAfterSeconds) },
   );
 
+/** JSON-RPC's "Invalid Request": a batch where the version has none, or one over the bound. */
+export const batchRefused = (reason: string) => new McpGateError(400, -32600, reason);
+
 export const tooLarge = (reason: string) => new McpGateError(413, MCP_GATE_ERRORS.payloadTooLarge, reason);
 
 export const methodNotAllowed = () =>

@@ -14,6 +14,9 @@ export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26
  * Every version the endpoint serves, newest first: what `server/discover` and the -32022 error list (reference:
  * "listing all supported versions"), though the SDK lists only the modern one.
  */
+/** The versions whose JSON-RPC allowed batches (2025-06-18 removed them; the modern era never had them). */
+export const LEGACY_BATCH_VERSIONS = ["2025-03-26", "2024-11-05"] as const;
+
 export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS] as const;
 
 /** The server's name and title; its version is the package's (server.ts reads it). */
@@ -39,6 +42,8 @@ export const MCP_GATE_ERRORS = {
 export const MCP_LIMITS = {
   /** Every MCP call of a token, polling included, shares one budget (reference section 8 "MCP rate"). */
   callsPerMinute: 120,
+  /** A batch (where its version has them) holds at most this many messages, each a call (the SDK's own bound). */
+  batchMessages: 100,
   /** A start_task or follow_up carries up to 100,000 characters (6 bytes each JSON-escaped) and the envelope. */
   bodyBytes: 1024 * 1024,
   /** server/discover and tools/list may be kept by the client for an hour (reference rule 3). */
@@ -56,4 +61,5 @@ export const MCP_HEADERS = {
   sessionId: "mcp-session-id",
   lastEventId: "last-event-id",
   cookie: "cookie",
+  protocolVersion: "mcp-protocol-version",
 } as const;

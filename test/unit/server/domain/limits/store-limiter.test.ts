@@ -60,6 +60,55 @@ describe.each(ENGINES)("the store's sliding-window limiter on the $name engine",
     expect(answers.filter((a) => !(a.memory as { allowed: boolean }).allowed).length).toBeGreaterThan(4);
   });
 
+  it("a cost of several calls (a batch's messages) is admitted whole or not at all, as in memory", async () => {
+    const memory = new SlidingWindowLimiter(MINUTE);
+    const stored = new StoreRateLimiter(db.store, MINUTE);
+    // Limit 10: 4 + 4 fit, a third 4 does not (8 + 4 > 10) though 2 would, and nothing is half-admitted.
+    const script = [
+      { at: 0, cost: 4, allowed: true },
+      { at: 1_000, cost: 4, allowed: true },
+      { at: 2_000, cost: 4, allowed: false },
+      { at: 2_500, cost: 2, allowed: true },
+      { at: 3_000, cost: 1, allowed: false, retry: 57 }, // until the first four leave
+      { at: 60_000, cost: 4, allowed: true }, // the first four left the window
+      { at: 60_001, cost: 1, allowed: false },
+      { at: 61_000, cost: 4, allowed: true },
+    ];
+    for (const { at, cost, allowed, retry } of script) {
+      const fromMemory = memory.decide("k", 10, T0 + at, cost);
+      const fromStore = await stored.decide("k", 10, T0 + at, cost);
+      expect({ at, ...fromStore }).toEqual({ at, ...fromMemory });
+      expect({ at, allowed: fromStore.allowed }).toEqual({ at, allowed });
+      if (retry !== undefined) expect(fromStore.retryAfterSeconds).toBe(retry);
+    }
+    const rows = await db.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM rate_hits WHERE key = ?", ["k"]);
+    // Every admitted call is a row (the sweep at 60 s removed the first four, a whole window old).
+    expect(Number(rows!.n)).toBe(4 + 2 + 4 + 4);
+  });
+
+  it("gives the in-memory limiter's answers over an irregular run of hits of irregular costs", async () => {
+    const memory = new SlidingWindowLimiter(MINUTE);
+    const stored = new StoreRateLimiter(db.store, MINUTE);
+    let now = T0;
+    let seed = 11;
+    const answers: { memory: unknown; stored: unknown }[] = [];
+    for (let i = 0; i < 60; i++) {
+      seed = (seed * 48_271) % 2_147_483_647; // a fixed pseudo-random walk: the same run every time
+      now += [0, 1, 400, 3_000, 9_999, 20_000][seed % 6]!;
+      const cost = 1 + (seed % 5);
+      answers.push({ memory: memory.decide("k", 6, now, cost), stored: await stored.decide("k", 6, now, cost) });
+    }
+    expect(answers.map((a) => a.stored)).toEqual(answers.map((a) => a.memory));
+    expect(answers.filter((a) => (a.memory as { allowed: boolean }).allowed).length).toBeGreaterThan(4);
+    expect(answers.filter((a) => !(a.memory as { allowed: boolean }).allowed).length).toBeGreaterThan(4);
+  });
+
+  it("a cost above the limit, or not a whole number, is a programming error, not a refusal", async () => {
+    const stored = new StoreRateLimiter(db.store, MINUTE);
+    await expect(stored.decide("k", 5, T0, 6)).rejects.toThrow(/from 1 to the limit 5, not 6/);
+    expect(() => new SlidingWindowLimiter(MINUTE).decide("k", 5, T0, 0)).toThrow(/not 0/);
+  });
+
   it("60 concurrent hits through 3 instances' stores with a limit of 50 admit exactly 50", async () => {
     const stores = [db.store, db.another(), db.another()];
     const decisions = await Promise.all(
