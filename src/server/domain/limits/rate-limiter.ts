@@ -18,7 +18,9 @@ export interface RateLimiter {
 /** A cost is a whole number of calls from 1 to the limit: a batch larger than the budget could never be admitted. */
 export function checkCost(cost: number, limit: number): void {
   if (!Number.isSafeInteger(cost) || cost < 1 || cost > limit)
-    throw new RangeError(`a rate-limited cost must be a whole number from 1 to the limit ${limit}, not ${cost}`);
+    throw new RangeError(
+      `a rate-limited cost must be a whole number from 1 to the limit ${limit}, not ${cost}`,
+    );
 }
 
 interface Ring {

@@ -81,7 +81,9 @@ describe.each(ENGINES)("the store's sliding-window limiter on the $name engine",
       expect({ at, allowed: fromStore.allowed }).toEqual({ at, allowed });
       if (retry !== undefined) expect(fromStore.retryAfterSeconds).toBe(retry);
     }
-    const rows = await db.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM rate_hits WHERE key = ?", ["k"]);
+    const rows = await db.store.get<{ n: number }>("SELECT COUNT(*) AS n FROM rate_hits WHERE key = ?", [
+      "k",
+    ]);
     // Every admitted call is a row (the sweep at 60 s removed the first four, a whole window old).
     expect(Number(rows!.n)).toBe(4 + 2 + 4 + 4);
   });
@@ -96,7 +98,10 @@ describe.each(ENGINES)("the store's sliding-window limiter on the $name engine",
       seed = (seed * 48_271) % 2_147_483_647; // a fixed pseudo-random walk: the same run every time
       now += [0, 1, 400, 3_000, 9_999, 20_000][seed % 6]!;
       const cost = 1 + (seed % 5);
-      answers.push({ memory: memory.decide("k", 6, now, cost), stored: await stored.decide("k", 6, now, cost) });
+      answers.push({
+        memory: memory.decide("k", 6, now, cost),
+        stored: await stored.decide("k", 6, now, cost),
+      });
     }
     expect(answers.map((a) => a.stored)).toEqual(answers.map((a) => a.memory));
     expect(answers.filter((a) => (a.memory as { allowed: boolean }).allowed).length).toBeGreaterThan(4);
