@@ -20,6 +20,8 @@ const ESSENTIAL = new Set([
   "base64",
   "true",
   "getconf",
+  "mknod", // coreutils
+  "find", // findutils, Essential too
 ]);
 
 function sources(dir: string): string[] {
