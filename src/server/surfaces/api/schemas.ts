@@ -206,31 +206,38 @@ export const ApiErrorSchema = z
   })
   .meta({ id: "ApiError" });
 
-export const TaskListQuerySchema = z.object({
-  status: z.string().optional().describe("one task status; an unknown name gives 400 invalid_status"),
-  limit: z
+/**
+ * A page size in a query string: read as text (the route answers a bad one with the reference's 400), described
+ * as the integer it is, so that generated clients type it as a number (issue 35 B.16).
+ */
+const pageLimit = (range: { min: number; max: number; default: number }, description: string) =>
+  z
     .string()
     .optional()
-    .describe(`${LIMITS.taskPage.min} to ${LIMITS.taskPage.max}, default ${LIMITS.taskPage.default}`),
+    .describe(description)
+    .meta({ type: "integer", minimum: range.min, maximum: range.max, default: range.default });
+
+export const TaskListQuerySchema = z.object({
+  status: z.string().optional().describe("one task status; an unknown name gives 400 invalid_status"),
+  limit: pageLimit(
+    LIMITS.taskPage,
+    `${LIMITS.taskPage.min} to ${LIMITS.taskPage.max}, default ${LIMITS.taskPage.default}`,
+  ),
   cursor: z.string().optional().describe("the previous page's nextCursor"),
 });
 export const MessageListQuerySchema = z.object({
   after: z.string().optional().describe("id of the last entry read"),
-  limit: z
-    .string()
-    .optional()
-    .describe(
-      `${LIMITS.messagePage.min} to ${LIMITS.messagePage.max}, default ${LIMITS.messagePage.default}`,
-    ),
+  limit: pageLimit(
+    LIMITS.messagePage,
+    `${LIMITS.messagePage.min} to ${LIMITS.messagePage.max}, default ${LIMITS.messagePage.default}`,
+  ),
 });
 export const ActivityListQuerySchema = z.object({
   after: z.string().optional().describe("turnId of the last turn read"),
-  limit: z
-    .string()
-    .optional()
-    .describe(
-      `turns per page, ${LIMITS.activityPage.min} to ${LIMITS.activityPage.max}, default ${LIMITS.activityPage.default}; a page ends early once its records pass 16 MiB`,
-    ),
+  limit: pageLimit(
+    LIMITS.activityPage,
+    `turns per page, ${LIMITS.activityPage.min} to ${LIMITS.activityPage.max}, default ${LIMITS.activityPage.default}; a page ends early once its records pass 16 MiB`,
+  ),
 });
 export const TicketQuerySchema = z.object({
   q: z.string().optional().describe("up to 200 characters"),

@@ -1,6 +1,8 @@
 // The OpenAPI 3.1 document, generated from the composed app's route definitions and their zod schemas (nothing
 // is assembled by hand): describeApp here; composing the whole app to describe it is the composition's
-// (src/server/openapi-document.ts).
+// (src/server/openapi-document.ts). What third-party tooling expects of every document (issue 35 B.16: Redocly's
+// recommended rules, generated clients) is added here once, not route by route: a server, a licence, an
+// operationId and an explicit security requirement on every operation.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { ServerEnv } from "../http/surface.js";
 
@@ -11,10 +13,39 @@ export const OPENAPI_INFO = {
     version: "1.0.0",
     description:
       "The service's HTTP API. The public API is in docs/api.md; the operations transport in docs/agents.md; the listeners and the admin API in docs/operators.md.",
+    license: { name: "UNLICENSED (proprietary; see package.json)" },
   },
+  // Relative to where the document is served from: each listener's own origin (docs/operators.md "Listeners").
+  servers: [{ url: "/", description: "the listener that serves this document" }],
 };
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
+
+type Operation = { operationId?: string; security?: unknown[] };
+
+/**
+ * `GET /v1/workspaces/{workspaceId}/tasks` is `get_v1_workspaces_workspaceId_tasks`: unique because a method and
+ * a path are, stable while the route is, and readable in a generated client.
+ */
+export function operationIdFor(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return [method, ...words].join("_");
+}
+
+/** The document with every operation named, and `security: []` where a route asks for no credential. */
+export function completeOperations(document: Record<string, unknown>): Record<string, unknown> {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const [path, item] of Object.entries(paths))
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.operationId ??= operationIdFor(method, path);
+      operation.security ??= [];
+    }
+  return document;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: any surface's variables
 export function describeApp(app: OpenAPIHono<ServerEnv<any>>): Record<string, unknown> {
-  return app.getOpenAPI31Document(OPENAPI_INFO) as unknown as Record<string, unknown>;
+  return completeOperations(app.getOpenAPI31Document(OPENAPI_INFO) as unknown as Record<string, unknown>);
 }
