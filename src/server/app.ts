@@ -202,7 +202,6 @@ export function composeListeners(
   deps: ServerDeps,
   rt: CapabilityRuntime,
 ): { listeners: ServerListeners; all: OpenAPIHono<ServerEnv> } {
-  let document: Record<string, unknown> | undefined;
   const health: Mount = ["/", createHealthApp()];
   const ops: Mount = [OPS_BASE_PATH, createOpsApp(deps, rt)];
   const admin: Mount = [ADMIN_BASE_PATH, createAdminApp(deps)];
@@ -226,7 +225,14 @@ export function composeListeners(
   const install: Mount = ["/", createInstallApp(deps)];
   const dashboard: Mount = ["/", createDashboardApp(deps, rt)];
   const webhooks: Mount = [WEBHOOKS_BASE_PATH, createWebhooksApp(deps)];
-  const openapi: Mount = ["/", createOpenApiApp(() => (document ??= describeApp(all)))];
+  // Each listener's `/openapi.json` describes its own routes only (issue 35 A.10: the public one never lists the
+  // admin or internal routes); `all`'s describes every route, as openapi/baton-ops.json does. Made on first read.
+  const describing = (listener: () => OpenAPIHono<ServerEnv>, name?: "public" | "operator"): Mount => {
+    let document: Record<string, unknown> | undefined;
+    return ["/", createOpenApiApp(() => (document ??= describeApp(listener(), name)))];
+  };
+  const openapi = describing(() => all);
+  const listeners = {} as ServerListeners;
   // One throttle for the whole service: failures on any listener count against their source everywhere.
   const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
   // The order of `all` is the published document's order.
@@ -255,34 +261,44 @@ export function composeListeners(
     throttle,
     deps.trustedProxies,
   );
-  return {
-    all,
-    listeners: {
-      public: composeListener(
-        deps,
-        [
-          health,
-          members,
-          api,
-          mcp,
-          oauth,
-          approval,
-          signIn,
-          tokensPage,
-          install,
-          dashboard,
-          webhooks,
-          openapi,
-        ],
-        throttle,
-        // Only the public listener sits behind the operator's front; boxes and `baton proxy` reach the others
-        // directly, so no header moves their requests to another source.
-        deps.trustedProxies,
-      ),
-      sandbox: composeListener(deps, [ops, codehostGit], throttle),
-      admin: composeListener(deps, [admin, sandboxAdmin, taskAdmin, proxyInternal], throttle),
-    },
-  };
+  listeners.public = composeListener(
+    deps,
+    [
+      health,
+      members,
+      api,
+      mcp,
+      oauth,
+      approval,
+      signIn,
+      tokensPage,
+      install,
+      dashboard,
+      webhooks,
+      describing(() => listeners.public, "public"),
+    ],
+    throttle,
+    // Only the public listener sits behind the operator's front; boxes and `baton proxy` reach the others
+    // directly, so no header moves their requests to another source.
+    deps.trustedProxies,
+  );
+  // The sandbox listener serves no document (a box reaches nothing but its routes); the operator's, on the admin
+  // listener, describes both listeners' routes, composed once more only to be described.
+  listeners.sandbox = composeListener(deps, [ops, codehostGit], throttle);
+  const operatorRoutes = [ops, codehostGit, admin, sandboxAdmin, taskAdmin, proxyInternal];
+  let operatorApp: OpenAPIHono<ServerEnv> | undefined;
+  listeners.admin = composeListener(
+    deps,
+    [
+      admin,
+      sandboxAdmin,
+      taskAdmin,
+      proxyInternal,
+      describing(() => (operatorApp ??= composeListener(deps, operatorRoutes, throttle)), "operator"),
+    ],
+    throttle,
+  );
+  return { all, listeners };
 }
 
 /** Every surface in one handler (see composeListeners): what the OpenAPI document describes. */

@@ -45,7 +45,37 @@ export function completeOperations(document: Record<string, unknown>): Record<st
   return document;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any surface's variables
-export function describeApp(app: OpenAPIHono<ServerEnv<any>>): Record<string, unknown> {
-  return completeOperations(app.getOpenAPI31Document(OPENAPI_INFO) as unknown as Record<string, unknown>);
+/**
+ * The document of `app`'s routes; `listener` names whose document it is: the public listener's, or the operator's
+ * (served on the admin listener: the admin and sandbox listeners' routes). Without it, every route's.
+ */
+export function describeApp(
+  // biome-ignore lint/suspicious/noExplicitAny: any surface's variables
+  app: OpenAPIHono<ServerEnv<any>>,
+  listener?: "public" | "operator",
+): Record<string, unknown> {
+  const info = listener
+    ? {
+        ...OPENAPI_INFO,
+        ...(listener === "operator"
+          ? {
+              servers: [
+                {
+                  url: "/",
+                  description:
+                    "the admin listener (adminUrl); /ops/v1 and /codehost/v1/git are on the sandbox listener (opsUrl)",
+                },
+              ],
+            }
+          : {}),
+        info: {
+          ...OPENAPI_INFO.info,
+          title:
+            listener === "public"
+              ? "baton serve: the public listener's routes"
+              : "baton serve: the admin and sandbox listeners' routes",
+        },
+      }
+    : OPENAPI_INFO;
+  return completeOperations(app.getOpenAPI31Document(info) as unknown as Record<string, unknown>);
 }
