@@ -21,7 +21,35 @@ export const OPENAPI_INFO = {
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
-type Operation = { operationId?: string; security?: unknown[] };
+type Response = { description: string; headers?: Record<string, unknown>; content?: unknown };
+type Operation = { operationId?: string; security?: unknown[]; responses?: Record<string, Response> };
+
+/**
+ * The failed-credential throttle (surfaces/http/failed-credentials.ts) turns a 401 into a 429 with Retry-After
+ * once a source has failed too often, on every listener: any operation that can answer 401 can answer it.
+ */
+const THROTTLED =
+  "bad_request: too many failed credentials from this address; see Retry-After, and retry with a valid credential";
+const RETRY_AFTER = {
+  "retry-after": {
+    description: "seconds to wait before trying again",
+    required: true,
+    schema: { type: "integer", minimum: 1 },
+  },
+};
+
+function declareThrottle(responses: Record<string, Response>): void {
+  const unauthorized = responses["401"];
+  if (!unauthorized) return;
+  const declared = responses["429"];
+  if (declared) declared.description = `${declared.description}; or ${THROTTLED}`;
+  else
+    responses["429"] = {
+      description: THROTTLED,
+      headers: RETRY_AFTER,
+      ...(unauthorized.content ? { content: unauthorized.content } : {}),
+    };
+}
 
 /**
  * `GET /v1/workspaces/{workspaceId}/tasks` is `get_v1_workspaces_workspaceId_tasks`: unique because a method and
@@ -32,7 +60,10 @@ export function operationIdFor(method: string, path: string): string {
   return [method, ...words].join("_");
 }
 
-/** The document with every operation named, and `security: []` where a route asks for no credential. */
+/**
+ * The document with every operation named, `security: []` where a route asks for no credential, and the
+ * throttle's 429 wherever a 401 can be answered.
+ */
 export function completeOperations(document: Record<string, unknown>): Record<string, unknown> {
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const [path, item] of Object.entries(paths))
@@ -41,6 +72,7 @@ export function completeOperations(document: Record<string, unknown>): Record<st
       if (!operation) continue;
       operation.operationId ??= operationIdFor(method, path);
       operation.security ??= [];
+      if (operation.responses) declareThrottle(operation.responses);
     }
   return document;
 }
