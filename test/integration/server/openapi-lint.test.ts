@@ -54,6 +54,18 @@ describe("the OpenAPI document under Redocly's recommended rules", () => {
     );
   });
 
+  it("declares the throttle's 429 with Retry-After wherever a 401 can be answered", () => {
+    const operations = Object.values(committed.paths).flatMap((item) => Object.values(item)) as {
+      responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+    }[];
+    const canFail = operations.filter((operation) => operation.responses["401"]);
+    expect(canFail.length).toBeGreaterThan(30);
+    for (const { responses } of canFail) {
+      expect(responses["429"]?.description).toMatch(/too many failed credentials/);
+      expect(responses["429"]?.headers).toHaveProperty("retry-after");
+    }
+  });
+
   it("describes page sizes as the integers they are, so generated clients type them as numbers", () => {
     const tasks = committed.paths["/v1/workspaces/{workspaceId}/tasks"]!.get!.parameters as {
       name: string;
