@@ -8,12 +8,29 @@ const decodeQuotedPrintable = (text) =>
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/** Returns the `Cookie` header value (`baton_session=…`) of a new web session for `email`. */
+/** The sign-in pages' browser cookie (`baton_sign_in=…`) a page sets, and the form token the page carries. */
+async function readSignInPage(answer, cookie) {
+  const set = answer.headers
+    .getSetCookie()
+    .find((line) => line.startsWith("baton_sign_in="))
+    ?.split(";")[0];
+  const page = await answer.text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
+  return { cookie: set ?? cookie, csrf };
+}
+
+/**
+ * Returns the `Cookie` header value (`baton_session=…`) of a new web session for `email`. Like a browser, it
+ * keeps the sign-in pages' cookie from the form to the link, so the link is bound to it and signs in at once.
+ */
 export async function signInByMail({ url, email, mail, timeoutMs = 10_000 }) {
+  const form = await readSignInPage(await fetch(`${url}/dashboard/sign-in?next=/dashboard`));
+  if (!form.cookie || !form.csrf) throw new Error("the sign-in page carries no form for this browser");
   const before = mail.received.length;
   const asked = await fetch(`${url}/dashboard/sign-in`, {
     method: "POST",
-    body: new URLSearchParams({ email, next: "/dashboard" }),
+    headers: { cookie: form.cookie },
+    body: new URLSearchParams({ email, next: "/dashboard", csrf: form.csrf }),
   });
   if (asked.status !== 200) throw new Error(`the sign-in form answered ${asked.status}`);
   const deadline = Date.now() + timeoutMs;
@@ -25,12 +42,19 @@ export async function signInByMail({ url, email, mail, timeoutMs = 10_000 }) {
     decodeQuotedPrintable(mail.received.at(-1).raw),
   )?.[1];
   if (!token) throw new Error("the sign-in e-mail carries no link");
+  const linkUrl = `${url}/dashboard/sign-in/link?token=${token}`;
+  const link = await readSignInPage(await fetch(linkUrl, { headers: { cookie: form.cookie } }), form.cookie);
+  if (!link.csrf) throw new Error("the sign-in link's page carries no form");
   const landed = await fetch(`${url}/dashboard/sign-in/link`, {
     method: "POST",
-    body: new URLSearchParams({ token }),
+    headers: { cookie: link.cookie },
+    body: new URLSearchParams({ token, csrf: link.csrf }),
     redirect: "manual",
   });
-  const cookie = landed.headers.get("set-cookie")?.split(";")[0];
+  const cookie = landed.headers
+    .getSetCookie()
+    .find((line) => line.startsWith("baton_session="))
+    ?.split(";")[0];
   if (landed.status !== 303 || !cookie) throw new Error(`the sign-in link answered ${landed.status}`);
   return cookie;
 }
