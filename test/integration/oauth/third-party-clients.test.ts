@@ -244,7 +244,7 @@ describe("third-party OAuth clients against the authorization server and the MCP
     await client.close();
   });
 
-  it("oauth4webapi discovers the RFC 8414 metadata, registers, signs in with PKCE and refreshes, its own validation passing", async () => {
+  it("oauth4webapi discovers the RFC 8414 metadata, registers, signs in with PKCE, refreshes and revokes, its own validation passing", async () => {
     // The service runs over plain http on loopback here; oauth4webapi refuses non-https endpoints unless told
     // otherwise, so every request allows insecure requests (tests only; production is https).
     const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -350,6 +350,26 @@ describe("third-party OAuth clients against the authorization server and the MCP
     const again = await callWhoami(refreshed.access_token);
     expect(again.status).toBe(200);
     expect(await whoamiUser(again)).toBe(owner);
+
+    // Revocation (RFC 7009) through the library, from the endpoint the metadata names: the revoked access token
+    // is refused at once, and a revoked refresh token can no longer be used.
+    expect(as.revocation_endpoint).toEqual(expect.any(String));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, refreshed.access_token, insecure),
+    );
+    // oauth4webapi turns the 401's Bearer challenge into an error that carries it.
+    await expect(callWhoami(refreshed.access_token)).rejects.toBeInstanceOf(
+      oauth.WWWAuthenticateChallengeError,
+    );
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, insecure),
+    );
+    const afterRevocation = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, insecure),
+    );
+    await expect(afterRevocation).rejects.toMatchObject({ error: "invalid_grant" });
 
     // The used refresh token is refused; oauth4webapi reports the server's OAuth error.
     const reuse = oauth.processRefreshTokenResponse(
