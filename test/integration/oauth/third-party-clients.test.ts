@@ -20,6 +20,7 @@ import type {
 } from "mcp-sdk-v1/shared/auth.js";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPersonalToken } from "../../../src/server/domain/auth/personal-tokens-store.js";
 import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
 
@@ -242,6 +243,31 @@ describe("third-party OAuth clients against the authorization server and the MCP
       }),
     ).rejects.toMatchObject({ errorCode: "invalid_grant" });
     await client.close();
+  });
+
+  it("the MCP TypeScript SDK 1.x with a personal token in its Authorization header: connects, lists the tools, calls whoami", async () => {
+    const { token } = await createPersonalToken(
+      world.db,
+      { email: OWNER, name: "mcp-sdk-v1 bearer", lifetimeDays: 30 },
+      new Date(),
+    );
+    const client = new Client({ name: "third-party-bearer", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${world.url}/v1/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(
+        ["follow_up", "get_messages", "get_task", "list_tasks", "start_task", "stop_task", "whoami"].sort(),
+      );
+      const result = await client.callTool({ name: "whoami", arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { user: { id: string } }).user.id).toBe(owner);
+    } finally {
+      await client.close();
+    }
   });
 
   it("oauth4webapi discovers the RFC 8414 metadata, registers, signs in with PKCE, refreshes and revokes, its own validation passing", async () => {
