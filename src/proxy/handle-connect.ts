@@ -1,5 +1,6 @@
 // CONNECT host:port. After the lease and the policy, either an opaque tunnel to the checked address (the normal
-// case: bytes pass untouched, SNI noted for the audit) or, when this sandbox has a secret approved for exactly
+// case: bytes pass untouched, SNI noted for the audit; a plain HTTP request first in it must name the tunnel's
+// authority in its Host, see net/http-head.ts) or, when this sandbox has a secret approved for exactly
 // this https host and port, the placeholder path (TLS terminated with the proxy's CA; see mitm.ts).
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
@@ -11,6 +12,7 @@ import { watchLease } from "./lease/watch.js";
 import type { MitmSession } from "./mitm.js";
 import { checkDestination } from "./net/check-destination.js";
 import { DialError, dialChecked } from "./net/dial.js";
+import { collectHttpHead, misdirectedRequest } from "./net/http-head.js";
 import { collectClientHello, MAX_HELLO_BYTES, readClientHelloSni } from "./net/sni.js";
 import { parseAuthority, type Target } from "./policy/index.js";
 import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
@@ -107,7 +109,7 @@ export async function handleConnect(
   // until its TLS hello has been read, so a hello naming another host never reaches the upstream.
   upstream.pipe(client);
   let closed = false;
-  let refusal: { error: ProxyError; reason: string } | null = null;
+  let refusal: { error: ProxyError; reason: string; rule: string; answer: Buffer | string } | null = null;
   // The tunnel lives no longer than its lease: looked up again at its expiry and as often as the cache allows.
   const stopWatching = watchLease(
     context.leases,
@@ -127,9 +129,13 @@ export async function handleConnect(
     record.bytesUp = upstream.bytesWritten;
     record.bytesDown = upstream.bytesRead;
     if (refusal) {
-      // An alert, so the client's TLS stack says "access denied" rather than a bare reset.
-      client.end(TLS_ACCESS_DENIED);
-      finishRefusal(context, record, { ...refusal, rule: "sni", started });
+      client.end(refusal.answer);
+      finishRefusal(context, record, {
+        error: refusal.error,
+        reason: refusal.reason,
+        rule: refusal.rule,
+        started,
+      });
       return;
     }
     client.destroy();
@@ -145,8 +151,23 @@ export async function handleConnect(
   const hello = collectClientHello(first);
   if (hello.done && hello.tls) {
     record.sni = hello.hello ? readClientHelloSni(hello.hello) : null;
-    refusal = misdirectedHello(lease.policy, target, record.sni, hello.hello === null);
-    if (refusal) {
+    const misdirected = misdirectedHello(lease.policy, target, record.sni, hello.hello === null);
+    if (misdirected) {
+      // An alert, so the client's TLS stack says "access denied" rather than a bare reset.
+      refusal = { ...misdirected, rule: "sni", answer: TLS_ACCESS_DENIED };
+      close();
+      return;
+    }
+  } else if (hello.done) {
+    const reason = misdirectedRequest(collectHttpHead(first), target);
+    if (reason) {
+      // Answered in the tunnel, in the HTTP the client speaks there; nothing reaches the upstream.
+      const answer = renderRefusal(PROXY_ERRORS.hostMismatch, {
+        host: record.host,
+        reason,
+        requestId: record.requestId,
+      });
+      refusal = { error: PROXY_ERRORS.hostMismatch, reason, rule: "endpoints", answer: rawRefusal(answer) };
       close();
       return;
     }
@@ -186,10 +207,20 @@ function misdirectedHello(
   };
 }
 
-/** The client's first bytes in the tunnel: enough for a whole TLS hello, or whatever came before it closed. */
+/** Whether the first bytes are all the proxy reads: a whole TLS hello, or not TLS and a whole HTTP head (or not HTTP). */
+function firstBytesComplete(data: Buffer): boolean {
+  const hello = collectClientHello(data);
+  if (!hello.done) return false;
+  return hello.tls || collectHttpHead(data).done;
+}
+
+/**
+ * The client's first bytes in the tunnel: enough for a whole TLS hello, or a plain HTTP request's whole head, or
+ * whatever came before it closed.
+ */
 function readFirstBytes(client: Socket, head: Buffer): Promise<Buffer> {
   let data = head;
-  if (collectClientHello(data).done) return Promise.resolve(data);
+  if (firstBytesComplete(data)) return Promise.resolve(data);
   return new Promise((resolve) => {
     const finish = () => {
       client.pause();
@@ -200,7 +231,7 @@ function readFirstBytes(client: Socket, head: Buffer): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
-      if (collectClientHello(data).done) finish();
+      if (firstBytesComplete(data)) finish();
     };
     client.on("data", onData);
     client.once("end", finish);

@@ -6,7 +6,8 @@ import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import { checkDestination } from "./net/check-destination.js";
-import { type AbsoluteTarget, formatTarget, parseAbsoluteTarget, parseAuthority } from "./policy/index.js";
+import { hostHeaderNames } from "./net/http-head.js";
+import { formatTarget, parseAbsoluteTarget } from "./policy/index.js";
 import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, PROXY_SELF_PATHS, type ProxyError } from "./wire.js";
@@ -78,11 +79,6 @@ export async function handleHttpRequest(
 }
 
 /** Whether a Host header names the target's host and port (port 80 when it gives none). */
-function hostHeaderNames(given: string, target: AbsoluteTarget): boolean {
-  const parsed = parseAuthority(given, 80);
-  return parsed.ok && parsed.value.host.host === target.host.host && parsed.value.port === target.port;
-}
-
 /** Origin-form requests are for the proxy itself: its health and its CA certificate (public). */
 function answerSelf(context: ProxyContext, req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? "").split("?")[0];

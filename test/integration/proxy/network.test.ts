@@ -73,6 +73,30 @@ describe("routing on the target's authority", () => {
     expect(world.received().find((l) => l.url === "/same-host")!.headers.host).toBe("api.acme.test");
   });
 
+  it("plain HTTP in an opaque tunnel whose Host names another host: 421 host_mismatch in the tunnel, nothing forwarded", async () => {
+    // other.acme.test has no secret, so its CONNECT is an opaque tunnel; api.acme.test shares its address.
+    for (const lying of ["127.0.0.1", "api.acme.test", "other.acme.test:8080"]) {
+      const tunnel = record(await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:80", LEASE));
+      const [answer] = await exchange(tunnel, `GET /tunnel-lying HTTP/1.1\r\nHost: ${lying}\r\n\r\n`);
+      expect(answer, lying).toMatch(/^HTTP\/1\.1 421 /);
+      expect(answer).toContain("host_mismatch");
+      expect(answer).toContain(`the Host header ${lying} differs from other.acme.test:80`);
+    }
+    expect(world.received().filter((l) => l.url === "/tunnel-lying")).toEqual([]);
+    await eventually(() =>
+      world.audit.find(
+        (a) => a.host === "other.acme.test" && a.error === "host_mismatch" && a.rule === "endpoints",
+      ),
+    );
+  });
+
+  it("plain HTTP in an opaque tunnel whose Host names the tunnel's authority goes through untouched", async () => {
+    const tunnel = record(await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:80", LEASE));
+    const [answer] = await exchange(tunnel, "GET /tunnel-honest HTTP/1.1\r\nHost: other.acme.test\r\n\r\n");
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(world.received().find((l) => l.url === "/tunnel-honest")!.headers.host).toBe("other.acme.test");
+  });
+
   it("a redirect to 169.254.169.254: the client's next request is denied on its own merits", async () => {
     const result = await world.curl(["-L", "http://api.acme.test/redirect-metadata"]);
     expect(result.status).toBe(403);
