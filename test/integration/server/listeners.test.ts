@@ -68,7 +68,8 @@ const PROBES: Record<string, Probe> = {
 const SERVED: Record<ListenerName, Record<string, number>> = {
   public: { "GET /v1/me": 401, "GET /openapi.json": 200, "GET /healthz": 200 },
   sandbox: { "GET /ops/v1/proxy/refusals": 200, "GET /codehost/v1/git/…/info/refs": 401 },
-  admin: { "POST /admin/v1/sandboxes": 201, "POST /internal/v1/proxy/lease": 404 },
+  // The admin listener serves the operator's document (issue 35 A.10); the sandbox listener serves none.
+  admin: { "POST /admin/v1/sandboxes": 201, "POST /internal/v1/proxy/lease": 404, "GET /openapi.json": 200 },
 };
 
 async function probe(listener: ListenerName, name: string): Promise<{ status: number; body: unknown }> {

@@ -24,6 +24,22 @@ function createRenderer(): Markdown {
     return self.renderToken(tokens, idx, options);
   };
   md.renderer.rules.link_open = linkOpen;
+  // A link with no address (`[text]()`, or one whose address was refused) is its text alone, never an
+  // `href=""` back to the page. Links do not nest, so each empty one's close is the next link_close.
+  md.core.ruler.push("links_without_address", (state) => {
+    for (const block of state.tokens) {
+      const children = block.children;
+      if (!children) continue;
+      for (let at = 0; at < children.length; at++) {
+        const token = children[at]!;
+        if (token.type !== "link_open" || String(token.attrGet("href") ?? "").trim() !== "") continue;
+        const close = children.findIndex((next, i) => i > at && next.type === "link_close");
+        if (close > at) children.splice(close, 1);
+        children.splice(at, 1);
+        at -= 1;
+      }
+    }
+  });
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     const alt = self.renderInlineAsText(token.children ?? [], options, env).trim();

@@ -94,6 +94,14 @@ describe("renderMarkdown keeps hostile text dead", () => {
     expect(render("![a chart]( )")).toBe("<p>image: a chart</p>\n");
   });
 
+  it('a link without an address is its text, not a link back to the page (fast-check\'s counterexample ["[","](",")"])', () => {
+    expect(render("[]()")).toBe("<p></p>\n");
+    expect(render("[the docs]( )")).toBe("<p>the docs</p>\n");
+    expect(render("[**bold**]() then [next](https://x.test)")).toBe(
+      `<p><strong>bold</strong> then <a href="https://x.test" rel="${LINK_REL}">next</a></p>\n`,
+    );
+  });
+
   it("for any text, the output opens no script, no loading element, no handler, no inline style, no unsafe address", () => {
     const pieces = fc.constantFrom(
       "<script>",
