@@ -284,20 +284,13 @@ export function composeListeners(
   );
   // The sandbox listener serves no document (a box reaches nothing but its routes); the operator's, on the admin
   // listener, describes both listeners' routes, composed once more only to be described.
-  listeners.sandbox = composeListener(deps, [ops, codehostGit], throttle);
-  const operatorRoutes = [ops, codehostGit, admin, sandboxAdmin, taskAdmin, proxyInternal];
+  const sandboxRoutes = [ops, codehostGit];
+  const adminRoutes = [admin, sandboxAdmin, taskAdmin, proxyInternal];
+  listeners.sandbox = composeListener(deps, sandboxRoutes, throttle);
   let operatorApp: OpenAPIHono<ServerEnv> | undefined;
-  listeners.admin = composeListener(
-    deps,
-    [
-      admin,
-      sandboxAdmin,
-      taskAdmin,
-      proxyInternal,
-      describing(() => (operatorApp ??= composeListener(deps, operatorRoutes, throttle)), "operator"),
-    ],
-    throttle,
-  );
+  const operatorRoutes = () =>
+    (operatorApp ??= composeListener(deps, [...sandboxRoutes, ...adminRoutes], throttle));
+  listeners.admin = composeListener(deps, [...adminRoutes, describing(operatorRoutes, "operator")], throttle);
   return { all, listeners };
 }
 

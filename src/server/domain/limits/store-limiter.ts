@@ -3,7 +3,7 @@
 // the window are deleted at most once per `sweepEveryMs` on each instance, by the request that finds it due.
 import { admitHit, sweepRateHits } from "../../store/rate-hits.js";
 import type { Store } from "../../store/store.js";
-import { checkCost, type RateDecision, type RateLimiter } from "./rate-limiter.js";
+import type { RateDecision, RateLimiter } from "./rate-limiter.js";
 
 export class StoreRateLimiter implements RateLimiter {
   private lastSweepMs = 0;
@@ -14,8 +14,8 @@ export class StoreRateLimiter implements RateLimiter {
     private readonly sweepEveryMs = 60_000,
   ) {}
 
+  /** admitHit refuses a cost outside 1..limit (the store checks it where the rows are written). */
   async decide(key: string, limit: number, nowMs: number, cost = 1): Promise<RateDecision> {
-    checkCost(cost, limit);
     if (nowMs - this.lastSweepMs >= this.sweepEveryMs) {
       this.lastSweepMs = nowMs;
       await sweepRateHits(this.store, nowMs, this.windowMs);

@@ -37,6 +37,7 @@ import {
 } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { withoutBoxCredentials } from "../environment.js";
+import { readAccountFiles } from "./account-files.js";
 import { BoundedSink } from "./bounded-output.js";
 import { checkUidRange, DEFAULT_SANDBOX_UIDS, parseUidRange, type UidRange } from "./box-uids.js";
 import { directoryTar } from "./directory-tar.js";
@@ -134,13 +135,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
   const docker = options.docker ?? new Docker();
   // Without a user namespace a box's uid is a host uid: none may be a real account's.
   const uids = options.uids ?? parseUidRange(DEFAULT_SANDBOX_UIDS);
-  checkUidRange(
-    uids,
-    options.accountFiles ?? {
-      passwd: await readFile("/etc/passwd", "utf8"),
-      group: await readFile("/etc/group", "utf8").catch(() => ""),
-    },
-  );
+  checkUidRange(uids, options.accountFiles ?? (await readAccountFiles()));
   // The first call to the engine: a failure to reach it says so and names the fixes.
   await reapOrphans(docker).catch((error: unknown) => {
     throw describeEngineFailure(error, process.env.DOCKER_HOST) ?? error;

@@ -31,6 +31,7 @@ import {
 import { allow, revoke } from "../egress/firewall.js";
 import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { withoutBoxCredentials } from "../environment.js";
+import { readAccountFiles } from "./account-files.js";
 import { MAX_EXEC_OUTPUT_BYTES } from "./bounded-output.js";
 import {
   checkUidRange,
@@ -89,13 +90,7 @@ const SERVICE_OWNER = "service:";
 export async function createNamespaceDriver(options: NamespaceDriverOptions): Promise<SandboxDriver> {
   const stateDir = options.stateDir ?? join(tmpdir(), "baton-sandbox-ns");
   const uids = options.uids ?? parseUidRange(DEFAULT_SANDBOX_UIDS);
-  checkUidRange(
-    uids,
-    options.accountFiles ?? {
-      passwd: await readFile("/etc/passwd", "utf8"),
-      group: await readFile("/etc/group", "utf8").catch(() => ""),
-    },
-  );
+  checkUidRange(uids, options.accountFiles ?? (await readAccountFiles()));
   // Any uid of the range reaches what any other does: none owns a file or has a group.
   const hostUid = uids.first;
   const closed = await findUnsearchableFolder(dirname(stateDir));
