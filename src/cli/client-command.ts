@@ -18,7 +18,7 @@ export async function withSession<T>(
   context: CommandContext,
   use: (session: ClientSession) => Promise<T>,
 ): Promise<T> {
-  const session = openSession({ env: context.io.env, log: context.log });
+  const session = await openSession({ env: context.io.env, log: context.log });
   try {
     return await use(session);
   } finally {

@@ -17,6 +17,9 @@ export interface Obtained {
   token: string;
   kind: TokenKind;
   expiresAt: string | null;
+  /** A browser sign-in's refresh token and client id; null for a personal access token. */
+  refreshToken: string | null;
+  clientId: string | null;
 }
 
 export async function obtainToken(
@@ -37,7 +40,13 @@ export async function obtainToken(
           `  ${url}`,
         ]),
     });
-    return { token: result.accessToken, kind: "signin", expiresAt: result.expiresAt };
+    return {
+      token: result.accessToken,
+      kind: "signin",
+      expiresAt: result.expiresAt,
+      refreshToken: result.refreshToken,
+      clientId: result.clientId,
+    };
   }
   const raw =
     mode === "token-typed"
@@ -53,7 +62,7 @@ export async function obtainToken(
   }
   if (/\s/.test(token))
     throw new UsageError("an access token has no spaces: pipe in just the token; nothing was saved");
-  return { token, kind: "personal", expiresAt: null };
+  return { token, kind: "personal", expiresAt: null, refreshToken: null, clientId: null };
 }
 
 export async function checkToken(read: () => Promise<Me>, kind: TokenKind): Promise<Me> {

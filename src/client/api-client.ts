@@ -28,6 +28,8 @@ export interface ApiClientOptions {
   apiUrl: string;
   /** Sent as the bearer token; never logged or printed. */
   token: string;
+  /** Called once when the service refuses the token (401): a new token to retry with (a renewed browser sign-in). */
+  renewToken?: (refused: string) => Promise<string>;
   log?: Log;
   /** Tests shorten the back-off; the tries stay three. */
   policy?: HttpClientOptions["policy"];
@@ -64,9 +66,9 @@ export interface ApiClient {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
+  let token = options.token;
   const http = createHttpClient({
     baseUrl: options.apiUrl,
-    headers: { [API_HEADERS.authorization]: `Bearer ${options.token}` },
     classify: mapApiFailure,
     unreachable: (doing, code, cause) => describeUnreachable(options.apiUrl, doing, code, cause),
     ...(options.log ? { log: options.log } : {}),
@@ -74,8 +76,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
 
+  const send = (req: JsonRequest) =>
+    http.request({ ...req, headers: { [API_HEADERS.authorization]: `Bearer ${token}`, ...req.headers } });
+  // A refused token is renewed once and the request sent again: a 401 means the service did nothing, and the
+  // mutating calls carry their idempotency key anyway.
+  const sendRenewing = async (req: JsonRequest) => {
+    try {
+      return await send(req);
+    } catch (error) {
+      if (!(options.renewToken && error instanceof ServiceError && error.code === "unauthorised"))
+        throw error;
+      token = await options.renewToken(token);
+      return send(req);
+    }
+  };
   const call = async <S extends z.ZodType>(schema: S, req: JsonRequest): Promise<z.infer<S>> => {
-    const { body } = await http.request(req);
+    const { body } = await sendRenewing(req);
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       throw new ServiceError(
@@ -140,7 +156,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         notFound: taskNotFound(taskId, workspaceId),
       }),
     revokeToken: async () => {
-      await http.request({ method: "DELETE", path: API_PATHS.meToken, doing: "signing out" });
+      await send({ method: "DELETE", path: API_PATHS.meToken, doing: "signing out" });
     },
     close: () => http.close(),
   };

@@ -1,12 +1,21 @@
 // Browser sign-in (RFC 8252, OAuth 2.0 for native apps): discover the service's authorization server (RFC 8414),
 // register as a native public client, open the approval page with PKCE S256 and a `state`, wait for the browser
 // at a loopback address on this computer, check `iss` (RFC 9207), and trade the code for an access token bound to
-// the API (RFC 8707). The token is returned, never printed or logged.
+// the API (RFC 8707), with the refresh token that renews it (refresh-sign-in.ts). Tokens are returned, never
+// printed or logged.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import * as z from "zod";
-import { BatonError } from "../errors.js";
-import { createHttpClient, type HttpClient } from "../net/http-client.js";
+import type { BatonError } from "../errors.js";
+import {
+  discoverAuthorizationServer,
+  type IssuedTokens,
+  oauthClient,
+  pathOn,
+  readTokenAnswer,
+  SIGN_IN_SCOPE,
+  signInError,
+} from "./authorization-server.js";
 import { type CallbackPage, listenOnLoopback } from "./loopback-callback.js";
 import { buildAuthorizationUrl, classifyCallback, makeSignInSecrets } from "./pkce.js";
 
@@ -20,62 +29,14 @@ export interface BrowserSignInOptions {
   openUrl?: (url: string) => Promise<void>;
   signal?: AbortSignal;
 }
-export interface BrowserSignInResult {
-  accessToken: string;
-  expiresAt: string | null;
+/** The tokens, and the client id this computer registered as (a refresh names it: RFC 6749 section 6). */
+export interface BrowserSignInResult extends IssuedTokens {
+  clientId: string;
 }
 
-const SCOPE = "baton";
 const CHECK_EVERY_MS = 250;
 
-const MetadataSchema = z.object({
-  issuer: z.string().url(),
-  authorization_endpoint: z.string().url(),
-  token_endpoint: z.string().url(),
-  registration_endpoint: z.string().url(),
-  code_challenge_methods_supported: z.array(z.string()).optional(),
-});
 const RegistrationSchema = z.object({ client_id: z.string().min(1) });
-const TokenSchema = z.object({
-  access_token: z.string().min(1),
-  token_type: z.string(),
-  expires_in: z.number().optional(),
-});
-
-const signInError = (message: string, cause?: unknown) =>
-  new BatonError("unauthorised", message, cause === undefined ? {} : { cause });
-
-function oauthClient(origin: string): HttpClient {
-  return createHttpClient({
-    baseUrl: origin,
-    policy: { retries: 2 },
-    classify: ({ status, body, doing }) => {
-      const parsed = z
-        .object({ error: z.string(), error_description: z.string().optional() })
-        .safeParse(body);
-      const why = parsed.success
-        ? `${parsed.data.error}: ${parsed.data.error_description ?? ""}`
-        : `HTTP ${status}`;
-      return signInError(`${doing} failed (${why.trim()}); run \`baton login\` again`);
-    },
-    unreachable: (doing, code, cause) =>
-      new BatonError(
-        "network",
-        `${doing}: cannot reach the service (${code ?? "no answer"}); check --api-url`,
-        {
-          cause,
-        },
-      ),
-  });
-}
-
-/** The path and query of an endpoint the metadata names; it must be on the issuer's origin. */
-function pathOn(origin: string, endpoint: string): string {
-  const url = new URL(endpoint);
-  if (url.origin !== origin)
-    throw signInError(`the service's metadata names ${url.origin}, not ${origin}; check --api-url`);
-  return url.pathname + url.search;
-}
 
 export async function openWithSystemBrowser(url: string): Promise<void> {
   const { execa } = await import("execa");
@@ -95,20 +56,10 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
   const http = oauthClient(origin);
   let listener: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
   try {
-    const meta = MetadataSchema.safeParse(
-      (
-        await http.request({
-          method: "GET",
-          path: "/.well-known/oauth-authorization-server",
-          doing: "reading the sign-in settings",
-        })
-      ).body,
-    );
-    if (!meta.success || meta.data.issuer.replace(/\/+$/, "") !== apiUrl)
-      throw signInError(`${apiUrl} does not offer browser sign-in; use \`baton login --token\` instead`);
-    if (!(meta.data.code_challenge_methods_supported ?? []).includes("S256"))
+    const meta = await discoverAuthorizationServer(http, apiUrl);
+    if (!(meta.code_challenge_methods_supported ?? []).includes("S256"))
       throw signInError("the service does not offer PKCE S256; use `baton login --token` instead");
-    const issuer = meta.data.issuer;
+    const issuer = meta.issuer;
     const secrets = makeSignInSecrets(randomBytes(32), randomBytes(16));
 
     let settle!: (outcome: { code: string } | { error: BatonError }) => void;
@@ -130,13 +81,13 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
       (
         await http.request({
           method: "POST",
-          path: pathOn(origin, meta.data.registration_endpoint),
+          path: pathOn(origin, meta.registration_endpoint),
           doing: "registering this computer for sign-in",
           body: {
             client_name: `Baton CLI on ${hostname()}`,
             application_type: "native",
             token_endpoint_auth_method: "none",
-            grant_types: ["authorization_code"],
+            grant_types: ["authorization_code", "refresh_token"],
             response_types: ["code"],
             redirect_uris: ["http://127.0.0.1/callback"],
           },
@@ -147,11 +98,11 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
       throw signInError("the service's registration answer was malformed; run `baton login` again");
     const resource = `${apiUrl}/v1`;
     const url = buildAuthorizationUrl({
-      authorizationEndpoint: meta.data.authorization_endpoint,
+      authorizationEndpoint: meta.authorization_endpoint,
       clientId: registered.data.client_id,
       redirectUri: listener.redirectUri,
       resource,
-      scope: SCOPE,
+      scope: SIGN_IN_SCOPE,
       secrets,
     });
     let opened = false;
@@ -165,32 +116,20 @@ export async function signInWithBrowser(options: BrowserSignInOptions): Promise<
 
     const got = await waitFor(outcome, { now, timeoutMs: options.timeoutMs, signal: options.signal });
     if ("error" in got) throw got.error;
-    const token = TokenSchema.safeParse(
-      (
-        await http.request({
-          method: "POST",
-          path: pathOn(origin, meta.data.token_endpoint),
-          doing: "finishing the sign-in",
-          form: {
-            grant_type: "authorization_code",
-            code: got.code,
-            redirect_uri: listener.redirectUri,
-            client_id: registered.data.client_id,
-            code_verifier: secrets.verifier,
-            resource,
-          },
-        })
-      ).body,
-    );
-    if (!token.success || token.data.token_type.toLowerCase() !== "bearer")
-      throw signInError("the service's token answer was malformed; run `baton login` again");
-    return {
-      accessToken: token.data.access_token,
-      expiresAt:
-        token.data.expires_in === undefined
-          ? null
-          : new Date(now() + token.data.expires_in * 1000).toISOString(),
-    };
+    const answer = await http.request({
+      method: "POST",
+      path: pathOn(origin, meta.token_endpoint),
+      doing: "finishing the sign-in",
+      form: {
+        grant_type: "authorization_code",
+        code: got.code,
+        redirect_uri: listener.redirectUri,
+        client_id: registered.data.client_id,
+        code_verifier: secrets.verifier,
+        resource,
+      },
+    });
+    return { ...readTokenAnswer(answer.body, now()), clientId: registered.data.client_id };
   } finally {
     await listener?.close();
     http.close();

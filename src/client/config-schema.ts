@@ -1,5 +1,6 @@
 // The client's config file (reference rule 8) as data: the service address, the token, what kind it is, the
-// default workspace and the sign-in's dates. Parsed with zod; unknown keys are dropped on the next write.
+// default workspace, the sign-in's dates and, for a browser sign-in, what renews its hour-long access token.
+// Parsed with zod; unknown keys are dropped on the next write.
 import * as z from "zod";
 
 export const TOKEN_KINDS = ["personal", "signin"] as const;
@@ -14,8 +15,12 @@ export const SavedConfigSchema = z.object({
   workspace: z.string().min(1).nullable(),
   signedInAt: Instant,
   lastUsedAt: Instant,
-  /** When the service said the browser sign-in's token expires, if it did. */
+  /** When the service said the browser sign-in's access token expires, if it did. */
   expiresAt: Instant.nullable().default(null),
+  /** A browser sign-in's refresh token, which renews the access token before it expires (rotated on every use). */
+  refreshToken: z.string().min(1).nullable().default(null),
+  /** The client id this computer registered as for that sign-in; a refresh names it. */
+  clientId: z.string().min(1).nullable().default(null),
 });
 export type SavedConfig = z.infer<typeof SavedConfigSchema>;
 
@@ -29,6 +34,8 @@ export function renderConfig(config: SavedConfig): string {
     signedInAt: config.signedInAt,
     lastUsedAt: config.lastUsedAt,
     expiresAt: config.expiresAt,
+    refreshToken: config.refreshToken,
+    clientId: config.clientId,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -1,5 +1,7 @@
 // What every signed-in client command starts with: the saved sign-in (or "run baton login"), the address to
-// use, an API client, and the workspace the command acts in. Keeps lastUsedAt current, at most once an hour.
+// use, an API client, and the workspace the command acts in. Keeps lastUsedAt current, at most once an hour, and a
+// browser sign-in's access token live: renewed before the command starts when it is about to run out, and once
+// more if the service refuses it midway (a `baton follow` outlasts an hour).
 import { BatonError, UsageError } from "../errors.js";
 import type { Log } from "../log-level.js";
 import { type ApiClient, createApiClient } from "./api-client.js";
@@ -7,7 +9,8 @@ import { resolveApiUrl } from "./api-url.js";
 import { deleteConfig, locateConfig, readSavedConfig, saveConfig } from "./config.js";
 import type { ConfigLocation } from "./config-path.js";
 import type { SavedConfig } from "./config-schema.js";
-import { checkSignInFresh, needsTouch } from "./sign-in-lifetime.js";
+import { renewSavedSignIn } from "./refresh-sign-in.js";
+import { canRenew, checkSignInFresh, needsRenewal, needsTouch } from "./sign-in-lifetime.js";
 
 export const LOGIN_HINT =
   "run `baton login` (or, in a script: printf '%s' \"$TOKEN\" | baton login -w <workspace-id>)";
@@ -25,7 +28,7 @@ export interface OpenSessionOptions {
   now?: () => number;
 }
 
-export function openSession(options: OpenSessionOptions): ClientSession {
+export async function openSession(options: OpenSessionOptions): Promise<ClientSession> {
   const now = options.now ?? Date.now;
   const location = locateConfig(options.env);
   const saved = readSavedConfig(location);
@@ -37,14 +40,25 @@ export function openSession(options: OpenSessionOptions): ClientSession {
     throw new BatonError("not_logged_in", `${freshness.why}: ${LOGIN_HINT}`);
   }
   const apiUrl = resolveApiUrl({ env: options.env, saved: saved.apiUrl });
+  const renew = (refused?: string) =>
+    renewSavedSignIn({
+      location,
+      apiUrl,
+      now,
+      loginHint: LOGIN_HINT,
+      ...(refused === undefined ? {} : { refused }),
+    });
   let config = saved;
-  if (needsTouch(saved, now())) {
+  if (needsRenewal(saved, now())) {
+    config = await renew();
+  } else if (needsTouch(saved, now())) {
     config = { ...saved, lastUsedAt: new Date(now()).toISOString() };
     saveConfig(location, config);
   }
   const api = createApiClient({
     apiUrl,
     token: config.token,
+    ...(canRenew(config) ? { renewToken: async (refused: string) => (await renew(refused)).token } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
   return { location, config, apiUrl, api };

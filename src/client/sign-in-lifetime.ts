@@ -1,6 +1,7 @@
 // How long a saved sign-in lasts (reference rule 8 and section 2 "Connected app"): 90 days from signing in, or
 // until 30 days pass without use; then the client asks to log in again. lastUsedAt is rewritten at most once an
-// hour, so most commands read the file and never write it. Pure: the caller passes the clock.
+// hour, so most commands read the file and never write it. Its access token lasts an hour and is renewed with the
+// refresh token a few minutes before it runs out (refresh-sign-in.ts). Pure: the caller passes the clock.
 import type { SavedConfig } from "./config-schema.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,10 +29,25 @@ export function checkSignInFresh(config: SavedConfig, nowMs: number): Freshness 
   if (nowMs - lastUsed >= SIGN_IN_LIFETIME.unusedDays * DAY_MS) {
     return { fresh: false, why: `your sign-in has not been used for ${SIGN_IN_LIFETIME.unusedDays} days` };
   }
-  if (config.expiresAt && nowMs >= Date.parse(config.expiresAt)) {
+  // A sign-in saved before refresh tokens were kept cannot renew its access token: once that lapses, it is over.
+  if (config.refreshToken === null && config.expiresAt && nowMs >= Date.parse(config.expiresAt)) {
     return { fresh: false, why: "your sign-in has expired" };
   }
   return { fresh: true };
+}
+
+/** Renew this long before the access token runs out, so a command started now does not meet a 401 midway. */
+export const RENEW_AHEAD_MS = 5 * 60 * 1000;
+
+/** Whether a browser sign-in's access token should be renewed before this command uses it. */
+export function needsRenewal(config: SavedConfig, nowMs: number): boolean {
+  if (config.kind !== "signin" || config.refreshToken === null || config.clientId === null) return false;
+  return config.expiresAt === null ? false : nowMs >= Date.parse(config.expiresAt) - RENEW_AHEAD_MS;
+}
+
+/** Whether the saved sign-in holds what renewing its access token needs. */
+export function canRenew(config: SavedConfig): boolean {
+  return config.kind === "signin" && config.refreshToken !== null && config.clientId !== null;
 }
 
 /** Whether this use should be written down (lastUsedAt is older than the precision kept). */

@@ -76,7 +76,7 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
   it("the e-mailed link, the approval page naming the app, and the client's token works on GET /v1/me", async () => {
     const context = await newContext(browser);
     const { result, approvalText, driverError } = await approvedSignIn(context, "Approve");
-    const { accessToken, expiresAt } = await Promise.race([
+    const { accessToken, expiresAt, refreshToken, clientId } = await Promise.race([
       result,
       pollUntil(driverError, (e) => e !== "", { timeoutMs: 50_000 }).then((e) => {
         throw new Error(e);
@@ -85,7 +85,11 @@ describe("browser sign-in (RFC 8252) through the approval page", () => {
     expect(approvalText()).toContain("Baton CLI on");
     expect(approvalText()).toContain("act as you in every workspace you belong to");
     expect(approvalText()).toContain(OWNER);
-    expect(Date.parse(expiresAt!)).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    // An hour-long access token and the refresh token that renews it (issue 35 B.12).
+    expect(Date.parse(expiresAt!)).toBeGreaterThan(Date.now() + 55 * 60_000);
+    expect(Date.parse(expiresAt!)).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
+    expect(refreshToken).toEqual(expect.any(String));
+    expect(clientId).toEqual(expect.any(String));
     const answer = await me(accessToken);
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { workspaces: unknown[] }).workspaces.length).toBeGreaterThan(0);

@@ -74,6 +74,8 @@ export function declare(command: Command, context: CommandContext): void {
             signedInAt: now,
             lastUsedAt: now,
             expiresAt: obtained.expiresAt,
+            refreshToken: obtained.refreshToken,
+            clientId: obtained.clientId,
           });
           const login = me.user.codehostLogin ? ` (${me.user.codehostLogin})` : "";
           writeLines(io.stdout, [

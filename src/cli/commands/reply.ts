@@ -35,7 +35,7 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     action(async (taskId: string, words: string[], flags: Flags) => {
       checkJsonWithoutWait(flags);
       const text = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
-      const session = openSession({ env: io.env, log });
+      const session = await openSession({ env: io.env, log });
       const { api } = session;
       try {
         const workspaceId = chooseWorkspace(flags.workspace, session.config);

@@ -41,7 +41,7 @@ export function declare(command: Command, { io, log, action }: CommandContext): 
     action(async (words: string[], flags: Flags) => {
       checkJsonWithoutWait(flags);
       const prompt = await withAttachments(io.cwd, words.join(" "), flags.file ?? []);
-      const session = openSession({ env: io.env, log });
+      const session = await openSession({ env: io.env, log });
       try {
         const workspaceId = chooseWorkspace(flags.workspace, session.config);
         const candidates =

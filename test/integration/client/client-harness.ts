@@ -43,6 +43,8 @@ export async function signIn(
     signedInAt: now,
     lastUsedAt: now,
     expiresAt: null,
+    refreshToken: null,
+    clientId: null,
   });
   const env = (extra: Record<string, string> = {}) => ({
     XDG_CONFIG_HOME: configHome,

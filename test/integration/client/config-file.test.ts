@@ -32,6 +32,8 @@ const SAVED: SavedConfig = {
   signedInAt: "2026-11-01T00:00:00.000Z",
   lastUsedAt: "2026-11-01T00:00:00.000Z",
   expiresAt: null,
+  refreshToken: null,
+  clientId: null,
 };
 
 describe("the config file", () => {

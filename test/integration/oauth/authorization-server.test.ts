@@ -4,6 +4,7 @@ import { disconnectApp, listConnectedApps } from "../../../src/server/surfaces/o
 import { PAGE_HEADERS } from "../../../src/server/surfaces/pages/headers.js";
 import { type OAuthWorld, OWNER, STRANGER, startOAuthWorld } from "./harness.js";
 
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 describe("the authorization server", () => {
@@ -162,17 +163,39 @@ describe("the authorization server", () => {
     "a sign-in lasts up to 90 days, or until 30 days pass without use: %s",
     async (_what, days, status, reason) => {
       world.clock.offsetMs = 0;
-      const token = await world.signIn();
-      let last = await me(token);
+      // Each use is the client's: its hour-long access token is renewed first, as `baton` does (issue 35 B.12).
+      let { accessToken, refreshToken, clientId } = await world.signInTokens();
+      let last = await me(accessToken);
       for (const day of days) {
         world.clock.offsetMs = day * DAY;
-        last = await me(token);
+        const renewed = await world.refresh(clientId, refreshToken);
+        if (renewed.status === 200) {
+          accessToken = renewed.body.access_token!;
+          refreshToken = renewed.body.refresh_token!;
+        } else expect(renewed.body.error).toBe("invalid_grant");
+        last = await me(accessToken);
       }
       world.clock.offsetMs = 0;
       expect(last.status).toBe(status);
       if (reason) expect(last.body.reason).toContain(reason);
     },
   );
+
+  it("an access token lasts an hour; the refresh token renews it, and the sign-in goes on", async () => {
+    world.clock.offsetMs = 0;
+    const { accessToken, refreshToken, clientId } = await world.signInTokens();
+    world.clock.offsetMs = HOUR - 1000;
+    expect((await me(accessToken)).status).toBe(200);
+    world.clock.offsetMs = HOUR;
+    const lapsed = await me(accessToken);
+    expect(lapsed.status).toBe(401);
+    expect(lapsed.body.reason).toContain("they last an hour");
+    const renewed = await world.refresh(clientId, refreshToken);
+    expect(renewed.status).toBe(200);
+    expect(Number(renewed.body.expires_in)).toBeLessThanOrEqual(3600);
+    expect((await me(renewed.body.access_token!)).status).toBe(200);
+    world.clock.offsetMs = 0;
+  });
 
   it("a token bound to another resource (RFC 8707: <url>/v1/mcp) is refused by the API; an unknown resource is invalid_target", async () => {
     const mcp = await world.signInFor(`${world.url}/v1/mcp`);

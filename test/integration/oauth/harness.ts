@@ -25,7 +25,7 @@ import type { Store } from "../../../src/server/store/store.js";
 import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp.js";
-import { dumpTestStore, openTestStore } from "../../helpers/test-store.js";
+import { dumpTestStore, openTestStore, type TestEngine } from "../../helpers/test-store.js";
 
 export const OWNER = "owner@acme.test";
 export const STRANGER = "stranger@other.test";
@@ -38,6 +38,8 @@ export interface OAuthWorld {
   dump(): Promise<string>;
   smtp: TestSmtpServer;
   clock: { offsetMs: number };
+  /** Holds every token endpoint request this long first: clients that race each other all get their turn. */
+  tokenDelay: { ms: number };
   /** Every log line the service wrote (debug level). */
   logs: string[];
   /** A web session cookie pair for `email`, as the e-mailed link would start. */
@@ -49,6 +51,10 @@ export interface OAuthWorld {
   ): Promise<Response>;
   /** The whole browser sign-in for `email`: the client in process, approval by the fetch browser. */
   signIn(email?: string): Promise<string>;
+  /** The same, with what renews the access token (issue 35 B.12). */
+  signInTokens(email?: string): Promise<{ accessToken: string; refreshToken: string; clientId: string }>;
+  /** POST /oauth/token with grant_type=refresh_token, as a client renews its access token. */
+  refresh(clientId: string, refreshToken: string): Promise<{ status: number; body: Record<string, string> }>;
   /** The same flow by hand, for a resource the client never asks for (RFC 8707); returns the token answer and
    * the approval page as shown. `clientId` signs in as that client (e.g. a Client ID Metadata Document URL)
    * instead of registering one. */
@@ -59,6 +65,8 @@ export interface OAuthWorld {
   ): Promise<{
     status: number;
     body: Record<string, unknown>;
+    /** The client that signed in (registered here, or the one given). */
+    clientId: string;
     approvalPage: string;
     /** The approval page's headers, and those of the answer to its form. */
     approvalHeaders: Headers;
@@ -68,10 +76,10 @@ export interface OAuthWorld {
 }
 
 export async function startOAuthWorld(
-  options: { smtp?: boolean; oauthFetch?: typeof fetch } = {},
+  options: { smtp?: boolean; oauthFetch?: typeof fetch; engine?: TestEngine } = {},
 ): Promise<OAuthWorld> {
   const dir = await mkdtemp(join(tmpdir(), "oauth-"));
-  const db = await openTestStore(dir);
+  const db = await openTestStore(dir, options.engine ? { engine: options.engine } : {});
   const secretBox = ephemeralSecretBox();
   const seed = JSON.parse(readFileSync(join(PROJECT_ROOT, "fixtures", "seeds", "api.json"), "utf8"));
   await applySeed(db, SeedDocumentSchema.parse(seed), new Date(), secretBox);
@@ -95,7 +103,14 @@ export async function startOAuthWorld(
     tasks: { workRoot: join(dir, "work") },
     ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
   });
-  const server: Server = createNodeServer(app.listeners.public.fetch);
+  const tokenDelay = { ms: 0 };
+  // The adapter passes the Node request and response as a second argument, which the provider needs.
+  const handle = async (request: Request, bindings?: unknown) => {
+    if (tokenDelay.ms > 0 && new URL(request.url).pathname === "/oauth/token")
+      await new Promise((resolve) => setTimeout(resolve, tokenDelay.ms));
+    return app.listeners.public.fetch(request, bindings as never);
+  };
+  const server: Server = createNodeServer(handle as (request: Request) => Promise<Response>);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   capability.serviceUrl = url;
@@ -113,6 +128,20 @@ export async function startOAuthWorld(
       },
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });
+
+  async function signInTokens(email = OWNER) {
+    const { accessToken, refreshToken, clientId } = await signInWithBrowser({
+      apiUrl: url,
+      openBrowser: true,
+      showUrl: () => {},
+      timeoutMs: 60_000,
+      openUrl: async (target) => {
+        void approve(target, email, "approve");
+      },
+    });
+    if (!refreshToken) throw new Error("the sign-in issued no refresh token");
+    return { accessToken, refreshToken, clientId };
+  }
 
   /** Follows the authorization through the approval page as a signed-in user would, with cookies; returns the
    * approval page, its headers and those of the answer to its form. */
@@ -165,20 +194,25 @@ export async function startOAuthWorld(
     dump: () => dumpTestStore(db, dir),
     smtp,
     clock,
+    tokenDelay,
     logs,
     sessionFor,
     browse,
     async signIn(email = OWNER) {
-      const { accessToken } = await signInWithBrowser({
-        apiUrl: url,
-        openBrowser: true,
-        showUrl: () => {},
-        timeoutMs: 60_000,
-        openUrl: async (target) => {
-          void approve(target, email, "approve");
-        },
+      return (await signInTokens(email)).accessToken;
+    },
+    signInTokens,
+    async refresh(clientId, refreshToken) {
+      const answer = await fetch(`${url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: refreshToken,
+          client_id: clientId,
+        }),
       });
-      return accessToken;
+      return { status: answer.status, body: (await answer.json()) as Record<string, string> };
     },
     async signInFor(resource, email = OWNER, clientId?: string) {
       const client = clientId
@@ -226,6 +260,7 @@ export async function startOAuthWorld(
         return {
           status: answer.status,
           body: (await answer.json()) as Record<string, unknown>,
+          clientId: client.client_id,
           approvalPage: approval.page,
           approvalHeaders: approval.headers,
           decisionHeaders: approval.decisionHeaders,

@@ -168,11 +168,18 @@ describe("MCP clients on the authorization server", () => {
     async (_what, days, status) => {
       world.clock.offsetMs = 0;
       const signIn = await world.signInFor(`${world.url}/v1/mcp`);
-      const token = String(signIn.body.access_token);
+      let token = String(signIn.body.access_token);
+      let refreshToken = String(signIn.body.refresh_token);
       let last = await whoamiOverMcp(token);
       expect(last).toBe(200);
+      // The app renews its hour-long access token before each use, as MCP clients do (issue 35 B.12).
       for (const day of days) {
         world.clock.offsetMs = day * DAY;
+        const renewed = await world.refresh(signIn.clientId, refreshToken);
+        if (renewed.status === 200) {
+          token = renewed.body.access_token!;
+          refreshToken = renewed.body.refresh_token!;
+        } else expect(renewed.body.error).toBe("invalid_grant");
         last = await whoamiOverMcp(token);
       }
       world.clock.offsetMs = 0;

@@ -2,7 +2,13 @@
 // The clock is injected: days pass without waiting.
 import { describe, expect, it } from "vitest";
 import type { SavedConfig } from "../../../src/client/config-schema.js";
-import { checkSignInFresh, needsTouch } from "../../../src/client/sign-in-lifetime.js";
+import {
+  canRenew,
+  checkSignInFresh,
+  needsRenewal,
+  needsTouch,
+  RENEW_AHEAD_MS,
+} from "../../../src/client/sign-in-lifetime.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
@@ -22,6 +28,8 @@ function config(
     signedInAt: at(now - signedInDaysAgo * DAY),
     lastUsedAt: at(now - lastUsedDaysAgo * DAY),
     expiresAt: null,
+    refreshToken: null,
+    clientId: null,
   };
 }
 
@@ -49,9 +57,27 @@ describe("a browser sign-in lasts 90 days, or until 30 days unused", () => {
     });
   });
 
-  it("the service's own expiry of the sign-in's token counts too", () => {
+  it("a sign-in saved without a refresh token ends when the service's expiry of its token passes", () => {
     const saved = { ...config("signin", 1, 0, T0), expiresAt: at(T0 - 1) };
     expect(checkSignInFresh(saved, T0).fresh).toBe(false);
+    expect(needsRenewal(saved, T0)).toBe(false);
+  });
+
+  it("with a refresh token, a lapsed access token is renewed rather than the sign-in ended (issue 35 B.12)", () => {
+    const renewable = { ...config("signin", 1, 0, T0), refreshToken: "r", clientId: "c" };
+    const expiring = (inMs: number) => ({ ...renewable, expiresAt: at(T0 + inMs) });
+    expect(checkSignInFresh(expiring(-1), T0).fresh).toBe(true);
+    expect(needsRenewal(expiring(-1), T0)).toBe(true);
+    expect(needsRenewal(expiring(RENEW_AHEAD_MS), T0)).toBe(true);
+    expect(needsRenewal(expiring(RENEW_AHEAD_MS + 1), T0)).toBe(false);
+    expect(canRenew(renewable)).toBe(true);
+    expect(canRenew({ ...renewable, clientId: null })).toBe(false);
+    expect(needsRenewal({ ...expiring(-1), clientId: null }, T0)).toBe(false);
+    expect(canRenew({ ...renewable, kind: "personal" })).toBe(false);
+    // The 90 days and 30 unused still end it, refresh token or not.
+    expect(
+      checkSignInFresh({ ...config("signin", 91, 0, T0), refreshToken: "r", clientId: "c" }, T0).fresh,
+    ).toBe(false);
   });
 
   it("a personal access token carries its own expiry, which the service enforces", () => {

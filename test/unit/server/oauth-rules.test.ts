@@ -150,6 +150,8 @@ describe("the session cookie", () => {
   });
 });
 
+const HOUR = 3_600_000;
+
 describe("classifySignIn: up to 90 days, or until 30 days pass without use", () => {
   const row = { expiresAtMs: 90 * DAY, lastUsedAtMs: 0, endedAtMs: null, tokenExpiresAtMs: 90 * DAY };
   it.each([
@@ -158,6 +160,10 @@ describe("classifySignIn: up to 90 days, or until 30 days pass without use", () 
     [{ lastUsedAtMs: 80 * DAY }, 90 * DAY, "expired"],
     [{ lastUsedAtMs: 80 * DAY }, 89 * DAY, "active"],
     [{ endedAtMs: 1 }, 1, "ended"],
+    // Issue 35 B.12: an hour-long access token runs out long before its sign-in; the two are told apart.
+    [{ tokenExpiresAtMs: HOUR }, HOUR, "token_expired"],
+    [{ tokenExpiresAtMs: HOUR }, HOUR - 1, "active"],
+    [{ tokenExpiresAtMs: HOUR }, 30 * DAY, "idle"],
   ])("%j at %d ms is %s", (change, now, state) => {
     expect(classifySignIn({ ...row, ...change }, now)).toBe(state);
   });

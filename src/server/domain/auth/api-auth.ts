@@ -23,6 +23,8 @@ const SIGN_IN_REASONS = {
   expired: "the browser sign-in has passed its 90 days; run `baton login` to sign in again",
   idle: "the browser sign-in went unused for 30 days; run `baton login` to sign in again",
   ended: "the browser sign-in was ended (disconnected or logged out); run `baton login` to sign in again",
+  token_expired:
+    "the access token has expired (they last an hour): refresh it with the sign-in's refresh token",
 } as const;
 
 /** An MCP client signs in again through its own connector, not with the `baton` command. */

@@ -50,20 +50,22 @@ export async function forgetAccessToken(db: Store, token: string): Promise<void>
   await db.run("DELETE FROM oauth_access_tokens WHERE token_hash = ?", [hashCredential(token)]);
 }
 
-export type SignInState = "active" | "unknown" | "expired" | "idle" | "ended";
+/** `token_expired`: the sign-in lives on, but this hour-long access token is over: the app refreshes it. */
+export type SignInState = "active" | "unknown" | "expired" | "idle" | "ended" | "token_expired";
 
 export type SignInLookup =
   | { state: "active"; grantId: string; user: User }
   | { state: Exclude<SignInState, "active"> };
 
-/** Classifies a sign-in row at `nowMs` (pure): ended, past 90 days, or 30 days without use. */
+/** Classifies a sign-in row at `nowMs` (pure): ended, past 90 days, 30 days without use, or its access token over. */
 export function classifySignIn(
   row: { expiresAtMs: number; lastUsedAtMs: number; endedAtMs: number | null; tokenExpiresAtMs: number },
   nowMs: number,
 ): Exclude<SignInState, "unknown"> {
   if (row.endedAtMs !== null) return "ended";
-  if (row.expiresAtMs <= nowMs || row.tokenExpiresAtMs <= nowMs) return "expired";
+  if (row.expiresAtMs <= nowMs) return "expired";
   if (row.lastUsedAtMs + SIGN_IN_IDLE_MS <= nowMs) return "idle";
+  if (row.tokenExpiresAtMs <= nowMs) return "token_expired";
   return "active";
 }
 
@@ -156,6 +158,13 @@ export async function endSignIn(
   await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]);
   await db.run("DELETE FROM oauth_models WHERE grant_id = ?", [grantId]);
   return true;
+}
+
+/** Ends a grant whether or not its sign-in was recorded yet: the sign-in (if any) and every token of the grant go. */
+export async function endGrant(db: Store, grantId: string, nowMs: number): Promise<void> {
+  if (await endSignIn(db, grantId, nowMs)) return;
+  await db.run("DELETE FROM oauth_access_tokens WHERE grant_id = ?", [grantId]);
+  await db.run("DELETE FROM oauth_models WHERE grant_id = ?", [grantId]);
 }
 
 export interface SignInRow {

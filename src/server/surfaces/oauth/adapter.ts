@@ -15,6 +15,9 @@ export interface AdapterHooks {
   /** Whether a refresh token of this grant may still be used: its sign-in is still in effect. A refresh token whose
    * sign-in has ended, expired or gone unused is read as absent (the client gets `invalid_grant`). */
   mayRefresh(grantId: string): Promise<boolean>;
+  /** A refresh token was presented twice at once and this request lost the race to consume it: a reuse (RFC 9700
+   * section 4.14.2). Ends the grant's sign-in and returns the error the provider answers with (`invalid_grant`). */
+  refreshTokenReused(grantId: string | null): Promise<Error>;
   /** Seals a web client's client_secret at rest (it must be compared in the clear, so it cannot be hashed). */
   secretBox: SecretBox;
 }
@@ -120,11 +123,19 @@ export function createStoreAdapter(db: Store, hooks: AdapterHooks): new (model: 
     }
 
     async consume(id: string): Promise<void> {
-      await db.run("UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ?", [
-        Date.now(),
-        this.model,
-        hashCredential(id),
-      ]);
+      const consumed = await db.run(
+        "UPDATE oauth_models SET consumed_at_ms = ? WHERE model = ? AND id_hash = ? AND consumed_at_ms IS NULL",
+        [Date.now(), this.model, hashCredential(id)],
+      );
+      // The provider checks "already used" before it consumes; two refreshes with one token at once both pass that
+      // check. Only the one whose update took the row goes on: the other is a reuse, and the chain ends.
+      if (consumed.changes === 0 && this.model === "RefreshToken") {
+        const row = (await db.get("SELECT grant_id FROM oauth_models WHERE model = ? AND id_hash = ?", [
+          this.model,
+          hashCredential(id),
+        ])) as { grant_id: string | null } | undefined;
+        throw await hooks.refreshTokenReused(row?.grant_id ?? null);
+      }
     }
 
     async destroy(id: string): Promise<void> {

@@ -8,7 +8,7 @@
 // start-up path.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from "oidc-provider";
-import { endSignIn, recordAccessToken, signInStateOf } from "../../domain/auth/sign-ins.js";
+import { endGrant, endSignIn, recordAccessToken, signInStateOf } from "../../domain/auth/sign-ins.js";
 import { findUserById } from "../../domain/auth/users.js";
 import { createStoreAdapter } from "./adapter.js";
 import { CLIENT_AUTH_METHODS, refuseClient } from "./client-policy.js";
@@ -19,6 +19,7 @@ import { describeAuthorizationServer } from "./metadata.js";
 import { PROVIDER_SESSION_COOKIE } from "./provider-session.js";
 import { requireLiveWebSession } from "./web-session-check.js";
 import {
+  ACCESS_TOKEN_LIFETIME_MS,
   API_SCOPE,
   GRANT_TYPES,
   OAUTH_PATHS,
@@ -57,6 +58,10 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
   const Adapter = createStoreAdapter(deps.db, {
     secretBox: deps.secretBox,
     mayRefresh: async (grantId) => (await signInStateOf(deps.db, grantId, deps.now().getTime())) === "active",
+    async refreshTokenReused(grantId) {
+      if (grantId) await endGrant(deps.db, grantId, deps.now().getTime());
+      return new errors.InvalidGrant("refresh token already used");
+    },
     async onAccessToken(token: string, payload: AdapterPayload) {
       const kind = payload.aud ? resourceKindOf(issuer, String(payload.aud)) : undefined;
       if (!kind || !payload.grantId || !payload.accountId || !payload.clientId) return;
@@ -70,7 +75,10 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
           clientId: payload.clientId,
           clientName,
           resourceKind: kind,
-          expiresAtMs: (payload.exp ?? 0) * 1000,
+          // The token's lifetime on the service's clock, which the API's check reads (the library keeps its own).
+          expiresAtMs:
+            deps.now().getTime() +
+            (payload.exp && payload.iat ? (payload.exp - payload.iat) * 1000 : ACCESS_TOKEN_LIFETIME_MS),
         },
         deps.now().getTime(),
       );
@@ -133,8 +141,8 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
             scope: API_SCOPE,
             audience: indicator,
             accessTokenFormat: "opaque",
-            // Not yet ACCESS_TOKEN_LIFETIME_MS: `baton login` does not refresh yet (issue 35 B.12, unfinished).
-            accessTokenTTL: SECONDS(SIGN_IN_LIFETIME_MS),
+            // An hour; the app renews it with the sign-in's refresh token (`baton` does so on its own: refresh-sign-in.ts).
+            accessTokenTTL: SECONDS(ACCESS_TOKEN_LIFETIME_MS),
           };
         },
       },
@@ -160,7 +168,7 @@ export async function createAuthorizationServer(deps: OAuthDeps): Promise<Author
       ctx.body = renderProviderError(String(out.error ?? "error"), String(out.error_description ?? ""));
     },
     ttl: {
-      AccessToken: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
+      AccessToken: ttl(SECONDS(ACCESS_TOKEN_LIFETIME_MS)),
       AuthorizationCode: ttl(60),
       Grant: ttl(SECONDS(SIGN_IN_LIFETIME_MS)),
       IdToken: ttl(600),
