@@ -156,7 +156,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         notFound: taskNotFound(taskId, workspaceId),
       }),
     revokeToken: async () => {
-      await send({ method: "DELETE", path: API_PATHS.meToken, doing: "signing out" });
+      await sendRenewing({ method: "DELETE", path: API_PATHS.meToken, doing: "signing out" });
     },
     close: () => http.close(),
   };

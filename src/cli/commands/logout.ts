@@ -7,6 +7,9 @@ import { createApiClient } from "../../client/api-client.js";
 import { resolveApiUrl } from "../../client/api-url.js";
 import { deleteConfig, locateConfig, readSavedConfig } from "../../client/config.js";
 import type { SavedConfig } from "../../client/config-schema.js";
+import { renewSavedSignIn } from "../../client/refresh-sign-in.js";
+import { LOGIN_HINT } from "../../client/session.js";
+import { canRenew } from "../../client/sign-in-lifetime.js";
 import { isBatonError } from "../../errors.js";
 import type { CommandContext } from "../context.js";
 import { writeLine } from "../io.js";
@@ -34,13 +37,25 @@ export function declare(command: Command, context: CommandContext): void {
       }
       const what = saved.kind === "signin" ? "the sign-in" : "the access token";
       const apiUrl = resolveApiUrl({ env: io.env, saved: saved.apiUrl });
-      const api = createApiClient({ apiUrl, token: saved.token, log: context.log });
+      // A browser sign-in's access token may be past its hour: renewed once on 401, so the sign-in (and its
+      // refresh token) really ends rather than living on unseen.
+      const api = createApiClient({
+        apiUrl,
+        token: saved.token,
+        log: context.log,
+        ...(canRenew(saved)
+          ? {
+              renewToken: async (refused: string) =>
+                (await renewSavedSignIn({ location, apiUrl, now: Date.now, refused, loginHint: LOGIN_HINT })).token,
+            }
+          : {}),
+      });
       let failure: string | undefined;
       try {
         await api.revokeToken();
       } catch (error) {
-        // An already revoked or expired token (401) is as good as signed out.
-        if (!(isBatonError(error) && error.code === "unauthorised")) {
+        // An already revoked or expired token (401), or a sign-in already ended, is as good as signed out.
+        if (!(isBatonError(error) && (error.code === "unauthorised" || error.code === "not_logged_in"))) {
           failure = isBatonError(error) ? error.message : String(error);
         }
       } finally {

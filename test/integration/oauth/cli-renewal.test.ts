@@ -139,4 +139,25 @@ describe("baton renews a browser sign-in's hour-long access token", () => {
     expect(run.stderr).toContain("baton login");
     expect(() => readFileSync(file)).toThrow(/ENOENT/);
   });
+
+  it("baton logout after the access token's hour ends the whole sign-in: the refresh token stops working too", async () => {
+    const { home, tokens, file } = await signedInHome(50 * 60_000);
+    world.clock.offsetMs = 2 * HOUR;
+    try {
+      const run = await runBaton(["logout"], {
+        stdin: "ignore",
+        env: { BATON_API_URL: world.url, XDG_CONFIG_HOME: join(home, "config"), HOME: home },
+      });
+      outputs.push(run.stdout, run.stderr);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toContain("the sign-in is ended");
+    } finally {
+      world.clock.offsetMs = 0;
+    }
+    expect(() => readFileSync(file)).toThrow(/ENOENT/);
+    // Before, the 401 counted as signed out and the refresh token kept the sign-in alive for 30 more days.
+    const later = await world.refresh(tokens.clientId, tokens.refreshToken);
+    expect(later.body.error, JSON.stringify(later)).toBe("invalid_grant");
+  });
 });
