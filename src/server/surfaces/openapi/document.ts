@@ -109,5 +109,24 @@ export function describeApp(
         },
       }
     : OPENAPI_INFO;
-  return completeOperations(app.getOpenAPI31Document(info) as unknown as Record<string, unknown>);
+  const document = completeOperations(app.getOpenAPI31Document(info) as unknown as Record<string, unknown>);
+  return listener ? dropUnusedSecuritySchemes(document) : document;
+}
+
+/**
+ * A listener's document keeps only the security schemes its own operations name: every listener registers all of
+ * them, and a scheme nothing uses is noise to a reader and a warning to linters (no-unused-components).
+ */
+function dropUnusedSecuritySchemes(document: Record<string, unknown>): Record<string, unknown> {
+  const components = document.components as { securitySchemes?: Record<string, unknown> } | undefined;
+  if (!components?.securitySchemes) return document;
+  const used = new Set<string>();
+  for (const item of Object.values((document.paths ?? {}) as Record<string, Record<string, Operation>>))
+    for (const method of METHODS)
+      for (const requirement of (item[method]?.security ?? []) as Record<string, unknown>[])
+        for (const name of Object.keys(requirement)) used.add(name);
+  components.securitySchemes = Object.fromEntries(
+    Object.entries(components.securitySchemes).filter(([name]) => used.has(name)),
+  );
+  return document;
 }
