@@ -5,24 +5,15 @@
 // validation. Only the person is simulated: a cookie-keeping fetch approves on the approval page as a signed-in
 // browser would (the pages themselves are tested in Chromium under test/browser).
 
-import {
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  refreshAuthorization,
-  UnauthorizedError,
-} from "mcp-sdk-v1/client/auth.js";
+import { refreshAuthorization, UnauthorizedError } from "mcp-sdk-v1/client/auth.js";
 import { Client } from "mcp-sdk-v1/client/index.js";
 import { StreamableHTTPClientTransport } from "mcp-sdk-v1/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "mcp-sdk-v1/shared/auth.js";
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPersonalToken } from "../../../src/server/domain/auth/personal-tokens-store.js";
 import { findUserByEmail } from "../../../src/server/domain/auth/users.js";
 import { type OAuthWorld, OWNER, startOAuthWorld } from "./harness.js";
+import { InMemoryProvider } from "./mcp-sdk-v1-provider.js";
 
 /** A loopback redirect nobody listens on: the browser below stops at the redirect and hands its URL back. */
 const REDIRECT_URI = "http://127.0.0.1:8976/callback";
@@ -57,70 +48,6 @@ async function approveAsBrowser(world: OAuthWorld, start: string, email: string)
   throw new Error("too many redirects");
 }
 
-/** The SDK's OAuthClientProvider, kept in memory as an app would keep it on disk: what the SDK saves is returned
- * unchanged (client information and tokens carry the SDK's `issuer` stamp). */
-class InMemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  discovery: OAuthDiscoveryState | undefined;
-  /** Every authorization URL the SDK sent the browser to, and the code each one came back with. */
-  authorizations: URL[] = [];
-  code = "";
-  constructor(
-    private readonly world: OAuthWorld,
-    private readonly email: string,
-  ) {}
-  get redirectUrl() {
-    return REDIRECT_URI;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    // What a desktop MCP client sends: no application_type (the service takes native as the default).
-    return {
-      client_name: "MCP SDK 1.x test client",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
-    if (scope === "all" || scope === "client") this.client = undefined;
-    if (scope === "all" || scope === "tokens") this.saved = undefined;
-    if (scope === "all" || scope === "verifier") this.verifier = "";
-    if (scope === "all" || scope === "discovery") this.discovery = undefined;
-  }
-  async redirectToAuthorization(authorizationUrl: URL) {
-    this.authorizations.push(authorizationUrl);
-    const back = await approveAsBrowser(this.world, authorizationUrl.toString(), this.email);
-    this.code = back.searchParams.get("code") ?? "";
-  }
-}
-
 describe("third-party OAuth clients against the authorization server and the MCP endpoint", () => {
   let world: OAuthWorld;
   /** The signed-in person's user id, as whoami names it. */
@@ -135,7 +62,10 @@ describe("third-party OAuth clients against the authorization server and the MCP
 
   it("the MCP TypeScript SDK 1.x discovers, registers with scope baton, signs in with PKCE, calls whoami, refreshes, and a reused refresh token is refused", async () => {
     const endpoint = new URL(`${world.url}/v1/mcp`);
-    const provider = new InMemoryProvider(world, OWNER);
+    const provider = new InMemoryProvider(REDIRECT_URI, async (url) => {
+      const back = await approveAsBrowser(world, url.toString(), OWNER);
+      return back.searchParams.get("code") ?? "";
+    });
     // Every request the SDK makes (MCP and OAuth alike go through the transport's fetch), to show what it did.
     const seen: { method: string; path: string; status: number; body?: string }[] = [];
     const recording: typeof fetch = async (input, init) => {
