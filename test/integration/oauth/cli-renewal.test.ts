@@ -5,7 +5,7 @@
 // clock can be moved); the sign-in's tokens come from the real browser flow and are planted in a config file as
 // `baton login` writes it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +27,7 @@ describe("baton renews a browser sign-in's hour-long access token", () => {
     // Canary: no access or refresh token ever reached the terminal.
     for (const secret of secrets) for (const output of outputs) expect(output).not.toContain(secret);
     await world?.close();
+    if (root) await rm(root, { recursive: true, force: true });
   });
 
   let homes = 0;
