@@ -4,7 +4,8 @@
 // after checking the client id, the registered redirect URI and the PKCE S256 challenge), the token endpoint
 // (`POST /oauth/token`, form-encoded: authorization_code with the PKCE verifier checked, refresh_token rotating the
 // refresh token), and `POST /graphql` with a Bearer check. The GraphQL endpoint does not parse GraphQL: it
-// answers by `operationName` (the adapter's operations, src/server/adapters/tracker/linear/wire.ts) from the variables,
+// answers by the operation's name (the adapter's operations, src/server/adapters/tracker/linear/wire.ts; from the
+// document when the body has no `operationName`, as the SDK's client sends none) from the variables,
 // which is enough to hold Linear's semantics (filters, `issue(id:)` by id or identifier, mutations' effects).
 // A rate-limit knob answers RATELIMITED with the reset header, and every request is logged.
 import { createHash, randomBytes } from "node:crypto";
@@ -218,10 +219,14 @@ export class FakeTracker {
   }
 
   private graphql(req: IncomingMessage, body: string, res: ServerResponse) {
-    const { operationName, variables = {} } = JSON.parse(body) as {
-      operationName?: string;
-      variables?: Record<string, unknown>;
-    };
+    const {
+      operationName: named,
+      query = "",
+      variables = {},
+    } = JSON.parse(body) as { operationName?: string; query?: string; variables?: Record<string, unknown> };
+    // GraphQL over HTTP makes `operationName` optional: a document of one operation names it itself, which is
+    // all @linear/sdk's client sends (the document and the variables).
+    const operationName = named ?? /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1];
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const token = bearer ? this.tokens.get(bearer) : undefined;
     const entry: FakeRequest = { method: "POST", path: "/graphql", variables };

@@ -12,12 +12,7 @@ import { createSurface, type ServerEnv } from "../http/surface.js";
 import { errorResponses, jsonContent } from "../openapi/schemas.js";
 import { enqueueDelivery } from "./deliveries.js";
 import type { WebhooksDeps } from "./deps.js";
-import {
-  checkTrackerTimestamp,
-  type Verdict,
-  verifyCodehostSignature,
-  verifyTrackerSignature,
-} from "./verify.js";
+import { type Verdict, verifyCodehostSignature, verifyTrackerSignature } from "./verify.js";
 import {
   CODEHOST_HEADERS,
   REJECTIONS,
@@ -66,7 +61,11 @@ async function readVerified(
       ? new HttpError(401, WEBHOOK_ERRORS.invalidSignature, REASONS[why])
       : invalidRequest(REASONS[why]);
   };
-  const signed: Verdict = scheme.verify(secret, raw, c.req.header(scheme.headers.signature));
+  const signed: Verdict & { fresh?: Verdict } = await scheme.verify(
+    secret,
+    raw,
+    c.req.header(scheme.headers.signature),
+  );
   if (!signed.ok) throw reject(signed.why);
   const event = c.req.header(scheme.headers.event);
   if (!deliveryId || !event || event.length > WEBHOOK_LIMITS.headerChars)
@@ -81,13 +80,8 @@ async function readVerified(
   }
   if (typeof payload !== "object" || payload === null || Array.isArray(payload))
     throw reject(REJECTIONS.notJson, 400);
-  if (source === "tracker") {
-    const fresh = checkTrackerTimestamp(
-      (payload as { webhookTimestamp?: unknown }).webhookTimestamp,
-      deps.now().getTime(),
-    );
-    if (!fresh.ok) throw reject(fresh.why);
-  }
+  // Linear's: the SDK's verdict on the signed webhookTimestamp, applied after the body's own checks as before.
+  if (signed.fresh && !signed.fresh.ok) throw reject(signed.fresh.why);
   return { deliveryId, event, payload: JSON.stringify(payload) };
 }
 

@@ -1,7 +1,8 @@
 // Deciding whether a delivery is the platform's: the signature over the exact raw bytes, compared in constant
-// time, and (for the tracker) the body's timestamp within the replay window. Pure: the clock is passed in.
+// time, and (for the tracker) the body's timestamp within the replay window, both by @linear/sdk's verifier.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { CODEHOST_SIGNATURE_PREFIX, REJECTIONS, type Rejection, WEBHOOK_LIMITS } from "./wire.js";
+import { checkLinearDelivery } from "../../adapters/tracker/linear/webhook-signature.js";
+import { CODEHOST_SIGNATURE_PREFIX, REJECTIONS, type Rejection } from "./wire.js";
 
 export type Verdict = { ok: true } | { ok: false; why: Rejection };
 
@@ -31,19 +32,21 @@ export function verifyCodehostSignature(
     : { ok: false, why: REJECTIONS.badSignature };
 }
 
-/** Linear's scheme: `Linear-Signature: <hex>`. */
-export function verifyTrackerSignature(secret: string, raw: Uint8Array, header: string | undefined): Verdict {
-  if (!header) return { ok: false, why: REJECTIONS.missingSignature };
-  return matches(secret, raw, header) ? { ok: true } : { ok: false, why: REJECTIONS.badSignature };
-}
-
-/** Linear's `webhookTimestamp` (epoch ms) within the window either side of now. */
-export function checkTrackerTimestamp(timestampMs: unknown, nowMs: number): Verdict {
-  if (typeof timestampMs !== "number" || !Number.isFinite(timestampMs))
-    return { ok: false, why: REJECTIONS.staleTimestamp };
-  return Math.abs(nowMs - timestampMs) <= WEBHOOK_LIMITS.trackerTimestampSkewMs
-    ? { ok: true }
-    : { ok: false, why: REJECTIONS.staleTimestamp };
+/**
+ * Linear's scheme, decided by @linear/sdk's verifier: `Linear-Signature: <hex>`, and the signed body's
+ * `webhookTimestamp` within a minute, whose verdict the receiver applies after its own checks of the body.
+ */
+export async function verifyTrackerSignature(
+  secret: string,
+  raw: Uint8Array,
+  header: string | undefined,
+): Promise<Verdict & { fresh: Verdict }> {
+  const stale = { ok: false, why: REJECTIONS.staleTimestamp } as const;
+  if (!header) return { ok: false, why: REJECTIONS.missingSignature, fresh: stale };
+  const check = await checkLinearDelivery(secret, raw, header);
+  if (check === "bad_signature") return { ok: false, why: REJECTIONS.badSignature, fresh: stale };
+  // A body that is not JSON has no timestamp; the receiver refuses it as not_json first.
+  return { ok: true, fresh: check === "verified" ? { ok: true } : stale };
 }
 
 /** Signs like the platforms do (the test fakes and the docs' examples use it). */

@@ -32,8 +32,6 @@ export const TRACKER_HEADERS = {
 export const WEBHOOK_LIMITS = {
   /** A delivery's body; bigger ones are refused (413) before they are read whole. */
   bodyBytes: 1 * MiB,
-  /** Linear's `webhookTimestamp` must be this close to now (replay window). */
-  trackerTimestampSkewMs: 60_000,
   /** A delivery id or event name longer than this is refused as malformed. */
   headerChars: 200,
   /** Objects and arrays inside one another; the platforms' payloads nest about ten deep. */

@@ -1,4 +1,4 @@
-// The tracker port over Linear's GraphQL API. Searches and finds read as the member (their own OAuth token, kept
+// The tracker port over Linear's GraphQL API (through @linear/sdk's client, graphql.ts). Searches and finds read as the member (their own OAuth token, kept
 // sealed when they linked their identity), so they see what Linear lets them see; a claim assigns the issue to
 // them and links the task; the agent's replies are posted with the workspace's own token (the app's actor).
 import type { Logger } from "pino";
@@ -29,6 +29,7 @@ export interface LinearTrackerOptions {
   now: () => Date;
   /** The task's page, linked from the issue on a claim. */
   taskUrl: (workspaceId: string, taskId: string) => string;
+  /** The token endpoint's fetch (OAuth stays ours: the SDK has no OAuth client). */
   fetch?: typeof fetch;
   policy?: Partial<GraphqlPolicy>;
   sleep?: (ms: number) => Promise<void>;
@@ -55,7 +56,6 @@ export function createLinearTracker(options: LinearTrackerOptions): Tracker {
   const doFetch = options.fetch ?? fetch;
   const graphql = createGraphqlClient({
     apiUrl: settings.apiUrl,
-    fetch: doFetch,
     now,
     ...(options.policy ? { policy: options.policy } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),

@@ -1,12 +1,15 @@
-// One GraphQL client for Linear over Node's fetch: POST `<apiUrl>/graphql` with `Authorization: Bearer <token>`,
-// retried (p-retry) on dropped connections, 5xx and rate limiting (decideRetry), and GraphQL `errors` turned into
-// a TrackerApiError naming the operation and Linear's message. The token is a header only, never in a message.
+// Linear's GraphQL API through @linear/sdk's LinearClient: its client sends our documents (queries.ts, which
+// select just the fields the port maps, in one request) with the member's or the app's bearer token and parses
+// Linear's refusals into LinearError. Around it stays what the SDK leaves to its caller: one attempt's time limit,
+// another try (p-retry) on a dropped connection, a 5xx or a rate limit worth waiting out (decideRetry), and a
+// TrackerApiError naming the operation and Linear's message. The token is a header only, never in a message.
 import { setTimeout as sleep } from "node:timers/promises";
 import pRetry, { AbortError } from "p-retry";
-import { z } from "zod";
+import type { z } from "zod";
 import { TrackerApiError } from "./errors.js";
-import { decideRetry } from "./rate-limit.js";
-import { LINEAR_PATHS } from "./wire.js";
+import { decideRetry, type RetryDecision } from "./rate-limit.js";
+import { type LinearError, loadLinearSdk } from "./sdk.js";
+import { LINEAR_PATHS, LINEAR_RATE_LIMIT } from "./wire.js";
 
 export interface GraphqlPolicy {
   /** Further attempts after the first. */
@@ -28,7 +31,6 @@ export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = {
 
 export interface GraphqlClientOptions {
   apiUrl: string;
-  fetch?: typeof fetch;
   now?: () => Date;
   policy?: Partial<GraphqlPolicy>;
   /** Waits out a rate limit; tests may shorten it. */
@@ -37,92 +39,82 @@ export interface GraphqlClientOptions {
 
 export interface GraphqlRequest<T> {
   operationName: string;
+  /** One operation, named `operationName` (the SDK's client sends the document and variables only). */
   query: string;
   variables?: Record<string, unknown>;
   /** The `data` the operation must answer. */
   data: z.ZodType<T>;
 }
 
-const GraphqlAnswer = z.object({
-  data: z.unknown().optional(),
-  errors: z
-    .array(
-      z.object({
-        message: z.string(),
-        extensions: z.object({ code: z.string().optional() }).passthrough().optional(),
-      }),
-    )
-    .optional(),
-});
-
 export type GraphqlClient = <T>(token: string, request: GraphqlRequest<T>) => Promise<T>;
 
+/** What LinearError keeps of Linear's raw errors: `extensions.code` is Linear's, not in the SDK's types. */
+type RawErrors = { message?: string; extensions?: { code?: string } }[] | undefined;
+
 export function createGraphqlClient(options: GraphqlClientOptions): GraphqlClient {
-  const doFetch = options.fetch ?? fetch;
   const now = options.now ?? (() => new Date());
   const pause = options.sleep ?? ((ms: number) => sleep(ms));
   const policy = { ...DEFAULT_GRAPHQL_POLICY, ...options.policy };
-  const url = `${options.apiUrl}${LINEAR_PATHS.graphql}`;
+  const apiUrl = `${options.apiUrl}${LINEAR_PATHS.graphql}`;
 
   return async <T>(token: string, request: GraphqlRequest<T>): Promise<T> => {
+    const sdk = await loadLinearSdk();
     const doing = `the tracker's ${request.operationName}`;
+    /** Linear's refusal as our error, with whether and when to try again. */
+    const refusal = (error: LinearError): Error => {
+      const raw = error.raw?.response;
+      const codes = ((raw?.errors as RawErrors) ?? []).flatMap((e) => e.extensions?.code ?? []);
+      // The SDK's own verdict (extensions.type `ratelimited`, or a 429) counts as Linear's code does.
+      if (error instanceof sdk.RatelimitedLinearError) codes.push(LINEAR_RATE_LIMIT.errorCode);
+      const decision = decideRetry(
+        {
+          status: error.status,
+          errorCodes: codes,
+          header: (name) => raw?.headers?.get(name) ?? null,
+          nowMs: now().getTime(),
+        },
+        policy.maxRateLimitWaitMs,
+      );
+      const messages = error.errors?.map((e) => e.message) ?? [];
+      const what = messages.length > 0 ? messages.join("; ") : `HTTP ${error.status}`;
+      const wait =
+        decision.rateLimited && !decision.retry
+          ? ` (rate limited for ${Math.ceil((decision.waitMs ?? 0) / 1000)} s more; try again later)`
+          : "";
+      const failure = new TrackerApiError(`${doing} failed: ${what}${wait}`, {
+        status: error.status,
+        trackerCode: codes[0],
+      });
+      return retryable(failure, decision);
+    };
     const attempt = async (): Promise<T> => {
-      let response: Response;
+      let client: InstanceType<typeof sdk.LinearClient>;
       try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${token}`,
-            "content-type": "application/json",
-            accept: "application/json",
-          },
-          body: JSON.stringify({
-            operationName: request.operationName,
-            query: request.query,
-            variables: request.variables ?? {},
-          }),
-          signal: AbortSignal.timeout(policy.attemptTimeoutMs),
-        });
+        const signal = AbortSignal.timeout(policy.attemptTimeoutMs);
+        client = new sdk.LinearClient({ accessToken: token, apiUrl, signal });
       } catch (error) {
+        // The SDK refuses an http: URL other than loopback's.
+        const why = error instanceof Error ? error.message : String(error);
+        throw new AbortError(new TrackerApiError(`${doing} failed: ${why}`, { code: "not_configured" }));
+      }
+      let data: unknown;
+      try {
+        ({ data } = await client.client.rawRequest(request.query, request.variables ?? {}));
+      } catch (error) {
+        if (error instanceof sdk.LinearError) throw refusal(error);
         throw retryable(
           new TrackerApiError(`${doing} failed: ${options.apiUrl} cannot be reached`, { cause: error }),
-          decideRetry({ status: undefined, errorCodes: [], header: () => null, nowMs: now().getTime() }, 0),
+          { retry: true, rateLimited: false, waitMs: 0 },
         );
       }
-      const parsed = GraphqlAnswer.safeParse(await response.json().catch(() => undefined));
-      const errors = parsed.success ? (parsed.data.errors ?? []) : [];
-      const codes = errors.flatMap((e) => (e.extensions?.code ? [e.extensions.code] : []));
-      if (!response.ok || errors.length > 0 || !parsed.success) {
-        const decision = decideRetry(
-          {
-            status: response.status,
-            errorCodes: codes,
-            header: (n) => response.headers.get(n),
-            nowMs: now().getTime(),
-          },
-          policy.maxRateLimitWaitMs,
-        );
-        const what = errors.length > 0 ? errors.map((e) => e.message).join("; ") : `HTTP ${response.status}`;
-        const wait =
-          decision.rateLimited && !decision.retry
-            ? ` (rate limited for ${Math.ceil((decision.waitMs ?? 0) / 1000)} s more; try again later)`
-            : "";
-        throw retryable(
-          new TrackerApiError(`${doing} failed: ${what}${wait}`, {
-            status: response.status,
-            trackerCode: codes[0],
-          }),
-          decision,
-        );
-      }
-      const data = request.data.safeParse(parsed.data.data);
-      if (!data.success)
+      const parsed = request.data.safeParse(data);
+      if (!parsed.success)
         throw new AbortError(
           new TrackerApiError(`${doing} failed: the tracker's answer is not what the operation asks for`, {
-            status: response.status,
+            status: 200,
           }),
         );
-      return data.data;
+      return parsed.data;
     };
     try {
       return await pRetry(attempt, {
@@ -144,7 +136,7 @@ export function createGraphqlClient(options: GraphqlClientOptions): GraphqlClien
 
 type RetryableFailure = TrackerApiError & { waitMs?: number };
 
-function retryable(error: TrackerApiError, decision: ReturnType<typeof decideRetry>): Error {
+function retryable(error: TrackerApiError, decision: RetryDecision): Error {
   if (!decision.retry) return new AbortError(error);
   // A rate limit's own wait replaces the back-off's, which p-retry adds after this.
   return Object.assign(error, { waitMs: decision.rateLimited ? decision.waitMs : 0 });

@@ -1,5 +1,7 @@
-// The GraphQL documents the adapter sends to Linear, and the zod shape of each answer's `data`. Field names are
-// Linear's public schema (Issue, IssueFilter, issueUpdate, attachmentLinkURL, commentCreate, viewer).
+// The GraphQL documents the adapter sends to Linear through @linear/sdk's client, and the zod shape of each answer's
+// `data`. Field names are Linear's public schema (Issue, IssueFilter, issueUpdate, attachmentLinkURL, commentCreate,
+// viewer); the search filter is typed by the SDK's IssueFilter (a type only: nothing of the SDK loads with it).
+import type { LinearDocument } from "@linear/sdk";
 import { z } from "zod";
 import { LINEAR_CLOSED_STATE_TYPES, LINEAR_OPERATIONS } from "./wire.js";
 
@@ -38,7 +40,7 @@ export const SEARCH_ISSUES = {
 };
 
 /** Open (not completed or canceled), assigned to `identity` or to no one, the title containing `q` in any case. */
-export function searchFilter(identity: string, q: string | null): Record<string, unknown> {
+export function searchFilter(identity: string, q: string | null): LinearDocument.IssueFilter {
   return {
     state: { type: { nin: [...LINEAR_CLOSED_STATE_TYPES] } },
     or: [{ assignee: { id: { eq: identity } } }, { assignee: { null: true } }],

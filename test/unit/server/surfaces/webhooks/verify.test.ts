@@ -1,9 +1,8 @@
-// The signature and timestamp rules as pure functions over bytes and a clock: GitHub's `sha256=<hex>` and
-// Linear's bare hex HMAC-SHA256 of the raw body, and Linear's 60-second replay window.
+// The signature and timestamp rules over bytes and a clock: GitHub's `sha256=<hex>`, and Linear's bare hex
+// HMAC-SHA256 of the raw body and 60-second replay window, as @linear/sdk's own verifier decides them.
 import { createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  checkTrackerTimestamp,
   verifyCodehostSignature,
   verifyTrackerSignature,
 } from "../../../../../src/server/surfaces/webhooks/verify.js";
@@ -39,33 +38,53 @@ describe("X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>", () => 
   });
 });
 
-describe("Linear-Signature: <hex HMAC-SHA256 of the raw body>", () => {
+describe("Linear-Signature: <hex HMAC-SHA256 of the raw body>, by @linear/sdk's verifier", () => {
+  const body = (timestamp: unknown) =>
+    new TextEncoder().encode(JSON.stringify({ action: "update", webhookTimestamp: timestamp }));
+  const signed = body(Date.now());
+  const right = createHmac("sha256", SECRET).update(signed).digest("hex");
   it.each([
-    ["the right signature", hex, { ok: true }],
+    ["the right signature", right, { ok: true }],
     ["absent", undefined, { ok: false, why: "missing_signature" }],
-    ["GitHub's prefix", `sha256=${hex}`, { ok: false, why: "bad_signature" }],
+    ["GitHub's prefix", `sha256=${right}`, { ok: false, why: "bad_signature" }],
     [
       "another secret's",
-      createHmac("sha256", "other").update(BODY).digest("hex"),
+      createHmac("sha256", "other").update(signed).digest("hex"),
       { ok: false, why: "bad_signature" },
     ],
-  ])("%s", (_case, header, verdict) => {
-    expect(verifyTrackerSignature(SECRET, BODY, header)).toEqual(verdict);
+    ["of other bytes", hex, { ok: false, why: "bad_signature" }],
+  ])("%s", async (_case, header, verdict) => {
+    expect(await verifyTrackerSignature(SECRET, signed, header)).toMatchObject(verdict);
   });
-});
 
-describe("webhookTimestamp within 60 s of now", () => {
-  const now = 1_764_151_500_000;
-  it.each([
-    ["now", now, true],
-    ["60 s ago", now - 60_000, true],
-    ["60 s ahead", now + 60_000, true],
-    ["60.001 s ago", now - 60_001, false],
-    ["60.001 s ahead", now + 60_001, false],
-    ["seconds, not milliseconds", Math.floor(now / 1000), false],
-    ["a string", String(now), false],
-    ["absent", undefined, false],
-  ])("%s: %s", (_case, timestamp, ok) => {
-    expect(checkTrackerTimestamp(timestamp, now).ok).toBe(ok);
+  it("a signed body that is not JSON passes the signature; the receiver refuses it as not_json", async () => {
+    const notJson = new TextEncoder().encode("not json");
+    const signature = createHmac("sha256", SECRET).update(notJson).digest("hex");
+    expect(await verifyTrackerSignature(SECRET, notJson, signature)).toMatchObject({ ok: true });
+  });
+
+  describe("webhookTimestamp within 60 s of now (the SDK reads Date.now(): the clock is set)", () => {
+    const now = 1_764_151_500_000;
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(now);
+    });
+    afterEach(() => vi.useRealTimers());
+    it.each([
+      ["now", now, true],
+      ["60 s ago", now - 60_000, true],
+      ["60 s ahead", now + 60_000, true],
+      ["60.001 s ago", now - 60_001, false],
+      ["60.001 s ahead", now + 60_001, false],
+      ["seconds, not milliseconds", Math.floor(now / 1000), false],
+      ["a string", String(now), false],
+      ["absent", undefined, false],
+    ])("%s: %s", async (_case, timestamp, fresh) => {
+      const raw = body(timestamp);
+      const signature = createHmac("sha256", SECRET).update(raw).digest("hex");
+      const verdict = await verifyTrackerSignature(SECRET, raw, signature);
+      expect(verdict.ok).toBe(true);
+      expect(verdict.fresh).toEqual(fresh ? { ok: true } : { ok: false, why: "stale_timestamp" });
+    });
   });
 });
