@@ -5,6 +5,7 @@
 // (app-jwt.ts); installation tokens live in one cache per adapter, kept until five minutes before they expire,
 // and auth-app makes concurrent askers share one request. Each request has a timeout and counts as a network
 // failure past it. Only 5xx and network failures are retried: other answers go back to the caller.
+import type { ThrottlingOptions } from "@octokit/plugin-throttling";
 import type { Logger } from "pino";
 import type { CodehostAppSettings } from "../../integrations/settings.js";
 import type { InstallationToken } from "../app-api.js";
@@ -18,6 +19,14 @@ const MAX_RATE_LIMIT_WAITS = 3;
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** Every 4xx goes back to the caller, which knows what a 404 or 422 means for its route. */
 const NOT_RETRIED = Array.from({ length: 100 }, (_, i) => 400 + i);
+/**
+ * Throttling's queues for writes (1 s apart), notifying writes (3 s) and searches (2 s), unpaced: the service
+ * waits when GitHub says so (primary and secondary limits) and does not space its calls ahead of time, as before
+ * Octokit (docs/integrations.md). Dropping the three options turns Octokit's spacing on.
+ */
+const UNPACED = {
+  key: () => ({ schedule: (_options: unknown, job: () => Promise<unknown>) => job() }),
+} as unknown as NonNullable<Extract<ThrottlingOptions, { onRateLimit: unknown }>["write"]>;
 
 export interface ClientOptions {
   settings: CodehostAppSettings;
@@ -134,9 +143,15 @@ export async function createGithubClient(options: ClientOptions): Promise<Github
       error: (message: string) => logger.error(message),
     },
     retry: { doNotRetry: NOT_RETRIED, retryAfterBaseValue: options.retryMinTimeoutMs ?? 500 },
-    throttle: { onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") },
+    throttle: {
+      onRateLimit: onLimit("primary"),
+      onSecondaryRateLimit: onLimit("secondary"),
+      write: UNPACED,
+      notifications: UNPACED,
+      search: UNPACED,
+    },
   };
-  // `id` keys throttling's queues: one installation's writes never wait behind another's.
+  // `id` keys throttling's queues (at most 10 calls at once per installation, one token request at a time).
   const make = (id: string, auth: unknown, authStrategy?: typeof createAppAuth) => {
     const octokit = new Github({
       ...base,

@@ -56,8 +56,8 @@ export function rateLimitError(answer: Answer, nowMs: number): CodehostError | u
 export function codehostErrorOf(error: unknown, what: string): CodehostError {
   if (error instanceof CodehostError) return error;
   if (!isRequestError(error) || !error.response || error.status >= 500) {
-    const cause =
-      (error as Error).cause instanceof Error ? ((error as Error).cause as Error) : (error as Error);
+    const thrown = error instanceof Error ? error : new Error(String(error));
+    const cause = thrown.cause instanceof Error ? thrown.cause : thrown;
     const reason =
       isRequestError(error) && error.response
         ? `answered ${error.status}`
