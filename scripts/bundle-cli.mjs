@@ -175,7 +175,9 @@ export async function bundleCli(root) {
       ),
       outdir,
       // Native add-ons (optional ones: ssh2's crypto binding, cpu-features) stay runtime require()s that may fail.
-      external: ["*.node", "cpu-features"],
+      // Octokit stays a runtime import() too: only the GitHub adapter's first call loads it, and the throwaway
+      // service talks to the local code host, so bundling it would only make every run parse it.
+      external: ["*.node", "cpu-features", "@octokit/*"],
     }),
     build({
       ...commonJs,

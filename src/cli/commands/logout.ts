@@ -46,7 +46,8 @@ export function declare(command: Command, context: CommandContext): void {
         ...(canRenew(saved)
           ? {
               renewToken: async (refused: string) =>
-                (await renewSavedSignIn({ location, apiUrl, now: Date.now, refused, loginHint: LOGIN_HINT })).token,
+                (await renewSavedSignIn({ location, apiUrl, now: Date.now, refused, loginHint: LOGIN_HINT }))
+                  .token,
             }
           : {}),
       });

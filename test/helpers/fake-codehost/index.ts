@@ -128,7 +128,8 @@ export async function startFakeCodehost(
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(FAKE_API_PREFIX.length);
-    const bearer = /^(?:Bearer|token) (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    // The scheme is case-insensitive (RFC 9110), as GitHub reads it: auth-app sends `bearer <JWT>`.
+    const bearer = /^(?:Bearer|token) (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
     const isApp = path.startsWith("/app/");
     const auth = !bearer ? "none" : isApp ? "jwt" : "token";
     const text = await readBody(req);

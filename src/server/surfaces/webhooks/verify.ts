@@ -1,5 +1,8 @@
 // Deciding whether a delivery is the platform's: the signature over the exact raw bytes, compared in constant
 // time, and (for the tracker) the body's timestamp within the replay window, both by @linear/sdk's verifier.
+// The code host's signature stays ours, not @octokit/webhooks' verify: it checks a string body and compares the
+// header as text, so an upper-case hex signature and a body signed over bytes that are not UTF-8 would be refused
+// where the receiver accepts them (test/unit/server/surfaces/webhooks/verify.test.ts).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { checkLinearDelivery } from "../../adapters/tracker/linear/webhook-signature.js";
 import { CODEHOST_SIGNATURE_PREFIX, REJECTIONS, type Rejection } from "./wire.js";

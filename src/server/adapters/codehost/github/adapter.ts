@@ -8,14 +8,12 @@ import type { CodehostAppSettings } from "../../integrations/settings.js";
 import type { CodehostAppApi } from "../app-api.js";
 import { installationOfRepo } from "../installations.js";
 import { type Codehost, CodehostError } from "../port.js";
-import { signAppJwt } from "./app-jwt.js";
-import { createInstallationTokens } from "./installation-tokens.js";
+import { createGithubClient, type GithubClient } from "./client.js";
+import { codehostErrorOf, hasNextPage, readData, settle, statusOf } from "./errors.js";
 import { createGithubIssues } from "./issues.js";
 import { createGithubPulls } from "./pulls.js";
-import { createRestClient, nextPageOf, readAnswer } from "./rest.js";
 import { InstallationReposSchema, InstallationSchema } from "./schemas.js";
 import { listUserInstallations } from "./user-installations.js";
-import { GITHUB_ROUTES } from "./wire.js";
 
 export interface GithubCodehostOptions {
   db: Store;
@@ -25,7 +23,7 @@ export interface GithubCodehostOptions {
   fetch?: typeof fetch | undefined;
   /** The longest wait under a rate limit before a call fails saying when to try again (default 60 s). */
   maxWaitMs?: number | undefined;
-  /** Pause before the first retry of a network failure or 5xx (default 500 ms, doubling). */
+  /** Pause before the first retry of a network failure or 5xx (default 500 ms; the n-th retry waits n² times it). */
   retryMinTimeoutMs?: number | undefined;
   /** Each request's timeout (default 30 s); one that times out is retried as a network failure. */
   timeoutMs?: number | undefined;
@@ -41,19 +39,16 @@ export function tokenDestinationsOf(settings: Pick<CodehostAppSettings, "webUrl"
 }
 
 export function createGithubCodehost(options: GithubCodehostOptions): Codehost & CodehostAppApi {
-  const { db, settings, now } = options;
-  const rest = createRestClient({
-    apiUrl: settings.apiUrl,
-    logger: options.logger,
-    now,
-    fetch: options.fetch,
-    maxWaitMs: options.maxWaitMs,
-    retryMinTimeoutMs: options.retryMinTimeoutMs,
-    timeoutMs: options.timeoutMs,
-  });
-  const appJwt = () =>
-    signAppJwt({ appId: settings.appId, privateKeyPem: settings.privateKeyPem, now: now() });
-  const tokens = createInstallationTokens({ rest, appJwt, now });
+  const { db, settings } = options;
+  // Octokit loads on the first call, not when the service is composed (nor ever in `baton` or a client bundle).
+  let loading: Promise<GithubClient> | undefined;
+  const client = () => {
+    loading ??= createGithubClient(options).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
   const installationOf = async (workspaceId: string, repo: string): Promise<string> => {
     const installation = await installationOfRepo(db, workspaceId, repo);
     if (!installation)
@@ -62,8 +57,8 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
       );
     return installation.installationId;
   };
-  const tokenFor = async (workspaceId: string, repo: string) =>
-    (await tokens.get(await installationOf(workspaceId, repo))).token;
+  const octokitFor = async (workspaceId: string, repo: string) =>
+    (await client()).installation(await installationOf(workspaceId, repo));
 
   return {
     kind: "github",
@@ -71,41 +66,50 @@ export function createGithubCodehost(options: GithubCodehostOptions): Codehost &
     async gitUrl(_workspaceId, repo) {
       return `${settings.webUrl}/${repo}.git`;
     },
-    ...createGithubPulls({ rest, tokenFor }),
-    ...createGithubIssues({ rest, tokenFor, db, installationOf }),
+    ...createGithubPulls({ octokitFor }),
+    ...createGithubIssues({ octokitFor, db, installationOf }),
     async getInstallation(installationId) {
-      const answer = await rest.request({
-        path: GITHUB_ROUTES.installation(installationId),
-        token: appJwt(),
-      });
+      const what = `read installation ${installationId}`;
+      const { app } = await client();
+      const answer = await settle(
+        what,
+        () => app.rest.apps.getInstallation({ installation_id: Number(installationId) }),
+        [404],
+      );
       if (answer.status === 404)
         throw new CodehostError(`the App has no installation ${installationId}; install it again`);
-      const installation = readAnswer(
-        InstallationSchema,
-        answer,
-        [200],
-        `read installation ${installationId}`,
-      );
+      const installation = readData(InstallationSchema, answer.data, what);
       return { id: String(installation.id), accountLogin: installation.account?.login ?? "" };
     },
     async listInstallationRepos(installationId) {
-      const token = (await tokens.get(installationId)).token;
+      const what = `list the repositories of installation ${installationId}`;
+      const octokit = (await client()).installation(installationId);
       const repos: string[] = [];
-      let path: string | undefined = `${GITHUB_ROUTES.installationRepos}?per_page=100`;
-      while (path) {
-        const answer = await rest.request({ path, token });
-        const page = readAnswer(
-          InstallationReposSchema,
-          answer,
-          [200],
-          `list the repositories of installation ${installationId}`,
+      for (let page = 1, more = true; more; page++) {
+        const answer = await settle(what, () =>
+          octokit.rest.apps.listReposAccessibleToInstallation({
+            per_page: 100,
+            ...(page > 1 ? { page } : {}),
+          }),
         );
-        repos.push(...page.repositories.map((r) => r.full_name));
-        path = nextPageOf(answer.headers.get("link"));
+        repos.push(
+          ...readData(InstallationReposSchema, answer.data, what).repositories.map((r) => r.full_name),
+        );
+        more = hasNextPage(answer.headers.link);
       }
       return repos;
     },
-    listUserInstallations: (code) => listUserInstallations({ settings, rest, fetch: options.fetch }, code),
-    installationToken: (installationId) => tokens.get(installationId),
+    listUserInstallations: async (code) => listUserInstallations(await client(), code),
+    async installationToken(installationId) {
+      try {
+        return await (await client()).installationToken(installationId);
+      } catch (error) {
+        if (statusOf(error) === 404)
+          throw new CodehostError(
+            `the App has no installation ${installationId}; install it again from /install/codehost`,
+          );
+        throw codehostErrorOf(error, `make a token for installation ${installationId}`);
+      }
+    },
   };
 }

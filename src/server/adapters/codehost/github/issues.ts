@@ -4,10 +4,9 @@
 // "in progress" is the service's own record: a task of the workspace started from that issue.
 import type { Store } from "../../../store/store.js";
 import type { Codehost, CodehostIssue } from "../port.js";
-import type { RepoAccess } from "./pulls.js";
-import { expectStatus, readAnswer } from "./rest.js";
+import { readData, settle } from "./errors.js";
+import { ownerRepo, type RepoAccess } from "./pulls.js";
 import { type GithubIssue, IssueSchema, SearchIssuesSchema } from "./schemas.js";
-import { GITHUB_ROUTES } from "./wire.js";
 
 const SEARCH_PAGE = 100;
 
@@ -26,7 +25,7 @@ export function claimCommentOf(taskId: string): string {
 export function createGithubIssues(
   access: RepoAccess & { db: Store; installationOf(workspaceId: string, repo: string): Promise<string> },
 ): Pick<Codehost, "searchIssues" | "findIssue" | "claimIssue" | "postComment"> {
-  const { rest, db } = access;
+  const { db } = access;
   const inProgress = async (workspaceId: string, repo: string, number: number) =>
     (await db.get("SELECT 1 FROM tasks WHERE workspace_id = ? AND repo = ? AND ticket_number = ? LIMIT 1", [
       workspaceId,
@@ -55,13 +54,11 @@ export function createGithubIssues(
       }
       const found: CodehostIssue[] = [];
       for (const group of byInstallation.values()) {
-        const token = await access.tokenFor(workspaceId, group[0]!);
-        const answer = await rest.request({
-          path: GITHUB_ROUTES.searchIssues,
-          token,
-          query: { q: searchQueryOf(q, group), per_page: String(SEARCH_PAGE) },
-        });
-        const { items } = readAnswer(SearchIssuesSchema, answer, [200], "search issues");
+        const octokit = await access.octokitFor(workspaceId, group[0]!);
+        const answer = await settle("search issues", () =>
+          octokit.rest.search.issuesAndPullRequests({ q: searchQueryOf(q, group), per_page: SEARCH_PAGE }),
+        );
+        const { items } = readData(SearchIssuesSchema, answer.data, "search issues");
         for (const item of items) {
           // The member's terms may carry qualifiers of their own (`org:`, `repo:`): only the asked repositories
           // count, named as the workspace names them.
@@ -77,33 +74,16 @@ export function createGithubIssues(
       return found.slice(0, limit);
     },
     async findIssue({ workspaceId, repo, number }) {
-      const token = await access.tokenFor(workspaceId, repo);
-      const answer = await rest.request({ path: GITHUB_ROUTES.issue(repo, number), token });
-      if (answer.status === 404 || answer.status === 410) return undefined;
-      return toIssue(
-        workspaceId,
-        readAnswer(IssueSchema, answer, [200], `read issue ${number} of ${repo}`),
-        repo,
-      );
+      const answer = await readIssue(workspaceId, repo, number, [404, 410]);
+      if (answer === undefined) return undefined;
+      return toIssue(workspaceId, answer, repo);
     },
     async claimIssue({ workspaceId, repo, number, login, taskId }) {
-      const token = await access.tokenFor(workspaceId, repo);
-      const issue = readAnswer(
-        IssueSchema,
-        await rest.request({ path: GITHUB_ROUTES.issue(repo, number), token }),
-        [200],
-        `read issue ${number} of ${repo}`,
-      );
+      const issue = (await readIssue(workspaceId, repo, number, []))!;
+      const octokit = await access.octokitFor(workspaceId, repo);
       if (!issue.assignee)
-        expectStatus(
-          await rest.request({
-            method: "POST",
-            path: GITHUB_ROUTES.assignees(repo, number),
-            token,
-            body: { assignees: [login] },
-          }),
-          [201],
-          `assign issue ${number} of ${repo} to ${login}`,
+        await settle(`assign issue ${number} of ${repo} to ${login}`, () =>
+          octokit.rest.issues.addAssignees({ ...ownerRepo(repo), issue_number: number, assignees: [login] }),
         );
       await postComment(workspaceId, repo, number, claimCommentOf(taskId));
     },
@@ -112,17 +92,21 @@ export function createGithubIssues(
     },
   };
 
+  async function readIssue(workspaceId: string, repo: string, number: number, gone: readonly number[]) {
+    const what = `read issue ${number} of ${repo}`;
+    const octokit = await access.octokitFor(workspaceId, repo);
+    const answer = await settle(
+      what,
+      () => octokit.rest.issues.get({ ...ownerRepo(repo), issue_number: number }),
+      gone,
+    );
+    return gone.includes(answer.status) ? undefined : readData(IssueSchema, answer.data, what);
+  }
+
   async function postComment(workspaceId: string, repo: string, number: number, body: string) {
-    const token = await access.tokenFor(workspaceId, repo);
-    expectStatus(
-      await rest.request({
-        method: "POST",
-        path: GITHUB_ROUTES.comments(repo, number),
-        token,
-        body: { body },
-      }),
-      [201],
-      `comment on issue ${number} of ${repo}`,
+    const octokit = await access.octokitFor(workspaceId, repo);
+    await settle(`comment on issue ${number} of ${repo}`, () =>
+      octokit.rest.issues.createComment({ ...ownerRepo(repo), issue_number: number, body }),
     );
   }
 }

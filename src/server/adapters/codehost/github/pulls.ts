@@ -1,8 +1,9 @@
-// The port's pull-request and file methods over GitHub's REST API, each with the token of the installation that
-// gives the workspace the repository.
+// The port's pull-request and file methods over GitHub's REST API (Octokit's REST methods), each as the
+// installation that gives the workspace the repository.
 import type { Codehost, OpenedPullRequest } from "../port.js";
 import { CodehostError } from "../port.js";
-import { expectStatus, type RestClient, readAnswer } from "./rest.js";
+import type { GithubOctokit } from "./client.js";
+import { readData, settle } from "./errors.js";
 import {
   GraphqlAnswerSchema,
   PullListSchema,
@@ -10,13 +11,18 @@ import {
   RepoSchema,
   ValidationErrorSchema,
 } from "./schemas.js";
-import { GITHUB_DRAFT_MUTATIONS, GITHUB_RAW_MEDIA_TYPE, GITHUB_ROUTES } from "./wire.js";
+import { GITHUB_DRAFT_MUTATIONS, GITHUB_RAW_MEDIA_TYPE } from "./wire.js";
 
 export interface RepoAccess {
-  rest: RestClient;
-  /** The installation token for the workspace's repository (a CodehostError when no installation gives it). */
-  tokenFor(workspaceId: string, repo: string): Promise<string>;
+  /** Octokit as the installation that gives the workspace the repository (a CodehostError when none does). */
+  octokitFor(workspaceId: string, repo: string): Promise<GithubOctokit>;
 }
+
+/** `acme/web` → `{owner: "acme", repo: "web"}`, Octokit's parameters. */
+export const ownerRepo = (repo: string) => {
+  const [owner = "", name = ""] = repo.split("/");
+  return { owner, repo: name };
+};
 
 const toOpened = (pull: {
   number: number;
@@ -42,107 +48,118 @@ function validationText(body: unknown): string {
 export function createGithubPulls(
   access: RepoAccess,
 ): Pick<Codehost, "openPullRequest" | "isMerged" | "readDefaultBranchFile"> {
-  const { rest } = access;
   return {
     async openPullRequest({ workspaceId, repo, branch, title, taskId, body, draft }) {
-      const token = await access.tokenFor(workspaceId, repo);
-      const info = readAnswer(
+      const octokit = await access.octokitFor(workspaceId, repo);
+      const info = readData(
         RepoSchema,
-        await rest.request({ path: GITHUB_ROUTES.repo(repo), token }),
-        [200],
+        (await settle(`read ${repo}`, () => octokit.rest.repos.get(ownerRepo(repo)))).data,
         `read ${repo}`,
       );
-      const created = await rest.request({
-        method: "POST",
-        path: GITHUB_ROUTES.pulls(repo),
-        token,
-        body: {
-          title,
-          head: branch,
-          base: info.default_branch,
-          body: body ?? `Opened by Baton for task ${taskId}.`,
-          draft: draft ?? false,
-        },
-      });
-      if (created.status === 201)
-        return toOpened(readAnswer(PullSchema, created, [201], `open a pull request on ${repo}`));
-      if (created.status !== 422) expectStatus(created, [201], `open a pull request on ${repo}`);
+      const opening = `open a pull request on ${repo}`;
+      const created = await settle(
+        opening,
+        () =>
+          octokit.rest.pulls.create({
+            ...ownerRepo(repo),
+            title,
+            head: branch,
+            base: info.default_branch,
+            body: body ?? `Opened by Baton for task ${taskId}.`,
+            draft: draft ?? false,
+          }),
+        [422],
+      );
+      if (created.status !== 422) return toOpened(readData(PullSchema, created.data, opening));
       // 422: the pull request exists already (a retried turn), or the branch is not there.
-      const owner = repo.split("/")[0]!;
-      const listed = readAnswer(
+      const listing = `list the pull requests of ${repo}`;
+      const listed = readData(
         PullListSchema,
-        await rest.request({
-          path: GITHUB_ROUTES.pulls(repo),
-          token,
-          query: { head: `${owner}:${branch}`, state: "all" },
-        }),
-        [200],
-        `list the pull requests of ${repo}`,
+        (
+          await settle(listing, () =>
+            octokit.rest.pulls.list({
+              ...ownerRepo(repo),
+              head: `${ownerRepo(repo).owner}:${branch}`,
+              state: "all",
+            }),
+          )
+        ).data,
+        listing,
       );
       const existing = listed[0];
       if (existing) {
         // A later turn's request updates what it says: title and body through REST, the draft state through
         // GraphQL (REST cannot change it).
-        const updated = await rest.request({
-          method: "PATCH",
-          path: GITHUB_ROUTES.pull(repo, existing.number),
-          token,
-          body: { title, ...(body === undefined ? {} : { body }) },
-        });
-        const pull = readAnswer(
-          PullSchema,
-          updated,
-          [200],
-          `update pull request ${existing.number} of ${repo}`,
+        const updating = `update pull request ${existing.number} of ${repo}`;
+        const updated = await settle(updating, () =>
+          octokit.rest.pulls.update({
+            ...ownerRepo(repo),
+            pull_number: existing.number,
+            title,
+            ...(body === undefined ? {} : { body }),
+          }),
         );
+        const pull = readData(PullSchema, updated.data, updating);
         if (draft !== undefined && pull.draft !== undefined && pull.draft !== draft && pull.node_id)
-          await setDraft(rest, token, pull.node_id, draft, `pull request ${existing.number} of ${repo}`);
+          await setDraft(octokit, pull.node_id, draft, `pull request ${existing.number} of ${repo}`);
         return toOpened(pull);
       }
       throw new CodehostError(
-        `branch ${branch} was not pushed to ${repo}, so no pull request can be opened (${validationText(created.body).trim() || "422"})`,
+        `branch ${branch} was not pushed to ${repo}, so no pull request can be opened (${validationText(created.data).trim() || "422"})`,
       );
     },
     async isMerged({ workspaceId, repo, number }) {
-      const token = await access.tokenFor(workspaceId, repo);
-      const answer = await rest.request({ path: GITHUB_ROUTES.pull(repo, number), token });
+      const what = `read pull request ${number} of ${repo}`;
+      const octokit = await access.octokitFor(workspaceId, repo);
+      const answer = await settle(
+        what,
+        () => octokit.rest.pulls.get({ ...ownerRepo(repo), pull_number: number }),
+        [404],
+      );
       if (answer.status === 404) return false;
-      return toOpened(readAnswer(PullSchema, answer, [200], `read pull request ${number} of ${repo}`)).merged;
+      return toOpened(readData(PullSchema, answer.data, what)).merged;
     },
     async readDefaultBranchFile({ workspaceId, repo, path }) {
       if (!/^[A-Za-z0-9_.-]+$/.test(path)) return null;
-      const token = await access.tokenFor(workspaceId, repo);
-      // Without `ref`, the contents API reads the default branch.
-      const answer = await rest.request({
-        path: GITHUB_ROUTES.contents(repo, path),
-        token,
-        accept: GITHUB_RAW_MEDIA_TYPE,
-      });
+      const octokit = await access.octokitFor(workspaceId, repo);
+      // Without `ref`, the contents API reads the default branch; the raw media type answers the file's bytes.
+      const answer = await settle(
+        `read ${path} of ${repo}`,
+        () =>
+          octokit.rest.repos.getContent({
+            ...ownerRepo(repo),
+            path,
+            headers: { accept: GITHUB_RAW_MEDIA_TYPE },
+          }),
+        [404],
+      );
       if (answer.status === 404) return null;
-      const body = expectStatus(answer, [200], `read ${path} of ${repo}`);
-      return typeof body === "string" ? body : JSON.stringify(body);
+      const data: unknown = answer.data;
+      if (typeof data === "string") return data;
+      if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
+      return JSON.stringify(data);
     },
   };
 }
 
 /** Turns a pull request into a draft or marks it ready for review (GraphQL; GitHub.com's endpoint). */
-async function setDraft(rest: RestClient, token: string, id: string, draft: boolean, what: string) {
-  const answer = readAnswer(
+async function setDraft(octokit: GithubOctokit, id: string, draft: boolean, what: string) {
+  const doing = `${draft ? "turn" : "mark"} ${what} ${draft ? "into a draft" : "ready for review"}`;
+  // `POST <api>/graphql` as GitHub.com lays it out (Octokit's graphql() would move it to `/api/graphql` on a server).
+  const answer = readData(
     GraphqlAnswerSchema,
-    await rest.request({
-      method: "POST",
-      path: GITHUB_ROUTES.graphql,
-      token,
-      body: {
-        query: draft ? GITHUB_DRAFT_MUTATIONS.toDraft : GITHUB_DRAFT_MUTATIONS.ready,
-        variables: { id },
-      },
-    }),
-    [200],
-    `${draft ? "turn" : "mark"} ${what} ${draft ? "into a draft" : "ready for review"}`,
+    (
+      await settle(doing, () =>
+        octokit.request("POST /graphql", {
+          query: draft ? GITHUB_DRAFT_MUTATIONS.toDraft : GITHUB_DRAFT_MUTATIONS.ready,
+          variables: { id },
+        }),
+      )
+    ).data,
+    doing,
   );
   if (answer.errors?.length)
     throw new CodehostError(
-      `the code host would not ${draft ? "turn" : "mark"} ${what} ${draft ? "into a draft" : "ready for review"}: ${answer.errors.map((e) => e.message ?? "").join("; ")}`,
+      `the code host would not ${doing}: ${answer.errors.map((e) => e.message ?? "").join("; ")}`,
     );
 }

@@ -1,4 +1,5 @@
-// The parts of GitHub's REST answers the adapter reads, checked with zod at the boundary (unknown keys pass:
+// The parts of GitHub's REST answers the adapter reads, checked with zod at the boundary (Octokit's types say
+// what GitHub documents; these check what came) (unknown keys pass:
 // GitHub adds fields freely). Field names are GitHub's.
 import { z } from "zod";
 
@@ -6,8 +7,6 @@ export const InstallationSchema = z.object({
   id: z.number(),
   account: z.object({ login: z.string() }).nullable(),
 });
-
-export const AccessTokenSchema = z.object({ token: z.string().min(1), expires_at: z.string() });
 
 export const InstallationReposSchema = z.object({
   repositories: z.array(z.object({ full_name: z.string() })),

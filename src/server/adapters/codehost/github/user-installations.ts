@@ -4,68 +4,45 @@
 // that token lists every installation of the App the installer can access. The token is used for those calls
 // only: it is never returned, stored or logged.
 import { z } from "zod";
-import type { CodehostAppSettings } from "../../integrations/settings.js";
 import type { UserInstallations } from "../app-api.js";
-import { CodehostError } from "../port.js";
-import { nextPageOf, type RestClient, readAnswer } from "./rest.js";
-import { GITHUB_OAUTH_TOKEN_PATH, GITHUB_ROUTES, GITHUB_USER_AGENT } from "./wire.js";
+import type { GithubClient } from "./client.js";
+import { codehostErrorOf, hasNextPage, readData, settle, statusOf } from "./errors.js";
 
-const TIMEOUT_MS = 30_000;
-
-/** GitHub answers the exchange 200 either way: a token, or `error` with a description. */
-const TokenExchangeSchema = z.union([
-  z.object({ access_token: z.string().min(1) }),
-  z.object({ error: z.string(), error_description: z.string().optional() }),
-]);
+/** GitHub answers a refused code 200 with `error` and a description, which Octokit throws as a 400 carrying it. */
+const TokenRefusalSchema = z.object({ error: z.string(), error_description: z.string().optional() });
 
 const UserInstallationsSchema = z.object({
   total_count: z.number(),
   installations: z.array(z.object({ id: z.number(), account: z.object({ login: z.string() }).nullable() })),
 });
 
-export async function listUserInstallations(
-  input: { settings: CodehostAppSettings; rest: RestClient; fetch?: typeof fetch | undefined },
-  code: string,
-): Promise<UserInstallations> {
-  const { settings } = input;
-  let response: Response;
+export async function listUserInstallations(client: GithubClient, code: string): Promise<UserInstallations> {
+  let token: string;
   try {
-    response = await (input.fetch ?? fetch)(`${settings.webUrl}${GITHUB_OAUTH_TOKEN_PATH}`, {
-      method: "POST",
-      headers: {
-        accept: "application/json",
-        "content-type": "application/json",
-        "user-agent": GITHUB_USER_AGENT,
-      },
-      body: JSON.stringify({ client_id: settings.clientId, client_secret: settings.clientSecret, code }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    token = await client.userToken(code);
   } catch (error) {
-    throw new CodehostError(
-      `the code host's OAuth token endpoint did not answer (${(error as Error).name})`,
-      {
-        cause: error,
-      },
-    );
+    const refusal = TokenRefusalSchema.safeParse((error as { response?: { data?: unknown } }).response?.data);
+    if (statusOf(error) === 400 && refusal.success)
+      return {
+        ok: false,
+        refusal: `${refusal.data.error}: ${refusal.data.error_description ?? "no description"}`,
+      };
+    throw codehostErrorOf(error, "trade the installer's code for a token");
   }
-  const parsed = TokenExchangeSchema.safeParse(await response.json().catch(() => null));
-  if (!response.ok || !parsed.success)
-    throw new CodehostError(
-      `the code host's OAuth token endpoint answered ${response.status} with a body its docs do not describe`,
-    );
-  if ("error" in parsed.data)
-    return {
-      ok: false,
-      refusal: `${parsed.data.error}: ${parsed.data.error_description ?? "no description"}`,
-    };
-  const token = parsed.data.access_token;
+  const octokit = client.user(token);
+  const what = "list the installer's installations";
   const installationIds: string[] = [];
-  let path: string | undefined = `${GITHUB_ROUTES.userInstallations}?per_page=100`;
-  while (path) {
-    const answer = await input.rest.request({ path, token });
-    const page = readAnswer(UserInstallationsSchema, answer, [200], "list the installer's installations");
-    installationIds.push(...page.installations.map((i) => String(i.id)));
-    path = nextPageOf(answer.headers.get("link"));
+  for (let page = 1, more = true; more; page++) {
+    const answer = await settle(what, () =>
+      octokit.rest.apps.listInstallationsForAuthenticatedUser({
+        per_page: 100,
+        ...(page > 1 ? { page } : {}),
+      }),
+    );
+    installationIds.push(
+      ...readData(UserInstallationsSchema, answer.data, what).installations.map((i) => String(i.id)),
+    );
+    more = hasNextPage(answer.headers.link);
   }
   return { ok: true, installationIds };
 }

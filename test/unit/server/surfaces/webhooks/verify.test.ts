@@ -88,3 +88,24 @@ describe("Linear-Signature: <hex HMAC-SHA256 of the raw body>, by @linear/sdk's 
     });
   });
 });
+
+// Why the receiver keeps its own check rather than @octokit/webhooks' verify (issue 35 16b): Octokit's compares
+// the header as text over a string body, so two answers the service documents would change. This trips when a
+// later Octokit matches the receiver, and the question can be asked again.
+describe("the receiver's check against @octokit/webhooks-methods' verify (GitHub's own code)", () => {
+  it("both take GitHub's own signature; only the receiver takes upper-case hex", async () => {
+    const { verify } = await import("@octokit/webhooks-methods");
+    const text = new TextDecoder().decode(BODY);
+    expect(await verify(SECRET, text, `sha256=${hex}`)).toBe(true);
+    expect(verifyCodehostSignature(SECRET, BODY, `sha256=${hex.toUpperCase()}`).ok).toBe(true);
+    expect(await verify(SECRET, text, `sha256=${hex.toUpperCase()}`)).toBe(false);
+  });
+
+  it("only the receiver checks the exact bytes: a body that is not UTF-8 cannot even be handed to Octokit's", async () => {
+    const { verify } = await import("@octokit/webhooks-methods");
+    const raw = new Uint8Array([0x7b, 0xff, 0x7d]);
+    const signed = createHmac("sha256", SECRET).update(raw).digest("hex");
+    expect(verifyCodehostSignature(SECRET, raw, `sha256=${signed}`).ok).toBe(true);
+    expect(await verify(SECRET, new TextDecoder().decode(raw), `sha256=${signed}`)).toBe(false);
+  });
+});
