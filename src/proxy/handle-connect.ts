@@ -1,15 +1,17 @@
 // CONNECT host:port. After the lease and the policy, either an opaque tunnel to the checked address (the normal
-// case: bytes pass untouched, SNI noted for the audit; a plain HTTP request first in it must name the tunnel's
-// authority in its Host, see net/http-head.ts) or, when this sandbox has a secret approved for exactly
+// case: bytes pass untouched, SNI noted for the audit; a tunnel whose first bytes are plain HTTP is served request
+// by request, each Host naming the tunnel's authority: net/http-head.ts, plain-tunnel.ts) or, when this sandbox
+// has a secret approved for exactly
 // this https host and port, the placeholder path (TLS terminated with the proxy's CA; see mitm.ts).
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { hostMatches } from "../capability/destination.js";
+import type { AuditRecord } from "./audit.js";
 import { checkLease, leaseOf } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
 import { watchLease } from "./lease/watch.js";
-import type { MitmSession } from "./mitm.js";
+import type { Mitm } from "./mitm.js";
 import { checkDestination } from "./net/check-destination.js";
 import { DialError, dialChecked } from "./net/dial.js";
 import { collectHttpHead, misdirectedRequest } from "./net/http-head.js";
@@ -40,7 +42,7 @@ export async function handleConnect(
   req: IncomingMessage,
   client: Socket,
   head: Buffer,
-  startMitm: (session: MitmSession) => void,
+  tunnels: Pick<Mitm, "start" | "startPlain">,
 ): Promise<void> {
   const started = Date.now();
   const parsed = parseAuthority(req.url ?? "");
@@ -76,7 +78,7 @@ export async function handleConnect(
     record.durationMs = Date.now() - started;
     // The CONNECT itself gets its line; each request inside the tunnel gets its own.
     finishRecord(context, { ...record, dialled: null });
-    startMitm({
+    tunnels.start({
       client,
       lease: lease.lease,
       target,
@@ -159,7 +161,8 @@ export async function handleConnect(
       return;
     }
   } else if (hello.done) {
-    const reason = misdirectedRequest(collectHttpHead(first), target);
+    const httpHead = collectHttpHead(first);
+    const reason = misdirectedRequest(httpHead, target);
     if (reason) {
       // Answered in the tunnel, in the HTTP the client speaks there; nothing reaches the upstream.
       const answer = renderRefusal(PROXY_ERRORS.hostMismatch, {
@@ -171,11 +174,69 @@ export async function handleConnect(
       close();
       return;
     }
+    if (httpHead.done && httpHead.http && record.dialled) {
+      // Plain HTTP: every request of the tunnel is read and judged, not only this first one (a keep-alive client
+      // could name another Host in its second): the proxy's own server serves it request by request
+      // (plain-tunnel.ts), each forwarded to the address dialled here. The tunnel's line is written when it closes.
+      handOverPlainHttp(context, { client, upstream, record, started, lease, target, first, tunnels, close });
+      closed = true;
+      stopWatching();
+      return;
+    }
   }
   if (first.length > 0) upstream.write(first);
   // A client that sent its last bytes and its end before the hello was complete: pass the end on too.
   if (client.readableEnded) upstream.end();
   else client.pipe(upstream);
+}
+
+/** Hands an opaque tunnel carrying plain HTTP to the proxy's own server; the dialled connection is not used. */
+function handOverPlainHttp(
+  context: ProxyContext,
+  tunnel: {
+    client: Socket;
+    upstream: Socket;
+    record: AuditRecord;
+    started: number;
+    lease: { lease: string; policy: LeasePolicy };
+    target: Target;
+    first: Buffer;
+    tunnels: Pick<Mitm, "startPlain">;
+    close: () => void;
+  },
+): void {
+  const { client, upstream, record } = tunnel;
+  upstream.off("error", tunnel.close);
+  upstream.off("close", tunnel.close);
+  client.off("close", tunnel.close);
+  upstream.on("error", () => {});
+  upstream.unpipe(client);
+  upstream.destroy();
+  const stopWatching = watchLease(
+    context.leases,
+    tunnel.lease.lease,
+    tunnel.lease.policy,
+    Math.max(1_000, context.config.leaseCacheSeconds * 1_000),
+    () => {
+      record.reason = `${record.reason}; ended: lease expired or revoked`;
+      client.destroy();
+    },
+  );
+  client.once("close", () => {
+    stopWatching();
+    record.durationMs = Date.now() - tunnel.started;
+    finishRecord(context, record);
+  });
+  tunnel.tunnels.startPlain(
+    {
+      client,
+      lease: tunnel.lease.lease,
+      target: tunnel.target,
+      addresses: [record.dialled!],
+      connectRecord: record,
+    },
+    tunnel.first,
+  );
 }
 
 /** A fatal TLS alert record: access_denied (49). */

@@ -27,6 +27,8 @@ export interface MitmSession {
 
 export interface Tunnel extends MitmSession {
   sni: string | null;
+  /** Plain HTTP in an opaque tunnel (plain-tunnel.ts), not a decrypted placeholder-path one. */
+  plain: boolean;
 }
 
 const norm = (host: string) => host.toLowerCase().replace(/\.$/, "");
@@ -60,14 +62,23 @@ export function describeDisagreement(
 
 export interface Mitm {
   start(session: MitmSession): void;
+  /** Serves an opaque tunnel whose first bytes (given back here) are plain HTTP, request by request. */
+  startPlain(session: MitmSession, first: Buffer): void;
   /** The tunnel a decrypted connection belongs to, or undefined for a connection made to the proxy itself. */
   tunnelOf(socket: Socket): Tunnel | undefined;
 }
 
-export function createMitm(context: ProxyContext, accept: (socket: TLSSocket) => void): Mitm {
+export function createMitm(context: ProxyContext, accept: (socket: Socket) => void): Mitm {
   const tunnels = new WeakMap<Socket, Tunnel>();
   return {
     tunnelOf: (socket) => tunnels.get(socket),
+    startPlain(session, first) {
+      if (session.client.destroyed) return;
+      if (first.length > 0) session.client.unshift(first);
+      tunnels.set(session.client, { ...session, sni: null, plain: true });
+      accept(session.client);
+      session.client.resume();
+    },
     start(session) {
       const host = session.target.host.host;
       // A client that never sends its ClientHello (or never finishes the handshake) is cut off.
@@ -86,7 +97,7 @@ export function createMitm(context: ProxyContext, accept: (socket: TLSSocket) =>
           tls.once("secure", () => {
             clearTimeout(handshake);
             const sni = (tls as TLSSocket & { servername?: string | false }).servername;
-            tunnels.set(tls, { ...session, sni: typeof sni === "string" ? sni : null });
+            tunnels.set(tls, { ...session, sni: typeof sni === "string" ? sni : null, plain: false });
             accept(tls);
           });
         })

@@ -11,6 +11,7 @@ import { handleConnect } from "./handle-connect.js";
 import { handleHttpRequest } from "./handle-http.js";
 import { createConnectionLedger } from "./limits.js";
 import { createMitm, handleTunnelRequest } from "./mitm.js";
+import { handlePlainTunnelRequest } from "./plain-tunnel.js";
 import { compilePolicy } from "./policy/index.js";
 import { finishRefusal, startRecord } from "./record.js";
 import { rawRefusal, renderRefusal } from "./refusal.js";
@@ -58,7 +59,7 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
     connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(headersMs / 4))),
   });
   // Decrypted placeholder-path connections are served by this same server (its time-outs and drain apply).
-  const mitm = createMitm(context, (tls) => server.emit("connection", tls));
+  const mitm = createMitm(context, (socket) => server.emit("connection", socket));
   // A flood past a cap gets one audit line per second per code, each saying how many went unlined before it:
   // the refusals themselves must not fill the audit log's disk.
   const capLines = new Map<string, { at: number; unlined: number }>();
@@ -131,9 +132,11 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       finishRefusal(context, record, { error, rule: "limits", reason: overLimit, started: Date.now() });
       return;
     }
-    const handled = tunnel
-      ? handleTunnelRequest(context, tunnel, req, res)
-      : handleHttpRequest(context, req, res);
+    const handled = !tunnel
+      ? handleHttpRequest(context, req, res)
+      : tunnel.plain
+        ? handlePlainTunnelRequest(context, tunnel, req, res)
+        : handleTunnelRequest(context, tunnel, req, res);
     handled.catch((error: unknown) => {
       crash(error);
       res.destroy();
@@ -160,7 +163,7 @@ export function createProxy(deps: ProxyDeps): EgressProxy {
       return;
     }
     busy.add(socket);
-    handleConnect(context, req, socket, head, (session) => mitm.start(session)).catch((error: unknown) => {
+    handleConnect(context, req, socket, head, mitm).catch((error: unknown) => {
       crash(error);
       socket.destroy();
     });

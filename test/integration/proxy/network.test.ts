@@ -90,11 +90,33 @@ describe("routing on the target's authority", () => {
     );
   });
 
-  it("plain HTTP in an opaque tunnel whose Host names the tunnel's authority goes through untouched", async () => {
+  it("plain HTTP in an opaque tunnel whose Host names the tunnel's authority goes through", async () => {
     const tunnel = record(await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:80", LEASE));
     const [answer] = await exchange(tunnel, "GET /tunnel-honest HTTP/1.1\r\nHost: other.acme.test\r\n\r\n");
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(world.received().find((l) => l.url === "/tunnel-honest")!.headers.host).toBe("other.acme.test");
+  });
+
+  it("plain HTTP in an opaque tunnel: a later keep-alive request whose Host names another host is refused 421 too", async () => {
+    // Before, only the tunnel's first request was read; the bytes after it passed untouched to the shared address.
+    const tunnel = record(await openTunnel(world.sandbox.gateway, world.port, "other.acme.test:80", LEASE));
+    const [first] = await exchange(tunnel, "GET /tunnel-first HTTP/1.1\r\nHost: other.acme.test\r\n\r\n");
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    const [second] = await exchange(tunnel, "GET /tunnel-second HTTP/1.1\r\nHost: api.acme.test\r\n\r\n");
+    expect(second).toMatch(/^HTTP\/1\.1 421 /);
+    expect(second).toContain("host_mismatch");
+    // Pipelined in one write: the honest request is served, the lying one refused, each on its own.
+    const both = await exchange(
+      tunnel,
+      "GET /tunnel-third HTTP/1.1\r\nHost: other.acme.test\r\n\r\nGET /tunnel-fourth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+      2,
+    );
+    expect(both[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(both[1]).toMatch(/^HTTP\/1\.1 421 /);
+    const urls = world.received().map((l) => l.url);
+    expect(urls).toContain("/tunnel-first");
+    expect(urls).toContain("/tunnel-third");
+    expect(urls.filter((u) => u === "/tunnel-second" || u === "/tunnel-fourth")).toEqual([]);
   });
 
   it("a redirect to 169.254.169.254: the client's next request is denied on its own merits", async () => {

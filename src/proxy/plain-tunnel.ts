@@ -1,0 +1,84 @@
+// Plain HTTP inside an opaque CONNECT tunnel (issue 35 C.17): once the tunnel's first bytes read as an HTTP/1.x
+// request, the connection joins the proxy's own HTTP server, as a decrypted placeholder-path tunnel does, so that
+// every request on it is parsed and judged, not only the first: its Host must name the tunnel's authority (else
+// 421 `host_mismatch`, answered in the tunnel, nothing forwarded), the lease is checked again, and the method
+// and operator rules apply. Each request is forwarded to the address the CONNECT was checked and dialled for.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { checkLease } from "./authenticate.js";
+import type { ProxyContext } from "./context.js";
+import { forwardRequest } from "./forward.js";
+import type { Tunnel } from "./mitm.js";
+import { hostHeaderNames } from "./net/http-head.js";
+import { decideAddress, formatTarget } from "./policy/index.js";
+import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
+import { renderRefusal } from "./refusal.js";
+import { PROXY_ERRORS, type ProxyError } from "./wire.js";
+
+/** One request inside an opaque tunnel that carries plain HTTP. */
+export async function handlePlainTunnelRequest(
+  context: ProxyContext,
+  tunnel: Tunnel,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const started = Date.now();
+  const { target } = tunnel;
+  const record = startRecord(context, "http", req.method ?? "GET", target.host.host, target.port);
+  record.resolved = tunnel.connectRecord.resolved;
+  const refuse = (error: ProxyError, rule: string, reason: string, close = false) => {
+    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
+    res.writeHead(refusal.status, close ? { ...refusal.headers, connection: "close" } : refusal.headers);
+    res.end(refusal.body);
+    finishRefusal(context, record, { error, rule, reason, started });
+  };
+  const lease = await checkLease(tunnel.lease, context, tunnel.client.remoteAddress);
+  if (!lease.ok) return refuse(lease.error, "lease", lease.reason, true);
+  withLease(record, lease.policy);
+  const path = req.url ?? "/";
+  if (!path.startsWith("/")) {
+    return refuse(
+      PROXY_ERRORS.invalidTarget,
+      "target",
+      `inside a tunnel to ${target.host.host} requests name a path (origin-form), not ${path.slice(0, 64)}`,
+    );
+  }
+  const authority = target.port === 80 ? formatTarget(target).replace(/:80$/, "") : formatTarget(target);
+  const given = req.headers.host;
+  if (given !== undefined && given.toLowerCase() !== authority) record.hostHeader = given;
+  if (given !== undefined && !hostHeaderNames(given, target)) {
+    return refuse(
+      PROXY_ERRORS.hostMismatch,
+      "endpoints",
+      `the Host header ${given.slice(0, 260)} differs from ${target.host.host}:${target.port}, the tunnel's authority`,
+    );
+  }
+  const address = tunnel.addresses[0]!;
+  const verdict = decideAddress(
+    { target, method: record.method },
+    address,
+    context.policy,
+    context.ownAddresses(),
+  ).verdict;
+  if (!verdict.allowed) return refuse(verdict.error, verdict.rule, verdict.reason);
+  record.rule = verdict.rule;
+  record.reason = verdict.reason;
+  forwardRequest(context, {
+    req,
+    res,
+    record,
+    started,
+    lease: lease.policy,
+    origin:
+      target.host.kind === "name"
+        ? { scheme: "http", host: target.host.host, port: target.port, path }
+        : null,
+    address,
+    port: target.port,
+    path,
+    hostHeader: given ?? authority,
+    tlsServername: null,
+    scheme: "http",
+    targetHost: target.host.host,
+    finish: (done) => finishRecord(context, done),
+  });
+}
