@@ -8,13 +8,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { TLSSocket } from "node:tls";
 import type { AuditRecord } from "./audit.js";
-import { checkLease } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import { decideAddress, parseAuthority, type Target } from "./policy/index.js";
-import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
-import { renderRefusal } from "./refusal.js";
-import { PROXY_ERRORS, type ProxyError } from "./wire.js";
+import { finishRecord } from "./record.js";
+import { openTunnelRequest } from "./tunnel-request.js";
+import { PROXY_ERRORS } from "./wire.js";
 
 export interface MitmSession {
   client: Socket;
@@ -116,29 +115,10 @@ export async function handleTunnelRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const started = Date.now();
+  const opened = await openTunnelRequest(context, tunnel, req, res, "mitm");
+  if (!opened) return;
+  const { started, record, refuse, lease, path } = opened;
   const { target } = tunnel;
-  const record = startRecord(context, "mitm", req.method ?? "GET", target.host.host, target.port);
-  record.sni = tunnel.sni;
-  record.resolved = tunnel.connectRecord.resolved;
-  const refuse = (error: ProxyError, rule: string, reason: string, close = false) => {
-    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
-    res.writeHead(refusal.status, close ? { ...refusal.headers, connection: "close" } : refusal.headers);
-    res.end(refusal.body);
-    finishRefusal(context, record, { error, rule, reason, started });
-  };
-  // The tunnel was opened with a lease that may since have expired: every request is checked again (cached).
-  const lease = await checkLease(tunnel.lease, context, tunnel.client.remoteAddress);
-  if (!lease.ok) return refuse(lease.error, "lease", lease.reason, true);
-  withLease(record, lease.policy);
-  const path = req.url ?? "/";
-  if (!path.startsWith("/")) {
-    return refuse(
-      PROXY_ERRORS.invalidTarget,
-      "target",
-      `inside a tunnel to ${target.host.host} requests name a path (origin-form), not ${path.slice(0, 64)}`,
-    );
-  }
   const hostHeader = req.headers.host;
   if (hostHeader !== undefined && norm(hostHeader) !== norm(`${target.host.host}:${target.port}`)) {
     if (norm(hostHeader) !== target.host.host || target.port !== 443) record.hostHeader = hostHeader;
@@ -165,7 +145,7 @@ export async function handleTunnelRequest(
     res,
     record,
     started,
-    lease: lease.policy,
+    lease,
     origin: { scheme: "https", host: target.host.host, port: target.port, path },
     address: tunnel.addresses[0]!,
     port: target.port,

@@ -4,15 +4,14 @@
 // 421 `host_mismatch`, answered in the tunnel, nothing forwarded), the lease is checked again, and the method
 // and operator rules apply. Each request is forwarded to the address the CONNECT was checked and dialled for.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { checkLease } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import type { Tunnel } from "./mitm.js";
 import { hostHeaderNames } from "./net/http-head.js";
 import { decideAddress, formatTarget } from "./policy/index.js";
-import { finishRecord, finishRefusal, startRecord, withLease } from "./record.js";
-import { renderRefusal } from "./refusal.js";
-import { PROXY_ERRORS, type ProxyError } from "./wire.js";
+import { finishRecord } from "./record.js";
+import { openTunnelRequest } from "./tunnel-request.js";
+import { PROXY_ERRORS } from "./wire.js";
 
 /** One request inside an opaque tunnel that carries plain HTTP. */
 export async function handlePlainTunnelRequest(
@@ -21,27 +20,10 @@ export async function handlePlainTunnelRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const started = Date.now();
+  const opened = await openTunnelRequest(context, tunnel, req, res, "http");
+  if (!opened) return;
+  const { started, record, refuse, lease, path } = opened;
   const { target } = tunnel;
-  const record = startRecord(context, "http", req.method ?? "GET", target.host.host, target.port);
-  record.resolved = tunnel.connectRecord.resolved;
-  const refuse = (error: ProxyError, rule: string, reason: string, close = false) => {
-    const refusal = renderRefusal(error, { host: record.host, reason, requestId: record.requestId });
-    res.writeHead(refusal.status, close ? { ...refusal.headers, connection: "close" } : refusal.headers);
-    res.end(refusal.body);
-    finishRefusal(context, record, { error, rule, reason, started });
-  };
-  const lease = await checkLease(tunnel.lease, context, tunnel.client.remoteAddress);
-  if (!lease.ok) return refuse(lease.error, "lease", lease.reason, true);
-  withLease(record, lease.policy);
-  const path = req.url ?? "/";
-  if (!path.startsWith("/")) {
-    return refuse(
-      PROXY_ERRORS.invalidTarget,
-      "target",
-      `inside a tunnel to ${target.host.host} requests name a path (origin-form), not ${path.slice(0, 64)}`,
-    );
-  }
   const authority = target.port === 80 ? formatTarget(target).replace(/:80$/, "") : formatTarget(target);
   const given = req.headers.host;
   if (given !== undefined && given.toLowerCase() !== authority) record.hostHeader = given;
@@ -67,7 +49,7 @@ export async function handlePlainTunnelRequest(
     res,
     record,
     started,
-    lease: lease.policy,
+    lease,
     origin:
       target.host.kind === "name"
         ? { scheme: "http", host: target.host.host, port: target.port, path }

@@ -1,32 +1,17 @@
-// The real code host: a GitHub App. Each repository's calls use the token of the installation that gives the
-// workspace that repository (installations.ts, written by the install callback and the installation webhooks);
-// a repository no installation gives is a CodehostError saying to install the App on it. Also the App API the
-// install callback and the egress proxy use (app-api.ts).
-import type { Logger } from "pino";
 import type { Store } from "../../../store/store.js";
 import type { CodehostAppSettings } from "../../integrations/settings.js";
 import type { CodehostAppApi } from "../app-api.js";
 import { installationOfRepo } from "../installations.js";
 import { type Codehost, CodehostError } from "../port.js";
-import { createGithubClient, type GithubClient } from "./client.js";
+import { type ClientOptions, createGithubClient, type GithubClient } from "./client.js";
 import { codehostErrorOf, hasNextPage, readData, settle, statusOf } from "./errors.js";
 import { createGithubIssues } from "./issues.js";
 import { createGithubPulls } from "./pulls.js";
 import { InstallationReposSchema, InstallationSchema } from "./schemas.js";
 import { listUserInstallations } from "./user-installations.js";
 
-export interface GithubCodehostOptions {
+export interface GithubCodehostOptions extends ClientOptions {
   db: Store;
-  settings: CodehostAppSettings;
-  logger: Logger;
-  now: () => Date;
-  fetch?: typeof fetch | undefined;
-  /** The longest wait under a rate limit before a call fails saying when to try again (default 60 s). */
-  maxWaitMs?: number | undefined;
-  /** Pause before the first retry of a network failure or 5xx (default 500 ms; the n-th retry waits n² times it). */
-  retryMinTimeoutMs?: number | undefined;
-  /** Each request's timeout (default 30 s); one that times out is retried as a network failure. */
-  timeoutMs?: number | undefined;
 }
 
 /** `https://github.com/` and `https://api.github.com/`: where an installation token may be sent (DESIGN). */

@@ -33,8 +33,11 @@ export interface ClientOptions {
   logger: Logger;
   now: () => Date;
   fetch?: typeof fetch | undefined;
+  /** The longest wait under a rate limit before a call fails saying when to try again (default 60 s). */
   maxWaitMs?: number | undefined;
+  /** Pause before the first retry of a network failure or 5xx (default 500 ms; the n-th retry waits n² times it). */
   retryMinTimeoutMs?: number | undefined;
+  /** Each request's timeout (default 30 s); one that times out is retried as a network failure. */
   timeoutMs?: number | undefined;
 }
 
