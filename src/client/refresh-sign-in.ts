@@ -97,7 +97,7 @@ export async function renewSavedSignIn(options: RenewOptions): Promise<SavedConf
         ? !needsRenewal(current, options.now())
         : current.token !== options.refused;
     if (renewedMeanwhile) return current;
-    if (!canRenew(current) || current.refreshToken === null || current.clientId === null)
+    if (!canRenew(current))
       throw new BatonError("not_logged_in", `your sign-in has expired: ${options.loginHint}`);
     let tokens: IssuedTokens;
     try {

@@ -58,10 +58,25 @@ export async function openSession(options: OpenSessionOptions): Promise<ClientSe
   const api = createApiClient({
     apiUrl,
     token: config.token,
-    ...(canRenew(config) ? { renewToken: async (refused: string) => (await renew(refused)).token } : {}),
+    ...tokenRenewer(config, location, apiUrl, now),
     ...(options.log ? { log: options.log } : {}),
   });
   return { location, config, apiUrl, api };
+}
+
+/** The API client's `renewToken` for a saved browser sign-in (renewed once when the service refuses the token), or
+ * nothing for a token that cannot be renewed. */
+export function tokenRenewer(
+  config: SavedConfig,
+  location: ConfigLocation,
+  apiUrl: string,
+  now: () => number = Date.now,
+): { renewToken?: (refused: string) => Promise<string> } {
+  if (!canRenew(config)) return {};
+  return {
+    renewToken: async (refused) =>
+      (await renewSavedSignIn({ location, apiUrl, now, refused, loginHint: LOGIN_HINT })).token,
+  };
 }
 
 /** `-w` when given, else the saved default; neither is an error saying how to pick one. */

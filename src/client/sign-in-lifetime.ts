@@ -41,12 +41,14 @@ export const RENEW_AHEAD_MS = 5 * 60 * 1000;
 
 /** Whether a browser sign-in's access token should be renewed before this command uses it. */
 export function needsRenewal(config: SavedConfig, nowMs: number): boolean {
-  if (config.kind !== "signin" || config.refreshToken === null || config.clientId === null) return false;
-  return config.expiresAt === null ? false : nowMs >= Date.parse(config.expiresAt) - RENEW_AHEAD_MS;
+  if (!canRenew(config) || config.expiresAt === null) return false;
+  return nowMs >= Date.parse(config.expiresAt) - RENEW_AHEAD_MS;
 }
 
 /** Whether the saved sign-in holds what renewing its access token needs. */
-export function canRenew(config: SavedConfig): boolean {
+export function canRenew(
+  config: SavedConfig,
+): config is SavedConfig & { refreshToken: string; clientId: string } {
   return config.kind === "signin" && config.refreshToken !== null && config.clientId !== null;
 }
 

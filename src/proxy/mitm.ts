@@ -10,9 +10,9 @@ import { TLSSocket } from "node:tls";
 import type { AuditRecord } from "./audit.js";
 import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
-import { decideAddress, parseAuthority, type Target } from "./policy/index.js";
+import { parseAuthority, type Target } from "./policy/index.js";
 import { finishRecord } from "./record.js";
-import { openTunnelRequest } from "./tunnel-request.js";
+import { allowedInTunnel, openTunnelRequest } from "./tunnel-request.js";
 import { PROXY_ERRORS } from "./wire.js";
 
 export interface MitmSession {
@@ -131,15 +131,7 @@ export async function handleTunnelRequest(
     return refuse(PROXY_ERRORS.hostMismatch, "endpoints", disagreement.reason, disagreement.sni);
   }
   // Methods and operator rules apply to each request the proxy can see inside the tunnel.
-  const verdict = decideAddress(
-    { target, method: record.method },
-    tunnel.addresses[0]!,
-    context.policy,
-    context.ownAddresses(),
-  ).verdict;
-  if (!verdict.allowed) return refuse(verdict.error, verdict.rule, verdict.reason);
-  record.rule = verdict.rule;
-  record.reason = verdict.reason;
+  if (!allowedInTunnel(context, tunnel, opened)) return;
   forwardRequest(context, {
     req,
     res,

@@ -8,9 +8,9 @@ import type { ProxyContext } from "./context.js";
 import { forwardRequest } from "./forward.js";
 import type { Tunnel } from "./mitm.js";
 import { hostHeaderNames } from "./net/http-head.js";
-import { decideAddress, formatTarget } from "./policy/index.js";
+import { formatTarget } from "./policy/index.js";
 import { finishRecord } from "./record.js";
-import { openTunnelRequest } from "./tunnel-request.js";
+import { allowedInTunnel, openTunnelRequest } from "./tunnel-request.js";
 import { PROXY_ERRORS } from "./wire.js";
 
 /** One request inside an opaque tunnel that carries plain HTTP. */
@@ -34,16 +34,8 @@ export async function handlePlainTunnelRequest(
       `the Host header ${given.slice(0, 260)} differs from ${target.host.host}:${target.port}, the tunnel's authority`,
     );
   }
+  if (!allowedInTunnel(context, tunnel, opened)) return;
   const address = tunnel.addresses[0]!;
-  const verdict = decideAddress(
-    { target, method: record.method },
-    address,
-    context.policy,
-    context.ownAddresses(),
-  ).verdict;
-  if (!verdict.allowed) return refuse(verdict.error, verdict.rule, verdict.reason);
-  record.rule = verdict.rule;
-  record.reason = verdict.reason;
   forwardRequest(context, {
     req,
     res,

@@ -7,6 +7,7 @@ import { checkLease } from "./authenticate.js";
 import type { ProxyContext } from "./context.js";
 import type { LeasePolicy } from "./lease/policy.js";
 import type { Tunnel } from "./mitm.js";
+import { decideAddress } from "./policy/index.js";
 import { finishRefusal, startRecord, withLease } from "./record.js";
 import { renderRefusal } from "./refusal.js";
 import { PROXY_ERRORS, type ProxyError } from "./wire.js";
@@ -21,6 +22,27 @@ export interface TunnelRequest {
   lease: LeasePolicy;
   /** The request's path and query (origin form). */
   path: string;
+}
+
+/**
+ * The method and operator rules for this request, judged on the address the tunnel was checked for: false when
+ * they refuse it (and it is answered); otherwise the record names the rule that allowed it.
+ */
+export function allowedInTunnel(context: ProxyContext, tunnel: Tunnel, request: TunnelRequest): boolean {
+  const { record } = request;
+  const verdict = decideAddress(
+    { target: tunnel.target, method: record.method },
+    tunnel.addresses[0]!,
+    context.policy,
+    context.ownAddresses(),
+  ).verdict;
+  if (!verdict.allowed) {
+    request.refuse(verdict.error, verdict.rule, verdict.reason);
+    return false;
+  }
+  record.rule = verdict.rule;
+  record.reason = verdict.reason;
+  return true;
 }
 
 /** The request's record, refusal and checked lease; null when it was refused already (and answered). */

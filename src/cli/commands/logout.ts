@@ -7,9 +7,7 @@ import { createApiClient } from "../../client/api-client.js";
 import { resolveApiUrl } from "../../client/api-url.js";
 import { deleteConfig, locateConfig, readSavedConfig } from "../../client/config.js";
 import type { SavedConfig } from "../../client/config-schema.js";
-import { renewSavedSignIn } from "../../client/refresh-sign-in.js";
-import { LOGIN_HINT } from "../../client/session.js";
-import { canRenew } from "../../client/sign-in-lifetime.js";
+import { tokenRenewer } from "../../client/session.js";
 import { isBatonError } from "../../errors.js";
 import type { CommandContext } from "../context.js";
 import { writeLine } from "../io.js";
@@ -43,13 +41,7 @@ export function declare(command: Command, context: CommandContext): void {
         apiUrl,
         token: saved.token,
         log: context.log,
-        ...(canRenew(saved)
-          ? {
-              renewToken: async (refused: string) =>
-                (await renewSavedSignIn({ location, apiUrl, now: Date.now, refused, loginHint: LOGIN_HINT }))
-                  .token,
-            }
-          : {}),
+        ...tokenRenewer(saved, location, apiUrl),
       });
       let failure: string | undefined;
       try {
