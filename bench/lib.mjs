@@ -27,3 +27,16 @@ export function report(label, value, unit, baseline) {
   const ratio = baseline ? `  (${(value / baseline.value).toFixed(2)}x ${baseline.label})` : "";
   console.log(`${label.padEnd(58)} ${value.toFixed(unit === "ms" ? 2 : 1).padStart(10)} ${unit}${ratio}`);
 }
+
+/**
+ * Prints one goal line, judged on figures measured in the same run: `goal <name>: <figure> (<target>): met|NOT met`.
+ * `atMost`: the figure must not exceed `target`; otherwise it must reach it. Returns whether it was met.
+ */
+export function judge(name, figure, { target, atMost, unit = "x" }) {
+  const met = atMost ? figure <= target : figure >= target;
+  const shown = (value) => `${value.toFixed(unit === "x" ? 2 : 1)}${unit === "x" ? "x" : ` ${unit}`}`;
+  console.log(
+    `goal ${name}: ${shown(figure)} (${atMost ? "≤" : "≥"} ${shown(target)}): ${met ? "met" : "NOT met"}`,
+  );
+  return met;
+}
