@@ -170,6 +170,12 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
         summary: "run the repository's agent environment as an agent meets it, in a throwaway sandbox",
         load: () => import("./commands/env/test.js"),
       },
+      {
+        name: "rehearse",
+        summary: "the agent's four start-up steps in one process, as JSON lines; started by baton env test",
+        load: () => import("./commands/env/rehearse.js"),
+        hidden: true,
+      },
     ],
   },
   {
