@@ -28,7 +28,7 @@ import { root, startBenchServe } from "./serve.mjs";
 
 const bounded = (value, fallback, max) => Math.min(max, Math.max(1, Number(value ?? fallback) || fallback));
 const BOXES = bounded(process.env.BATON_BENCH_BOXES, 10, 20);
-const BUSY = bounded(process.env.BATON_BENCH_BUSY_BOXES, 2, 4);
+const BUSY = Math.min(BOXES, bounded(process.env.BATON_BENCH_BUSY_BOXES, 2, 4));
 const WINDOW_MS = bounded(process.env.BATON_BENCH_WINDOW_MS, 10_000, 60_000);
 const BUSY_S = bounded(process.env.BATON_BENCH_BUSY_S, 10, 60);
 const MIB = 1024 * 1024;
