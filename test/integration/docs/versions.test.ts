@@ -21,7 +21,9 @@ describe("the version the docs quote", () => {
     "%s names this version in baton@…, baton-sandbox:… and baton-….tgz samples",
     (file) => {
       const text = readFileSync(join(PROJECT_ROOT, file), "utf8");
-      const quoted = [...text.matchAll(/\b(?:baton@|baton-sandbox:|baton-)(\d+\.\d+\.\d+)/g)].map((m) => m[1]);
+      const quoted = [...text.matchAll(/\b(?:baton@|baton-sandbox:|baton-)(\d+\.\d+\.\d+)/g)].map(
+        (m) => m[1],
+      );
       expect(quoted.filter((version) => version !== VERSION)).toEqual([]);
     },
   );
