@@ -231,12 +231,13 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "serve",
-    summary: "run the reference orchestrator (operations transport and admin API) on an SQLite store",
+    summary:
+      "run the reference orchestrator (public API, dashboard, operations transport, admin API) on SQLite (--db) or PostgreSQL (--database-url)",
     load: () => import("./commands/serve.js"),
   },
   {
     name: "proxy",
-    summary: "run the egress proxy, check its policy, print or rotate its CA (see baton proxy --help)",
+    summary: "run the egress proxy; check its policy (check), print or rotate its CA (ca, rotate-ca)",
     load: () => import("./commands/proxy.js"),
   },
   {
