@@ -14,7 +14,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
@@ -496,7 +496,7 @@ report(`${figures.hostBusy.label}, PSS mean`, figures.hostBusy.value, "MiB");
 console.log(
   `  peak ${figures.hostBusy.peak.toFixed(1)} MiB; CPU ${figures.hostBusy.cpu.toFixed(2)} cores; ${figures.hostBusy.runs} runs, ${figures.hostBusy.cpuPerRun.toFixed(0)} ms CPU each`,
 );
-const cores = execFileSync("nproc", { encoding: "utf8" }).trim();
+const cores = String(availableParallelism());
 for (const driverName of ["docker", "namespace"]) {
   const idle = figures[`${driverName} idle`];
   const busy = figures[`${driverName} busy`];

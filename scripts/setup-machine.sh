@@ -66,6 +66,7 @@ need dockerd docker.io
 need bwrap bubblewrap
 need debootstrap debootstrap
 need ip iproute2
+need ss iproute2
 need iptables iptables
 need setpriv util-linux
 need sysctl procps
