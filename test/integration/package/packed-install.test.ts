@@ -85,8 +85,14 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 }, 120_000);
 
+/** The installed `baton`, where `npm install -g --prefix` put it (also first on the PATH its commands see). */
 const baton = (args: string[], extra: Record<string, string> = {}) =>
-  execa("baton", args, { env: { ...env, ...extra }, extendEnv: false, cwd: folder, reject: false });
+  execa(join(prefix, "bin", "baton"), args, {
+    env: { ...env, ...extra },
+    extendEnv: false,
+    cwd: folder,
+    reject: false,
+  });
 
 describe("the packed tarball", () => {
   it("holds the license, its NOTICE and the built CLI, and no build leftovers", async () => {
