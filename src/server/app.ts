@@ -44,6 +44,7 @@ import type { CapabilityRuntime } from "./domain/capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./domain/capability/settings.js";
 import { startCapabilityRuntime } from "./domain/capability/start-runtime.js";
 import { DEFAULT_LEASE_MS, type LeaseSettings } from "./domain/leases.js";
+import { lazyCredentialThrottle } from "./domain/limits/create-limiter.js";
 import { OperationWaiters } from "./domain/operations/waiters.js";
 import { OperationWorker } from "./domain/operations/worker.js";
 import { createTaskService, type TaskServiceOptions } from "./domain/tasks/service.js";
@@ -237,7 +238,11 @@ export function composeListeners(
   const openapi = describing(() => all);
   const listeners = {} as ServerListeners;
   // One throttle for the whole service: failures on any listener count against their source everywhere.
-  const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
+  const throttle = throttleFailedCredentials({
+    logger: deps.logger,
+    now: () => deps.now(),
+    throttle: lazyCredentialThrottle(() => deps.db),
+  });
   // The order of `all` is the published document's order.
   const all = composeListener(
     deps,

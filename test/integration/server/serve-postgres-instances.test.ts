@@ -263,6 +263,40 @@ describe("a task's running turn is reached on the instance that runs it", () => 
   });
 });
 
+describe("the failed-credential throttle is shared", () => {
+  it("20 failed credentials from one address spread over both instances block it: the 21st, on either, is 429 with Retry-After", {
+    timeout: 60_000,
+  }, async () => {
+    const attempt = async (serve: PostgresServe) => {
+      const response = await fetch(new URL(API_PATHS.tasks("ws_acme"), serve.url), {
+        headers: { authorization: "Bearer btn_not-a-real-token-00000000000000000000" },
+      });
+      await response.body?.cancel();
+      return { status: response.status, retryAfter: response.headers.get("retry-after") };
+    };
+    const statuses: number[] = [];
+    const landed = new Set<PostgresServe>();
+    for (let i = 0; i < 20; i++) {
+      const serve = next();
+      landed.add(serve);
+      statuses.push((await attempt(serve)).status);
+    }
+    // Ten on each: counted per instance, neither would have blocked the address.
+    expect({ statuses: new Set(statuses), instances: landed.size }).toEqual({
+      statuses: new Set([401]),
+      instances: 2,
+    });
+    for (const serve of [next(), next()]) {
+      const blocked = await attempt(serve);
+      expect(blocked.status, serve.output()).toBe(429);
+      expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    }
+    // A valid credential from the same address is still served on both (the block is on failing, not the address).
+    for (const serve of [a, b])
+      expect((await api(serve, "GET", API_PATHS.tasks("ws_acme"))).status, serve.output()).toBe(200);
+  });
+});
+
 describe("an owner that is gone", () => {
   it("a box whose instance was killed: the other instance answers 503 owner_unreachable within the pickup time, naming it", {
     timeout: 120_000,
