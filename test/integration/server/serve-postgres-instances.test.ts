@@ -155,6 +155,21 @@ describe("box operations reach the instance that owns the box, through a round-r
     const { execFileSync } = await import("node:child_process");
     execFileSync("tar", ["-x", "-C", unpacked], { input: archive });
     expect(await readFile(join(unpacked, "out", "sub", "a.txt"), "utf8")).toBe("hello\n");
+    // A path the box does not have is the owner's 404, passed back as it is.
+    const missing = await adminCall(
+      nextOther(owner),
+      "POST",
+      ADMIN_PATHS.sandboxCopyOut.replace(":id", sandboxId),
+      {
+        workspaceId: "ws_acme",
+        engagementId: "eng_copy",
+        path: "/home/agent/nothing-here",
+      },
+    );
+    expect({ status: missing.status, error: ((await missing.json()) as { error: string }).error }).toEqual({
+      status: 404,
+      error: "not_found",
+    });
   });
 
   it("removal: the owner removes the box (its own log records it), though the other instance took the request", {

@@ -641,7 +641,16 @@ export class SandboxManager {
       return Buffer.from(String(answer), "base64");
     }
     const ref = this.liveRef(row);
-    return archiveFolder((dir) => this.options.driver.copyOut(ref, pathInBox, dir));
+    try {
+      return await archiveFolder((dir) => this.options.driver.copyOut(ref, pathInBox, dir));
+    } catch (error) {
+      // The driver's own message names host folders: the admin hears what to fix instead (the log has the rest).
+      this.options.logger.warn({ sandboxId, pathInBox, err: (error as Error).message }, "copy-out failed");
+      throw new SandboxRefusal(
+        "sandbox_not_found",
+        `${pathInBox} cannot be copied out of sandbox ${sandboxId}: it is not there, or not under the box's home or /tmp`,
+      );
+    }
   }
 
   private liveRef(row: BoxRow): string {
