@@ -24,7 +24,7 @@ import {
   withdrawRequest,
 } from "./request-rows.js";
 
-/** How long an owner has to take a request before the asker reports it unreachable (BATON_RELAY_PICKUP_MS). */
+/** How long an owner has to take a request before the asker reports it unreachable. */
 export const DEFAULT_PICKUP_MS = 10_000;
 /** Rows an asker left behind (it died while waiting) are deleted this long after their pickup deadline. */
 const LEFT_ROWS_GRACE_MS = 6 * 60 * 60 * 1000;
