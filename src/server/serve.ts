@@ -238,6 +238,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         uids: flags.sandboxUids,
         db,
         instance: app.deps.instance,
+        relay: app.deps.relay,
         logger,
         env,
         // A repository an App installation gives: its box pushes with the installation token's placeholder.

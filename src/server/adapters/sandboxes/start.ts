@@ -74,6 +74,8 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   codehostPush?: SandboxManagerOptions["codehostPush"];
   /** This instance (the service's deps.instance): the boxes it makes and adopts are recorded as its own. */
   instance?: SandboxManagerOptions["instance"];
+  /** Reaches the instances that own other boxes (the service's deps.relay; PostgreSQL only). */
+  relay?: SandboxManagerOptions["relay"];
 }
 
 export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
@@ -88,6 +90,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     checkoutRoot: options.checkoutRoot,
     codehostPush: options.codehostPush,
     instance: options.instance,
+    relay: options.relay,
     // SQLite admits one service per file (its lock file): a recorded owner is a previous run, dead by definition.
     exclusiveStore: options.db.engine === "sqlite",
   });
