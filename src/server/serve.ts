@@ -86,6 +86,11 @@ export interface ServeOptions extends IntegrationFlags {
   trustedProxy?: string[] | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Prints one line on the operator's console (the CLI's stderr). Without --smtp-url on a loopback-only service,
+   * each dashboard sign-in link goes here instead of e-mail.
+   */
+  printLine?: ((line: string) => void) | undefined;
 }
 
 export interface RunningService {
@@ -114,8 +119,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const integrations = await loadIntegrationSettings(flags);
   // So is the seed: guessable member tokens on a listener other machines reach stop the start (issue 37 A2).
   const seed = flags.seed ? await readSeedFile(flags.seed) : undefined;
+  const exposed = exposedListeners(flags, Boolean(adminToken || proxyToken));
   if (seed && flags.seed) {
-    const exposed = exposedListeners(flags, Boolean(adminToken || proxyToken));
     const refusal = weakSeedTokenRefusal(flags.seed, weakSeedTokens(seed), exposed);
     if (refusal) throw new ConfigError(refusal);
   }
@@ -141,6 +146,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       matcherUrl: flags.matcherUrl,
       matcherToken: env.BATON_MATCHER_TOKEN || undefined,
       dashboardUrl: flags.dashboardUrl,
+      // A laptop without a mail server still reaches its dashboard: links on the console, loopback only (A3).
+      printSignInLink: !flags.smtpUrl && exposed.length === 0 ? options.printLine : undefined,
     };
     const sandboxes: { current?: SandboxManager } = {};
     // Bound below, once the app exists; the app reads the sandbox listener's URL only when a request arrives.
