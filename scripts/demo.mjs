@@ -33,6 +33,7 @@ import { startMailCatcher } from "./demo/mail-catcher.mjs";
 import { callMcp, callTool } from "./demo/mcp.mjs";
 import { logTails, realAgentSteps } from "./demo/real-agent.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
+import { signInLinkFor } from "./demo/web-session.mjs";
 import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
 
 const SEED = join(root, "fixtures", "seeds", "activation.json");
@@ -509,6 +510,22 @@ const STEPS = [
       });
       console.log(`page title: ${shown.title}`);
       console.log(`conversation entries on the page: ${shown.entries}`);
+      // The same page for the person running the demo, signed in: a one-time link (it asks "Sign in as …?" once).
+      // Only for a person at a terminal: the link is a credential, and a log or CI output keeps none.
+      if (!process.stdin.isTTY) {
+        console.log(
+          "(in a terminal, the demo prints here a one-time link that opens this page signed in, and keeps the service up until Enter)",
+        );
+        return;
+      }
+      const link = await signInLinkFor({
+        url: ctx.url,
+        email: "owner@acme.test",
+        mail: ctx.mail,
+        next: new URL(task.url).pathname,
+      });
+      console.log(`open the dashboard signed in as owner@acme.test (once, within 15 minutes): ${link}`);
+      ctx.dashboardLink = link;
     },
   },
 ];
@@ -733,6 +750,14 @@ async function stopAll(ctx) {
   rmSync(ctx.tmp, { recursive: true, force: true });
 }
 
+/** Waits for Enter (a Ctrl-C stops the demo as at any other time). */
+async function waitForEnter(ctx) {
+  console.log(`\nthe dashboard stays up at ${ctx.url}/dashboard: press Enter to stop the demo`);
+  const lines = createInterface({ input: process.stdin });
+  await new Promise((resolve) => lines.once("line", resolve));
+  lines.close();
+}
+
 async function main() {
   if (Number(process.versions.node.split(".")[0]) < 22) {
     console.error(
@@ -760,6 +785,8 @@ async function main() {
       console.log(`\n== ${index + 1}. ${step.name}${skipped}`);
       if (!step.skip) await step.run(ctx);
     }
+    // In a terminal the service stays up for the dashboard link until the person is done with it.
+    if (ctx.dashboardLink && process.stdin.isTTY) await waitForEnter(ctx);
     console.log("\n== done: stopping baton serve and removing the temporary files");
   } catch (error) {
     failed = true;
