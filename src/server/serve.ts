@@ -173,6 +173,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       opsUrl: () => listeners.sandbox?.url,
       sandboxes,
       adminToken,
+      exposedListeners: exposed,
       tasks: {
         workRoot,
         agentCommand: flags.agentCommand
