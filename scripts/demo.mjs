@@ -26,12 +26,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { agentFlag } from "./demo/agent-choice.mjs";
+import { deleteThroughService, pruneStoppedService } from "./demo/boxes.mjs";
 import { bin, client, freeLoopbackPort, root, shellWord } from "./demo/commands.mjs";
 import { openTaskPage } from "./demo/dashboard.mjs";
 import { startMailCatcher } from "./demo/mail-catcher.mjs";
 import { callMcp, callTool } from "./demo/mcp.mjs";
 import { logTails, realAgentSteps } from "./demo/real-agent.mjs";
 import { whyNoContainer } from "./demo/sandbox-choice.mjs";
+import { signInLinkFor } from "./demo/web-session.mjs";
 import { deliverSigned, demoSeed, labelledIssuePayload } from "./demo/webhook.mjs";
 
 const SEED = join(root, "fixtures", "seeds", "activation.json");
@@ -191,6 +193,10 @@ const STEPS = [
         },
       );
       ctx.serve = child;
+      // The terminal's Ctrl-C reaches the service too: one that stops cleanly before the demo asked was interrupted.
+      child.once("exit", (code, signal) => {
+        if (!ctx.stopping && (code === 0 || signal !== null)) ctx.serviceInterrupted = true;
+      });
       const line = await new Promise((resolve, reject) => {
         child.once("exit", (code) => reject(new Error(`baton serve exited early (${code})`)));
         createInterface({ input: child.stdout }).once("line", resolve);
@@ -504,6 +510,22 @@ const STEPS = [
       });
       console.log(`page title: ${shown.title}`);
       console.log(`conversation entries on the page: ${shown.entries}`);
+      // The same page for the person running the demo, signed in: a one-time link (it asks "Sign in as …?" once).
+      // Only for a person at a terminal: the link is a credential, and a log or CI output keeps none.
+      if (!process.stdin.isTTY) {
+        console.log(
+          "(in a terminal, the demo prints here a one-time link that opens this page signed in, and keeps the service up until Enter)",
+        );
+        return;
+      }
+      const link = await signInLinkFor({
+        url: ctx.url,
+        email: "owner@acme.test",
+        mail: ctx.mail,
+        next: new URL(task.url).pathname,
+      });
+      console.log(`open the dashboard signed in as owner@acme.test (once, within 15 minutes): ${link}`);
+      ctx.dashboardLink = link;
     },
   },
 ];
@@ -684,24 +706,6 @@ async function runEgressStep(ctx) {
     );
 }
 
-/** A stopped service keeps its boxes for the next start (a deploy keeps them); the demo's end removes them. */
-async function removeBoxes(ctx) {
-  if (!ctx.adminUrl || !ctx.serve || ctx.serve.exitCode !== null || ctx.serve.signalCode !== null) return;
-  const headers = { "baton-admin-token": ctx.adminToken };
-  try {
-    const answer = await fetch(`${ctx.adminUrl}/admin/v1/sandboxes`, { headers });
-    if (!answer.ok) return;
-    for (const box of (await answer.json()).sandboxes ?? []) {
-      if (box.state === "deleted") continue;
-      const owner = new URLSearchParams({ workspaceId: box.workspaceId, engagementId: box.engagementId });
-      await fetch(`${ctx.adminUrl}/admin/v1/sandboxes/${box.sandboxId}?${owner}`, {
-        method: "DELETE",
-        headers,
-      });
-    }
-  } catch {}
-}
-
 /** Stops what the demo started, once (a Ctrl-C during a failure's stop waits for that same stop). */
 function stop(ctx) {
   ctx.stopping ??= stopAll(ctx);
@@ -710,7 +714,7 @@ function stop(ctx) {
 
 async function stopAll(ctx) {
   ctx.following?.kill("SIGTERM");
-  await removeBoxes(ctx);
+  await deleteThroughService(ctx);
   for (const child of [ctx.proxy, ctx.upstream]) {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -737,8 +741,21 @@ async function stopAll(ctx) {
     await exited;
     clearTimeout(timer);
   }
+  // A Ctrl-C reaches the service too (one process group), which stops keeping its boxes: remove what it kept.
+  if (ctx.docker && ctx.db) {
+    const removed = pruneStoppedService({ driver: "docker", db: ctx.db });
+    if (removed.length > 0) console.log(`removed ${removed.length} sandbox box(es) the stopped service kept`);
+  }
   await ctx.mail?.close();
   rmSync(ctx.tmp, { recursive: true, force: true });
+}
+
+/** Waits for Enter (a Ctrl-C stops the demo as at any other time). */
+async function waitForEnter(ctx) {
+  console.log(`\nthe dashboard stays up at ${ctx.url}/dashboard: press Enter to stop the demo`);
+  const lines = createInterface({ input: process.stdin });
+  await new Promise((resolve) => lines.once("line", resolve));
+  lines.close();
 }
 
 async function main() {
@@ -768,13 +785,20 @@ async function main() {
       console.log(`\n== ${index + 1}. ${step.name}${skipped}`);
       if (!step.skip) await step.run(ctx);
     }
+    // In a terminal the service stays up for the dashboard link until the person is done with it.
+    if (ctx.dashboardLink && process.stdin.isTTY) await waitForEnter(ctx);
     console.log("\n== done: stopping baton serve and removing the temporary files");
   } catch (error) {
     failed = true;
     // An interrupted step fails as its processes stop: that is no failure to explain. A Ctrl-C during a
     // synchronous command is handled once the event loop runs again: let it run first.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     if (ctx.interrupted) return;
+    // A step that failed because the Ctrl-C stopped the service first ("baton env show exited 1") was interrupted.
+    if (ctx.serviceInterrupted) {
+      interrupted();
+      return;
+    }
     for (const tail of logTails(ctx)) console.error(tail);
     console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
   } finally {

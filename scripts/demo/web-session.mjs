@@ -1,6 +1,7 @@
 // Signs a person in to the dashboard as a browser does, over plain HTTP: the sign-in form, the one-time link read
 // from the loopback mail catcher, then the link page's POST, whose answer sets the session cookie. Used by the
-// demo (which hands the cookie to headless Chromium) and the dashboard bench. The link's token is never printed.
+// demo (which hands the cookie to headless Chromium) and the dashboard bench; signInLinkFor asks for a link the demo
+// prints for the person running it (a one-time link, as e-mailed).
 
 /** Quoted-printable soft line breaks and escapes, as a mail client undoes them. */
 const decodeQuotedPrintable = (text) =>
@@ -17,6 +18,34 @@ async function readSignInPage(answer, cookie) {
   const page = await answer.text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1];
   return { cookie: set ?? cookie, csrf };
+}
+
+/** The sign-in link in the newest e-mail after `before` messages, once it arrived. */
+async function linkFromMail(mail, before, email, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (mail.received.length <= before) {
+    if (Date.now() > deadline) throw new Error(`no sign-in e-mail reached ${email}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const link = /(https?:\/\/\S+\/dashboard\/sign-in\/link\?token=[A-Za-z0-9_-]+)/.exec(
+    decodeQuotedPrintable(mail.received.at(-1).raw),
+  )?.[1];
+  if (!link) throw new Error("the sign-in e-mail carries no link");
+  return link;
+}
+
+/**
+ * A one-time link that signs `email` in and lands on `next` (a dashboard path), for a person to open in their own
+ * browser: asked as a script asks (no browser cookie), so the page asks "Sign in as <address>?" once, then goes on.
+ */
+export async function signInLinkFor({ url, email, mail, next = "/dashboard", timeoutMs = 10_000 }) {
+  const before = mail.received.length;
+  const asked = await fetch(`${url}/dashboard/sign-in`, {
+    method: "POST",
+    body: new URLSearchParams({ email, next }),
+  });
+  if (asked.status !== 200) throw new Error(`the sign-in form answered ${asked.status}`);
+  return linkFromMail(mail, before, email, timeoutMs);
 }
 
 /**

@@ -3,6 +3,7 @@
 // followed by a single word is a mistyped command; `--` ends flags. Pure: argv and the command table in, one
 // outcome out, never a throw (classify first, act second).
 import { type CommandEntry, type CommandShape, isGroup } from "./registry.js";
+import { holdsToken } from "./token-arguments.js";
 
 export type Invocation =
   /** Parse argv as written: a command, help, or an unknown word that commander reports with a suggestion. */
@@ -10,7 +11,12 @@ export type Invocation =
   /** Start a task: argv rewritten as `start <flags> -- <prompt>`. */
   | { kind: "start"; argv: string[]; prompt: string }
   /** A command word followed by a word that command does not take. */
-  | { kind: "mistyped"; command: string; words: string[]; usage: string };
+  | { kind: "mistyped"; command: string; words: string[]; usage: string }
+  /**
+   * An access token given as an argument (to `login`, or to anything but `start` and the sandbox and operator
+   * commands): refused without echoing it, and never turned into a prompt suggestion or a prompt.
+   */
+  | { kind: "token-argument"; command: "login" | "other" };
 
 const ROOT_FLAGS = new Set(["-h", "--help", "-v", "--version"]);
 const START = "start";
@@ -54,8 +60,14 @@ export function classifyInvocation(argv: readonly string[], commands: readonly C
     return { kind: "start", argv: [START, ...scanned.flags, "--", prompt], prompt };
   };
 
-  if (first.startsWith("-")) return toStart(argv);
   const entry = commands.find((candidate) => candidate.name === first);
+  if (first === LOGIN && givesLoginAValue(argv.slice(1), entry))
+    return { kind: "token-argument", command: "login" };
+  const clientWords =
+    entry === undefined || (!isGroup(entry) && entry.shape !== undefined && first !== START);
+  if (clientWords && holdsToken(argv)) return { kind: "token-argument", command: "other" };
+
+  if (first.startsWith("-")) return toStart(argv);
   if (entry === undefined) {
     // One bare word is far likelier a misspelt command than a prompt: commander says so, with a suggestion.
     const scanned = scanArguments(argv, startFlags);
@@ -78,6 +90,19 @@ export function classifyInvocation(argv: readonly string[], commands: readonly C
 }
 
 const HELP_FLAGS = new Set(["-h", "--help"]);
+const LOGIN = "login";
+
+/**
+ * `baton login` takes no words, and `--token` no value: the token is typed at its prompt or piped in. One word
+ * written there (`login --token btn_…`, `login btn_…`, `--token=btn_…`) is most likely the token itself, whatever
+ * its shape, so it is not echoed back as a mistyped command.
+ */
+function givesLoginAValue(args: readonly string[], entry: CommandEntry | undefined): boolean {
+  if (entry === undefined || isGroup(entry) || entry.shape === undefined) return false;
+  const { flags, positionals } = scanArguments(args, entry.shape.valueFlags);
+  // Several words are still a prompt ("login page is broken"), unless one of them looks like a token.
+  return positionals.length === 1 || flags.some((flag) => flag.startsWith("--token=")) || holdsToken(args);
+}
 
 function isUnknownFlag(token: string, shape: CommandShape): boolean {
   if (!token.startsWith("-")) return false; // a flag's value

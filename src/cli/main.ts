@@ -9,6 +9,7 @@ import type { CliIo } from "./io.js";
 import { buildProgram } from "./program.js";
 import { COMMANDS } from "./registry.js";
 import { reportFailure } from "./report-failure.js";
+import { LOGIN_TOKEN_ARGUMENT, TOKEN_ARGUMENT } from "./token-arguments.js";
 
 /** bin.ts loads this one module (and commander) for any command but --version. */
 export { processIo } from "./io.js";
@@ -40,6 +41,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 /** Rule 1: a prompt becomes `start … -- <prompt>`; a command word followed by a word it does not take is refused. */
 function argvToParse(invocation: Invocation): string[] {
+  if (invocation.kind === "token-argument") {
+    throw new UsageError(invocation.command === "login" ? LOGIN_TOKEN_ARGUMENT : TOKEN_ARGUMENT);
+  }
   if (invocation.kind !== "mistyped") return invocation.argv;
   const written = [invocation.command, ...invocation.words].join(" ");
   throw new UsageError(

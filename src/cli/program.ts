@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { readVersion } from "../version.js";
 import type { CommandContext } from "./context.js";
 import { COMMANDS, type CommandEntry, isGroup } from "./registry.js";
+import { maskTokens } from "./token-arguments.js";
 
 const HELP_FLAGS = new Set(["-h", "--help"]);
 
@@ -56,7 +57,7 @@ function namedErrors(command: Command, name: string) {
   return {
     ...command.configureOutput(),
     outputError: (text: string, write: (text: string) => void) =>
-      write(`baton ${name}: ${text.replace(/^error: /, "")}`),
+      write(maskTokens(`baton ${name}: ${text.replace(/^error: /, "")}`)),
   };
 }
 
@@ -81,7 +82,8 @@ function createRoot({ io }: CommandContext): Command {
       writeErr: (text) => {
         if (!io.stderr.destroyed) io.stderr.write(text);
       },
-      outputError: (text, write) => write(`baton: ${text.replace(/^error: /, "")}`),
+      // commander echoes the word it did not know (`unknown command 'btn_…'`): never a token.
+      outputError: (text, write) => write(maskTokens(`baton: ${text.replace(/^error: /, "")}`)),
     });
   program.helpCommand(false);
   return program;

@@ -243,7 +243,7 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
   {
     name: "admin",
     summary:
-      "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN); move a stopped one's store",
+      "provision sandboxes, turns and personal access tokens on a running baton serve (admin token from BATON_ADMIN_TOKEN); move a stopped one's store or remove its boxes",
     subcommands: [
       {
         name: "sandbox",
@@ -267,6 +267,12 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
             load: () => import("./commands/admin/task-answer.js"),
           },
         ],
+      },
+      {
+        name: "prune-sandboxes",
+        summary:
+          "remove the sandbox boxes a stopped baton serve left (a stop keeps them for the next start), with their network",
+        load: () => import("./commands/admin/prune-sandboxes.js"),
       },
       {
         name: "migrate-store",

@@ -4,13 +4,15 @@ import { CommanderError } from "commander";
 import { BatonError, isBatonError } from "../errors.js";
 import { EXIT, type ExitCode, exitCodeFor } from "./exit-codes.js";
 import { type CliIo, writeJson, writeLine } from "./io.js";
+import { maskTokens } from "./token-arguments.js";
 
 export function reportFailure(error: unknown, io: CliIo, json: boolean): ExitCode {
   if (error instanceof CommanderError) {
     if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT.ok;
     // commander has printed its message on stderr (e.g. "baton: unknown option '--x'"); scripts get it as JSON.
     if (json) {
-      writeJson(io.stdout, { error: { code: "usage", message: error.message.replace(/^error: /, "") } });
+      const message = maskTokens(error.message.replace(/^error: /, ""));
+      writeJson(io.stdout, { error: { code: "usage", message } });
     }
     return exitCodeFor("usage");
   }
@@ -19,12 +21,14 @@ export function reportFailure(error: unknown, io: CliIo, json: boolean): ExitCod
     : new BatonError("internal", `unexpected failure: ${describe(error)}`, { cause: error });
   const where =
     batonError.path && !batonError.message.includes(batonError.path) ? ` (at ${batonError.path})` : "";
-  writeLine(io.stderr, `baton: ${batonError.message}${where}`);
+  // No message echoes an argument that looks like an access token, whatever built it.
+  const message = maskTokens(batonError.message);
+  writeLine(io.stderr, maskTokens(`baton: ${batonError.message}${where}`));
   if (json) {
     writeJson(io.stdout, {
       error: {
         code: batonError.code,
-        message: batonError.message,
+        message,
         ...(batonError.path ? { path: batonError.path } : {}),
       },
     });

@@ -95,6 +95,8 @@ export interface ServerAppOptions {
   instance?: InstanceIdentity;
   logger: Logger;
   adminToken?: string | undefined;
+  /** The listeners other machines may reach (`--host 0.0.0.0`); empty: loopback only, where weak seed tokens pass. */
+  exposedListeners?: readonly string[] | undefined;
   now?: () => Date;
   activationDelayMs?: number;
   /** How long a claim on running work lasts without renewal (`--lease-seconds`); default 30 s. */
@@ -423,6 +425,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     worker,
     waiters,
     adminToken: options.adminToken,
+    exposedListeners: options.exposedListeners,
     capability: options.capability,
     tasks,
     secretBox: options.secretBox,

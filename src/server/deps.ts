@@ -17,6 +17,8 @@ import type { Store } from "./store/store.js";
 import type { RegistrationLimits } from "./surfaces/oauth/registration-limits.js";
 
 export interface ServerDeps {
+  /** The listeners other machines may reach; empty or unset: loopback only (seed tokens of any strength). */
+  exposedListeners?: readonly string[] | undefined;
   db: Store;
   /** This process among the instances sharing the store (claims and boxes are recorded under its id). */
   instance: InstanceIdentity;

@@ -21,16 +21,15 @@ import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./domain/auth/token-strength.js";
 import type { CapabilitySettings } from "./domain/capability/settings.js";
 import { leaseSettingsOf } from "./domain/leases.js";
-import type { SecretBox } from "./domain/secrets/index.js";
 import { applySeed } from "./domain/seed/apply-seed.js";
-import { SeedDocumentSchema } from "./domain/seed/schema.js";
+import { type SeedDocument, SeedDocumentSchema } from "./domain/seed/schema.js";
+import { weakSeedTokenRefusal, weakSeedTokens } from "./domain/seed/weak-tokens.js";
 import type { AgentAcpSettings } from "./domain/tasks/service.js";
 import { type BoundListener, bindListener } from "./listen/bind.js";
-import { plainHttpWarnings } from "./listen/exposure.js";
+import { isLoopbackHost, plainHttpWarnings } from "./listen/exposure.js";
 import { newInstanceIdentity } from "./primitives/instance.js";
 import { parseServeFlags, type ServeFlags } from "./serve-options.js";
 import { openServiceStore, type StoreWakeEvents } from "./serve-store.js";
-import type { Store } from "./store/store.js";
 import {
   fetchAllowingLoopback,
   LOOPBACK_CLIENT_DOCUMENTS_ENV,
@@ -87,6 +86,11 @@ export interface ServeOptions extends IntegrationFlags {
   trustedProxy?: string[] | undefined;
   /** BATON_ADMIN_TOKEN, BATON_PROXY_TOKEN, BATON_MATCHER_TOKEN, BATON_LOG_LEVEL, XDG_DATA_HOME, HOME. */
   env: NodeJS.ProcessEnv;
+  /**
+   * Prints one line on the operator's console (the CLI's stderr). Without --smtp-url on a loopback-only service,
+   * each dashboard sign-in link goes here instead of e-mail.
+   */
+  printLine?: ((line: string) => void) | undefined;
 }
 
 export interface RunningService {
@@ -113,6 +117,13 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   const logger = createLogger(env, "baton-serve", SERVICE_LOG_LEVEL);
   // Read before the store opens: a missing key file or secret is a usage error naming its flag.
   const integrations = await loadIntegrationSettings(flags);
+  // So is the seed: guessable member tokens on a listener other machines reach stop the start (issue 37 A2).
+  const seed = flags.seed ? await readSeedFile(flags.seed) : undefined;
+  const exposed = exposedListeners(flags, Boolean(adminToken || proxyToken));
+  if (seed && flags.seed) {
+    const refusal = weakSeedTokenRefusal(flags.seed, weakSeedTokens(seed), exposed);
+    if (refusal) throw new ConfigError(refusal);
+  }
   // Opened before anything listens: the SQLite file (--db, with its lock and default key) or PostgreSQL.
   const {
     db,
@@ -122,7 +133,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     close: closeStore,
   } = await openServiceStore(flags, env, wakeWarnings(logger));
   try {
-    if (flags.seed) await applySeedFile(db, flags.seed, secretBox, logger);
+    if (seed) await applySeed(db, seed, new Date(), secretBox, logger);
     const delay = Number(env.BATON_SERVE_TEST_ACTIVATION_DELAY_MS ?? 0);
     // Who this process is among the instances on the store: its claims are recorded, and logged, under this id.
     const instance = newInstanceIdentity(env);
@@ -135,6 +146,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       matcherUrl: flags.matcherUrl,
       matcherToken: env.BATON_MATCHER_TOKEN || undefined,
       dashboardUrl: flags.dashboardUrl,
+      // A laptop without a mail server still reaches its dashboard: links on the console, loopback only (A3).
+      printSignInLink: !flags.smtpUrl && exposed.length === 0 ? options.printLine : undefined,
     };
     const sandboxes: { current?: SandboxManager } = {};
     // Bound below, once the app exists; the app reads the sandbox listener's URL only when a request arrives.
@@ -160,6 +173,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
       opsUrl: () => listeners.sandbox?.url,
       sandboxes,
       adminToken,
+      exposedListeners: exposed,
       tasks: {
         workRoot,
         agentCommand: flags.agentCommand
@@ -295,7 +309,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
   }
 }
 
-async function applySeedFile(db: Store, path: string, box: SecretBox, logger: Logger): Promise<void> {
+async function readSeedFile(path: string): Promise<SeedDocument> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(path, "utf8"));
@@ -307,7 +321,17 @@ async function applySeedFile(db: Store, path: string, box: SecretBox, logger: Lo
       },
     );
   }
-  await applySeed(db, parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`), new Date(), box, logger);
+  return parseOrThrow(SeedDocumentSchema, raw, `seed ${path}`);
+}
+
+/** The listeners other machines may reach, as their flags and addresses (`--host 0.0.0.0`); none: loopback only. */
+function exposedListeners(flags: ServeFlags, adminOpens: boolean): string[] {
+  const listeners = [
+    { flag: "--host", host: flags.host },
+    { flag: "--ops-listen", host: flags.opsListen.host },
+    ...(adminOpens ? [{ flag: "--admin-listen", host: flags.adminListen.host }] : []),
+  ];
+  return listeners.filter(({ host }) => !isLoopbackHost(host)).map(({ flag, host }) => `${flag} ${host}`);
 }
 
 const DEFAULT_AGENT_TIMEOUT_S = 1800;

@@ -70,7 +70,10 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     )
     .option("--seed <file.json>", "load workspaces, repositories, environments and secrets before listening")
     .option("--json", "print the listeners' addresses as JSON: url (public), opsUrl, adminUrl")
-    .option("--smtp-url <url>", "SMTP relay for capability-request e-mail, e.g. smtp://127.0.0.1:25")
+    .option(
+      "--smtp-url <url>",
+      "SMTP relay for capability-request and sign-in e-mail, e.g. smtp://127.0.0.1:25 (without it, on loopback only, sign-in links are printed on stderr)",
+    )
     .option(
       "--matcher-url <url>",
       "model endpoint for capability-request matching (token: BATON_MATCHER_TOKEN)",
@@ -191,7 +194,11 @@ export function declare(command: Command, { io, action }: CommandContext): void 
         const signals = listenForStop();
         try {
           const { startService } = await import("../../server/serve.js");
-          const service = await startService({ ...flags, env: io.env });
+          const service = await startService({
+            ...flags,
+            env: io.env,
+            printLine: (line) => writeLine(io.stderr, `baton serve: ${line}`),
+          });
           const { url, opsUrl, adminUrl } = service;
           for (const warning of service.warnings) writeLine(io.stderr, `baton serve: ${warning}`);
           if (json) writeLine(io.stdout, JSON.stringify({ url, opsUrl, adminUrl }));

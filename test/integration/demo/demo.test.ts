@@ -101,6 +101,10 @@ describe("npm run demo", () => {
       // The prompt, the reply, the follow-up and its reply, the stopped message and who stopped it: at least 5.
       const entries = Number(/conversation entries on the page: (\d+)/.exec(run.stdout)?.[1]);
       expect(entries).toBeGreaterThanOrEqual(5);
+      // Issue 37 A3: the signed-in dashboard link is printed only at a terminal (no link in this output).
+      expect(run.stdout).toContain(
+        "in a terminal, the demo prints here a one-time link that opens this page signed in",
+      );
       expect(`${run.stdout}${run.stderr}`).not.toMatch(/canary-|btt_|btl_|btn_|token=/);
       if (flags.length === 0) {
         expect(run.stdout).toContain(

@@ -13,6 +13,8 @@ const BUNDLES = join(PROJECT_ROOT, "dist", "src", "bundle");
 const RUN_THE_SERVICE: Record<string, string> = {
   "serve.cjs": "`baton serve` is the service",
   "admin-migrate-store.cjs": "`baton admin migrate-store` opens both stores with the service's migrations",
+  "admin-prune-sandboxes.cjs":
+    "`baton admin prune-sandboxes` runs the service's sandbox drivers on a stopped service's state folder",
   "env-test-service.cjs": "`baton env test`'s throwaway service, bundled whole on purpose (its own bundle)",
 };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { classifyInvocation, scanArguments } from "../../../src/cli/invocation.js";
 import { COMMANDS } from "../../../src/cli/registry.js";
 
-type Outcome = "command" | "mistyped" | { start: string[] };
+type Outcome = "command" | "mistyped" | { start: string[] } | { token: "login" | "other" };
 
 const CASES: [string, string[], Outcome][] = [
   // `<cli> "<prompt>"` or `<cli> start "<prompt>"`
@@ -64,7 +64,41 @@ const CASES: [string, string[], Outcome][] = [
   ["show alone is show (commander names the missing id)", ["show"], "command"],
   // "a command word followed by a single word is treated as a mistyped command"
   ["whoami and one word is mistyped", ["whoami", "now"], "mistyped"],
-  ["login and one word is mistyped", ["login", "please"], "mistyped"],
+  // issue 37 A1: one word after login is most likely the token, whatever its shape: never echoed as mistyped
+  ["login and one word is a token argument", ["login", "please"], { token: "login" }],
+  [
+    "login --token <value> is a token argument",
+    ["login", "--token", "btn_CANARY0123456789"],
+    { token: "login" },
+  ],
+  ["login --token=<value> is a token argument", ["login", "--token=abc"], { token: "login" }],
+  [
+    "login Bearer <token> is a token argument",
+    ["login", "Bearer", "btn_CANARY0123456789"],
+    { token: "login" },
+  ],
+  [
+    "login and several words is a prompt",
+    ["login", "page", "is", "broken"],
+    { start: ["start", "--", "login page is broken"] },
+  ],
+  [
+    "a stray Bearer <token> is never a prompt",
+    ["whoami", "Bearer", "btn_CANARY0123456789"],
+    { token: "other" },
+  ],
+  ["a lone btn_ token is not an unknown command", ["btn_CANARY0123456789"], { token: "other" }],
+  [
+    "a Bearer form is not a prompt",
+    ["-w", "ws_1", "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9xx"],
+    { token: "other" },
+  ],
+  [
+    "a short btn_ word is still a prompt",
+    ["rename", "btn_ok", "to", "btn_done"],
+    { start: ["start", "--", "rename btn_ok to btn_done"] },
+  ],
+  ["start takes what it is given", ["start", "Bearer", "btn_CANARY0123456789"], "command"],
   ["logout and one word is mistyped", ["logout", "now"], "mistyped"],
   ["whoami and two words is a prompt", ["whoami", "am", "i"], { start: ["start", "--", "whoami am i"] }],
   // a flag the command does not use: left to commander, which names it and the command
@@ -88,6 +122,8 @@ describe("rule 1: a prompt starting with a command word still starts a task unle
     const outcome = classifyInvocation(argv, COMMANDS);
     if (expected === "command") expect(outcome).toEqual({ kind: "command", argv });
     else if (expected === "mistyped") expect(outcome.kind).toBe("mistyped");
+    else if ("token" in expected)
+      expect(outcome).toEqual({ kind: "token-argument", command: expected.token });
     else expect(outcome).toMatchObject({ kind: "start", argv: expected.start });
   });
 

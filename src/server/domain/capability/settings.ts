@@ -14,6 +14,12 @@ export interface CapabilitySettings {
   /** Base of the dashboard links in e-mail; defaults to the service's own URL once it listens. */
   dashboardUrl?: string | undefined;
   serviceUrl?: string | undefined;
+  /**
+   * Without `smtpUrl`, on a service whose every listener is on loopback: where each sign-in link is printed
+   * instead of e-mailed (one line each on `baton serve`'s stderr), so a laptop reaches its dashboard with no
+   * mail server. Unset off loopback: sign-in by e-mail stays refused there.
+   */
+  printSignInLink?: ((line: string) => void) | undefined;
 }
 
 export function matcherFor(settings: CapabilitySettings | undefined): CapabilityMatcher {

@@ -10,6 +10,7 @@ import { createPersonalToken } from "../../domain/auth/personal-tokens-store.js"
 import { findUserByEmail } from "../../domain/auth/users.js";
 import { reserveDisconnected } from "../../domain/operations/activate.js";
 import { applySeed } from "../../domain/seed/apply-seed.js";
+import { weakSeedTokenRefusal, weakSeedTokens } from "../../domain/seed/weak-tokens.js";
 import { promote } from "../../domain/tasks/engine.js";
 import { credentialMatches } from "../../primitives/tokens.js";
 import { mapDomainErrors } from "../http/domain-errors.js";
@@ -89,8 +90,12 @@ export function createAdminApp(deps: AdminDeps) {
       responses: { 200: jsonContent(S.Ok, "done"), ...ERRORS },
     }),
     async (c) => {
+      const seed = c.req.valid("json");
+      // The rule `baton serve --seed` follows: guessable member tokens only on a loopback-only service.
+      const refusal = weakSeedTokenRefusal("document", weakSeedTokens(seed), deps.exposedListeners ?? []);
+      if (refusal) throw new HttpError(409, WIRE_ERRORS.conflict, refusal);
       try {
-        await applySeed(deps.db, c.req.valid("json"), deps.now(), deps.secretBox, deps.logger);
+        await applySeed(deps.db, seed, deps.now(), deps.secretBox, deps.logger);
       } catch (error) {
         if (error instanceof InputError) throw new HttpError(409, WIRE_ERRORS.conflict, error.message);
         throw error;

@@ -12,6 +12,8 @@ export interface AdminDeps {
   db: Store;
   now: () => Date;
   logger: Logger;
+  /** The listeners other machines may reach; unset or empty: loopback only, where weak seed tokens pass. */
+  exposedListeners?: readonly string[] | undefined;
   /** When unset the admin API answers 404 as if it did not exist. */
   adminToken: string | undefined;
   /** The task engine: operations of the public API, the turn runtime, the rate limiter. */

@@ -39,7 +39,7 @@ export function createSignInApp(deps: PagesDeps) {
     renderMessagePage({
       title: "Sign-in by e-mail is not configured",
       message:
-        "This service cannot send e-mail, so it cannot send sign-in links. The operator must start `baton serve` with --smtp-url smtp://host:port (see the operator docs).",
+        "This service cannot send e-mail, so it cannot send sign-in links. The operator must start baton serve with --smtp-url smtp://host:port, or, on this computer only, listen on loopback addresses only (127.0.0.1) so that each link is printed on the service's console (see the operator docs).",
     });
 
   /** The origins this service answers as: its public URL's and the request's own (a direct local request). */
@@ -54,7 +54,11 @@ export function createSignInApp(deps: PagesDeps) {
       renderPage({
         title: "Sign in",
         body: html`<form method="post" action="${PAGE_PATHS.signIn}">
-<p>We will e-mail you a link that signs you in once.</p>
+<p>${
+          mailer.printed()
+            ? "This service has no mail server and listens on this computer only: the link that signs you in once is printed on its console (the terminal running baton serve), not e-mailed."
+            : "We will e-mail you a link that signs you in once."
+        }</p>
 <label for="email">E-mail address</label>
 <input id="email" name="email" type="email" autocomplete="email" required>
 <input type="hidden" name="next" value="${next}">
@@ -92,15 +96,27 @@ export function createSignInApp(deps: PagesDeps) {
       });
       if (issued.state === "issued") {
         const link = `${issuerOf(deps)}${PAGE_PATHS.signInLink}?token=${issued.token}`;
-        mailer.send({ to: user.email, ...renderSignInEmail({ link, minutes: LINK_LIFETIME_MS / 60_000 }) });
+        mailer.send({
+          to: user.email,
+          link,
+          ...renderSignInEmail({ link, minutes: LINK_LIFETIME_MS / 60_000 }),
+        });
       } else deps.logger.info({ userId: user.id }, "sign-in link not sent: too many asked for");
     }
     return c.html(
-      renderMessagePage({
-        title: "Check your e-mail",
-        message:
-          "If this address belongs to a Baton user, a sign-in link is on its way. It works once, for 15 minutes. Nothing arrived? Ask for another in a few minutes.",
-      }),
+      renderMessagePage(
+        mailer.printed()
+          ? {
+              title: "Look at the service's console",
+              message:
+                "If this address belongs to a Baton user, its sign-in link is printed on the console of baton serve (its standard error), one line per link. It works once, for 15 minutes.",
+            }
+          : {
+              title: "Check your e-mail",
+              message:
+                "If this address belongs to a Baton user, a sign-in link is on its way. It works once, for 15 minutes. Nothing arrived? Ask for another in a few minutes.",
+            },
+      ),
     );
   });
 

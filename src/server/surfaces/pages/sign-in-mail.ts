@@ -7,7 +7,9 @@ import type { PagesDeps } from "./deps.js";
 
 export interface SignInMailer {
   configured(): boolean;
-  send(message: { to: string; subject: string; text: string }): void;
+  /** True when links are printed on the service's console (no --smtp-url, loopback only), not e-mailed. */
+  printed(): boolean;
+  send(message: { to: string; subject: string; text: string; link: string }): void;
 }
 
 export function renderSignInEmail(input: { link: string; minutes: number }): {
@@ -27,14 +29,24 @@ export function renderSignInEmail(input: { link: string; minutes: number }): {
   };
 }
 
+/** The console line of one sign-in link: who it signs in, and the link alone after the last space. */
+export function printedLinkLine(email: string, link: string): string {
+  return `sign-in link for ${email} (works once, for 15 minutes): ${link}`;
+}
+
 /** Reads the settings on first use only: composing the service's routes runs none of them. */
 export function createSignInMailer(deps: PagesDeps): SignInMailer {
   let sender: Promise<MailSender> | undefined;
   return {
-    configured: () => Boolean(deps.capability?.smtpUrl),
+    configured: () => Boolean(deps.capability?.smtpUrl || deps.capability?.printSignInLink),
+    printed: () => !deps.capability?.smtpUrl && Boolean(deps.capability?.printSignInLink),
     send(message) {
       const smtpUrl = deps.capability?.smtpUrl;
-      if (!smtpUrl) return;
+      if (!smtpUrl) {
+        // The operator's own terminal on a loopback-only service: the link goes there, never into the log.
+        deps.capability?.printSignInLink?.(printedLinkLine(message.to, message.link));
+        return;
+      }
       if (!sender) {
         const made = createSmtpSender(smtpUrl, deps.capability?.smtpFrom ?? "Baton <baton@localhost>");
         sender = made;
@@ -43,7 +55,7 @@ export function createSignInMailer(deps: PagesDeps): SignInMailer {
         });
       }
       void sender
-        .then((s) => s.send(message))
+        .then((s) => s.send({ to: message.to, subject: message.subject, text: message.text }))
         .catch((error: unknown) => {
           const e = error as { code?: string; responseCode?: number };
           deps.logger.warn(

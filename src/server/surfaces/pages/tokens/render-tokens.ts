@@ -19,7 +19,7 @@ export function renderCreatedToken(created: CreatedToken): Html {
 <p><strong>Copy it now: you will not see it again.</strong> Only its name and last four characters are kept; if you lose it, revoke it and create another.</p>
 <label for="created-token">Token (expires ${formatWhen(created.expiresAt)})</label>
 <textarea id="created-token" readonly rows="2" autocomplete="off" spellcheck="false">${created.token}</textarea>
-<p class="hint">Use it as <code>Authorization: Bearer …</code>, or sign the command-line client in with <code>baton login --token</code> and paste it.</p>
+<p class="hint">Use it as <code>Authorization: Bearer …</code>, or sign the command-line client in: run <code>baton login --token</code>, then paste it when asked (never after <code>--token</code> on the command line).</p>
 </section>`;
 }
 

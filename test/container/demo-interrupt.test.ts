@@ -1,0 +1,63 @@
+// Issue 37 A4: `npm run demo` interrupted left its Docker box running. The terminal's Ctrl-C reaches the demo's
+// `baton serve` too (one process group), which stops at once and keeps its boxes (a deploy keeps them), so the
+// demo's admin-API cleanup found no service to ask. Its cleanup hook (scripts/demo/boxes.mjs) now prunes the
+// stopped service's store. Here a real `baton serve` on the namespace driver (the demo uses Docker; the hook runs
+// the same command with the driver's name, and the namespace driver needs no image build) gets the SIGINT a
+// Ctrl-C sends, then the hook runs as the demo's stop does. Running the whole demo to its box step and pressing
+// Ctrl-C would take minutes of image and build work per run; this runs the part that failed.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error plain ES module script without types
+import { deleteThroughService, pruneStoppedService } from "../../scripts/demo/boxes.mjs";
+import { ADMIN_PATHS, HEADERS } from "../../src/transport/wire.js";
+import { runBaton } from "../helpers/cli.js";
+import { ACTIVATION_SEED, killLeftoverServes, startServe } from "../helpers/serve.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await killLeftoverServes();
+  for (const dir of dirs.splice(0)) {
+    await runBaton([
+      "admin",
+      "prune-sandboxes",
+      "--sandbox-driver",
+      "namespace",
+      "--db",
+      join(dir, "serve.sqlite"),
+    ]);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+describe("the demo's cleanup after a Ctrl-C", () => {
+  it("removes the box a SIGINT-stopped service kept", { timeout: 300_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), "baton-demo-interrupt-"));
+    dirs.push(dir);
+    const serve = await startServe({ dir, seed: ACTIVATION_SEED, args: ["--sandbox-driver", "namespace"] });
+    const made = (await (
+      await serve.admin(ADMIN_PATHS.sandboxes, { workspaceId: "ws_acme", engagementId: "demo" })
+    ).json()) as { sandboxId: string };
+    const view = (await (
+      await fetch(new URL(ADMIN_PATHS.sandbox.replace(":id", made.sandboxId), serve.adminUrl), {
+        headers: { [HEADERS.adminToken]: serve.adminToken },
+      })
+    ).json()) as { ref: string };
+    expect(existsSync(view.ref)).toBe(true);
+
+    // What Ctrl-C in the demo's terminal does to its service.
+    serve.child.kill("SIGINT");
+    expect(await serve.exited).toBe(0);
+    expect(existsSync(view.ref)).toBe(true);
+
+    // The demo's stop: the admin API first (the service is gone: nothing to ask), then the prune.
+    const ctx = { serve: serve.child, adminUrl: serve.adminUrl, adminToken: serve.adminToken };
+    await deleteThroughService(ctx);
+    expect(existsSync(view.ref)).toBe(true);
+    const removed = pruneStoppedService({ driver: "namespace", db: serve.dbPath });
+    expect(removed).toEqual([view.ref]);
+    expect(existsSync(view.ref)).toBe(false);
+  });
+});
