@@ -220,6 +220,7 @@ describe.each(DRIVERS)("the pool of ready boxes on the %s driver", (driverName) 
     const renamed =
       driverName === "docker" ? `${image.split(":")[0]}:pool-test-${process.pid}` : `${image}#2`;
     if (driverName === "docker") execFileSync("docker", ["tag", image, renamed]);
+    let kept: Awaited<ReturnType<SandboxManager["provision"]>> | undefined;
     try {
       await pool.retarget(renamed);
       await pool.settled();
@@ -227,7 +228,7 @@ describe.each(DRIVERS)("the pool of ready boxes on the %s driver", (driverName) 
       expect(pool.refs()).toHaveLength(1);
       expect(pool.status().image).toBe(renamed);
 
-      const kept = await manager.provision({
+      kept = await manager.provision({
         workspaceId: WS,
         engagementId: "eng-pool-deploy",
         repository: "acme/api",
@@ -248,7 +249,18 @@ describe.each(DRIVERS)("the pool of ready boxes on the %s driver", (driverName) 
         env: process.env,
         serviceDir,
       });
-      await after.driver.close();
+      try {
+        // The next run adopts the box handed out of the pool with its variables (a Docker box's are not in its
+        // container's configuration, which was fixed before any task: the driver keeps them in the state folder).
+        if (kept) {
+          const adopted = await after.driver.exec(kept.box.ref!, ["printenv", "BATON_OPS_URL"], {
+            timeoutMs: 30_000,
+          });
+          expect(adopted.stdout.trim()).toBe(kept.env.BATON_OPS_URL);
+        }
+      } finally {
+        await after.driver.close();
+      }
       if (driverName === "docker") execFileSync("docker", ["rmi", renamed], { stdio: "ignore" });
     }
   });
