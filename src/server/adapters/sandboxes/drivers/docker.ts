@@ -43,7 +43,7 @@ import { readAccountFiles } from "./account-files.js";
 import { BoundedSink } from "./bounded-output.js";
 import { BOX_ENV_FILE, openBoxEnvRecord } from "./box-env-record.js";
 import { checkUidRange, DEFAULT_SANDBOX_UIDS, parseUidRange, type UidRange } from "./box-uids.js";
-import { directoryTar } from "./directory-tar.js";
+import { directoryEntries } from "./directory-tar.js";
 import { createDockerUidPool, UID_LABEL } from "./docker-box-uids.js";
 import { giveBoxItsUser } from "./docker-box-user.js";
 import { describeEngineFailure } from "./docker-engine.js";
@@ -396,36 +396,37 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
   }
 
   /**
-   * Copies checkouts into the box (created or running): the folders above each checkout come as an archive of
-   * their own owned by the box's user, so no command has to run in the box to make them.
+   * Copies checkouts into the box (created or running) as one archive per checkout, put at the home: the folders
+   * above it first, owned by the box's user, then the checkout's own files under its path, so no command has to
+   * run in the box to make them, and each checkout is one call to the engine.
    */
   async function copyCheckouts(
     container: Docker.Container,
     uid: number,
     list: NonNullable<BoxSpec["checkouts"]>,
   ): Promise<void> {
-    const checkouts = list.map((checkout) => ({
-      ...checkout,
-      target: checkoutPathInBox(checkout.repository),
-    }));
-    if (checkouts.length === 0) return;
-    await container.putArchive(
-      directoryTar(
-        checkouts.map((checkout) => posix.relative(AGENT_HOME, checkout.target)),
-        uid,
-        uid,
-      ),
-      { path: AGENT_HOME },
-    );
-    for (const { hostPath, target } of checkouts) {
+    for (const { hostPath, repository } of list) {
+      const inHome = posix.relative(AGENT_HOME, checkoutPathInBox(repository));
       const tar = execa(
         "tar",
-        ["-c", `--owner=${uid}`, `--group=${uid}`, "--numeric-owner", "-C", hostPath, "."],
+        [
+          "-c",
+          `--owner=${uid}`,
+          `--group=${uid}`,
+          "--numeric-owner",
+          // `./x` becomes `checkouts/<owner>/<name>/x` (members and hard-link targets; symbolic links stay as
+          // they are), the path escaped for the expression's replacement.
+          `--transform=s|^\\.|${inHome.replace(/[\\|&]/g, "\\$&")}|rhS`,
+          "-C",
+          hostPath,
+          ".",
+        ],
         { stdout: "pipe", encoding: "buffer" },
       );
       const body = new PassThrough();
+      body.write(directoryEntries([posix.dirname(inHome)], uid, uid));
       tar.stdout.pipe(body);
-      await Promise.all([container.putArchive(body, { path: target }), tar]);
+      await Promise.all([container.putArchive(body, { path: AGENT_HOME }), tar]);
     }
   }
 
