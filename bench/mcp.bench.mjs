@@ -5,10 +5,11 @@
 // keep-alive http.Agent, plus GET /healthz to show the generator's ceiling. Calls per second are the rounds'
 // medians; p99 is over every round. The seed has 2,000 members with a token each and requests rotate over them,
 // so neither the MCP budget (120 calls a minute per token) nor the API's read limit is what is measured.
-import { mkdtempSync, rmSync } from "node:fs";
+// Issue 36's goals are judged on get_task: calls/s at least 0.7x the HTTP route's, p99 at most 2x its p99.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, percentile, report } from "./lib.mjs";
+import { judge, median, percentile, report } from "./lib.mjs";
 import { createLoad, range, sorted, writeMembersSeed } from "./load.mjs";
 import { startBenchServe } from "./serve.mjs";
 
@@ -56,6 +57,17 @@ const callTool = (name, args) =>
   );
 const toolAnswered = (a) => a.status === 200 && !JSON.parse(a.text).result?.isError;
 
+/**
+ * The service's CPU time so far in ms (Linux: utime + stime from /proc, in clock ticks of 10 ms), or null. On a
+ * shared machine calls/s move with the neighbours' load; CPU per call says what a call costs the service itself.
+ */
+const serviceCpuMs = () => {
+  const stat = `/proc/${serve.pid}/stat`;
+  if (!existsSync(stat)) return null;
+  const fields = readFileSync(stat, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
 /** Alternates the MCP call, the HTTP route and /healthz for ROUNDS rounds; prints and returns the rounds. */
 async function compare(label, mcp, http) {
   const sides = {
@@ -65,9 +77,17 @@ async function compare(label, mcp, http) {
   };
   for (const [work, accept] of Object.values(sides)) await phase(500, work, accept);
   const rounds = { mcp: [], http: [], healthz: [] };
+  const cpu = { mcp: { ms: 0, calls: 0 }, http: { ms: 0, calls: 0 }, healthz: { ms: 0, calls: 0 } };
   for (let round = 0; round < ROUNDS; round++)
-    for (const [side, [work, accept]] of Object.entries(sides))
-      rounds[side].push(await phase(PHASE_MS, work, accept));
+    for (const [side, [work, accept]] of Object.entries(sides)) {
+      const before = serviceCpuMs();
+      const result = await phase(PHASE_MS, work, accept);
+      rounds[side].push(result);
+      if (before !== null) {
+        cpu[side].ms += serviceCpuMs() - before;
+        cpu[side].calls += result.durations.length;
+      }
+    }
   const refused = rounds.mcp.concat(rounds.http).reduce((n, r) => n + r.refused, 0);
   console.log(
     `${label}: ${ROUNDS} rounds of ${PHASE_MS / 1000} s, ${CLIENTS} clients; refused or failed: ${refused}`,
@@ -86,6 +106,15 @@ async function compare(label, mcp, http) {
   });
   report(`${label} over MCP, p99`, p99("mcp"), "ms", { value: p99("http"), label: "of HTTP" });
   report(`${label} over HTTP, p99`, p99("http"), "ms");
+  const cpuPerCall = (side) => cpu[side].ms / cpu[side].calls;
+  if (cpu.mcp.calls > 0 && cpu.http.calls > 0) {
+    report(`${label} over MCP, service CPU per call`, cpuPerCall("mcp"), "ms", {
+      value: cpuPerCall("http"),
+      label: "of HTTP",
+    });
+    report(`${label} over HTTP, service CPU per call`, cpuPerCall("http"), "ms");
+  }
+  return { perSecond: perSecond("mcp") / perSecond("http"), p99: p99("mcp") / p99("http") };
 }
 
 try {
@@ -105,7 +134,7 @@ try {
   const after = () => ids[(pick++ * 7919) % (ids.length - 1)];
   const args = { workspace_id: "ws_bench", task_id: taskId };
   console.log("");
-  await compare(
+  const getTask = await compare(
     "get_task",
     () => callTool("get_task", args),
     () => call("GET", taskPath),
@@ -115,6 +144,9 @@ try {
     () => callTool("get_messages", { ...args, after: after(), limit: 100 }),
     () => call("GET", `${taskPath}/messages?after=${after()}&limit=100`),
   );
+  console.log("");
+  judge("MCP get_task calls/s / GET .../tasks/{id}", getTask.perSecond, { target: 0.7 });
+  judge("MCP get_task p99 / GET .../tasks/{id} p99", getTask.p99, { target: 2, atMost: true });
 } finally {
   agent.destroy();
   await serve.stop();

@@ -170,6 +170,12 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
         summary: "run the repository's agent environment as an agent meets it, in a throwaway sandbox",
         load: () => import("./commands/env/test.js"),
       },
+      {
+        name: "rehearse",
+        summary: "the agent's four start-up steps in one process, as JSON lines; started by baton env test",
+        load: () => import("./commands/env/rehearse.js"),
+        hidden: true,
+      },
     ],
   },
   {
@@ -225,12 +231,13 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "serve",
-    summary: "run the reference orchestrator (operations transport and admin API) on an SQLite store",
+    summary:
+      "run the reference orchestrator (public API, dashboard, operations transport, admin API) on SQLite (--db) or PostgreSQL (--database-url)",
     load: () => import("./commands/serve.js"),
   },
   {
     name: "proxy",
-    summary: "run the egress proxy, check its policy, print or rotate its CA (see baton proxy --help)",
+    summary: "run the egress proxy; check its policy (check), print or rotate its CA (ca, rotate-ca)",
     load: () => import("./commands/proxy.js"),
   },
   {

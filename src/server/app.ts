@@ -35,6 +35,7 @@ import { ADMIN_BASE_PATH, MEMBER_BASE_PATH, OPS_BASE_PATH } from "../transport/w
 import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
 import { createGithubCodehost } from "./adapters/codehost/github/adapter.js";
 import { codehostPushOf } from "./adapters/codehost/push-access.js";
+import { InstanceRelay } from "./adapters/instances/relay.js";
 import { type IntegrationSettings, LOCAL_INTEGRATIONS } from "./adapters/integrations/settings.js";
 import type { SandboxManager } from "./adapters/sandboxes/manager.js";
 import { createLinearTracker } from "./adapters/tracker/linear/index.js";
@@ -43,6 +44,7 @@ import type { CapabilityRuntime } from "./domain/capability/runtime.js";
 import { type CapabilitySettings, dashboardBaseFor } from "./domain/capability/settings.js";
 import { startCapabilityRuntime } from "./domain/capability/start-runtime.js";
 import { DEFAULT_LEASE_MS, type LeaseSettings } from "./domain/leases.js";
+import { lazyCredentialThrottle } from "./domain/limits/create-limiter.js";
 import { OperationWaiters } from "./domain/operations/waiters.js";
 import { OperationWorker } from "./domain/operations/worker.js";
 import { createTaskService, type TaskServiceOptions } from "./domain/tasks/service.js";
@@ -53,6 +55,8 @@ import { handleError, handleNotFound } from "./handle-errors.js";
 import { type InstanceIdentity, newInstanceIdentity } from "./primitives/instance.js";
 import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
+import { DEFAULT_WAKE_POLL_MS } from "./store/wake-channels.js";
+import { serveTurnAnswers } from "./surfaces/admin/answer-turn.js";
 import { createAdminApp } from "./surfaces/admin/app.js";
 import { createSandboxAdminApp } from "./surfaces/admin/sandboxes.js";
 import { createTaskAdminApp } from "./surfaces/admin/tasks.js";
@@ -234,7 +238,11 @@ export function composeListeners(
   const openapi = describing(() => all);
   const listeners = {} as ServerListeners;
   // One throttle for the whole service: failures on any listener count against their source everywhere.
-  const throttle = throttleFailedCredentials({ logger: deps.logger, now: () => deps.now() });
+  const throttle = throttleFailedCredentials({
+    logger: deps.logger,
+    now: () => deps.now(),
+    throttle: lazyCredentialThrottle(() => deps.db),
+  });
   // The order of `all` is the published document's order.
   const all = composeListener(
     deps,
@@ -304,6 +312,17 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const instance = options.instance ?? newInstanceIdentity();
   const lease = options.lease ?? { leaseMs: DEFAULT_LEASE_MS };
   const waiters = new OperationWaiters(options.db, options.wakePollMs);
+  // Several instances share PostgreSQL: what only one of them can do is asked of it through the store.
+  const relay =
+    options.db.engine === "postgres"
+      ? new InstanceRelay({
+          db: options.db,
+          me: instance,
+          logger: options.logger,
+          now,
+          pollMs: options.wakePollMs ?? DEFAULT_WAKE_POLL_MS,
+        })
+      : undefined;
   const worker = new OperationWorker({
     db: options.db,
     now,
@@ -396,6 +415,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const deps: ServerDeps = {
     db: options.db,
     instance,
+    relay,
     queueLeaseMs: options.queueLeaseMs,
     webhooks: webhookWorker,
     now,
@@ -417,6 +437,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     ...(options.oauthFetch ? { oauthFetch: options.oauthFetch } : {}),
     ...(options.oauthRegistrationLimits ? { oauthRegistrationLimits: options.oauthRegistrationLimits } : {}),
   };
+  if (relay) serveTurnAnswers(relay, deps);
   const { listeners, all: http } = composeListeners(deps, startCapabilityRuntime(deps));
   return {
     listeners,
@@ -424,6 +445,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     handle: async (request) => http.fetch(request),
     deps,
     start: async () => {
+      await relay?.start();
       await worker.recover();
       await tasks.start();
       // After the task engine: recovered deliveries and replies act on a running engine.
@@ -431,6 +453,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       replies.start();
     },
     stop: async () => {
+      // First: a request taken now would meet a task engine or sandbox manager that is stopping.
+      await relay?.stop();
       // Before the task engine: no delivery is applied to an engine that is stopping.
       await webhookWorker.stop();
       await replies.stop();

@@ -4,6 +4,7 @@
 import type { Logger } from "pino";
 import type { TrustedProxies } from "../throttle/client-address.js";
 import type { CodehostAppApi } from "./adapters/codehost/app-api.js";
+import type { InstanceRelay } from "./adapters/instances/relay.js";
 import type { IntegrationSettings } from "./adapters/integrations/settings.js";
 import type { SandboxManager } from "./adapters/sandboxes/manager.js";
 import type { CapabilitySettings } from "./domain/capability/settings.js";
@@ -19,6 +20,8 @@ export interface ServerDeps {
   db: Store;
   /** This process among the instances sharing the store (claims and boxes are recorded under its id). */
   instance: InstanceIdentity;
+  /** Reaches the instance that owns a box or runs a turn (PostgreSQL only: SQLite has one instance). */
+  relay?: InstanceRelay | undefined;
   /** How long a claim on a queued item (webhook delivery, issue reply, e-mail) lasts unless renewed. */
   queueLeaseMs?: number | undefined;
   now: () => Date;

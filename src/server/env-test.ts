@@ -7,8 +7,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
-import * as z from "zod";
-import { RunnerInstallSchema } from "../activation/complete.js";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
 import { readBatonrcFile } from "../config/batonrc-file.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
@@ -26,6 +24,7 @@ import {
   startThrowawayProxy,
   type ThrowawayProxy,
 } from "./env-test-proxy.js";
+import { REHEARSAL_GRACE_MS, rehearseInBox } from "./env-test-rehearsal.js";
 import { createNodeServer } from "./surfaces/http/node-server.js";
 
 export interface EnvTestOptions {
@@ -208,57 +207,37 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
       return { ok: true, value: made };
     });
     const sandboxId = provisioned.value!.box.sandboxId;
-    const timeoutMs = options.timeoutSeconds * 1000;
-    const inBox = (argv: string[]) =>
-      manager!.exec(sandboxId, owner, argv, { timeoutMs, cwd: checkoutPathInBox(repository) });
-    const baton = async (args: string[]) => {
-      const ran = await inBox(["baton", ...args, "--json"]);
-      return { ran, ok: ran.exitCode === 0, detail: ran.exitCode === 0 ? undefined : lastLine(ran.stderr) };
-    };
-
-    let activation = "";
-    const activated = await step("activate", async () => {
-      const ran = await baton(["env", "activate", repository]);
-      activation = ran.ran.stdout;
-      return ran;
+    // The agent's four steps run in one `baton env rehearse` process in the box (one Node start-up, not four);
+    // it reports each step as it starts and ends.
+    const outcomes = await rehearseInBox({
+      start: () =>
+        manager!.spawn(
+          sandboxId,
+          owner,
+          ["baton", "env", "rehearse", repository, "--timeout", String(options.timeoutSeconds)],
+          { cwd: checkoutPathInBox(repository) },
+        ),
+      // A step that reports nothing for its own time limit and a grace is stopped.
+      silenceLimitMs: options.timeoutSeconds * 1000 + REHEARSAL_GRACE_MS,
+      onStarted: (name) => options.onStep?.(name),
+      // What the proxy refused during the startup is in the disclosure.
+      beforeDisclose: async () => {
+        await proxy?.flushRefusals();
+      },
     });
-    if (!activated.ok) return finish();
-    const dockerfile = await step("dockerfile", () => baton(["dockerfile", "apply", repository]));
-    if (!dockerfile.ok) return finish();
-    const startup = await step("startup", async () => {
-      // Activation's --json names where it installed the runner: no command in the box reads the handoff again.
-      const runPath = installedRunnerPath(activation) ?? `${manager!.home}/.baton/runner/baton-runner.cjs`;
-      // A new bash reads ~/.baton/environment.sh by itself: the runner runs in the activated environment.
-      const ran = await inBox([
-        "bash",
-        "-c",
-        'exec node "$1" --repo "$2"',
-        "baton-env-test",
-        runPath,
-        repository,
-      ]);
-      try {
-        result.evidence = JSON.parse(ran.stdout) as Record<string, unknown>;
-      } catch {
-        return {
-          ok: false,
-          detail: `the runner printed no evidence (exit ${ran.exitCode}): ${lastLine(ran.stderr)}`,
-        };
-      }
-      const outcome = String(result.evidence.outcome);
-      return {
-        ok: outcome === "succeeded",
-        detail: outcome === "succeeded" ? undefined : `outcome ${outcome}`,
-      };
-    });
-    const disclosed = await step("disclose", async () => {
-      await proxy?.flushRefusals(); // what the proxy refused during the startup is in the disclosure
-      const ran = await baton(["disclose", repository]);
-      if (ran.ok)
-        result.disclosure = String((JSON.parse(ran.ran.stdout) as { markdown?: string }).markdown ?? "");
-      return ran;
-    });
-    result.ok = startup.ok && disclosed.ok;
+    for (const outcome of outcomes) {
+      result.steps.push({
+        name: outcome.step,
+        ok: outcome.ok,
+        durationMs: outcome.durationMs,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+      });
+      if (outcome.step === "startup" && isRecord(outcome.output)) result.evidence = outcome.output;
+      if (outcome.step === "disclose" && isRecord(outcome.output))
+        result.disclosure = String(outcome.output.markdown ?? "");
+    }
+    const passed = (name: EnvTestStep["name"]) => outcomes.some((o) => o.step === name && o.ok);
+    result.ok = passed("startup") && passed("disclose");
     return finish();
   } finally {
     // Everything ends together: the service's work, the box and its network, the proxy, the listener.
@@ -333,26 +312,10 @@ async function startThrowawayService(input: {
   return { db, database, app, sandboxes };
 }
 
-/** Schema of the part of `baton env activate --json` that says where the startup runner was installed. */
-const ActivationLocalSchema = z.object({
-  local: z.object({ runner: RunnerInstallSchema.nullable() }).nullable(),
-});
-
-function installedRunnerPath(activationJson: string): string | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(activationJson);
-  } catch {
-    return null;
-  }
-  const runner = ActivationLocalSchema.safeParse(parsed).data?.local?.runner;
-  return runner?.installed ? runner.path : null;
-}
-
 function firstRejection(settled: readonly PromiseSettledResult<unknown>[]): unknown {
   return settled.find((made): made is PromiseRejectedResult => made.status === "rejected")?.reason;
 }
 
-function lastLine(text: string): string {
-  return text.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -243,6 +243,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         pool: poolOptionsOf(flags.sandboxPoolSize, flags.sandboxPoolMinFreeMemory),
         db,
         instance: app.deps.instance,
+        relay: app.deps.relay,
         logger,
         env,
         // A repository an App installation gives: its box pushes with the installation token's placeholder.

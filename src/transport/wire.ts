@@ -72,6 +72,7 @@ export const WIRE_ERRORS = {
   unsupportedMediaType: "unsupported_media_type", // 415 a body that is not application/json
   internal: "internal", // 500
   invalidBatonrc: "invalid_batonrc", // 400 the checkout's .batonrc.json failed its lint (sandbox manager)
+  ownerUnreachable: "owner_unreachable", // 503 the instance that runs the box or turn cannot be reached now
 } as const;
 
 /** The reason of every 404 for a path no route serves here (also a surface that is not enabled). */
@@ -209,6 +210,7 @@ export const ADMIN_PATHS = {
   sandbox: `${ADMIN_BASE_PATH}/sandboxes/:id`,
   sandboxExec: `${ADMIN_BASE_PATH}/sandboxes/:id/exec`,
   sandboxEvents: `${ADMIN_BASE_PATH}/sandboxes/:id/events`,
+  sandboxCopyOut: `${ADMIN_BASE_PATH}/sandboxes/:id/copy-out`,
   sandboxSweeps: `${ADMIN_BASE_PATH}/sandbox-sweeps`,
   /** Manual agent mode (`baton serve --agent manual`): an operator answers a task's waiting turn. */
   taskAnswer: `${ADMIN_BASE_PATH}/tasks/:id/answer`,
@@ -398,6 +400,10 @@ export const SandboxExecBodySchema = SandboxOwnerSchema.extend({
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
   cwd: z.string().startsWith("/").optional(),
   stdin: z.string().optional(),
+});
+/** A file or folder of the box's home or /tmp, answered as a tar archive (application/x-tar). */
+export const SandboxCopyOutBodySchema = SandboxOwnerSchema.extend({
+  path: z.string().startsWith("/").max(4096),
 });
 export const SANDBOX_EVENTS = ["work_finished", "cancelled"] as const;
 export const SandboxEventBodySchema = SandboxOwnerSchema.extend({ event: z.enum(SANDBOX_EVENTS) });

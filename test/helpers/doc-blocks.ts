@@ -1,6 +1,6 @@
 // The docs' fenced blocks, and a runner for their ```sh blocks: every ```sh block of a file runs in order in one
-// real bash session (fresh HOME, data and temporary folders, `baton` on PATH through the built dist/, the checkout
-// as working directory); the first one that fails ends the session. The convention is in docs/architecture.md.
+// real bash session (a login-like environment with a fresh HOME and data folders and no TMPDIR, `baton` on PATH
+// through the built dist/, the checkout as working directory); the first one that fails ends the session. The convention is in docs/architecture.md.
 import { spawn } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -73,12 +73,45 @@ function batonWrapper(): string {
   return `#!/bin/sh\nexec "${node}" "${bin}" "$@"\n`;
 }
 
+/**
+ * A newcomer's login shell, as a block meets it: what `login` or `ssh` sets (HOME, USER, LOGNAME, SHELL, PATH, LANG,
+ * TERM) and the XDG folders, with no TMPDIR (a login shell has none: a block that wrote "$TMPDIR/x" wrote /x as root),
+ * no BATON_* settings, no variable of the test run and no npm-provided PATH entries (the system's own node). Two of
+ * the machine's own pass through: DOCKER_HOST, where this machine's Docker engine is (a newcomer's shell has it when
+ * their engine needs it), and BATON_SANDBOX_CACHE, where this test run keeps the sandbox image it built (a private
+ * cache when suites run side by side; without it the blocks would find the shared cache's image, not this run's).
+ */
+export function loginEnvironment(
+  dirs: { bin: string; home: string; data: string; config: string },
+  machine: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const systemPath = (machine.PATH ?? "")
+    .split(delimiter)
+    .filter((entry) => !entry.includes("node_modules"))
+    .join(delimiter);
+  const user = machine.USER ?? machine.LOGNAME ?? "root";
+  const env: Record<string, string> = {
+    PATH: `${dirs.bin}${delimiter}${systemPath}`,
+    HOME: dirs.home,
+    XDG_DATA_HOME: dirs.data,
+    XDG_CONFIG_HOME: dirs.config,
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    SHELL: "/bin/bash",
+    USER: user,
+    LOGNAME: user,
+  };
+  if (machine.DOCKER_HOST) env.DOCKER_HOST = machine.DOCKER_HOST;
+  if (machine.BATON_SANDBOX_CACHE) env.BATON_SANDBOX_CACHE = machine.BATON_SANDBOX_CACHE;
+  return env;
+}
+
 /** Runs the ```sh blocks of one Markdown text in one bash session; `deadlineMs` bounds the whole session. */
 export async function runShellBlocks(markdown: string, deadlineMs: number): Promise<ShellRun> {
   const blocks = extractBlocks(markdown).filter((block) => block.lang === "sh");
   const root = await mkdtemp(join(tmpdir(), "baton-docs-"));
-  // A newcomer's TMPDIR is /tmp, which every user may pass through; mkdtemp's 0700 is not. Namespace boxes run as
-  // a uid of their own with their folders under TMPDIR, so a private root would refuse them their own home.
+  // Every user may pass through a newcomer's home folder's parents; mkdtemp's 0700 would not let namespace boxes
+  // (a uid of their own each) reach the session's folders.
   await chmod(root, 0o711);
   try {
     const dirs = {
@@ -87,7 +120,6 @@ export async function runShellBlocks(markdown: string, deadlineMs: number): Prom
       home: join(root, "home"),
       data: join(root, "data"),
       config: join(root, "config"),
-      tmp: join(root, "tmp"),
     };
     for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
     await writeFile(join(dirs.bin, "baton"), batonWrapper(), { mode: 0o755 });
@@ -95,26 +127,7 @@ export async function runShellBlocks(markdown: string, deadlineMs: number): Prom
     for (const [index, block] of blocks.entries())
       await writeFile(join(dirs.blocks, `${index + 1}.sh`), block.code);
 
-    // A newcomer's shell: no BATON_* settings, no npm-provided PATH entries, the system's own node.
-    const systemPath = (process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((entry) => !entry.includes("node_modules"))
-      .join(delimiter);
-    const env: Record<string, string> = {
-      PATH: `${dirs.bin}${delimiter}${systemPath}`,
-      HOME: dirs.home,
-      XDG_DATA_HOME: dirs.data,
-      XDG_CONFIG_HOME: dirs.config,
-      TMPDIR: dirs.tmp,
-      LANG: "C.UTF-8",
-      TERM: "dumb",
-      USER: process.env.USER ?? "root",
-      LOGNAME: process.env.LOGNAME ?? process.env.USER ?? "root",
-    };
-    if (process.env.DOCKER_HOST) env.DOCKER_HOST = process.env.DOCKER_HOST;
-    // Where the test run keeps its sandbox image (a private cache when suites run side by side): the blocks'
-    // `baton env test` must use the image this run built, not whatever the shared cache holds.
-    if (process.env.BATON_SANDBOX_CACHE) env.BATON_SANDBOX_CACHE = process.env.BATON_SANDBOX_CACHE;
+    const env = loginEnvironment(dirs, process.env);
 
     const child = spawn(
       "bash",

@@ -40,6 +40,7 @@ export function declare(proxy: Command, context: CommandContext): void {
     .argument("<target>", "a URL (http://, https://) or host:port")
     .option("--config <file>", "the operator config to test")
     .option("--method <method>", "the HTTP method, for rules that name methods")
+    .option("--allow-smtp", "decide as `baton proxy --allow-smtp` would: mail ports 25, 465 and 587 open")
     .option("--json", "print the decision as JSON")
     .action(
       context.action(async (target: string, _options, command: Command) => {

@@ -25,3 +25,6 @@ export const rateLimitLock = (key: string): string => `rate-limit:${key}`;
  * target to the commit of a new one (domain/capability/record.ts): concurrent duplicates share one request.
  */
 export const capabilityRecordLock = (workspaceId: string): string => `capability-record:${workspaceId}`;
+
+/** One source address's failed credentials, from reading its window to writing it (store/credential-failures.ts). */
+export const credentialFailuresLock = (source: string): string => `credential-failures:${source}`;

@@ -7,6 +7,7 @@ import { BatonError } from "../../errors.js";
 import type { SecretBox } from "../primitives/secret-box.js";
 import { redactDatabaseUrl, withoutUrlSecrets } from "./database-url.js";
 import { migrateDatabase, migrateStore } from "./migrate.js";
+import { explainPostgresError, SIGN_IN_REFUSED } from "./postgres-errors.js";
 import { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 import { type Database, loadSqlite } from "./sqlite.js";
 
@@ -90,6 +91,9 @@ async function checkReachable(url: string, timeoutMs: number): Promise<void> {
     await client.connect();
     await client.query("SELECT 1");
   } catch (error) {
+    // A refused sign-in is not a reachability problem: say where the password comes from.
+    const { code } = error as { code?: string };
+    if (code && SIGN_IN_REFUSED.has(code)) throw explainPostgresError(error, url) ?? error;
     const reason = withoutUrlSecrets(reasonOf(error), url);
     throw new BatonError(
       "network",

@@ -21,6 +21,9 @@ export function parseDatabaseUrl(url: string): URL {
   return parsed;
 }
 
+/** pg's codes for a refused sign-in: a wrong password (28P01), or a role pg_hba.conf does not let in (28000). */
+export const SIGN_IN_REFUSED = new Set(["28P01", "28000"]);
+
 const UNREACHABLE = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -45,9 +48,10 @@ export function explainPostgresError(error: unknown, url: string): BatonError | 
       `cannot connect to PostgreSQL at ${where} (${reason}): check the host and port, and that the server runs and accepts TCP connections`,
     );
   }
-  if (code === "28P01" || code === "28000") {
+  if (code && SIGN_IN_REFUSED.has(code)) {
+    // The password is usually not in the URL (the reference puts it in PGPASSWORD): name both places.
     return fail(
-      `PostgreSQL at ${where} refused the sign-in (${reason}): check the user and password in --database-url, and pg_hba.conf`,
+      `PostgreSQL at ${where} refused the sign-in (${reason}): check the user in --database-url and its password (PGPASSWORD in the environment, or the URL), and pg_hba.conf`,
     );
   }
   if (code === "3D000")

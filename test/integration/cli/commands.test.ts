@@ -37,6 +37,30 @@ describe("an unknown command is an error with a suggestion, also with --help", (
     }
   });
 
+  // Issue 37 A6: help that had drifted from the service (PostgreSQL is a store too), left out a flag the
+  // command takes, or sent the reader to the very help they were reading.
+  it.each([
+    [
+      ["--help"],
+      /serve +run the reference orchestrator .*PostgreSQL \(--database-url\)/s,
+      /on an SQLite store/,
+    ],
+    [["serve", "--help"], /on SQLite \(--db\) or PostgreSQL \(--database-url\)/, /on an SQLite store/],
+    [["proxy", "check", "--help"], /--allow-smtp/, /see baton proxy/],
+    [
+      ["proxy", "--help"],
+      /check its policy \(check\), print or rotate its CA \(ca, rotate-ca\)/,
+      /see baton proxy --help/,
+    ],
+  ])("baton %j says what the command does now", async (args, says, never) => {
+    const run = await runBaton(args);
+    expect(run.exitCode).toBe(0);
+    // commander wraps help to the terminal's width: compare the words.
+    const words = run.stdout.replace(/\s+/g, " ");
+    expect(words).toMatch(says);
+    expect(words).not.toMatch(never);
+  });
+
   it("a command's help lists its flags", async () => {
     const run = await runBaton(["env", "activate", "--help"]);
     expect(run.stdout).toContain("--no-wait");

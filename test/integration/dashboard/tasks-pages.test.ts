@@ -262,6 +262,63 @@ describe("dashboard task pages", () => {
     expect(second.text).not.toContain(">old 54<");
   });
 
+  it("a long conversation's page shows its latest 200 entries and links to earlier ones by the API's entry cursor (issue 36)", async () => {
+    const id = `task_${"e".repeat(32)}`;
+    await insertTask(
+      h.db,
+      {
+        id,
+        workspace_id: WS,
+        source: "api",
+        status: "replied",
+        title: "a long talk",
+        repo: null,
+        created_by: (await h.user("owner@acme.test")).id,
+        ticket_id: null,
+      },
+      new Date(),
+    );
+    // Written straight to the store: 450 turns through the scripted agent would take minutes and test nothing more.
+    const base = Date.parse("2021-01-01T00:00:00Z");
+    const entryId = (i: number) => `msg_long_${String(i).padStart(4, "0")}`;
+    for (let i = 0; i < 450; i++)
+      await h.db.run(
+        "INSERT INTO task_messages (id, task_id, role, kind, body, created_at) VALUES (?, ?, 'agent', 'response', ?, ?)",
+        [entryId(i), id, `entry number ${i}.`, new Date(base + i * 1000).toISOString()],
+      );
+    const shown = (text: string) => [...text.matchAll(/data-entry="([^"]+)"/g)].map((m) => m[1]!);
+    const earlierOf = (text: string) =>
+      /<p class="hint" id="earlier-entries"><a href="([^"]+)" rel="prev">Earlier entries<\/a>/
+        .exec(text)?.[1]
+        ?.replaceAll("&amp;", "&");
+
+    const latest = await h.page("GET", taskPath(WS, id), { cookie: owner });
+    expect(latest.status).toBe(200);
+    expect(shown(latest.text)).toEqual(Array.from({ length: 200 }, (_, i) => entryId(250 + i)));
+    expect(latest.text).toContain(`data-last="${entryId(449)}"`);
+    // The link's cursor is an entry's id, as GET .../messages?after= takes: the first entry shown.
+    expect(earlierOf(latest.text)).toBe(`${taskPath(WS, id)}?before=${entryId(250)}#conversation-heading`);
+
+    const middle = await h.page("GET", earlierOf(latest.text)!.split("#")[0]!, { cookie: owner });
+    expect(middle.status).toBe(200);
+    expect(shown(middle.text)).toEqual(Array.from({ length: 200 }, (_, i) => entryId(50 + i)));
+    // A page of the past is not polled: new entries belong after the latest one, not after these.
+    expect(middle.text).not.toContain("data-updates=");
+    expect(middle.text).toContain(`<a href="${taskPath(WS, id)}#conversation-heading">Latest entries</a>`);
+
+    const first = await h.page("GET", earlierOf(middle.text)!.split("#")[0]!, { cookie: owner });
+    expect(shown(first.text)).toEqual(Array.from({ length: 50 }, (_, i) => entryId(i)));
+    expect(earlierOf(first.text)).toBeUndefined();
+
+    // A cursor that is not an entry of this task is refused as the API refuses it; a member of another
+    // workspace gets 404 whatever the cursor.
+    const wrong = await h.page("GET", `${taskPath(WS, id)}?before=msg_nowhere`, { cookie: owner });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain("before is not an entry of this task");
+    const other = await h.page("GET", `${taskPath(WS, id)}?before=${entryId(250)}`, { cookie: stranger });
+    expect(other.status).toBe(404);
+  });
+
   it("dashboard pages allow our own script and polling; the script is served from our origin", async () => {
     const list = await h.page("GET", tasksPath(WS), { cookie: owner });
     expect(list.headers.get("content-security-policy")).toContain("script-src 'self'; connect-src 'self'");

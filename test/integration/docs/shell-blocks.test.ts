@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
-import { extractBlocks, runShellBlocks } from "../../helpers/doc-blocks.js";
+import { extractBlocks, loginEnvironment, runShellBlocks } from "../../helpers/doc-blocks.js";
 
 /**
  * Fences a doc may use: `sh` runs, the rest are shown (`mermaid`: docs/architecture.md's generated layer picture).
@@ -49,6 +49,17 @@ describe("docs shell blocks", () => {
   });
 });
 
+describe("docs shell blocks in a login shell", () => {
+  // A reader's login shell has no TMPDIR: "$TMPDIR/not-ready.log" wrote /not-ready.log (as root, without a
+  // failure the session could see). mktemp works everywhere.
+  it.each(docFiles)("%s has no ```sh block that uses $TMPDIR (use mktemp)", (file) => {
+    const uses = extractBlocks(readFileSync(join(PROJECT_ROOT, file), "utf8"))
+      .filter((block) => block.lang === "sh" && /\$\{?TMPDIR\b/.test(block.code))
+      .map((block) => `line ${block.line}`);
+    expect(uses).toEqual([]);
+  });
+});
+
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
   return heading
@@ -79,6 +90,46 @@ describe("docs links", () => {
 });
 
 describe("the harness", () => {
+  // Issue 37 A6: the blocks ran with a TMPDIR of the harness's, so a block writing "$TMPDIR/not-ready.log" passed
+  // here and wrote /not-ready.log in a reader's login shell.
+  it("runs the blocks in a login-like environment: no TMPDIR, no BATON_* setting, nothing of the test run", async () => {
+    const run = await runShellBlocks(["```sh", "env", "```"].join("\n"), 60_000);
+    expect(run.ok, run.failed?.output).toBe(true);
+    const names = run.outputs[0]!.output.split("\n")
+      .filter((line) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(line))
+      .map((line) => line.slice(0, line.indexOf("=")));
+    expect(names).toContain("HOME");
+    expect(names).not.toContain("TMPDIR");
+    expect(
+      names.filter((name) => /^(BATON_|VITEST|npm_|NODE_)/.test(name) && name !== "BATON_SANDBOX_CACHE"),
+    ).toEqual([]);
+  }, 90_000);
+
+  it("passes nothing of the machine's environment but DOCKER_HOST and BATON_SANDBOX_CACHE", () => {
+    const dirs = { bin: "/b", home: "/h", data: "/d", config: "/c" };
+    const env = loginEnvironment(dirs, {
+      PATH: "/repo/node_modules/.bin:/usr/bin",
+      USER: "dev",
+      TMPDIR: "/private/tmp",
+      BATON_TEST_STORE: "postgres",
+      BATON_LOG_LEVEL: "debug",
+      VITEST_WORKER_ID: "1",
+      DOCKER_HOST: "unix:///run/docker.sock",
+    });
+    expect(env).toEqual({
+      PATH: "/b:/usr/bin",
+      HOME: "/h",
+      XDG_DATA_HOME: "/d",
+      XDG_CONFIG_HOME: "/c",
+      LANG: "C.UTF-8",
+      TERM: "dumb",
+      SHELL: "/bin/bash",
+      USER: "dev",
+      LOGNAME: "dev",
+      DOCKER_HOST: "unix:///run/docker.sock",
+    });
+  });
+
   it("reports the failing block's line and output, and stops a service a block left in the background", async () => {
     const markdown = [
       "# t",

@@ -50,12 +50,37 @@ const CASES = [
     args: () => ["--database-url", unreachable, "--secret-key-file", join(dir, "k")],
     says: /cannot reach PostgreSQL at postgres:\/\/baton:\*\*\*@127\.0\.0\.1:1\/baton_test: .*check --database-url/,
   },
+  // The real PostgreSQL of scripts/setup-machine.sh (127.0.0.1:5432, role baton), given a wrong password: in the
+  // URL, then the way the reference passes it, in PGPASSWORD.
+  {
+    rule: "a wrong password in the URL: the message says the sign-in was refused and names PGPASSWORD",
+    args: () => [
+      "--database-url",
+      `postgres://baton:${CANARY_PASSWORD}@127.0.0.1:5432/baton_test`,
+      "--secret-key-file",
+      join(dir, "k"),
+    ],
+    says: /PostgreSQL at postgres:\/\/baton:\*\*\*@127\.0\.0\.1:5432\/baton_test refused the sign-in .*password \(PGPASSWORD in the environment, or the URL\)/,
+  },
+  {
+    rule: "a wrong PGPASSWORD: the message says the sign-in was refused and names PGPASSWORD",
+    args: () => [
+      "--database-url",
+      "postgres://baton@127.0.0.1:5432/baton_test",
+      "--secret-key-file",
+      join(dir, "k"),
+    ],
+    env: { PGPASSWORD: CANARY_PASSWORD },
+    says: /refused the sign-in \(password authentication failed for user "baton"\): .*PGPASSWORD/,
+  },
 ];
 
 describe("baton serve --database-url refuses a bad start", () => {
-  it.each(CASES)("$rule (exit 1)", async ({ args, says }) => {
+  it.each(CASES)("$rule (exit 1)", async (testCase) => {
+    const { args, says } = testCase;
+    const env = "env" in testCase ? testCase.env : {};
     const run = await runBaton(["serve", "--port", "0", "--work-dir", join(dir, "work"), ...args()], {
-      env: { HOME: dir, XDG_DATA_HOME: join(dir, "data") },
+      env: { HOME: dir, XDG_DATA_HOME: join(dir, "data"), ...env },
       timeout: 30_000,
     });
     expect(run.exitCode, run.stderr).toBe(1);

@@ -49,8 +49,16 @@ const POSTGRES_DOWN = {
 };
 /** A machine whose PostgreSQL already answers: the script only makes sure of the test role. */
 const POSTGRES_UP = { ...POSTGRES_DOWN, pg_isready: "exit 0" };
+/** bubblewrap and Chromium installed (the script only looks for them). */
+const SANDBOX_AND_BROWSER = { bwrap: "exit 0", chromium: "exit 0" };
 /** A machine with the Docker engine and PostgreSQL installed and answering. */
-const EVERYTHING_UP = { docker: "exit 0", dockerd: DOCKERD, postgres: "exit 0", ...POSTGRES_UP };
+const EVERYTHING_UP = {
+  docker: "exit 0",
+  dockerd: DOCKERD,
+  postgres: "exit 0",
+  ...POSTGRES_UP,
+  ...SANDBOX_AND_BROWSER,
+};
 /** The script refuses to install without root; the fake says root so the test runs as any user. */
 const ID = 'if [ "$1" = -u ]; then echo 0; else exit 1; fi';
 
@@ -78,8 +86,8 @@ function recorded(record: string, name: string): string {
   return existsSync(join(record, name)) ? readFileSync(join(record, name), "utf8") : "";
 }
 
-async function runSetup(bin: string, record: string) {
-  return execa("/bin/bash", [join(PROJECT_ROOT, "scripts", "setup-machine.sh")], {
+async function runSetup(bin: string, record: string, args: string[] = []) {
+  return execa("/bin/bash", [join(PROJECT_ROOT, "scripts", "setup-machine.sh"), ...args], {
     env: {
       PATH: bin,
       BATON_DOCKERD_LOG: join(record, "dockerd.log"),
@@ -94,7 +102,12 @@ async function runSetup(bin: string, record: string) {
 
 describe("scripts/setup-machine.sh on a machine with a Docker client and no engine", () => {
   it("installs docker.io because dockerd is missing, then starts dockerd and waits for it to answer", async () => {
-    const { bin, record } = fakeMachine({ docker: DOCKER_CLIENT, postgres: "exit 0", ...POSTGRES_UP });
+    const { bin, record } = fakeMachine({
+      docker: DOCKER_CLIENT,
+      postgres: "exit 0",
+      ...POSTGRES_UP,
+      ...SANDBOX_AND_BROWSER,
+    });
     const result = await runSetup(bin, record);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
@@ -104,6 +117,7 @@ describe("scripts/setup-machine.sh on a machine with a Docker client and no engi
     expect(installed.filter((p) => p === "docker.io")).toHaveLength(1);
     expect(readFileSync(join(record, "dockerd"), "utf8")).toBe("started\n");
     expect(result.stdout).toContain("setup-machine: dockerd is up");
+    expect(result.stdout).toContain("setup-machine: Docker engine: installed\n");
   });
 
   it("does nothing for Docker when the engine is installed and answers", async () => {
@@ -118,7 +132,12 @@ describe("scripts/setup-machine.sh on a machine with a Docker client and no engi
 
 describe("scripts/setup-machine.sh and PostgreSQL", () => {
   it("installs the server when its binary is missing, creates and starts the cluster on loopback, and adds the test role", async () => {
-    const { bin, record } = fakeMachine({ docker: "exit 0", dockerd: DOCKERD, ...POSTGRES_DOWN });
+    const { bin, record } = fakeMachine({
+      docker: "exit 0",
+      dockerd: DOCKERD,
+      ...POSTGRES_DOWN,
+      ...SANDBOX_AND_BROWSER,
+    });
     const result = await runSetup(bin, record);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
@@ -127,6 +146,7 @@ describe("scripts/setup-machine.sh and PostgreSQL", () => {
     expect(readFileSync(join(record, "pg_ctlcluster"), "utf8")).toContain("listen_addresses=127.0.0.1");
     expect(readFileSync(join(record, "psql-input"), "utf8")).toContain("CREATE ROLE baton LOGIN CREATEDB");
     expect(result.stdout).toContain("setup-machine: starting PostgreSQL 15 on 127.0.0.1:5432");
+    expect(result.stdout).toContain("setup-machine: PostgreSQL and the baton role: installed\n");
   });
 
   it("neither installs nor starts PostgreSQL when it is there and answers", async () => {
@@ -137,5 +157,46 @@ describe("scripts/setup-machine.sh and PostgreSQL", () => {
     expect(installed).not.toContain("postgresql");
     expect(recorded(record, "pg_ctlcluster")).toBe("");
     expect(recorded(record, "pg_createcluster")).toBe("");
+  });
+});
+
+// Issue 37 A7: a run on a machine where all is present used to print nothing at all.
+const PART_LINES = [
+  "setup-machine: Docker engine: ready",
+  "setup-machine: bubblewrap: ready",
+  "setup-machine: PostgreSQL and the baton role: ready",
+  "setup-machine: Chromium: ready",
+];
+
+describe("scripts/setup-machine.sh says where each part stands", () => {
+  it("prints one ready line per part when everything is there", async () => {
+    const { bin, record } = fakeMachine(EVERYTHING_UP);
+    const result = await runSetup(bin, record);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout.split("\n").filter((line) => / (ready|installed|started)$/.test(line))).toEqual(
+      PART_LINES,
+    );
+  });
+
+  it("--check on a machine missing every part says so, exits 1, and installs or starts nothing", async () => {
+    const { bin, record } = fakeMachine({ docker: DOCKER_CLIENT, ...POSTGRES_DOWN });
+    const result = await runSetup(bin, record, ["--check"]);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe(
+      `${PART_LINES.map((line) => line.replace(/ready$/, "missing (run bash scripts/setup-machine.sh as root)")).join("\n")}`,
+    );
+    for (const program of ["apt-get", "dockerd", "pg_createcluster", "pg_ctlcluster", "runuser"]) {
+      expect(recorded(record, program)).toBe("");
+    }
+  });
+
+  // This machine, as it is: the real Docker engine, bwrap, PostgreSQL on 127.0.0.1:5432 with the baton role, and
+  // Chromium. `--check` changes nothing (the test above shows it installs and starts nothing), so it may run here.
+  it("--check on this machine prints the four parts ready and exits 0", async () => {
+    const result = await execa("/bin/bash", [join(PROJECT_ROOT, "scripts", "setup-machine.sh"), "--check"], {
+      reject: false,
+    });
+    expect(result.stdout).toBe(PART_LINES.join("\n"));
+    expect(result.exitCode).toBe(0);
   });
 });

@@ -20,7 +20,8 @@ const ESSENTIAL = new Set([
   "base64",
   "true",
   "getconf",
-  "mknod", // coreutils
+  "mknod",
+  "du", // coreutils
   "find", // findutils, Essential too
 ]);
 

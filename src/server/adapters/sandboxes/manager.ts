@@ -9,8 +9,17 @@ import { createSanitiser } from "../../../evidence/sanitiser.js";
 import { type InstanceIdentity, newInstanceIdentity } from "../../primitives/instance.js";
 import type { Store } from "../../store/store.js";
 import type { CodehostPushAccess } from "../codehost/push-credentials.js";
+import { type InstanceRelay, InstanceUnreachable, RemoteRefusal } from "../instances/relay.js";
+import { archiveFolder, extractArchive } from "./archive.js";
 import { logSandboxCreated, logSandboxTransition } from "./audit-events.js";
 import { releaseBoxOwnership, renewBoxOwnership, takeBoxOwnership } from "./box-owners.js";
+import {
+  BOX_REQUESTS,
+  type BoxRequestKind,
+  ExecResultSchema,
+  isRefusalReason,
+  serveBoxRequests,
+} from "./box-requests.js";
 import { resolveCheckout } from "./checkout-root.js";
 import { type IssuedSandbox, issueSandbox, renewSandbox } from "./credentials.js";
 import type {
@@ -52,6 +61,11 @@ export const PRE_CLONE_TIMEOUT_MS = 10 * 60 * 1000;
 const PRE_CLONE_OUTPUT_CHARS = 16 * 1024;
 export const SWEEP_INTERVAL_MS = 60 * 1000;
 export const CLEANUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+/** What a relayed exec may take beyond its own time limit (the store round trips, a busy owner). */
+const RELAY_MARGIN_MS = 30_000;
+/** The longest a relayed stop, archive or removal of a box may take on its owner. */
+const EVENT_TIMEOUT_MS = 120_000;
+const COPY_OUT_TIMEOUT_MS = 300_000;
 
 /** Why the manager refused; the admin routes map each to a status. */
 export class SandboxRefusal extends BatonError {
@@ -62,7 +76,9 @@ export class SandboxRefusal extends BatonError {
       | "engagement_elsewhere"
       | "sandbox_not_found"
       | "batonrc_invalid"
-      | "checkout_refused",
+      | "checkout_refused"
+      /** Another instance runs the box and cannot be reached now (stopped, killed, stalled). */
+      | "owner_unreachable",
     message: string,
     readonly problems: BatonrcProblem[] = [],
   ) {
@@ -71,7 +87,9 @@ export class SandboxRefusal extends BatonError {
         ? "invalid_input"
         : reason === "engagement_elsewhere"
           ? "conflict"
-          : "not_found",
+          : reason === "owner_unreachable"
+            ? "network"
+            : "not_found",
       message,
     );
   }
@@ -157,6 +175,11 @@ export interface SandboxManagerOptions {
   imageAgents?: readonly string[] | undefined;
   /** The pool of ready boxes of the default image (`--sandbox-pool-size`); none or size 0: every box is created. */
   pool?: SandboxPoolOptions | undefined;
+  /**
+   * Reaches the instance that owns a box this one cannot drive (several instances on PostgreSQL): admin exec,
+   * copy-out, removal and events on another instance's box are done by that instance. None: such a box is refused.
+   */
+  relay?: InstanceRelay | undefined;
 }
 
 export interface SandboxPoolOptions {
@@ -191,6 +214,7 @@ export class SandboxManager {
         onError: (error, what) => options.logger.warn({ err: (error as Error).message }, what),
       });
     }
+    if (options.relay) serveBoxRequests(options.relay, this);
   }
 
   /** Starts filling the pool of ready boxes in the background (after `reconcile`, as the service starts). */
@@ -539,9 +563,72 @@ export class SandboxManager {
     owner: Owner,
     argv: readonly string[],
     options: ExecOptions,
+    relayed = false,
   ): Promise<ExecResult> {
+    const place = await this.placeOf(await this.owned(sandboxId, owner), relayed);
+    if (place !== "here") {
+      // The owner runs it under its own time limit; the answer may take that long, and the relay's margin more.
+      const { signal: _local, ...wire } = options;
+      const result = await this.ask(
+        place,
+        BOX_REQUESTS.exec,
+        { sandboxId, owner, argv, options: wire },
+        {
+          timeoutMs: options.timeoutMs + RELAY_MARGIN_MS,
+        },
+      );
+      return ExecResultSchema.parse(result);
+    }
     const { ref, env } = await this.readyToRun(sandboxId, owner, options.env);
     return this.options.driver.exec(ref, argv, { ...options, env });
+  }
+
+  /**
+   * Where the driver work on a box runs: "here" (a box no live instance holds is taken over first), or the id of
+   * the live instance that owns it. A request relayed from another instance is done here or refused, never relayed
+   * again; a box whose owner stopped renewing its hold waits for an instance on its machine to adopt it.
+   */
+  private async placeOf(found: BoxRow, relayed: boolean): Promise<"here" | string> {
+    let row = found;
+    if (this.ownership(row) === "adoptable") {
+      if (await this.takeOver(row)) return "here";
+      row = (await getBox(this.options.db, row.sandboxId)) ?? row;
+    }
+    if (this.ownership(row) === "mine") return "here";
+    const ownerId = row.ownerInstance ?? "unknown";
+    const machine = row.ownerMachine ?? "its machine";
+    if (relayed || !this.options.relay)
+      throw new SandboxRefusal(
+        "owner_unreachable",
+        `sandbox ${row.sandboxId} is run by instance ${ownerId}, not this one; ask that instance`,
+      );
+    if ((row.ownerLeaseUntilMs ?? 0) < this.nowMs())
+      throw new SandboxRefusal(
+        "owner_unreachable",
+        `instance ${ownerId}, which runs sandbox ${row.sandboxId} on ${machine}, stopped renewing its hold on it: an instance on ${machine} adopts the box at its next sweep (within a minute); retry then`,
+      );
+    return ownerId;
+  }
+
+  /** Asks the box's owning instance; its refusals come back as this manager's own. */
+  private async ask(
+    ownerId: string,
+    kind: BoxRequestKind,
+    body: unknown,
+    options: { timeoutMs: number },
+  ): Promise<unknown> {
+    try {
+      return await this.options.relay!.ask(ownerId, kind, body, options);
+    } catch (error) {
+      if (error instanceof InstanceUnreachable) throw new SandboxRefusal("owner_unreachable", error.message);
+      if (
+        error instanceof RemoteRefusal &&
+        error.remote.name === "SandboxRefusal" &&
+        isRefusalReason(error.remote.reason)
+      )
+        throw new SandboxRefusal(error.remote.reason, error.message);
+      throw error;
+    }
   }
 
   /** Starts a long-lived command in the box (a coding agent) with the box's current credentials. */
@@ -581,11 +668,49 @@ export class SandboxManager {
     };
   }
 
+  /** Copies `pathInBox` out of the box into `hostDir` on this instance's machine, whichever instance runs the box. */
   async copyOut(sandboxId: string, owner: Owner, pathInBox: string, hostDir: string): Promise<void> {
     const row = await this.owned(sandboxId, owner);
+    const place = await this.placeOf(row, false);
+    if (place === "here") {
+      await this.options.driver.copyOut(this.liveRef(row), pathInBox, hostDir);
+      return;
+    }
+    await extractArchive(await this.copyOutArchive(sandboxId, owner, pathInBox), hostDir);
+  }
+
+  /** `pathInBox` as a tar archive (the form a copy-out travels in between instances and over HTTP). */
+  async copyOutArchive(sandboxId: string, owner: Owner, pathInBox: string, relayed = false): Promise<Buffer> {
+    const row = await this.owned(sandboxId, owner);
+    const place = await this.placeOf(row, relayed);
+    if (place !== "here") {
+      const answer = await this.ask(
+        place,
+        BOX_REQUESTS.copyOut,
+        { sandboxId, owner, pathInBox },
+        {
+          timeoutMs: COPY_OUT_TIMEOUT_MS,
+        },
+      );
+      return Buffer.from(String(answer), "base64");
+    }
+    const ref = this.liveRef(row);
+    try {
+      return await archiveFolder((dir) => this.options.driver.copyOut(ref, pathInBox, dir));
+    } catch (error) {
+      // The driver's own message names host folders: the admin hears what to fix instead (the log has the rest).
+      this.options.logger.warn({ sandboxId, pathInBox, err: (error as Error).message }, "copy-out failed");
+      throw new SandboxRefusal(
+        "sandbox_not_found",
+        `${pathInBox} cannot be copied out of sandbox ${sandboxId}: it is not there, or not under the box's home or /tmp`,
+      );
+    }
+  }
+
+  private liveRef(row: BoxRow): string {
     if (!row.boxRef || row.state === "deleted")
       throw new SandboxRefusal("sandbox_not_found", "the box is gone");
-    await this.options.driver.copyOut(row.boxRef, pathInBox, hostDir);
+    return row.boxRef;
   }
 
   /** An operation, command or lease use (no box change needed: a box in use is running). */
@@ -615,14 +740,32 @@ export class SandboxManager {
     });
   }
 
-  async finishWork(sandboxId: string, owner: Owner) {
-    await this.owned(sandboxId, owner);
-    return this.event(sandboxId, "work_finished");
+  async finishWork(sandboxId: string, owner: Owner, relayed = false) {
+    return this.ownerEvent(sandboxId, owner, "work_finished", relayed);
   }
 
-  async cancel(sandboxId: string, owner: Owner) {
-    await this.owned(sandboxId, owner);
-    return this.event(sandboxId, "cancelled");
+  async cancel(sandboxId: string, owner: Owner, relayed = false) {
+    return this.ownerEvent(sandboxId, owner, "cancelled", relayed);
+  }
+
+  /** An admin's lifecycle event, applied by the instance whose driver runs the box. */
+  private async ownerEvent(
+    sandboxId: string,
+    owner: Owner,
+    event: "work_finished" | "cancelled" | "deleted",
+    relayed: boolean,
+  ): Promise<Transition | null> {
+    const place = await this.placeOf(await this.owned(sandboxId, owner), relayed);
+    if (place === "here") return this.event(sandboxId, event);
+    const answer = await this.ask(
+      place,
+      BOX_REQUESTS.event,
+      { sandboxId, owner, event },
+      {
+        timeoutMs: EVENT_TIMEOUT_MS,
+      },
+    );
+    return answer as Transition | null;
   }
 
   /**
@@ -639,9 +782,8 @@ export class SandboxManager {
     return this.event(sandboxId, event, async () => !(await stillIdle()));
   }
 
-  async remove(sandboxId: string, owner: Owner) {
-    await this.owned(sandboxId, owner);
-    return this.event(sandboxId, "deleted");
+  async remove(sandboxId: string, owner: Owner, relayed = false) {
+    return this.ownerEvent(sandboxId, owner, "deleted", relayed);
   }
 
   /**

@@ -76,6 +76,8 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   instance?: SandboxManagerOptions["instance"];
   /** The pool of ready boxes (poolOptionsOf); none: every box is created when asked for. */
   pool?: SandboxManagerOptions["pool"];
+  /** Reaches the instances that own other boxes (the service's deps.relay; PostgreSQL only). */
+  relay?: SandboxManagerOptions["relay"];
 }
 
 /** Two ready boxes: what a 2-core machine makes back in the background between two tasks' starts. */
@@ -106,6 +108,7 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     checkoutRoot: options.checkoutRoot,
     codehostPush: options.codehostPush,
     instance: options.instance,
+    relay: options.relay,
     // SQLite admits one service per file (its lock file): a recorded owner is a previous run, dead by definition.
     exclusiveStore: options.db.engine === "sqlite",
     pool: options.pool,

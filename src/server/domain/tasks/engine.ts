@@ -5,6 +5,7 @@ import type { ActivityRecord } from "../../adapters/agents/port.js";
 import { newId } from "../../primitives/tokens.js";
 import { taskLock } from "../../store/lock-keys.js";
 import type { Store } from "../../store/store.js";
+import { WAKE_CHANNELS } from "../../store/wake-channels.js";
 import { boundActivity } from "./activity-bound.js";
 import { insertTurnActivity } from "./activity-store.js";
 import { canStop, endTurn, placeMessage, recoverTurn, type TurnOutcome, turnsToStart } from "./decide.js";
@@ -391,6 +392,8 @@ export async function stopTask(db: Store, taskId: string, byName: string, now: D
     { status: nextStatus(task.status, "stopped"), pausedOn: null, openTurnId: null },
     now,
   );
+  // The instance running the turn (this one or another) aborts it once the stop commits.
+  if (wasRunning) db.current()?.notify(WAKE_CHANNELS.turnStops, turnId);
   return { stopped: true, turnId, wasRunning, started: await promote(db, task.workspace_id) };
 }
 

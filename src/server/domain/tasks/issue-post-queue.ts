@@ -5,19 +5,32 @@
 // it over when the claimer died.
 import { anyClaimable, type ClaimedRow, claimNext, finishClaim } from "../../store/claims.js";
 import type { SqlValue, Store } from "../../store/store.js";
+import { WAKE_CHANNELS, WORK_QUEUES } from "../../store/wake-channels.js";
 
 /** The claim table and its key. */
 export const ISSUE_POST_CLAIM = { table: "issue_posts", key: "entry_id" } as const;
 
 /** Queues `entryId` of `taskId` for posting when the task belongs to an issue and the entry is not a user's. */
 export async function queueIssuePost(db: Store, taskId: string, entryId: string): Promise<void> {
-  await db.run(
+  const { changes } = await db.run(
     `INSERT INTO issue_posts (entry_id, task_id, state, message_seq)
      SELECT ?, t.id, 'queued', (SELECT m.seq FROM task_messages m WHERE m.id = ?) FROM tasks t
      WHERE t.id = ? AND t.ticket_id IS NOT NULL
      ON CONFLICT (entry_id) DO NOTHING`,
     [entryId, entryId, taskId],
   );
+  // Every instance's reply worker wakes once this commits (it polls only as a fallback).
+  if (changes > 0) db.current()?.notify(WAKE_CHANNELS.workQueues, WORK_QUEUES.issuePosts);
+}
+
+/** When the next queued post falls due (a retry's backoff), if any is queued. */
+export async function nextPostDueAt(db: Store): Promise<number | undefined> {
+  // A post another instance holds falls due when its claim would run out, not at once (no busy loop meanwhile).
+  const row = await db.get<{ due: number | null }>(
+    `SELECT min(CASE WHEN claimed_by IS NULL OR lease_until_ms < next_attempt_at_ms THEN next_attempt_at_ms
+       ELSE lease_until_ms + 1 END) AS due FROM issue_posts WHERE state = 'queued'`,
+  );
+  return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
 }
 
 /** Whether any queued post is due and free to claim: a read, so an idle worker polls without a write each time. */

@@ -12,7 +12,8 @@ export const NOTICES = {
     "Paused: billing is inactive for this workspace. An owner can reactivate billing; then send a follow-up to continue.",
   accessPaused: (reason: string) =>
     `Paused: the agent lacks access it needs (${reason}). Once access is granted, send a follow-up to continue.`,
-  agentFailed: (reason: string) => `The turn failed: ${reason}. Send a follow-up to try again.`,
+  agentFailed: (reason: string) =>
+    `The turn failed: ${reason.replace(/[.\s]+$/, "")}. Send a follow-up to try again.`,
   interrupted: (attempts: number) =>
     `The turn failed: the service restarted during it ${attempts} times. Send a follow-up to try again.`,
   filesProduced: (paths: readonly string[]) => `Files the agent produced: ${paths.join(", ")}`,

@@ -1,5 +1,6 @@
 // The reading routes: one task, the task list (most recently active first, keyset cursor) and a conversation
-// (oldest first, `after` an entry of this task).
+// (oldest first, `after` an entry of this task), and the conversation's latest entries for the dashboard's task
+// page (oldest first too, `before` an entry of this task: the same cursor, read the other way).
 import { domainError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import type { TaskContext } from "./context.js";
@@ -65,19 +66,10 @@ export async function listMessages(
 ): Promise<{ messages: ApiMessage[]; next: string | null }> {
   await requireApiTask(ctx, workspaceId, taskId);
   const limit = checkLimit(query.limit, LIMITS.messagePage);
-  let afterSeq = 0;
-  if (query.after !== null && query.after !== undefined) {
-    const entry = (await ctx.db.get("SELECT seq FROM task_messages WHERE id = ? AND task_id = ?", [
-      query.after,
-      taskId,
-    ])) as { seq: number } | undefined;
-    if (!entry)
-      throw domainError(
-        "invalid_cursor",
-        "after is not an entry of this task; pass the id of the last entry you read",
-      );
-    afterSeq = entry.seq;
-  }
+  const afterSeq =
+    query.after === null || query.after === undefined
+      ? 0
+      : await seqOfEntry(ctx, taskId, query.after, "after", "the id of the last entry you read");
   const rows = (await ctx.db.all(
     "SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
     [taskId, afterSeq, limit + 1],
@@ -86,5 +78,49 @@ export async function listMessages(
   return {
     messages: page.map(toApiMessage),
     next: rows.length > limit ? page.at(-1)!.id : null,
+  };
+}
+
+/** The position of a cursor's entry in this task's conversation; another task's entry is an invalid cursor. */
+async function seqOfEntry(
+  ctx: TaskContext,
+  taskId: string,
+  id: string,
+  name: string,
+  pass: string,
+): Promise<number> {
+  const entry = (await ctx.db.get("SELECT seq FROM task_messages WHERE id = ? AND task_id = ?", [
+    id,
+    taskId,
+  ])) as { seq: number } | undefined;
+  if (!entry) throw domainError("invalid_cursor", `${name} is not an entry of this task; pass ${pass}`);
+  return entry.seq;
+}
+
+/**
+ * The dashboard's task page: the latest `limit` entries of a conversation (those before the entry `before`, when
+ * given), oldest first, as GET .../messages answers entries; `earlier` is the first shown entry's id when older
+ * entries exist (the `before` that reads them), else null. One indexed read of `limit + 1` rows, whatever the
+ * conversation's length.
+ */
+export async function listLatestMessages(
+  ctx: TaskContext,
+  workspaceId: string,
+  taskId: string,
+  query: { before: string | null; limit: number },
+): Promise<{ messages: ApiMessage[]; earlier: string | null }> {
+  await requireApiTask(ctx, workspaceId, taskId);
+  const params: (string | number)[] = [taskId];
+  if (query.before !== null)
+    params.push(await seqOfEntry(ctx, taskId, query.before, "before", "the id of an entry of this task"));
+  params.push(query.limit + 1);
+  const rows = (await ctx.db.all(
+    `SELECT id, message_id, role, kind, body, created_at FROM task_messages WHERE task_id = ?${query.before === null ? "" : " AND seq < ?"} ORDER BY seq DESC LIMIT ?`,
+    params,
+  )) as unknown as Parameters<typeof toApiMessage>[0][];
+  const page = rows.slice(0, query.limit).reverse();
+  return {
+    messages: page.map(toApiMessage),
+    earlier: rows.length > query.limit ? (page[0]?.id ?? null) : null,
   };
 }

@@ -11,6 +11,7 @@ import type { Codehost } from "../../adapters/codehost/port.js";
 import type { TurnSandboxProvider } from "../../adapters/sandboxes/host-sandboxes.js";
 import { expireOthersClaims, renewLeasesOf } from "../../store/claims.js";
 import type { Store } from "../../store/store.js";
+import { WAKE_CHANNELS } from "../../store/wake-channels.js";
 import { type LeaseSettings, renewEveryMs } from "../leases.js";
 import {
   beginTurn,
@@ -52,6 +53,7 @@ export class TaskRuntime {
   private readonly held = new Map<string, number>();
   private leaseTimer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
 
   private readonly commit: <T>(work: () => Promise<T>) => Promise<T>;
 
@@ -71,6 +73,8 @@ export class TaskRuntime {
       const expired = await db.transaction(async () => expireOthersClaims(db, "task_turns", owner));
       if (expired > 0) logger.info({ count: expired }, "taking over turns an earlier process left running");
     }
+    // A member's stop that arrived at another instance reaches the turn here at once, not at the next lease tick.
+    this.stopListening = await db.listen(WAKE_CHANNELS.turnStops, (turnId) => this.abortTurn(turnId));
     const running = await db.transaction(async () => recover(db, now(), owner));
     // Recovery awaited the store: a stop() that came meanwhile wins, and the engine stays closed.
     if (this.stopping) return;
@@ -127,6 +131,7 @@ export class TaskRuntime {
     this.stopping = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
+    await this.stopListening?.();
     // A renewal in flight would otherwise renew a claim after it is given back below.
     await this.ticking;
     for (const controller of this.executing.values()) controller.abort();

@@ -10,7 +10,14 @@ import type { Codehost } from "../../adapters/codehost/port.js";
 import type { Tracker } from "../../adapters/tracker/port.js";
 import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../../store/hold-claim.js";
 import type { Store } from "../../store/store.js";
-import { anyPostClaimable, claimDuePost, finishPost, ISSUE_POST_CLAIM } from "../tasks/issue-post-queue.js";
+import { WAKE_CHANNELS, WORK_QUEUES } from "../../store/wake-channels.js";
+import {
+  anyPostClaimable,
+  claimDuePost,
+  finishPost,
+  ISSUE_POST_CLAIM,
+  nextPostDueAt,
+} from "../tasks/issue-post-queue.js";
 import { postMarker } from "./issue-members.js";
 import { backoffMs, WorkLoop } from "./work-loop.js";
 
@@ -34,7 +41,7 @@ export interface IssueReplyWorkerOptions {
   commit: <T>(work: () => Promise<T>) => Promise<T>;
   codehost: Codehost;
   tracker: Tracker;
-  /** How often the outbox is looked at when nothing woke it (entries are added by the engine's transactions). */
+  /** How often the outbox is looked at when no notification woke it; default the lease. */
   pollMs?: number;
   retryBaseMs?: number;
   /** Who claims posts: this instance's id (InstanceIdentity.id). */
@@ -52,9 +59,15 @@ export class IssueReplyWorker {
   constructor(private readonly options: IssueReplyWorkerOptions) {
     this.loop = new WorkLoop({
       step: () => this.step(),
-      dueAt: async () => undefined,
+      dueAt: () => nextPostDueAt(options.db),
       now: () => options.now().getTime(),
-      idleMs: options.pollMs ?? 500,
+      // New replies wake the worker by the store's notification; the poll only covers a lost one and a dead
+      // instance's claims.
+      idleMs: options.pollMs ?? options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS,
+      wakeOn: (wake) =>
+        options.db.listen(WAKE_CHANNELS.workQueues, (queue) => {
+          if (queue === WORK_QUEUES.issuePosts || queue === "") wake();
+        }),
     });
   }
 

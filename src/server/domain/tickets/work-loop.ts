@@ -1,6 +1,6 @@
 // One background loop that works a durable queue in the store: `step` does one item and says whether there may be
-// more; when there is none, the loop sleeps until `wake()` (new work) or until `dueAt()` (a retry's backoff
-// ends). The webhook worker and the issue-reply outbox both run one. Stopping waits for the item in hand.
+// more; when there is none, the loop sleeps until `wake()` (new work: this instance's call, or the store's
+// notification of any instance's commit) or until `dueAt()` (a retry's backoff ends). The webhook worker and the issue-reply outbox both run one. Stopping waits for the item in hand.
 
 export interface WorkLoopOptions {
   /** Works one due item; false when there was none. Must not throw (record failures in the store instead). */
@@ -8,8 +8,13 @@ export interface WorkLoopOptions {
   /** When the next queued item falls due (epoch ms), if any is queued. */
   dueAt: () => Promise<number | undefined>;
   now: () => number;
-  /** The longest sleep, so rows written by another process are seen eventually. */
+  /** The longest sleep, so rows written by another process are seen even when their notification was lost. */
   idleMs?: number;
+  /**
+   * Subscribes `wake` to the store's notification of new work (any instance's commit); resolves to the function
+   * that ends the subscription. The loop then sleeps until the notification, not until its next poll.
+   */
+  wakeOn?: (wake: () => void) => Promise<() => Promise<void>>;
 }
 
 export class WorkLoop {
@@ -18,12 +23,15 @@ export class WorkLoop {
   private wakeUp: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pending = false;
+  private subscription: Promise<(() => Promise<void>) | undefined> | undefined;
 
   constructor(private readonly options: WorkLoopOptions) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    // A failed subscription leaves the poll: work is still found, within `idleMs`.
+    this.subscription = this.options.wakeOn?.(() => this.wake()).catch(() => undefined);
     this.loop = this.run();
   }
 
@@ -37,9 +45,12 @@ export class WorkLoop {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
+    await (await this.subscription)?.();
   }
 
   private async run(): Promise<void> {
+    // Listening before the first look: work committed before it is found by that look, any after it wakes the loop.
+    await this.subscription;
     while (this.running) {
       this.pending = false;
       let more = false;

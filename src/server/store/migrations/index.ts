@@ -23,6 +23,8 @@ import { turnActivity } from "./0093-turn-activity.js";
 import { pullRequestBody } from "./0094-pull-request-body.js";
 import { workspaceAgent } from "./0095-workspace-agent.js";
 import { signInBinding } from "./0096-sign-in-binding.js";
+import { instanceRequests } from "./0099-instance-requests.js";
+import { credentialFailures } from "./0100-credential-failures.js";
 
 /** What a migration may need beyond the database: the operator's secret key (for sealing secret values). */
 export interface MigrationContext {
@@ -67,4 +69,6 @@ export const MIGRATIONS: readonly Migration[] = [
   pullRequestBody,
   workspaceAgent,
   signInBinding,
+  instanceRequests,
+  credentialFailures,
 ];

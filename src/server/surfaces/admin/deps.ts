@@ -1,7 +1,9 @@
 // The dependencies the admin API takes from the composition (serve.ts, app.ts).
 import type { Logger } from "pino";
+import type { InstanceRelay } from "../../adapters/instances/relay.js";
 import type { SandboxManager } from "../../adapters/sandboxes/manager.js";
 import type { TaskService } from "../../domain/tasks/service.js";
+import type { InstanceIdentity } from "../../primitives/instance.js";
 import type { SecretBox } from "../../primitives/secret-box.js";
 import type { Store } from "../../store/store.js";
 
@@ -23,4 +25,7 @@ export interface AdminDeps {
   /** The sandbox manager once `baton serve --sandbox-driver docker|namespace` has made it (after listening, since
    * boxes reach the service's own address); unset or empty with `--sandbox-driver none`. */
   sandboxes?: { current?: SandboxManager | undefined };
+  /** This instance, and how it reaches the one running a turn or a box (several instances on PostgreSQL). */
+  instance: InstanceIdentity;
+  relay?: InstanceRelay | undefined;
 }

@@ -12,6 +12,7 @@ const SANDBOX_REFUSALS = {
   engagement_elsewhere: { status: 409, error: WIRE_ERRORS.conflict },
   workspace_not_found: { status: 404, error: WIRE_ERRORS.notFound },
   sandbox_not_found: { status: 404, error: WIRE_ERRORS.notFound },
+  owner_unreachable: { status: 503, error: WIRE_ERRORS.ownerUnreachable },
 } satisfies Record<SandboxRefusal["reason"], HttpAnswer>;
 
 export function sandboxHttpError(error: unknown): unknown {

@@ -19,6 +19,7 @@ const ERRORS = errorResponses({
   404: "not_found: no such sandbox in that workspace and engagement, or no sandbox driver",
   413: "payload_too_large: the body is over the route's limit",
   415: "unsupported_media_type: the body is not application/json",
+  503: "owner_unreachable: another instance runs the box and cannot be reached now (stopped, killed or stalled); the reason names it",
 });
 const idParams = z.object({ id: pathParam() });
 const ownerQuery = z.object({ workspaceId: z.string().min(1), engagementId: z.string().min(1) });
@@ -119,6 +120,31 @@ export function createSandboxAdminApp(deps: AdminDeps) {
         }),
       );
       return c.json(result, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/sandboxes/{id}/copy-out",
+      summary: "copy a file or folder of the box's home or /tmp out, as a tar archive",
+      security: SECURITY.admin,
+      middleware: [admin, ...jsonBody("copy-out request", 8 * KiB)] as const,
+      request: { params: idParams, ...body(S.SandboxCopyOutBody, "the owner and the path in the box") },
+      responses: {
+        200: {
+          description: "a tar archive holding the file or folder under its own name",
+          content: { "application/x-tar": { schema: z.string().meta({ format: "binary" }) } },
+        },
+        ...ERRORS,
+      },
+    }),
+    async (c) => {
+      const request = c.req.valid("json");
+      const archive = await mapped(() =>
+        managerOf().copyOutArchive(c.req.valid("param").id, request, request.path),
+      );
+      return c.body(new Uint8Array(archive), 200, { "content-type": "application/x-tar" });
     },
   );
 

@@ -2,7 +2,7 @@
 // (`baton serve --agent manual`) an operator ends a task's waiting turn with a reply, a question or a failure.
 // The answer returns once the turn's end is recorded, so the task read right after shows it.
 import { createRoute, z } from "@hono/zod-openapi";
-import { TURN_ANSWER_ERRORS } from "../../../transport/wire.js";
+import { TURN_ANSWER_ERRORS, WIRE_ERRORS } from "../../../transport/wire.js";
 import { isManualAgent } from "../../adapters/agents/manual.js";
 import { getTask } from "../../domain/tasks/task-store.js";
 import { describeForbiddenCharacter, findForbiddenCharacter } from "../../domain/tasks/text-rules.js";
@@ -11,6 +11,7 @@ import { HttpError, invalidRequest, notFound } from "../http/http-error.js";
 import { jsonBody, KiB } from "../http/json-body.js";
 import { createSurface } from "../http/surface.js";
 import { errorResponses, jsonContent, pathParam, Schemas as S, SECURITY } from "../openapi/schemas.js";
+import { answerTurn } from "./answer-turn.js";
 import { adminAuth } from "./app.js";
 import type { AdminDeps } from "./deps.js";
 import { ADMIN_DOMAIN_ANSWERS } from "./domain-errors.js";
@@ -22,6 +23,7 @@ const ERRORS = errorResponses({
   409: "agent_not_manual: the service was not started with --agent manual; turn_not_waiting: the task has no turn waiting for an answer",
   413: "payload_too_large: the body is over the route's limit",
   415: "unsupported_media_type: the body is not application/json",
+  503: "owner_unreachable: another instance runs the turn and cannot be reached now; the reason says when to answer again",
 });
 /** A reply may be as long as a prompt (100,000 characters, up to 4 bytes each). */
 const ANSWER_BODY = 512 * KiB;
@@ -56,10 +58,13 @@ export function createTaskAdminApp(deps: AdminDeps) {
           TURN_ANSWER_ERRORS.agentNotManual,
           `this service's agent is ${agent.name}, which answers turns itself; start baton serve with --agent manual to answer them by hand`,
         );
-      const task = await getTask(deps.db, id);
-      if (!task) throw notFound("no such task");
-      const turnId = task.open_turn_state === "running" ? task.open_turn_id : null;
-      if (!turnId || !agent.answer(id, answer))
+      if (!(await getTask(deps.db, id))) throw notFound("no such task");
+      // Here, or on the instance that runs the turn (several instances on one PostgreSQL).
+      const outcome = await answerTurn(deps, id, answer);
+      if ("unreachable" in outcome)
+        throw new HttpError(503, WIRE_ERRORS.ownerUnreachable, outcome.unreachable);
+      if (!outcome.answered) {
+        const task = (await getTask(deps.db, id))!;
         throw new HttpError(
           409,
           TURN_ANSWER_ERRORS.turnNotWaiting,
@@ -69,10 +74,9 @@ export function createTaskAdminApp(deps: AdminDeps) {
               ? `the task has no open turn (status ${task.status}); a member's follow-up opens one`
               : "the task's turn is starting and not yet waiting for an answer; retry in a moment",
         );
-      await deps.tasks.runtime.whenDone(turnId);
-      const after = (await getTask(deps.db, id))!;
+      }
       return c.json(
-        { taskId: id, workspaceId: after.workspace_id, kind: answer.kind, status: after.status },
+        { taskId: id, workspaceId: outcome.workspaceId, kind: answer.kind, status: outcome.status },
         200,
       );
     },

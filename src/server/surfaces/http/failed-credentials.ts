@@ -4,12 +4,14 @@
 // that verifies is served as ever. The block is on failing, never on the address: behind a front every user
 // shares one address, and refusing them all would let twenty bad tokens take the service away (issue 35 10b).
 // The source is the client's address (client-address.ts: the socket's peer, or the client a trusted front
-// names); a request with no socket (tests through app.request) is not throttled. Failures are logged as audit
+// names); a request with no socket (tests through app.request) is not throttled. On PostgreSQL the counts are
+// kept in the store, so all instances count a source's failures together (domain/limits/store-throttle.ts). Failures are logged as audit
 // events, at most twice per source per window.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { AUDIT_EVENTS, type AuditLog, logAuditEvent } from "../../../audit/events.js";
 import {
+  type CredentialThrottle,
   DEFAULT_THROTTLE_LIMITS,
   FailedCredentialThrottle,
   type ThrottleLimits,
@@ -31,8 +33,11 @@ export function throttleFailedCredentials(options: {
   logger: AuditLog;
   now: () => Date;
   limits?: ThrottleLimits;
+  /** Where failures are counted: in memory by default; the store's throttle on PostgreSQL (shared by instances). */
+  throttle?: CredentialThrottle;
 }) {
-  const throttle = new FailedCredentialThrottle(options.limits ?? DEFAULT_THROTTLE_LIMITS);
+  const throttle =
+    options.throttle ?? new FailedCredentialThrottle(options.limits ?? DEFAULT_THROTTLE_LIMITS);
   return createMiddleware<ServerEnv>(async (c, next) => {
     // The credential is checked first: only its failure is the throttle's business. A refused request did
     // nothing (authentication comes before every handler's work), so its 401 can still become a 429.
@@ -41,7 +46,7 @@ export function throttleFailedCredentials(options: {
     const source = sourceKeyOf(sourceAddressOf(c));
     if (source === null) return;
     const nowMs = options.now().getTime();
-    const verdict = throttle.check(source, nowMs);
+    const verdict = await throttle.check(source, nowMs);
     if (verdict.throttled) {
       await c.res.body?.cancel();
       // Unset first: hono copies the headers of the answer being replaced (its WWW-Authenticate) otherwise.
@@ -54,7 +59,7 @@ export function throttleFailedCredentials(options: {
       ).toResponse(c.get("requestId"));
       return;
     }
-    const report = throttle.recordFailure(source, nowMs);
+    const report = await throttle.recordFailure(source, nowMs);
     if (report === null) return;
     const { kind, ...counts } = report;
     logAuditEvent(

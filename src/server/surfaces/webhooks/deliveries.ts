@@ -5,6 +5,7 @@
 // then pruned.
 import { type ClaimedRow, claimNext, finishClaim } from "../../store/claims.js";
 import type { Store } from "../../store/store.js";
+import { WAKE_CHANNELS, WORK_QUEUES } from "../../store/wake-channels.js";
 import type { WebhookSource } from "./wire.js";
 
 export interface Delivery {
@@ -30,7 +31,10 @@ export async function enqueueDelivery(
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source, delivery_id) DO NOTHING`,
     [input.source, input.deliveryId, input.event, input.payload, nowMs, nowMs],
   );
-  return { duplicate: Number(result.changes) === 0 };
+  const duplicate = Number(result.changes) === 0;
+  // Every instance's webhook worker wakes once this commits (it polls only as a fallback).
+  if (!duplicate) db.current()?.notify(WAKE_CHANNELS.workQueues, WORK_QUEUES.webhooks);
+  return { duplicate };
 }
 
 interface Row {

@@ -9,6 +9,7 @@ import { describeThrown } from "../../../errors.js";
 import { backoffMs, WorkLoop } from "../../domain/tickets/work-loop.js";
 import { DEFAULT_QUEUE_LEASE_MS, whileHeld } from "../../store/hold-claim.js";
 import type { Store } from "../../store/store.js";
+import { WAKE_CHANNELS, WORK_QUEUES } from "../../store/wake-channels.js";
 import {
   claimDueDelivery,
   DELIVERY_CLAIM,
@@ -35,6 +36,8 @@ export interface WebhookWorkerOptions {
   owner: string;
   /** How long a claim lasts unless renewed; default DEFAULT_QUEUE_LEASE_MS. */
   leaseMs?: number | undefined;
+  /** How often the queue is looked at when no notification woke the worker; default the lease. */
+  pollMs?: number | undefined;
 }
 
 export class WebhookWorker {
@@ -48,7 +51,12 @@ export class WebhookWorker {
       now: () => options.now().getTime(),
       // Deliveries other instances queued (or left claimed when they died) wake no one here: look again at least
       // once a lease, so a dead instance's delivery is taken over within about two leases.
-      idleMs: options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS,
+      idleMs: options.pollMs ?? options.leaseMs ?? DEFAULT_QUEUE_LEASE_MS,
+      // Any instance's new delivery wakes this worker too, so an idle instance shares the work of a busy one.
+      wakeOn: (wake) =>
+        options.db.listen(WAKE_CHANNELS.workQueues, (queue) => {
+          if (queue === WORK_QUEUES.webhooks || queue === "") wake();
+        }),
     });
   }
 

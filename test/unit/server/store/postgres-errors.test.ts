@@ -53,7 +53,11 @@ describe("explainPostgresError", () => {
       { message: "Connection terminated due to connection timeout" },
       /cannot connect/,
     ],
-    ["authentication", { code: "28P01", message: "password authentication failed" }, /refused the sign-in/],
+    [
+      "authentication, naming where the password lives",
+      { code: "28P01", message: "password authentication failed" },
+      /refused the sign-in .*PGPASSWORD/,
+    ],
     ["no such database", { code: "3D000", message: 'database "x" does not exist' }, /createdb/],
     [
       "permission",

@@ -4,7 +4,7 @@
 import { DomainError } from "../../../domain/errors.js";
 import { LIMITS } from "../../../domain/limits.js";
 import type { TaskContext } from "../../../domain/tasks/context.js";
-import { listMessages } from "../../../domain/tasks/read-tasks.js";
+import { listLatestMessages, listMessages } from "../../../domain/tasks/read-tasks.js";
 import type { ApiMessage } from "../../../domain/tasks/views.js";
 import { apiErrorOf } from "../../api/errors.js";
 import { HttpError } from "../../http/http-error.js";
@@ -26,6 +26,33 @@ export async function queuePlacesOf(ctx: TaskContext, workspaceId: string): Prom
 }
 
 export type Conversation = { entries: ApiMessage[] } | { elsewhere: string };
+
+/** Entries a task page shows at once: the API's largest page, so a page costs about what that page costs. */
+export const ENTRIES_SHOWN = LIMITS.messagePage.max;
+
+/**
+ * A window of a conversation as the task page shows it: the latest entries, or (with `before`, an entry's id) the
+ * ones just before that entry; `earlier` is the `before` of the window before this one, null at the start.
+ */
+export type ConversationWindow =
+  | { entries: ApiMessage[]; earlier: string | null; before: string | null }
+  | { elsewhere: string };
+
+/** The task page's window: ENTRIES_SHOWN entries, the latest or those before `before`, in one read. */
+export async function readConversationWindow(
+  ctx: TaskContext,
+  workspaceId: string,
+  taskId: string,
+  before: string | null,
+): Promise<ConversationWindow> {
+  try {
+    const window = await listLatestMessages(ctx, workspaceId, taskId, { before, limit: ENTRIES_SHOWN });
+    return { entries: window.messages, earlier: window.earlier, before };
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "not_an_api_task") return { elsewhere: error.reason };
+    throw pageErrorOf(error);
+  }
+}
 
 /**
  * The entries after `after` (all of them without it), read with GET .../messages' function a page at a time; an

@@ -10,7 +10,7 @@ import { renderEntries } from "./render-entries.js";
 import { renderStatus } from "./render-status.js";
 import { SOURCE_WORDS } from "./render-task-list.js";
 import { renderTime } from "./time.js";
-import { taskMessagesPath, taskStopPath, taskUpdatesPath } from "./wire.js";
+import { taskEntriesBeforePath, taskMessagesPath, taskPath, taskStopPath, taskUpdatesPath } from "./wire.js";
 
 /** The form fields of the task pages (one place: renderers and routes agree). */
 export const TASK_FORM_FIELDS = {
@@ -26,8 +26,13 @@ export interface TaskPageView {
   workspaceId: string;
   task: ApiTask;
   place: QueuePlace | undefined;
-  /** The conversation, or why the API keeps it elsewhere (an issue's task). */
-  conversation: { entries: readonly ApiMessage[] } | { elsewhere: string };
+  /**
+   * The conversation's latest entries (or, with `before`, those before that entry), `earlier` the cursor of the
+   * entries before them; or why the API keeps the conversation elsewhere (an issue's task).
+   */
+  conversation:
+    | { entries: readonly ApiMessage[]; earlier: string | null; before: string | null }
+    | { elsewhere: string };
   /** What the agent did, per turn (the latest turns). */
   activity: ActivityView;
   csrfToken: string;
@@ -85,9 +90,20 @@ export function renderStop(view: Pick<TaskPageView, "workspaceId" | "task" | "cs
 function renderConversation(view: TaskPageView): Html {
   if ("elsewhere" in view.conversation)
     return html`<p class="notice">${view.conversation.elsewhere}. Read and reply on the issue; this page shows the task's status and pull request.</p>`;
-  const entries = view.conversation.entries;
+  const { entries, earlier, before } = view.conversation;
+  const earlierLink = earlier
+    ? html`<p class="hint" id="earlier-entries"><a href="${taskEntriesBeforePath(view.workspaceId, view.task.id, earlier)}" rel="prev">Earlier entries</a></p>`
+    : nothing;
+  // An earlier window is a page of the past: it is not polled (new entries belong after the latest, not here).
+  if (before !== null)
+    return html`${earlierLink}
+<ol class="conversation" id="conversation">
+${renderEntries(entries)}
+</ol>
+<p class="hint" id="later-entries">Earlier entries of the conversation. <a href="${taskPath(view.workspaceId, view.task.id)}#conversation-heading">Latest entries</a></p>`;
   const last = entries.at(-1)?.id ?? "";
-  return html`<ol class="conversation" id="conversation" aria-live="polite" data-updates="${taskUpdatesPath(view.workspaceId, view.task.id)}" data-last="${last}">
+  return html`${earlierLink}
+<ol class="conversation" id="conversation" aria-live="polite" data-updates="${taskUpdatesPath(view.workspaceId, view.task.id)}" data-last="${last}">
 ${renderEntries(entries)}
 </ol>
 ${entries.length === 0 ? html`<p class="hint" id="no-entries">No entries yet.</p>` : nothing}

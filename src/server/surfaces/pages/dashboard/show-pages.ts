@@ -9,7 +9,7 @@ import type { PagesDeps } from "../deps.js";
 import type { PagesEnv } from "../env.js";
 import { requireWorkspace, type WorkspaceAccess } from "./access.js";
 import { renderDashboardPage } from "./frame.js";
-import { pageErrorOf, queuePlacesOf, readConversation } from "./load-task.js";
+import { pageErrorOf, queuePlacesOf, readConversationWindow } from "./load-task.js";
 import { type NewTaskView, renderNewTask } from "./render-new-task.js";
 import { renderTaskPage, type TaskPageView } from "./render-task-page.js";
 import { NOTICE_WORDS, NoticeSchema } from "./task-wire.js";
@@ -49,7 +49,7 @@ export async function showTaskPage(
     workspaceId: ws,
     task,
     place: (await queuePlacesOf(ctx, ws)).get(task.id),
-    conversation: await readConversation(ctx, ws, task.id),
+    conversation: await readConversationWindow(ctx, ws, task.id, c.req.query("before") || null),
     activity: await guard(() => listLatestActivity(ctx, ws, task.id, ACTIVITY_TURNS_SHOWN)),
     csrfToken: c.get("csrfToken"),
     followUpKey: randomUUID(),

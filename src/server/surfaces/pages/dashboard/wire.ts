@@ -15,6 +15,12 @@ export const tasksPath = (ws: string): string => `${workspacePath(ws)}/tasks`;
 export const newTaskPath = (ws: string): string => `${tasksPath(ws)}/new`;
 /** GET: the task's page (the Task's `url`). */
 export const taskPath = (ws: string, task: string): string => `${tasksPath(ws)}/${enc(task)}`;
+/**
+ * GET: the task's page showing the entries just before the entry `before` (the task page shows the latest ones;
+ * an entry's id is the cursor, as in GET .../messages?after=), at the conversation's heading.
+ */
+export const taskEntriesBeforePath = (ws: string, task: string, before: string): string =>
+  `${taskPath(ws, task)}?before=${enc(before)}#conversation-heading`;
 /** POST: a follow-up from the task page. */
 export const taskMessagesPath = (ws: string, task: string): string => `${taskPath(ws, task)}/messages`;
 /** POST: stop the running or queued turn. */

@@ -107,7 +107,7 @@ describe("escaping", () => {
       workspaceId: "ws",
       task: TASK,
       place: undefined,
-      conversation: { entries: [] },
+      conversation: { entries: [], earlier: null, before: null },
       activity: { turns: [], earlier: 0 },
       csrfToken: "c",
       followUpKey: "k",
