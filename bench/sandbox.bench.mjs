@@ -1,5 +1,7 @@
 // Sandbox start-up: create-to-ready (a box with the fixture checkout copied in, answering its first command) on
-// the docker and namespace drivers against `docker run --rm <image> true`; and `baton env test` on each driver
+// the docker and namespace drivers against `docker run --rm <image> true`, which is also a pool miss; a task's box
+// from the pool of ready boxes (hand-out: checkout and variables into a prepared box, first command), judged
+// against issue 36's goals (hand-out p50 ≤ 50 ms; a miss ≤ 1.5x docker run); and `baton env test` on each driver
 // against `devcontainer up` (@devcontainers/cli) on the same image, run in alternating rounds, wall and CPU time,
 // with issue 21 item 22's goal (no slower than devcontainer up) judged on the same run's figures.
 // Needs root, Docker and bubblewrap (scripts/setup-machine.sh) and the image (`npm run sandbox-image`).
@@ -13,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { createDockerDriver } from "../dist/src/server/adapters/sandboxes/drivers/docker.js";
 import { createNamespaceDriver } from "../dist/src/server/adapters/sandboxes/drivers/namespace.js";
 import { resolveSandboxImage } from "../dist/src/server/adapters/sandboxes/image.js";
-import { median, report, timeRuns } from "./lib.mjs";
+import { judge, median, report, timeRuns } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = join(root, "fixtures", "repos", "acme-api");
@@ -64,6 +66,34 @@ try {
         if (ready.exitCode !== 0) throw new Error(`${driverName} box did not answer`);
         refs.push(box.ref);
       });
+      // The pool's hand-out: boxes prepared beforehand (as the pool does in the background, not timed), then each
+      // given the checkout and a task's variables and asked its first command, as a new sandbox's box is.
+      const prepared = [];
+      for (let i = 0; i < RUNS + 1; i++)
+        prepared.push((await driver.prepare({ name: name(), image: image.image })).ref);
+      const handOut = [];
+      const firstCommand = [];
+      for (const [i, ref] of prepared.entries()) {
+        const t0 = performance.now();
+        await driver.handOut(ref, {
+          name: name(),
+          env: { BATON_TURN_TOKEN: "btt_bench", BATON_SANDBOX_LEASE: "btl_bench" },
+          checkouts: [{ hostPath: fixture, repository: "acme/api" }],
+        });
+        const t1 = performance.now();
+        const ready = await driver.exec(ref, ["true"], { timeoutMs: 30_000 });
+        if (ready.exitCode !== 0) throw new Error(`${driverName} pooled box did not answer`);
+        refs.push(ref);
+        if (i === 0) continue; // the warm-up
+        handOut.push(t1 - t0);
+        firstCommand.push(performance.now() - t0);
+      }
+      const sorted = (values) => median([...values].sort((a, b) => a - b));
+      for (const [label, values] of [
+        [`${driverName} driver: box from the pool (hand-out: checkout, variables)`, handOut],
+        [`${driverName} driver: box from the pool, then its first command`, firstCommand],
+      ])
+        results[label] = { label, value: sorted(values) };
       for (const ref of refs) await driver.remove(ref);
     } finally {
       await driver.close();
@@ -128,6 +158,16 @@ try {
   );
   for (const entry of Object.values(results))
     report(entry.label, entry.value, "ms", dockerRun === entry ? undefined : dockerRun);
+  // Issue 36 point 1: a task's box from the pool in ≤ 50 ms p50; a miss (a box created as before) ≤ 1.5x docker run.
+  for (const driverName of ["docker", "namespace"]) {
+    const pooled = results[`${driverName} driver: box from the pool (hand-out: checkout, variables)`];
+    const miss = results[`${driverName} driver: create-to-ready (checkout copied, first command)`];
+    judge(`${driverName} box from the pool p50`, pooled.value, { target: 50, atMost: true, unit: "ms" });
+    judge(`${driverName} pool miss / docker run`, miss.value / dockerRun.value, {
+      target: 1.5,
+      atMost: true,
+    });
+  }
   const medianOf = (values) => median([...values].sort((a, b) => a - b));
   const [baseline] = contenders[0];
   const base = samples.get(baseline);

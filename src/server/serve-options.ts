@@ -132,6 +132,20 @@ export const ServeOptionsSchema = z.object({
     .string()
     .regex(/^\d{1,10}-\d{1,10}$/, "must be a range of host uids, first-last, e.g. 200000-265535")
     .optional(),
+  /** Ready boxes of the default image kept for new sandboxes (default DEFAULT_POOL_SIZE; 0: no pool). */
+  sandboxPoolSize: z
+    .number()
+    .int("must be a whole number of boxes")
+    .min(0, "must be 0 to 64 boxes")
+    .max(64, "must be 0 to 64 boxes")
+    .optional(),
+  /** The pool makes a box only while the machine has this many MiB available (default DEFAULT_POOL_MIN_FREE_MIB). */
+  sandboxPoolMinFreeMemory: z
+    .number()
+    .int("must be a whole number of MiB")
+    .min(0, "must be 0 to 1048576 MiB")
+    .max(1_048_576, "must be 0 to 1048576 MiB")
+    .optional(),
   publicUrl: urlWith(["http:", "https:"], "https://baton.example.test").optional(),
   /** The public listener's fronts (Caddy, nginx): only their X-Forwarded-For is read; none by default. */
   trustedProxy: z
@@ -211,6 +225,8 @@ const FLAG_NAMES: Record<keyof ServeFlags, string> = {
   sandboxProxy: "--sandbox-proxy",
   checkoutRoot: "--checkout-root",
   sandboxUids: "--sandbox-uids",
+  sandboxPoolSize: "--sandbox-pool-size",
+  sandboxPoolMinFreeMemory: "--sandbox-pool-min-free-memory",
   publicUrl: "--public-url",
   trustedProxy: "--trusted-proxy",
   codehostAppId: "--codehost-app-id",

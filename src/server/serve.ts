@@ -16,7 +16,7 @@ import {
   loadIntegrationSettings,
 } from "./adapters/integrations/settings.js";
 import type { SandboxManager } from "./adapters/sandboxes/manager.js";
-import { startSandboxManager } from "./adapters/sandboxes/start.js";
+import { poolOptionsOf, startSandboxManager } from "./adapters/sandboxes/start.js";
 import { createServerApp } from "./app.js";
 import { MAKE_TOKEN_HINT, weaknessOf } from "./domain/auth/token-strength.js";
 import type { CapabilitySettings } from "./domain/capability/settings.js";
@@ -80,6 +80,10 @@ export interface ServeOptions extends IntegrationFlags {
   checkoutRoot?: string | undefined;
   /** `first-last` host uids for boxes, one per box, either driver (default 200000-265535). */
   sandboxUids?: string | undefined;
+  /** Ready boxes of the default image kept for new sandboxes (default 2; 0: none). */
+  sandboxPoolSize?: number | undefined;
+  /** The pool makes a box only while the machine has this many MiB available (default 4096). */
+  sandboxPoolMinFreeMemory?: number | undefined;
   /** The service's address as browsers and platforms reach it; default: the public listener's URL. */
   publicUrl?: string | undefined;
   /** `--trusted-proxy`, repeatable: fronts (addresses or CIDR ranges) whose X-Forwarded-For names the client. */
@@ -250,6 +254,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
         serviceDir: workRoot,
         checkoutRoot,
         uids: flags.sandboxUids,
+        pool: poolOptionsOf(flags.sandboxPoolSize, flags.sandboxPoolMinFreeMemory),
         db,
         instance: app.deps.instance,
         relay: app.deps.relay,

@@ -80,6 +80,8 @@ export async function startSandbox(options: StartSandboxOptions): Promise<BatonS
     serveArgs.push("--seed", join(tmp, "seed.json"), "--json", "--sandbox-driver", "docker");
     // The service copies only from under its checkout root: the test's own checkout.
     serveArgs.push("--checkout-root", checkout);
+    // One box, asked for at once: a pool of ready boxes would only make boxes nobody takes.
+    serveArgs.push("--sandbox-pool-size", "0");
     if (options.image) serveArgs.push("--sandbox-image", options.image);
     let proxyUrl: string | null = null;
     if (proxyOptions) {

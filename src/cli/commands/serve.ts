@@ -31,6 +31,8 @@ interface ServeFlags {
   sandboxProxy?: string;
   checkoutRoot?: string;
   sandboxUids?: string;
+  sandboxPoolSize?: number;
+  sandboxPoolMinFreeMemory?: number;
   publicUrl?: string;
   trustedProxy?: string[];
   codehostAppId?: string;
@@ -137,6 +139,16 @@ export function declare(command: Command, { io, action }: CommandContext): void 
     .option(
       "--sandbox-uids <first-last>",
       "host uids for sandbox boxes, one per box, used by no account (default 200000-265535)",
+    )
+    .option(
+      "--sandbox-pool-size <count>",
+      "ready boxes of the default image kept for new sandboxes (no task, no credentials); 0 turns the pool off (default 2)",
+      wholeNumberIn(0, 64, "boxes"),
+    )
+    .option(
+      "--sandbox-pool-min-free-memory <MiB>",
+      "the pool makes a box only while the machine has this much memory available (default 4096)",
+      wholeNumberIn(0, 1_048_576, "MiB"),
     )
     .option(
       "--public-url <url>",

@@ -122,13 +122,11 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
     const activateInside = async () => {
       const script = "cd ~/checkouts/acme/api && baton env activate acme/api --json";
       if (driver === "docker") {
-        // `docker exec` bypasses the service entirely: the container's own environment, plus the sandbox's
-        // credentials, which the container never holds (each command gets them; --env NAME takes the value from
-        // this process's environment, not the argument list).
-        const credentials = {
-          BATON_TURN_TOKEN: made.env.BATON_TURN_TOKEN!,
-          BATON_SANDBOX_LEASE: made.env.BATON_SANDBOX_LEASE!,
-        };
+        // `docker exec` bypasses the service entirely: with the variables the box was given when it was made,
+        // which the container's configuration does not hold (a box from the pool of ready boxes was created
+        // before any task; the driver gives them to each command; --env NAME takes the value from this process's
+        // environment, not the argument list).
+        const credentials = made.env;
         const out = execFileSync(
           "docker",
           [

@@ -133,7 +133,9 @@ describe("baton serve's audit log with BATON_LOG_LEVEL unset", () => {
 
     // A box removed outside Baton is recorded lost when its engagement asks for a box again.
     const doomed = await createSandbox(serve, { workspaceId: "ws_acme", engagementId: "eng-lost" });
-    const ids = execFileSync("docker", ["ps", "-aq", "--filter", "label=baton.engagement=eng-lost"], {
+    // By its name (a box from the pool of ready boxes carries no engagement label: it was made before any task).
+    const boxName = `baton-sandbox-${doomed.sandboxId.replace(/^sbx_/, "").slice(0, 24)}`;
+    const ids = execFileSync("docker", ["ps", "-aq", "--filter", `name=${boxName}`], {
       encoding: "utf8",
     })
       .split("\n")

@@ -77,6 +77,12 @@ function recordingDriver(created: Record<string, string>[]): SandboxDriver {
       created.push(resolveBoxEnv(spec, reach));
       return { ref: `box-${++n}`, reach };
     },
+    prepare: async () => {
+      throw new Error("this fake driver keeps no pool (the manager is given none)");
+    },
+    handOut: async () => {
+      throw new Error("this fake driver keeps no pool (the manager is given none)");
+    },
     exec: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false }),
     spawn: async () => {
       throw new Error("no long-lived commands in this fake driver");

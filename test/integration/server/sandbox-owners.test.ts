@@ -27,6 +27,12 @@ function fakeMachineDriver(boxes: Set<string>): SandboxDriver {
       boxes.add(ref);
       return { ref, reach: {} };
     },
+    prepare: async () => {
+      throw new Error("this fake driver keeps no pool (the manager is given none)");
+    },
+    handOut: async () => {
+      throw new Error("this fake driver keeps no pool (the manager is given none)");
+    },
     exec: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false }),
     spawn: async () => {
       throw new Error("no long-lived commands in this fake driver");

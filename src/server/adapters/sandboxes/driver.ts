@@ -27,6 +27,19 @@ export interface BoxSpec {
   labels?: Record<string, string>;
 }
 
+/** A box made ahead of any task (the pool): no variables, no checkout, no task's labels. */
+export interface PreparedBoxSpec {
+  /** Unique, `baton-sandbox-` prefixed, as BoxSpec's. */
+  name: string;
+  image: string;
+}
+
+/**
+ * What a prepared box receives when a task takes it: BoxSpec without what was fixed ahead (the image, labels).
+ * `name` is the task's box name: the Docker driver renames the container to it; a namespace box keeps its folder.
+ */
+export type HandOutSpec = Pick<BoxSpec, "name" | "env" | "checkouts">;
+
 export interface CreatedBox {
   /** The driver's handle: a container id or a sandbox folder. */
   ref: string;
@@ -69,6 +82,14 @@ export interface SandboxDriver {
   /** The agent's home inside every box. */
   readonly home: string;
   create(spec: BoxSpec): Promise<CreatedBox>;
+  /**
+   * The part of `create` that can be done before any task: the box created and started, its user, its network
+   * and forwarders ready, and nothing of a task in it (no variables, no checkout). Until `handOut`, `reap` leaves
+   * it alone (it is this driver's pooled box, not the store's), and `remove` or `close` ends it.
+   */
+  prepare(spec: PreparedBoxSpec): Promise<CreatedBox>;
+  /** The rest of `create` for a prepared box: its checkouts copied in and its variables given. */
+  handOut(ref: string, spec: HandOutSpec): Promise<CreatedBox>;
   exec(ref: string, argv: readonly string[], options: ExecOptions): Promise<ExecResult>;
   /**
    * Starts a long-lived command in the box with its standard streams open (no time limit: the caller ends it).
@@ -115,6 +136,9 @@ export function checkoutPathInBox(repository: string): string {
   return `${AGENT_HOME}/checkouts/${repository}`;
 }
 
-export function resolveBoxEnv(spec: BoxSpec, reach: CreatedBox["reach"]): Record<string, string> {
+export function resolveBoxEnv(
+  spec: Pick<BoxSpec, "env">,
+  reach: CreatedBox["reach"],
+): Record<string, string> {
   return typeof spec.env === "function" ? spec.env(reach) : spec.env;
 }

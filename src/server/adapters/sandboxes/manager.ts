@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { freemem } from "node:os";
 import type { Logger } from "pino";
 import { BATONRC_FILE, type Batonrc, type BatonrcProblem, lintBatonrc } from "../../../config/batonrc.js";
 import { readBatonrcFile } from "../../../config/batonrc-file.js";
@@ -38,6 +40,7 @@ import {
   type Transition,
 } from "./lifecycle.js";
 import { BOX_OWNER_LEASE_MS, decideOwnership } from "./ownership.js";
+import { BoxPool } from "./pool.js";
 import { mergeSandboxEnv } from "./sandbox-env.js";
 import {
   applyTransition,
@@ -170,11 +173,21 @@ export interface SandboxManagerOptions {
   ownerLeaseMs?: number | undefined;
   /** The catalog agents the default image holds (image.json `agents`): those a workspace may choose. */
   imageAgents?: readonly string[] | undefined;
+  /** The pool of ready boxes of the default image (`--sandbox-pool-size`); none or size 0: every box is created. */
+  pool?: SandboxPoolOptions | undefined;
   /**
    * Reaches the instance that owns a box this one cannot drive (several instances on PostgreSQL): admin exec,
    * copy-out, removal and events on another instance's box are done by that instance. None: such a box is refused.
    */
   relay?: InstanceRelay | undefined;
+}
+
+export interface SandboxPoolOptions {
+  size: number;
+  /** The pool makes a box only while the machine has at least this much memory available (bytes). */
+  minFreeMemoryBytes: number;
+  /** The machine's available memory in bytes; default `os.freemem()` (MemAvailable on Linux). */
+  freeMemory?: (() => number) | undefined;
 }
 
 export class SandboxManager {
@@ -184,10 +197,34 @@ export class SandboxManager {
   private readonly instance: InstanceIdentity;
   private readonly ownerLeaseMs: number;
 
+  private readonly pool: BoxPool | undefined;
+
   constructor(private readonly options: SandboxManagerOptions) {
     this.instance = options.instance ?? newInstanceIdentity();
     this.ownerLeaseMs = options.ownerLeaseMs ?? BOX_OWNER_LEASE_MS;
+    const pool = options.pool;
+    if (pool && pool.size > 0) {
+      const freeMemory = pool.freeMemory ?? freemem;
+      this.pool = new BoxPool({
+        driver: options.driver,
+        image: options.defaultImage,
+        size: pool.size,
+        memoryAllows: () => freeMemory() >= pool.minFreeMemoryBytes,
+        name: () => `baton-sandbox-pool-${randomBytes(6).toString("hex")}`,
+        onError: (error, what) => options.logger.warn({ err: (error as Error).message }, what),
+      });
+    }
     if (options.relay) serveBoxRequests(options.relay, this);
+  }
+
+  /** Starts filling the pool of ready boxes in the background (after `reconcile`, as the service starts). */
+  startPool(): void {
+    this.pool?.refill();
+  }
+
+  /** The pool's bookkeeping (tests, the benchmark): undefined when the service keeps no pool. */
+  get boxPool(): BoxPool | undefined {
+    return this.pool;
   }
 
   /** The instance whose boxes this manager runs. */
@@ -402,32 +439,49 @@ export class SandboxManager {
     const codehost = input.repository
       ? await this.options.codehostPush?.(input.workspaceId, input.repository)
       : undefined;
-    let created: CreatedBox;
     let env: Record<string, string> = {};
+    const boxEnv = (reach: CreatedBox["reach"]) => {
+      env = buildBoxEnvironment({
+        reach,
+        turnToken: issued.turnToken,
+        lease: issued.lease,
+        sandboxEnv,
+        secrets,
+        codehost,
+      });
+      return env;
+    };
+    const checkouts = [
+      ...(input.checkout && input.repository
+        ? [{ hostPath: input.checkout, repository: input.repository }]
+        : []),
+      ...Object.entries(input.extraCheckouts ?? {}).map(([repository, hostPath]) => ({
+        hostPath,
+        repository,
+      })),
+    ];
+    const name = `baton-sandbox-${issued.sandboxId.replace(/^sbx_/, "").slice(0, 24)}`;
+    let created: CreatedBox | undefined;
+    // A ready box of the pinned image from the pool when there is one; it is this sandbox's from now on, and
+    // only now receives its checkouts and variables (credentials among them). A miss creates a box.
+    const pooled = this.pool?.take(pinned.image);
+    if (pooled) {
+      try {
+        created = await driver.handOut(pooled.ref, { name, env: boxEnv, checkouts });
+      } catch (error) {
+        this.options.logger.warn(
+          { err: (error as Error).message, sandboxId: issued.sandboxId },
+          "a pooled box could not be handed out; creating one",
+        );
+        await driver.remove(pooled.ref).catch(() => undefined);
+      }
+    }
     try {
-      created = await driver.create({
-        name: `baton-sandbox-${issued.sandboxId.replace(/^sbx_/, "").slice(0, 24)}`,
+      created ??= await driver.create({
+        name,
         image: pinned.image,
-        env: (reach) => {
-          env = buildBoxEnvironment({
-            reach,
-            turnToken: issued.turnToken,
-            lease: issued.lease,
-            sandboxEnv,
-            secrets,
-            codehost,
-          });
-          return env;
-        },
-        checkouts: [
-          ...(input.checkout && input.repository
-            ? [{ hostPath: input.checkout, repository: input.repository }]
-            : []),
-          ...Object.entries(input.extraCheckouts ?? {}).map(([repository, hostPath]) => ({
-            hostPath,
-            repository,
-          })),
-        ],
+        env: boxEnv,
+        checkouts,
         labels: { "baton.workspace": input.workspaceId, "baton.engagement": input.engagementId },
       });
     } catch (error) {
@@ -892,6 +946,8 @@ export class SandboxManager {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     await this.busy;
+    // Pooled boxes are no task's: a deploy keeps the tasks' boxes, never these.
+    await this.pool?.drain();
     await releaseBoxOwnership(this.options.db, this.instance).catch((error: unknown) =>
       this.options.logger.warn({ err: String(error) }, "could not release this instance's sandbox boxes"),
     );
@@ -903,6 +959,7 @@ export class SandboxManager {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     await this.busy;
+    await this.pool?.drain();
     await this.options.driver.close();
   }
 }

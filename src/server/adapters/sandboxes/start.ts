@@ -74,8 +74,26 @@ export interface StartSandboxManagerOptions extends SandboxDriverOptions {
   codehostPush?: SandboxManagerOptions["codehostPush"];
   /** This instance (the service's deps.instance): the boxes it makes and adopts are recorded as its own. */
   instance?: SandboxManagerOptions["instance"];
+  /** The pool of ready boxes (poolOptionsOf); none: every box is created when asked for. */
+  pool?: SandboxManagerOptions["pool"];
   /** Reaches the instances that own other boxes (the service's deps.relay; PostgreSQL only). */
   relay?: SandboxManagerOptions["relay"];
+}
+
+/** Two ready boxes: what a 2-core machine makes back in the background between two tasks' starts. */
+export const DEFAULT_POOL_SIZE = 2;
+/** 4 GiB: the pool stops making boxes well before the running ones (a busy box: hundreds of MiB) run short. */
+export const DEFAULT_POOL_MIN_FREE_MIB = 4096;
+
+/** `--sandbox-pool-size` and `--sandbox-pool-min-free-memory` (MiB) with their defaults, as the manager takes them. */
+export function poolOptionsOf(
+  size: number | undefined,
+  minFreeMib: number | undefined,
+): NonNullable<SandboxManagerOptions["pool"]> {
+  return {
+    size: size ?? DEFAULT_POOL_SIZE,
+    minFreeMemoryBytes: (minFreeMib ?? DEFAULT_POOL_MIN_FREE_MIB) * 1024 * 1024,
+  };
 }
 
 export async function startSandboxManager(options: StartSandboxManagerOptions): Promise<SandboxManager> {
@@ -93,8 +111,11 @@ export async function startSandboxManager(options: StartSandboxManagerOptions): 
     relay: options.relay,
     // SQLite admits one service per file (its lock file): a recorded owner is a previous run, dead by definition.
     exclusiveStore: options.db.engine === "sqlite",
+    pool: options.pool,
   });
   await manager.reconcile();
+  // After the reconcile: the pool's boxes start filling once the previous run's left-overs are gone.
+  manager.startPool();
   if (options.timers !== false) manager.startTimers();
   return manager;
 }

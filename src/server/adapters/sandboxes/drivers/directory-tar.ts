@@ -48,6 +48,11 @@ function directoryHeader(path: string, uid: number, gid: number, mtime: number):
  * `uid:gid`, mode 0755.
  */
 export function directoryTar(paths: readonly string[], uid: number, gid: number): Buffer {
+  return Buffer.concat([directoryEntries(paths, uid, gid), Buffer.alloc(BLOCK * 2)]);
+}
+
+/** `directoryTar` without the end-of-archive blocks: the start of an archive whose members follow. */
+export function directoryEntries(paths: readonly string[], uid: number, gid: number): Buffer {
   const all = new Set<string>();
   for (const path of paths) {
     const parts = path.split("/").filter((part) => part !== "" && part !== ".");
@@ -56,5 +61,5 @@ export function directoryTar(paths: readonly string[], uid: number, gid: number)
   }
   const mtime = Math.floor(Date.now() / 1000);
   const headers = [...all].sort().map((path) => directoryHeader(path, uid, gid, mtime));
-  return Buffer.concat([...headers, Buffer.alloc(BLOCK * 2)]);
+  return Buffer.concat(headers);
 }

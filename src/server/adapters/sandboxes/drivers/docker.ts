@@ -22,8 +22,10 @@ import {
   type EndpointName,
   type ExecOptions,
   type ExecResult,
+  type HandOutSpec,
   type HostEndpoint,
   type PersistentDriverOptions,
+  type PreparedBoxSpec,
   resolveBoxEnv,
   type SandboxDriver,
   type SpawnOptions,
@@ -39,8 +41,9 @@ import { type Forwarder, startForwarder } from "../egress/forwarder.js";
 import { withoutBoxCredentials } from "../environment.js";
 import { readAccountFiles } from "./account-files.js";
 import { BoundedSink } from "./bounded-output.js";
+import { BOX_ENV_FILE, openBoxEnvRecord } from "./box-env-record.js";
 import { checkUidRange, DEFAULT_SANDBOX_UIDS, parseUidRange, type UidRange } from "./box-uids.js";
-import { directoryTar } from "./directory-tar.js";
+import { directoryEntries } from "./directory-tar.js";
 import { createDockerUidPool, UID_LABEL } from "./docker-box-uids.js";
 import { giveBoxItsUser } from "./docker-box-user.js";
 import { describeEngineFailure } from "./docker-engine.js";
@@ -84,6 +87,10 @@ async function writeForwarders(path: string, record: ForwardersRecord): Promise<
 }
 
 const statusOf = (error: unknown) => (error as { statusCode?: number }).statusCode;
+
+/** The variables of `env` that `kept` left out: those carrying the turn token or the lease. */
+const withoutKept = (env: Record<string, string>, kept: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !(name in kept)));
 
 /** `timeout --kill-after` in the box: how long a TERM gets before its KILL. */
 const KILL_AFTER_MS = 2000;
@@ -209,8 +216,14 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
    * as the namespace driver does. Held in memory only: after a restart the manager gives a turn's own.
    */
   const credentials = new Map<string, Record<string, string>>();
+  /** Prepared boxes not yet handed out (container id → uid), and those whose container is being made (names). */
+  const pooled = new Map<string, number>();
+  const preparing = new Set<string>();
+  const boxEnv = await openBoxEnvRecord(serviceDir ? join(serviceDir, BOX_ENV_FILE) : undefined);
   const envOf = (ref: string, env: Record<string, string> | undefined) =>
-    Object.entries({ ...credentials.get(ref), ...env }).map(([k, v]) => `${k}=${v}`);
+    Object.entries({ ...boxEnv.get(ref), ...credentials.get(ref), ...env }).map(([k, v]) => `${k}=${v}`);
+  const isPooled = (box: Docker.ContainerInfo) =>
+    pooled.has(box.Id) || box.Names.some((name) => preparing.has(name.replace(/^\//, "")));
 
   async function exec(ref: string, argv: readonly string[], options: ExecOptions): Promise<ExecResult> {
     const container = docker.getContainer(ref);
@@ -338,6 +351,85 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     };
   }
 
+  /** A created, not yet started, container with its own uid and user: `env` becomes its configuration. */
+  async function makeBox(
+    name: string,
+    image: string,
+    env: Record<string, string>,
+    labels: Record<string, string> | undefined,
+  ): Promise<{ container: Docker.Container; uid: number }> {
+    const { made: container, uid } = await boxUids.withUid(
+      (uid) =>
+        docker.createContainer({
+          name,
+          Image: image,
+          User: `${uid}:${uid}`,
+          WorkingDir: AGENT_HOME,
+          Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+          Cmd: ["sleep", "infinity"],
+          Labels: {
+            ...labels,
+            [SANDBOX_LABEL]: "1",
+            "baton.sandbox.network": networkName,
+            [UID_LABEL]: String(uid),
+          },
+          HostConfig: {
+            // An init as PID 1 reaps what commands leave behind (a killed command's background children), so a
+            // long-lived box does not fill with zombies up to its pids limit.
+            Init: true,
+            NetworkMode: networkName,
+            CapDrop: ["ALL"],
+            SecurityOpt: ["no-new-privileges"],
+            PidsLimit: 2048,
+            Sysctls: { "net.ipv6.conf.all.disable_ipv6": "1" },
+          },
+        }),
+      (made) => made.remove({ force: true }),
+    );
+    try {
+      await giveBoxItsUser(container, uid);
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { container, uid };
+  }
+
+  /**
+   * Copies checkouts into the box (created or running) as one archive per checkout, put at the home: the folders
+   * above it first, owned by the box's user, then the checkout's own files under its path, so no command has to
+   * run in the box to make them, and each checkout is one call to the engine.
+   */
+  async function copyCheckouts(
+    container: Docker.Container,
+    uid: number,
+    list: NonNullable<BoxSpec["checkouts"]>,
+  ): Promise<void> {
+    for (const { hostPath, repository } of list) {
+      const inHome = posix.relative(AGENT_HOME, checkoutPathInBox(repository));
+      const tar = execa(
+        "tar",
+        [
+          "-c",
+          `--owner=${uid}`,
+          `--group=${uid}`,
+          "--numeric-owner",
+          // `./x` becomes `checkouts/<owner>/<name>/x` (members and hard-link targets; symbolic links stay as
+          // they are), the path escaped for the expression's replacement.
+          `--transform=s|^\\.|${inHome.replace(/[\\|&]/g, "\\$&")}|rhS`,
+          "-C",
+          hostPath,
+          ".",
+        ],
+        { stdout: "pipe", encoding: "buffer" },
+      );
+      const body = new PassThrough();
+      body.write(directoryEntries([posix.dirname(inHome)], uid, uid));
+      tar.stdout.pipe(body);
+      await Promise.all([container.putArchive(body, { path: AGENT_HOME }), tar]);
+    }
+  }
+
   return {
     name: "docker",
     home: AGENT_HOME,
@@ -346,71 +438,55 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     async create(spec: BoxSpec): Promise<CreatedBox> {
       const env = resolveBoxEnv(spec, reach);
       const kept = withoutBoxCredentials(env);
-      const { made: container, uid } = await boxUids.withUid(
-        (uid) =>
-          docker.createContainer({
-            name: spec.name,
-            Image: spec.image,
-            User: `${uid}:${uid}`,
-            WorkingDir: AGENT_HOME,
-            Env: Object.entries(kept).map(([k, v]) => `${k}=${v}`),
-            Cmd: ["sleep", "infinity"],
-            Labels: {
-              ...spec.labels,
-              [SANDBOX_LABEL]: "1",
-              "baton.sandbox.network": networkName,
-              [UID_LABEL]: String(uid),
-            },
-            HostConfig: {
-              // An init as PID 1 reaps what commands leave behind (a killed command's background children), so a
-              // long-lived box does not fill with zombies up to its pids limit.
-              Init: true,
-              NetworkMode: networkName,
-              CapDrop: ["ALL"],
-              SecurityOpt: ["no-new-privileges"],
-              PidsLimit: 2048,
-              Sysctls: { "net.ipv6.conf.all.disable_ipv6": "1" },
-            },
-          }),
-        (made) => made.remove({ force: true }),
-      );
+      const { container, uid } = await makeBox(spec.name, spec.image, kept, spec.labels);
       try {
-        await giveBoxItsUser(container, uid);
-        // Copied in before the box starts: the folders above each checkout come as an archive of their own
-        // (owned by the box's user), so no command has to run in the box first to make them.
-        const checkouts = (spec.checkouts ?? []).map((checkout) => ({
-          ...checkout,
-          target: checkoutPathInBox(checkout.repository),
-        }));
-        if (checkouts.length > 0)
-          await container.putArchive(
-            directoryTar(
-              checkouts.map((checkout) => posix.relative(AGENT_HOME, checkout.target)),
-              uid,
-              uid,
-            ),
-            { path: AGENT_HOME },
-          );
-        for (const { hostPath, target } of checkouts) {
-          const tar = execa(
-            "tar",
-            ["-c", `--owner=${uid}`, `--group=${uid}`, "--numeric-owner", "-C", hostPath, "."],
-            { stdout: "pipe", encoding: "buffer" },
-          );
-          const body = new PassThrough();
-          tar.stdout.pipe(body);
-          await Promise.all([container.putArchive(body, { path: target }), tar]);
-        }
+        // Copied in before the box starts, so no command has to run in the box first.
+        await copyCheckouts(container, uid, spec.checkouts ?? []);
         await container.start();
       } catch (error) {
         await container.remove({ force: true }).catch(() => undefined);
         throw error;
       }
-      credentials.set(
-        container.id,
-        Object.fromEntries(Object.entries(env).filter(([name]) => !(name in kept))),
-      );
+      credentials.set(container.id, withoutKept(env, kept));
       return { ref: container.id, reach };
+    },
+
+    async prepare(spec: PreparedBoxSpec): Promise<CreatedBox> {
+      // Named before the engine is asked, so a `reap` running meanwhile already knows the box as pooled.
+      preparing.add(spec.name);
+      try {
+        const { container, uid } = await makeBox(spec.name, spec.image, {}, undefined);
+        try {
+          await container.start();
+        } catch (error) {
+          await container.remove({ force: true }).catch(() => undefined);
+          throw error;
+        }
+        pooled.set(container.id, uid);
+        return { ref: container.id, reach };
+      } finally {
+        preparing.delete(spec.name);
+      }
+    },
+
+    async handOut(ref: string, spec: HandOutSpec): Promise<CreatedBox> {
+      const uid = pooled.get(ref);
+      if (uid === undefined) throw new Error(`box ${ref} is not a prepared box of this driver`);
+      // Out of the pool first: whatever happens next, this box is never prepared for anyone else.
+      pooled.delete(ref);
+      const container = docker.getContainer(ref);
+      // The task's name, as a created box has (`docker ps` shows the sandbox; its labels were fixed without it).
+      await Promise.all([
+        container.rename({ name: spec.name }),
+        copyCheckouts(container, uid, spec.checkouts ?? []),
+      ]);
+      // The container's configuration was fixed empty ahead of the task: all its variables travel with each
+      // command, those without credentials also kept in the state folder for the next run to adopt.
+      const env = resolveBoxEnv(spec, reach);
+      const kept = withoutBoxCredentials(env);
+      await boxEnv.set(ref, kept);
+      credentials.set(ref, withoutKept(env, kept));
+      return { ref, reach };
     },
 
     exec,
@@ -442,6 +518,8 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
 
     async remove(ref) {
       credentials.delete(ref);
+      pooled.delete(ref);
+      await boxEnv.delete(ref);
       await docker
         .getContainer(ref)
         .remove({ force: true, v: true })
@@ -465,8 +543,10 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
         all: true,
         filters: { label: [`baton.sandbox.network=${networkName}`] },
       });
-      const gone = boxes.filter((box) => !keep.has(box.Id)).map((box) => box.Id);
+      // This driver's pooled boxes are no task's: the store never lists them, and they are not left-overs.
+      const gone = boxes.filter((box) => !keep.has(box.Id) && !isPooled(box)).map((box) => box.Id);
       for (const id of gone) credentials.delete(id);
+      for (const id of gone) await boxEnv.delete(id);
       for (const id of gone)
         await docker
           .getContainer(id)
@@ -488,6 +568,8 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     async close() {
       // Boxes cannot work without this network and its forwarders: they end with the driver.
       credentials.clear();
+      pooled.clear();
+      await boxEnv.clear();
       const boxes = await docker.listContainers({
         all: true,
         filters: { label: [`baton.sandbox.network=${networkName}`] },

@@ -22,8 +22,10 @@ import {
   type EndpointName,
   type ExecOptions,
   type ExecResult,
+  type HandOutSpec,
   type HostEndpoint,
   type PersistentDriverOptions,
+  type PreparedBoxSpec,
   resolveBoxEnv,
   type SandboxDriver,
   type SpawnOptions,
@@ -116,6 +118,8 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     }
   >();
   const inUse: number[] = [];
+  /** Prepared boxes not yet handed out (their refs): no task's, so `reap` leaves them to the pool. */
+  const pooled = new Set<string>();
   // A service's boxes live in a folder named after its state folder, out of reach of the orphan reaping below
   // (which knows only process stamps): the next start on that state folder adopts them.
   const boxesDir = options.serviceDir
@@ -262,6 +266,64 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
     return { box, command };
   }
 
+  /** A box's folder, user, network and forwarders, with `checkouts` copied in and `envOf`'s variables. */
+  async function makeBox(
+    name: string,
+    checkouts: NonNullable<BoxSpec["checkouts"]>,
+    envOf: (reach: CreatedBox["reach"]) => Record<string, string>,
+  ): Promise<CreatedBox> {
+    const ref = join(boxesDir, name);
+    const uid = boxUids.allocate();
+    await mkdir(join(ref, "home", "checkouts"), { recursive: true });
+    await mkdir(join(ref, "tmp"), { recursive: true });
+    let network: BoxNetwork | undefined;
+    const forwarders: Forwarder[] = [];
+    try {
+      for (const checkout of checkouts) {
+        const target = hostPathOf(ref, checkoutPathInBox(checkout.repository));
+        await cp(checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
+      }
+      await execa("chown", ["-R", `${uid}:${uid}`, join(ref, "home"), join(ref, "tmp")]);
+      // The box's own: no other box's uid may enter them on the host.
+      await chmod(join(ref, "home"), 0o700);
+      await chmod(join(ref, "tmp"), 0o700);
+      await chown(ref, 0, 0);
+      await chmod(ref, 0o711);
+      network = await createBoxNetwork(name);
+      const reach: CreatedBox["reach"] = {};
+      const ports: BoxState["ports"] = {};
+      for (const [name, endpoint] of Object.entries(options.endpoints) as [EndpointName, HostEndpoint][]) {
+        const forwarder = await startForwarder(network.hostAddress, endpoint);
+        forwarders.push(forwarder);
+        await allow(network.hostInterface, network.hostAddress, forwarder.port);
+        reach[name] = forwarder.address;
+        ports[name] = forwarder.port;
+      }
+      const env = envOf(reach);
+      const state: BoxState = {
+        network,
+        env: withoutBoxCredentials(env),
+        forwarders: forwarders.map((f) => f.port),
+        ports,
+        owner: options.serviceDir ? `${SERVICE_OWNER}${options.serviceDir}` : ownerStamp(),
+        uid,
+      };
+      await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
+      live.set(ref, { forwarders, running: new Set(), env });
+      return { ref, reach };
+    } catch (error) {
+      for (const forwarder of forwarders) await forwarder.close();
+      if (network) {
+        for (const forwarder of forwarders)
+          await revoke(network.hostInterface, network.hostAddress, forwarder.port);
+        await removeBoxNetwork(network);
+      }
+      await rm(ref, { recursive: true, force: true });
+      boxUids.release(uid);
+      throw error;
+    }
+  }
+
   const driver: SandboxDriver = {
     name: "namespace",
     home: AGENT_HOME,
@@ -276,57 +338,48 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       return started;
     },
 
-    async create(spec: BoxSpec): Promise<CreatedBox> {
+    create(spec: BoxSpec): Promise<CreatedBox> {
+      return makeBox(spec.name, spec.checkouts ?? [], (reach) => resolveBoxEnv(spec, reach));
+    },
+
+    async prepare(spec: PreparedBoxSpec): Promise<CreatedBox> {
       const ref = join(boxesDir, spec.name);
-      const uid = boxUids.allocate();
-      await mkdir(join(ref, "home", "checkouts"), { recursive: true });
-      await mkdir(join(ref, "tmp"), { recursive: true });
-      let network: BoxNetwork | undefined;
-      const forwarders: Forwarder[] = [];
+      // Known as pooled before its folder exists, so a `reap` running meanwhile leaves it alone.
+      pooled.add(ref);
       try {
-        for (const checkout of spec.checkouts ?? []) {
-          const target = hostPathOf(ref, checkoutPathInBox(checkout.repository));
-          await cp(checkout.hostPath, target, { recursive: true, verbatimSymlinks: true });
-        }
-        await execa("chown", ["-R", `${uid}:${uid}`, join(ref, "home"), join(ref, "tmp")]);
-        // The box's own: no other box's uid may enter them on the host.
-        await chmod(join(ref, "home"), 0o700);
-        await chmod(join(ref, "tmp"), 0o700);
-        await chown(ref, 0, 0);
-        await chmod(ref, 0o711);
-        network = await createBoxNetwork(spec.name);
-        const reach: CreatedBox["reach"] = {};
-        const ports: BoxState["ports"] = {};
-        for (const [name, endpoint] of Object.entries(options.endpoints) as [EndpointName, HostEndpoint][]) {
-          const forwarder = await startForwarder(network.hostAddress, endpoint);
-          forwarders.push(forwarder);
-          await allow(network.hostInterface, network.hostAddress, forwarder.port);
-          reach[name] = forwarder.address;
-          ports[name] = forwarder.port;
-        }
-        const env = resolveBoxEnv(spec, reach);
-        const state: BoxState = {
-          network,
-          env: withoutBoxCredentials(env),
-          forwarders: forwarders.map((f) => f.port),
-          ports,
-          owner: options.serviceDir ? `${SERVICE_OWNER}${options.serviceDir}` : ownerStamp(),
-          uid,
-        };
-        await writeFile(join(ref, BOX_FILE), JSON.stringify(state), { mode: 0o600 });
-        live.set(ref, { forwarders, running: new Set(), env });
-        return { ref, reach };
+        return await makeBox(spec.name, [], () => ({}));
       } catch (error) {
-        for (const forwarder of forwarders) await forwarder.close();
-        if (network) {
-          for (const forwarder of forwarders)
-            await revoke(network.hostInterface, network.hostAddress, forwarder.port);
-          await removeBoxNetwork(network);
-        }
-        await rm(ref, { recursive: true, force: true });
-        boxUids.release(uid);
+        pooled.delete(ref);
         throw error;
       }
+    },
+
+    async handOut(ref: string, spec: HandOutSpec): Promise<CreatedBox> {
+      const box = live.get(ref);
+      if (!pooled.has(ref) || !box)
+        throw new Error(`box ${basename(ref)} is not a prepared box of this driver`);
+      // Out of the pool first: whatever happens next, this box is never prepared for anyone else.
+      pooled.delete(ref);
+      const state = await readState(ref);
+      for (const checkout of spec.checkouts ?? [])
+        await cp(checkout.hostPath, hostPathOf(ref, checkoutPathInBox(checkout.repository)), {
+          recursive: true,
+          verbatimSymlinks: true,
+        });
+      if (spec.checkouts?.length)
+        await execa("chown", ["-R", `${state.uid}:${state.uid}`, join(ref, "home", "checkouts")]);
+      const reach = Object.fromEntries(
+        Object.entries(state.ports ?? {}).map(([name, port]) => [
+          name,
+          `${state.network.hostAddress}:${port}`,
+        ]),
+      ) as CreatedBox["reach"];
+      const env = resolveBoxEnv(spec, reach);
+      await writeFile(join(ref, BOX_FILE), JSON.stringify({ ...state, env: withoutBoxCredentials(env) }), {
+        mode: 0o600,
+      });
+      box.env = env;
+      return { ref, reach };
     },
 
     async exec(ref, argv, execOptions: ExecOptions): Promise<ExecResult> {
@@ -401,6 +454,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
         await removeBoxNetwork(state.network);
       }
       live.delete(ref);
+      pooled.delete(ref);
       await rm(ref, { recursive: true, force: true });
       if (state?.uid !== undefined) boxUids.release(state.uid);
     },
@@ -422,7 +476,7 @@ export async function createNamespaceDriver(options: NamespaceDriverOptions): Pr
       const gone: string[] = [];
       for (const name of names) {
         const ref = join(boxesDir, name);
-        if (!name.startsWith("baton-sandbox-") || keep.has(ref)) continue;
+        if (!name.startsWith("baton-sandbox-") || keep.has(ref) || pooled.has(ref)) continue;
         await driver.remove(ref);
         gone.push(ref);
       }
