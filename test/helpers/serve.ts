@@ -120,6 +120,11 @@ export async function startServe(options: StartServeOptions = {}): Promise<Serve
     if (options.json !== false) args.push("--json");
     if (seed) args.push("--seed", seed);
     args.push(...(options.args ?? []));
+    // A service with a sandbox driver keeps a pool of ready boxes by default (2): two more boxes made in the
+    // background per test service, which only the tests of the pool need. Those tests ask for one by name.
+    const given = options.args ?? [];
+    if (given.includes("--sandbox-driver") && !given.some((arg) => arg.startsWith("--sandbox-pool-size")))
+      args.push("--sandbox-pool-size", "0");
     out = "";
     err = "";
     const current = spawn(process.execPath, args, {

@@ -97,7 +97,13 @@ describe.each(DRIVERS)("a deploy on the %s driver", (driver) => {
     const dir = await mkdtemp(join(tmpdir(), "baton-deploy-"));
     dirs.push(dir);
     services.push({ driver, serviceDir: join(dir, "work") });
-    const serve = await startServe({ dir, seed: ACTIVATION_SEED, args: ["--sandbox-driver", driver] });
+    // As operators run it: with the default pool of ready boxes, whose boxes a stop drains while the sandbox's own
+    // box stays (test/container/sandboxes/pool.test.ts hands a box out of the pool and adopts it after a restart).
+    const serve = await startServe({
+      dir,
+      seed: ACTIVATION_SEED,
+      args: ["--sandbox-driver", driver, "--sandbox-pool-size", "2"],
+    });
     const made = (await (
       await serve.admin(ADMIN_PATHS.sandboxes, { workspaceId: WS, engagementId: `deploy-${driver}` })
     ).json()) as { sandboxId: string; engagementId: string; env: Record<string, string> };
