@@ -49,35 +49,52 @@ export async function startOperation(
 ): Promise<StartedOperation> {
   const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
   const { db } = deps;
-  const started = await db.transaction(async (tx) => {
-    // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
-    await tx.lock(engagementOperationsLock(who.engagementId));
-    // The lease use (authenticate's, deferred to here): it commits with the operation, in one commit.
-    if (who.activity) await touchActivity(db, who.sandboxId, who.activity.atMs);
-    const facts = await readStartFacts(db, who, key, body.repository);
-    // A refusal is returned, not thrown, so the activity above still commits.
-    if (facts.previous_id !== null) {
-      if (facts.previous_hash !== requestHash) return { refusal: IDEMPOTENCY_CONFLICT() };
-      const previous = (await getOperation(db, facts.previous_id))!;
-      return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
-    }
-    if (facts.repository_id === null)
-      return { refusal: domainError("not_found", `no repository ${body.repository} in this workspace`) };
-    if (facts.connected !== 1) {
-      return {
-        refusal: domainError(
-          "invalid_repo",
-          `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
-        ),
-      };
-    }
-    const row = await insertPending(deps, who, key, requestHash, body, facts.repository_id);
-    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
-    // Under the engagement's lock, no open row before the insert means this one is the oldest open row.
-    const finished = facts.open_seq === null ? await runIfIdle(deps, row) : undefined;
-    if (!finished) return { row, created: true, queued: true, overlay: undefined };
-    return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
-  });
+  const attempt = (inline: boolean) =>
+    db.transaction(async (tx) => {
+      // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
+      await tx.lock(engagementOperationsLock(who.engagementId));
+      // The lease use (authenticate's, deferred to here): it commits with the operation, in one commit.
+      if (who.activity) await touchActivity(db, who.sandboxId, who.activity.atMs);
+      const facts = await readStartFacts(db, who, key, body.repository);
+      // A refusal is returned, not thrown, so the activity above still commits.
+      if (facts.previous_id !== null) {
+        if (facts.previous_hash !== requestHash) return { refusal: IDEMPOTENCY_CONFLICT() };
+        const previous = (await getOperation(db, facts.previous_id))!;
+        return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
+      }
+      if (facts.repository_id === null)
+        return { refusal: domainError("not_found", `no repository ${body.repository} in this workspace`) };
+      if (facts.connected !== 1) {
+        return {
+          refusal: domainError(
+            "invalid_repo",
+            `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
+          ),
+        };
+      }
+      const row = await insertPending(deps, who, key, requestHash, body, facts.repository_id);
+      deps.logger.debug(
+        { requestId, operationId: row.id, repository: body.repository },
+        "operation accepted",
+      );
+      // Under the engagement's lock, no open row before the insert means this one is the oldest open row.
+      const finished = inline && facts.open_seq === null ? await runIfIdle(deps, row) : undefined;
+      if (!finished) return { row, created: true, queued: true, overlay: undefined };
+      return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
+    });
+  let started: Awaited<ReturnType<typeof attempt>>;
+  try {
+    started = await attempt(true);
+  } catch (error) {
+    if (!(error instanceof InlineActivationFailed)) throw error;
+    // The whole transaction rolled back; start again without running it: the row commits pending and the
+    // worker runs it (failing it `internal` if it throws there too).
+    deps.logger.error(
+      { requestId, err: describeThrown(error.cause) },
+      "operation step failed; the worker retries it",
+    );
+    started = await attempt(false);
+  }
   if (who.activity) who.activity.recorded = true;
   if ("refusal" in started) throw started.refusal;
   if (started.queued) deps.worker.kick(who.engagementId);
@@ -165,14 +182,22 @@ async function insertPending(
   return row;
 }
 
+/** An activation that threw inside the request's transaction: that transaction is rolled back whole. */
+class InlineActivationFailed extends Error {
+  constructor(cause: unknown) {
+    super("the activation failed in its request", { cause });
+    this.name = "InlineActivationFailed";
+  }
+}
+
 /**
  * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
  * open row, no worker draining it here). Activations stay serial per engagement on every instance: the caller's
  * transaction holds the engagement's operations lock, which every instance's drain takes to claim the oldest open
  * row or find none, and an operation another instance runs is an open row ahead of this one. Returns the finished
- * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy, or
- * the activation threw: its savepoint is rolled back and the worker runs it again, failing it `internal` if it
- * throws there too).
+ * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy). An
+ * activation that throws rolls the whole transaction back (InlineActivationFailed) and startOperation starts the
+ * operation again without running it: no savepoint, which on PostgreSQL cost two round trips per activation.
  */
 async function runIfIdle(
   deps: StartOperationDeps,
@@ -180,24 +205,19 @@ async function runIfIdle(
 ): Promise<{ row: OperationRow; overlay: Overlay | undefined } | undefined> {
   const { db, logger } = deps;
   if (!deps.worker.isIdle(row.engagement_id)) return undefined;
-  await db.run("SAVEPOINT inline_activation");
+  let outcome: Awaited<ReturnType<typeof commitActivation>>;
   try {
     // Nobody can be waiting on an operation inserted in this transaction: nothing to notify.
-    const outcome = await commitActivation(db, row, deps.now(), { notify: false });
-    await db.run("RELEASE inline_activation");
-    const failure = "failure" in outcome ? outcome.failure : undefined;
-    logger.info(
-      { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
-      "operation finished",
-    );
-    // The row as committed, from what the activation wrote rather than read back.
-    const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
-    return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
+    outcome = await commitActivation(db, row, deps.now(), { notify: false });
   } catch (error) {
-    await db.run("ROLLBACK TO inline_activation");
-    await db.run("RELEASE inline_activation");
-    const described = describeThrown(error);
-    logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
-    return undefined;
+    throw new InlineActivationFailed(error);
   }
+  const failure = "failure" in outcome ? outcome.failure : undefined;
+  logger.info(
+    { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
+    "operation finished",
+  );
+  // The row as committed, from what the activation wrote rather than read back.
+  const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
+  return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
 }
