@@ -128,7 +128,9 @@ export class PostgresStore implements Store {
   transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const outer = this.current();
     if (outer) return work(outer);
-    const begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+    let begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+    // One simple-protocol query, so one round trip, for both statements.
+    if (options.synchronousCommit === false) begin += "; SET LOCAL synchronous_commit TO OFF";
     return pRetry(
       async () => {
         try {

@@ -231,6 +231,29 @@ describe.each(ENGINES)("the $name engine", (engine) => {
     expect(await db.store.get("SELECT size FROM items WHERE seq = 1")).toEqual({ size: 10 });
   });
 
+  it("a transaction without synchronous commit still commits; on PostgreSQL it is set with BEGIN, in one round trip", async () => {
+    // Counts the statements the engine sends; every call still goes to PostgreSQL.
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      const setting = await db.store.transaction(
+        async (tx) => {
+          await tx.run("INSERT INTO items (seq, name) VALUES (1, 'hit')");
+          return engine.name === "postgres" ? await tx.get("SHOW synchronous_commit") : undefined;
+        },
+        { synchronousCommit: false },
+      );
+      if (engine.name === "postgres") {
+        expect(setting).toEqual({ synchronous_commit: "off" });
+        // BEGIN with the setting, the INSERT, SHOW, COMMIT: the setting costs no round trip of its own.
+        expect(query).toHaveBeenCalledTimes(4);
+        expect(query.mock.calls[0]![0]).toBe("BEGIN; SET LOCAL synchronous_commit TO OFF");
+      }
+    } finally {
+      query.mockRestore();
+    }
+    expect(await db.store.get("SELECT name FROM items WHERE seq = 1")).toEqual({ name: "hit" });
+  });
+
   it("retries serializable transactions that conflict, so every increment lands once", async () => {
     await db.store.run("INSERT INTO items (seq, name, size) VALUES (1, 'counter', 0)");
     const stores = [db.store, db.another()];
