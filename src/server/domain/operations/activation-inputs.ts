@@ -100,7 +100,7 @@ export async function loadActivationInputs(db: Store, op: OperationRow): Promise
 
 /** The rows of INPUTS_SQL sorted into their parts. Pure. */
 function sortInputs(rows: readonly Row[], op: Pick<OperationRow, "repository_id" | "repository">) {
-  const facts = new Map<string, number>();
+  const facts = new Map<string, number | null>();
   const ledger: NamingLedger["entries"][number][] = [];
   const disconnected = new Set<string>();
   const activated: { id: string; slug: string }[] = [];
@@ -147,7 +147,8 @@ function sortInputs(rows: readonly Row[], op: Pick<OperationRow, "repository_id"
         });
         break;
       default:
-        if (row.n !== null) facts.set(row.kind, Number(row.n));
+        // A missing row is NULL, as in checkStillAllowed's query: `null <= now` holds, so it refuses.
+        facts.set(row.kind, row.n === null ? null : Number(row.n));
     }
   }
   const remembered = activated.some((r) => r.id === op.repository_id);
