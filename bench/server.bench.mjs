@@ -12,13 +12,18 @@
 // phase, so anyone can check which side was the limit. Phases alternate in rounds after a warm-up, so both
 // figures see the same machine state. BATON_BENCH_WRK_THREADS=50 gives each client its own thread, which an
 // activation needs only against a service whose answers need a follow-up request (a poll, or the overlay).
+//
+// Issue 36 point 4 judges the ratio with a second generator in the same rounds: one node `http.Agent` (50
+// keep-alive sockets) in this process, the service's other process, each client its own sandbox; its phases
+// alternate with wrk's, and both ratios are printed, the goal (at least 0.25x) judged on the http.Agent's.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
-import { median, report, timeRuns } from "./lib.mjs";
+import { judge, median, report, timeRuns } from "./lib.mjs";
 import { bin, root, startBenchServe } from "./serve.mjs";
 import { runLoadScript } from "./wrk.mjs";
 
@@ -72,6 +77,92 @@ async function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
   };
 }
 
+/** Issue 36 point 4's goal: activations at least this share of /healthz, with the http.Agent generator. */
+const AGENT_GOAL = 0.25;
+
+/**
+ * One keep-alive http.Agent in this process: CLIENTS callers back to back for `ms`, client i with sandbox i. An
+ * activation is what `baton env activate` sends (a long-poll only when the answer is not terminal, the overlay
+ * only when the answer lacks it). Resolves with units per second and the CPU both sides spent per unit.
+ */
+async function runAgent(agent, url, mode, ms, sandboxes, keyPrefix, servicePid) {
+  const call = (method, path, headers = {}, body = undefined) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        `${url}${path}`,
+        {
+          method,
+          agent,
+          headers: payload
+            ? { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+            : headers,
+        },
+        (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  const service0 = cpuSeconds(servicePid);
+  const generator0 = cpuSeconds(process.pid);
+  const start = performance.now();
+  const until = start + ms;
+  let units = 0;
+  let errors = 0;
+  let polls = 0;
+  let overlays = 0;
+  await Promise.all(
+    sandboxes.map(async (sandbox, client) => {
+      const auth = { authorization: `Bearer ${sandbox.turnToken}`, "baton-sandbox-lease": sandbox.lease };
+      for (let sent = 0; performance.now() < until; sent++) {
+        if (mode === "healthz") {
+          if ((await call("GET", "/healthz")).status === 200) units += 1;
+          else errors += 1;
+          continue;
+        }
+        const repository = sent % 2 === 0 ? "acme/api" : "acme/web";
+        const headers = { ...auth, "idempotency-key": `${keyPrefix}-${client}-${sent}` };
+        const answer = await call("POST", "/ops/v1/operations", headers, {
+          kind: "env.activate",
+          repository,
+        });
+        if (answer.status !== 202) {
+          errors += 1;
+          continue;
+        }
+        let op = JSON.parse(answer.text);
+        while (op.state !== "succeeded" && op.state !== "failed") {
+          polls += 1;
+          op = JSON.parse((await call("GET", `/ops/v1/operations/${op.id}?waitMs=5000`, auth)).text);
+        }
+        if (op.state !== "succeeded") errors += 1;
+        else if (op.overlay) overlays += 1;
+        else await call("GET", `/ops/v1/operations/${op.id}/overlay`, auth);
+        units += 1;
+      }
+    }),
+  );
+  const wall = (performance.now() - start) / 1000;
+  if (errors > 0 || units === 0)
+    throw new Error(`${mode} (http.Agent): ${errors} errors, ${units} completed`);
+  const service = cpuSeconds(servicePid) - service0;
+  const generator = cpuSeconds(process.pid) - generator0;
+  return {
+    rate: units / wall,
+    polls,
+    overlays,
+    units,
+    serviceUs: (service / units) * 1e6,
+    generatorUs: (generator / units) * 1e6,
+    serviceBusy: service / wall,
+    generatorBusy: generator / wall,
+  };
+}
+
 const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "seed.json") });
 const tmp = mkdtempSync(join(tmpdir(), "baton-bench-server-"));
 
@@ -93,16 +184,28 @@ try {
   await runPhase("activate", WARMUP_MS);
   await runPhase("healthz", 1000);
 
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const runAgentPhase = (mode, ms) =>
+    runAgent(agent, mode === "healthz" ? url : opsUrl, mode, ms, sandboxes, `agent-${phase++}`, serve.pid);
+  await runAgentPhase("activate", 1000);
+  await runAgentPhase("healthz", 1000);
+
   const activations = [];
   const healths = [];
+  const agentActivations = [];
+  const agentHealths = [];
   for (let round = 0; round < ROUNDS; round++) {
     activations.push(await runPhase("activate", PHASE_MS));
     healths.push(await runPhase("healthz", PHASE_MS));
+    agentActivations.push(await runAgentPhase("activate", PHASE_MS));
+    agentHealths.push(await runAgentPhase("healthz", PHASE_MS));
   }
+  agent.destroy();
   const sorted = (values) => [...values].sort((x, y) => x - y);
   const fmt = (v) => (v < 10 ? v.toFixed(2) : v.toFixed(0));
   const range = (values) => `${ROUNDS} rounds of ${PHASE_MS / 1000} s: ${sorted(values).map(fmt).join(", ")}`;
   const med = (values) => median(sorted(values));
+  console.log("generator: wrk (2 threads, 50 connections)");
   console.log(`activations per s, ${range(activations.map((r) => r.rate))}`);
   console.log(`/healthz per s,    ${range(healths.map((r) => r.rate))}`);
   console.log(`ratio per round,   ${range(activations.map((a, i) => a.rate / healths[i].rate))}`);
@@ -137,6 +240,22 @@ try {
         `warning: for ${name} the load generator spent as much CPU as the service: it may be the limit`,
       );
   }
+  console.log("generator: one node http.Agent (50 keep-alive sockets) in the bench's process");
+  console.log(`activations per s, ${range(agentActivations.map((r) => r.rate))}`);
+  console.log(`/healthz per s,    ${range(agentHealths.map((r) => r.rate))}`);
+  console.log(`ratio per round,   ${range(agentActivations.map((a, i) => a.rate / agentHealths[i].rate))}`);
+  for (const [name, results] of [
+    ["activation", agentActivations],
+    ["/healthz", agentHealths],
+  ]) {
+    console.log(
+      `CPU per ${name.padEnd(10)} service ${fmt(med(results.map((r) => r.serviceUs)))} µs, load generator ${fmt(
+        med(results.map((r) => r.generatorUs)),
+      )} µs; busy: service ${fmt(100 * med(results.map((r) => r.serviceBusy)))}%, generator ${fmt(
+        100 * med(results.map((r) => r.generatorBusy)),
+      )}% of one core`,
+    );
+  }
   const versionMs = median(
     await timeRuns(() => promisify(execFile)(process.execPath, [bin, "--version"]), { runs: 20, warmup: 2 }),
   );
@@ -156,6 +275,18 @@ try {
   // the median of the per-round ratios: each round's two phases ran back to back on the same machine state.
   const ratio = med(activations.map((a, i) => a.rate / healths[i].rate));
   const holds = ratio >= GUARD_RATIO && activationMedian >= GUARD_RATE;
+  const agentRatio = med(agentActivations.map((a, i) => a.rate / agentHealths[i].rate));
+  console.log(
+    `activations / GET /healthz, median of ${ROUNDS} per-round ratios: http.Agent ${agentRatio.toFixed(3)}x (${fmt(
+      med(agentActivations.map((r) => r.rate)),
+    )} vs ${fmt(med(agentHealths.map((r) => r.rate)))}/s), wrk ${ratio.toFixed(3)}x (${fmt(activationMedian)} vs ${fmt(healthMedian)}/s)`,
+  );
+  judge("serve activations / GET /healthz, http.Agent generator (issue 36 point 4)", agentRatio, {
+    target: AGENT_GOAL,
+  });
+  judge("serve activations / GET /healthz, wrk generator (reported; issue 36 point 4)", ratio, {
+    target: AGENT_GOAL,
+  });
   console.log(
     `guard: activations >= ${GUARD_RATIO}x /healthz in the same run and >= ${GUARD_RATE}/s: ${
       holds ? "holds" : "DOES NOT HOLD"

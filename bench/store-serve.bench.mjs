@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median } from "./lib.mjs";
+import { judge, median } from "./lib.mjs";
 import { sorted } from "./load.mjs";
 import { benchSchemaUrl, freshBenchSchema } from "./postgres.mjs";
 import { root, startBenchServe } from "./serve.mjs";
@@ -181,6 +181,13 @@ try {
     `PostgreSQL three instances / one: activations ${ratio(pg3.activations, pg1.activations)}, ` +
       `task starts ${ratio(pg3.starts, pg1.starts)}`,
   );
+  // Issue 36 point 2's goals, on the figures of this run.
+  judge("PostgreSQL one instance / SQLite, activations", pg1.activations / sqlite.activations, {
+    target: 0.5,
+  });
+  judge("PostgreSQL one instance / SQLite, task starts", pg1.starts / sqlite.starts, { target: 0.5 });
+  judge("PostgreSQL three instances / one, activations", pg3.activations / pg1.activations, { target: 1.5 });
+  judge("PostgreSQL three instances / one, task starts", pg3.starts / pg1.starts, { target: 1.5 });
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -133,6 +133,7 @@ export async function markFailed(
   code: string,
   reason: string,
   now: Date,
+  options: { notify?: boolean } = {},
 ): Promise<Finished | undefined> {
   const at = now.toISOString();
   const { changes } = await db.run(
@@ -141,7 +142,7 @@ export async function markFailed(
     [code, reason, at, at, id],
   );
   if (Number(changes) === 0) return undefined;
-  notifyOperationChanged(db, id);
+  if (options.notify ?? true) notifyOperationChanged(db, id);
   return {
     state: "failed",
     overlay_revision: null,
@@ -159,6 +160,7 @@ export async function markSucceeded(
   overlayRevision: number,
   result: unknown,
   now: Date,
+  options: { notify?: boolean } = {},
 ): Promise<Finished> {
   const at = now.toISOString();
   const resultJson = JSON.stringify(result);
@@ -167,7 +169,7 @@ export async function markSucceeded(
        finished_at = ?, claimed_by = NULL, lease_until_ms = NULL WHERE id = ?`,
     [overlayRevision, resultJson, at, at, id],
   );
-  notifyOperationChanged(db, id);
+  if (options.notify ?? true) notifyOperationChanged(db, id);
   return {
     state: "succeeded",
     overlay_revision: overlayRevision,
@@ -191,15 +193,6 @@ export async function nextOpenOperation(db: Store, engagementId: string): Promis
     "SELECT * FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
     [engagementId],
   )) as OperationRow | undefined;
-}
-
-/** `seq` of nextOpenOperation's row, read from the open-operations index alone. */
-export async function nextOpenSeq(db: Store, engagementId: string): Promise<number | undefined> {
-  const row = (await db.get(
-    "SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running') ORDER BY seq LIMIT 1",
-    [engagementId],
-  )) as { seq: number } | undefined;
-  return row?.seq;
 }
 
 /**

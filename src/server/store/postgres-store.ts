@@ -128,7 +128,9 @@ export class PostgresStore implements Store {
   transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const outer = this.current();
     if (outer) return work(outer);
-    const begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+    let begin = options.isolation === "serializable" ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN";
+    // One simple-protocol query, so one round trip, for both statements.
+    if (options.synchronousCommit === false) begin += "; SET LOCAL synchronous_commit TO OFF";
     return pRetry(
       async () => {
         try {
@@ -159,6 +161,9 @@ export class PostgresStore implements Store {
   private async attempt<T>(begin: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const notices: Notice[] = [];
+    // Keys this transaction holds: a transaction-scoped advisory lock is held to the end, so taking it again
+    // changes nothing but costs a round trip (a task start takes its workspace's slots lock three times).
+    const held = new Set<string>();
     let broken = false;
     try {
       await client.query(begin);
@@ -169,7 +174,9 @@ export class PostgresStore implements Store {
           changes: (await client.query(queryOf(sql, params))).rowCount ?? 0,
         }),
         lock: async (key) => {
+          if (held.has(key)) return;
           await client.query(queryOf("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key]));
+          held.add(key);
         },
         notify: (channel, payload = "") => {
           notices.push({ channel: this.channelName(channel), payload });

@@ -50,6 +50,12 @@ export interface TransactionOptions {
    * outside the store. SQLite runs every write transaction alone, serializable by construction.
    */
   isolation?: "read committed" | "serializable";
+  /**
+   * PostgreSQL: false commits without waiting for the WAL's flush (`synchronous_commit = off` for this
+   * transaction alone; a crash may lose it, never half of it), set in the same round trip as BEGIN. For writes
+   * whose loss costs little, such as a rate limit's hit. SQLite ignores it.
+   */
+  synchronousCommit?: boolean;
 }
 
 export interface Store extends Queryable {

@@ -120,6 +120,30 @@ describe("POST /ops/v1/operations", () => {
     expect(done.result?.overlayRevision).toBe(2);
   });
 
+  it("an activation that throws in its request is answered pending and fails `internal` in the worker, once", async () => {
+    harness = await createHarness();
+    const creds = await harness.sandbox("ws_acme", "eng-1");
+    // A stored readiness document that no longer parses makes the activation throw, in the request and in the
+    // worker alike (not a refusal the activation records itself).
+    await harness.db.run(
+      "UPDATE environment_versions SET readiness_json = '{' WHERE repository_id = 'repo_api'",
+    );
+    const response = await harness.start(creds, "acme/api", "throws-1");
+    expect(response.status).toBe(202);
+    const pending = OperationSchema.parse(await response.json());
+    // The request's transaction rolled back whole and started the operation again without running it.
+    expect(pending.state).toBe("pending");
+    const done = await harness.settle(creds, pending.id);
+    expect(done.state).toBe("failed");
+    expect(done.error?.code).toBe("internal");
+    const rows = await harness.db.all("SELECT id FROM operations WHERE engagement_id = 'eng-1'");
+    expect(rows).toEqual([{ id: pending.id }]);
+    // Nothing of the rolled-back attempt is left: no overlay revision, no ledger row.
+    expect(
+      await harness.db.all("SELECT revision FROM overlay_revisions WHERE engagement_id = 'eng-1'"),
+    ).toEqual([]);
+  });
+
   it("a repeated Idempotency-Key returns the first operation and does the work once", async () => {
     harness = await createHarness();
     const creds = await harness.sandbox("ws_acme", "eng-1");

@@ -39,6 +39,13 @@ describe("sandbox activity", () => {
       "an operations request with the lease (an activation)",
       (h: Harness, creds: Credentials) => h.start(creds, "acme/api"),
     ],
+    // The activation records the lease use in its own transaction; a request refused before or inside it still
+    // counts, recorded by the route's credentials check instead.
+    [
+      "an activation refused for an unknown repository (404)",
+      (h: Harness, creds: Credentials) => h.start(creds, "acme/no-such-repository"),
+    ],
+    ["an activation whose body is refused (400)", (h: Harness, creds: Credentials) => h.start(creds, "")],
     [
       "the egress proxy looking the lease up (a request through the proxy)",
       (h: Harness, creds: Credentials) =>

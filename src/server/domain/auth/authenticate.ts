@@ -14,6 +14,16 @@ export interface Caller {
   turnId: string;
   sandboxId: string;
   rolloutEnabled: boolean;
+  /**
+   * The lease use, when authenticate left recording it to the request (`deferActivity`): the request records it
+   * in its own transaction and sets `recorded`; whoever ran authenticate records it otherwise.
+   */
+  activity?: PendingActivity;
+}
+
+export interface PendingActivity {
+  atMs: number;
+  recorded: boolean;
 }
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
@@ -25,7 +35,7 @@ export async function authenticate(
   db: Store,
   headers: Headers,
   nowMs: number,
-  options: { allowExpired?: boolean } = {},
+  options: { allowExpired?: boolean; deferActivity?: boolean } = {},
 ): Promise<Caller> {
   const bearer = BEARER.exec(headers.get(HEADERS.authorization) ?? "")?.[1];
   const lease = headers.get(HEADERS.sandboxLease);
@@ -60,13 +70,15 @@ export async function authenticate(
   if (!options.allowExpired && found.lease_expires_at_ms <= nowMs)
     throw domainError("invalid_token", "the sandbox lease has expired");
   // A lease use is sandbox activity (DESIGN "Sandbox activity"): the idle-stop clock starts again.
-  if (!options.allowExpired) await touchActivity(db, found.sandbox_id, nowMs);
+  // Deferred, it commits with the request's own writes: one commit (one WAL flush) per request instead of two.
+  if (!options.allowExpired && !options.deferActivity) await touchActivity(db, found.sandbox_id, nowMs);
   return {
     workspaceId: found.workspace_id,
     engagementId: found.engagement_id,
     turnId: found.turn_id,
     sandboxId: found.sandbox_id,
     rolloutEnabled: found.rollout === 1,
+    ...(!options.allowExpired && options.deferActivity ? { activity: { atMs: nowMs, recorded: false } } : {}),
   };
 }
 

@@ -7,15 +7,13 @@ import { assignVariableNames, type NamingLedger, reserveRepositoryNames } from "
 import { type ActivationResult, OPERATION_ERRORS } from "../../../transport/wire.js";
 import { type Finished, markFailed, markSucceeded, type OperationRow } from "../../store/operations.js";
 import type { Store } from "../../store/store.js";
+import { type AllowedFacts, loadActivationInputs } from "./activation-inputs.js";
 import { buildOverlay, variableMapping } from "./build-overlay.js";
 import {
   disconnectedRepositoryIds,
-  loadActivatedConfigurations,
-  loadCurrentVersion,
   loadLedger,
   nextOverlayRevision,
   rememberActivatedRepository,
-  repositoryVariableNames,
   saveLedger,
   saveOverlay,
 } from "./engagement-state.js";
@@ -40,38 +38,42 @@ export async function checkStillAllowed(
   op: OperationRow,
   nowMs: number,
 ): Promise<Failure | undefined> {
-  const now = (await db.get(
+  const facts = (await db.get(
     `SELECT (SELECT expires_at_ms FROM turns WHERE id = ?) AS turn_expires,
        (SELECT lease_expires_at_ms FROM sandboxes WHERE id = ?) AS lease_expires,
        (SELECT rollout_repository_environments FROM workspaces WHERE id = ?) AS rollout,
        (SELECT connected FROM repositories WHERE id = ?) AS connected`,
     [op.turn_id, op.sandbox_id, op.workspace_id, op.repository_id],
-  )) as {
-    turn_expires: number;
-    lease_expires: number;
-    rollout: number;
-    connected: number;
-  };
-  if (now.turn_expires <= nowMs) {
+  )) as AllowedFacts;
+  return refusalOf(facts, op, nowMs);
+}
+
+/** The refusal `facts` (read in the transaction that commits) give at `nowMs`, if any. Pure. */
+export function refusalOf(
+  facts: AllowedFacts,
+  op: Pick<OperationRow, "repository">,
+  nowMs: number,
+): Failure | undefined {
+  if (facts.turn_expires <= nowMs) {
     return {
       code: OPERATION_ERRORS.turnExpired,
       reason: "the turn authorisation expired before the activation finished; run it again in the next turn",
     };
   }
-  if (now.lease_expires <= nowMs) {
+  if (facts.lease_expires <= nowMs) {
     return {
       code: OPERATION_ERRORS.leaseExpired,
       reason:
         "the sandbox lease expired before the activation finished; a revived sandbox can activate again",
     };
   }
-  if (now.rollout !== 1) {
+  if (facts.rollout !== 1) {
     return {
       code: OPERATION_ERRORS.rolloutDisabled,
       reason: "repository environments were disabled for this workspace while the activation waited",
     };
   }
-  if (now.connected !== 1) {
+  if (facts.connected !== 1) {
     return {
       code: OPERATION_ERRORS.repositoryDisconnected,
       reason: `${op.repository} was disconnected from the workspace`,
@@ -106,44 +108,56 @@ export async function reserveDisconnected(
   );
 }
 
-/** Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. */
-export async function commitActivation(db: Store, op: OperationRow, now: Date): Promise<ActivationOutcome> {
-  const refusal = await checkStillAllowed(db, op, now.getTime());
+/**
+ * Call inside a transaction. Returns the failure it recorded, or the overlay the operation succeeded with. Reads
+ * everything in one statement (activation-inputs.ts) and writes, once the engagement has activated the repository
+ * before, three rows: the engagement's revision, the overlay, the operation. `notify` false: nobody can wait on
+ * the operation yet (it was inserted in this same transaction), so there is no one to wake.
+ */
+export async function commitActivation(
+  db: Store,
+  op: OperationRow,
+  now: Date,
+  options: { notify?: boolean } = {},
+): Promise<ActivationOutcome> {
+  const notify = options.notify ?? true;
+  const inputs = await loadActivationInputs(db, op);
+  const refusal = refusalOf(inputs.allowed, op, now.getTime());
   if (refusal) {
-    return { failure: refusal, finished: await markFailed(db, op.id, refusal.code, refusal.reason, now) };
+    return {
+      failure: refusal,
+      finished: await markFailed(db, op.id, refusal.code, refusal.reason, now, { notify }),
+    };
   }
-  const loaded = await loadLedger(db, op.engagement_id);
-  const reserved = await withDisconnectedReserved(db, loaded, op.workspace_id);
+  const loaded = inputs.ledger;
+  let reserved = loaded;
+  for (const id of inputs.disconnected) reserved = reserveRepositoryNames(reserved, id);
   let ledger: NamingLedger;
   try {
     ledger = assignVariableNames(reserved, {
       repositoryId: op.repository_id,
       repository: op.repository,
-      variables: await repositoryVariableNames(db, op.repository_id, {
-        engagementId: op.engagement_id,
-        repository: op.repository,
-      }),
+      variables: inputs.variableNames,
     }).ledger;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     await saveLedger(db, op.engagement_id, reserved.entries, loaded.entries);
     const failure = { code: OPERATION_ERRORS.invalidConfiguration, reason: error.message };
-    return { failure, finished: await markFailed(db, op.id, failure.code, failure.reason, now) };
+    return {
+      failure,
+      finished: await markFailed(db, op.id, failure.code, failure.reason, now, { notify }),
+    };
   }
   await saveLedger(db, op.engagement_id, ledger.entries, loaded.entries);
-  await rememberActivatedRepository(db, op.engagement_id, op.repository_id);
+  if (!inputs.remembered) await rememberActivatedRepository(db, op.engagement_id, op.repository_id);
   const revision = await nextOverlayRevision(db, op.engagement_id);
-  const overlay = buildOverlay(
-    revision,
-    await loadActivatedConfigurations(db, op.engagement_id),
-    ledger.entries,
-  );
+  const overlay = buildOverlay(revision, inputs.configurations, ledger.entries);
   await saveOverlay(db, op.engagement_id, op.id, overlay, now);
   const result: ActivationResult = {
     overlayRevision: revision,
     variables: variableMapping(overlay),
     requestId: null,
-    managedStartup: buildManagedStartup(op.repository, await loadCurrentVersion(db, op.repository_id)),
+    managedStartup: buildManagedStartup(op.repository, inputs.version),
   };
-  return { overlay, finished: await markSucceeded(db, op.id, revision, result, now) };
+  return { overlay, finished: await markSucceeded(db, op.id, revision, result, now, { notify }) };
 }

@@ -3,9 +3,7 @@
 import type { Overlay } from "../../../envfile/overlay.js";
 import type { LedgerEntry, NamingLedger } from "../../../naming/index.js";
 import { type Readiness, ReadinessSchema } from "../../../transport/wire.js";
-import { mergeSandboxEnv } from "../../adapters/sandboxes/sandbox-env.js";
 import type { Store } from "../../store/store.js";
-import type { RepositoryConfiguration } from "./build-overlay.js";
 import type { EnvironmentVersion } from "./managed-startup.js";
 
 export async function loadLedger(db: Store, engagementId: string): Promise<NamingLedger> {
@@ -88,98 +86,6 @@ export async function rememberActivatedRepository(
   );
 }
 
-/** Connected repositories activated in the engagement, in first-activation order, with their configuration. */
-export async function loadActivatedConfigurations(
-  db: Store,
-  engagementId: string,
-): Promise<RepositoryConfiguration[]> {
-  const repos = (await db.all(
-    `SELECT r.id, r.slug FROM engagement_repositories er JOIN repositories r ON r.id = er.repository_id
-       WHERE er.engagement_id = ? AND r.connected = 1 ORDER BY er.position`,
-    [engagementId],
-  )) as { id: string; slug: string }[];
-  // Every repository's variables in two queries, not two per repository.
-  const sandboxEnv = groupBy(
-    (await db.all(
-      `SELECT v.repository_id, v.name, v.value FROM engagement_repositories er
-         JOIN sandbox_env v ON v.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY v.name`,
-      [engagementId],
-    )) as { repository_id: string; name: string; value: string }[],
-    ({ name, value }) => ({ name, value }),
-  );
-  const secrets = groupBy(
-    (await db.all(
-      `SELECT s.repository_id, s.id, s.name FROM engagement_repositories er
-         JOIN secrets s ON s.repository_id = er.repository_id WHERE er.engagement_id = ? ORDER BY s.name`,
-      [engagementId],
-    )) as { repository_id: string; id: string; name: string }[],
-    ({ id, name }) => ({ id, name }),
-  );
-  const configurations: RepositoryConfiguration[] = [];
-  for (const r of repos) {
-    const repoSecrets = secrets.get(r.id) ?? [];
-    configurations.push({
-      repositoryId: r.id,
-      repository: r.slug,
-      sandboxEnv: mergeSandboxEnv({
-        configured: sandboxEnv.get(r.id) ?? [],
-        batonrc: await batonrcSandboxEnv(db, engagementId, r.slug),
-        secretNames: repoSecrets.map((s) => s.name),
-      }),
-      secrets: repoSecrets,
-    });
-  }
-  return configurations;
-}
-
-/**
- * `.batonrc.json`'s `sandbox.env` for a repository in an engagement: from the engagement's newest sandbox made
- * with that repository's checkout (recorded, linted, at creation), or nothing when no sandbox read one.
- */
-export async function batonrcSandboxEnv(
-  db: Store,
-  engagementId: string,
-  repository: string,
-): Promise<Record<string, string>> {
-  const row = (await db.get(
-    `SELECT batonrc_json FROM sandbox_boxes WHERE engagement_id = ? AND repository = ?
-       ORDER BY created_at_ms DESC, sandbox_id DESC LIMIT 1`,
-    [engagementId, repository],
-  )) as { batonrc_json: string | null } | undefined;
-  if (!row?.batonrc_json) return {};
-  const batonrc = JSON.parse(row.batonrc_json) as { sandbox?: { env?: Record<string, string> } };
-  return batonrc.sandbox?.env ?? {};
-}
-
-function groupBy<R extends { repository_id: string }, T>(rows: R[], pick: (row: R) => T): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(row.repository_id);
-    if (group) group.push(pick(row));
-    else groups.set(row.repository_id, [pick(row)]);
-  }
-  return groups;
-}
-
-/** Every variable name the repository brings to the engagement: its sandbox.env (both sources) and secrets. */
-export async function repositoryVariableNames(
-  db: Store,
-  repositoryId: string,
-  engagement?: { engagementId: string; repository: string },
-): Promise<string[]> {
-  const rows = (await db.all(
-    "SELECT name FROM sandbox_env WHERE repository_id = ? UNION SELECT name FROM secrets WHERE repository_id = ?",
-    [repositoryId, repositoryId],
-  )) as { name: string }[];
-  const names = new Set(rows.map((r) => r.name));
-  if (engagement)
-    for (const name of Object.keys(
-      await batonrcSandboxEnv(db, engagement.engagementId, engagement.repository),
-    ))
-      names.add(name);
-  return [...names].sort();
-}
-
 export async function loadCurrentVersion(
   db: Store,
   repositoryId: string,
@@ -200,7 +106,20 @@ export async function loadCurrentVersion(
         startup_timeout_seconds: number | null;
       }
     | undefined;
-  if (!row) return undefined;
+  return row ? toEnvironmentVersion(row) : undefined;
+}
+
+/** An `environment_versions` row as the managed-startup handoff reads it. */
+export function toEnvironmentVersion(row: {
+  version_id: string;
+  dockerfile_path: string | null;
+  agent_instructions_path: string | null;
+  startup_script_path: string | null;
+  run_path: string | null;
+  evidence_path: string | null;
+  readiness_json: string;
+  startup_timeout_seconds: number | null;
+}): EnvironmentVersion {
   return {
     versionId: row.version_id,
     dockerfilePath: row.dockerfile_path,

@@ -9,12 +9,12 @@ import type { Logger } from "pino";
 import type { Overlay } from "../../../envfile/overlay.js";
 import { describeThrown } from "../../../errors.js";
 import type { StartOperationBody } from "../../../transport/wire.js";
+import { touchActivity } from "../../adapters/sandboxes/store.js";
 import { newId } from "../../primitives/tokens.js";
 import {
   engagementOperationsLock,
   getOperation,
   insertOperation,
-  nextOpenSeq,
   type OperationRow,
 } from "../../store/operations.js";
 import type { Store } from "../../store/store.js";
@@ -48,21 +48,64 @@ export async function startOperation(
   requestId: string,
 ): Promise<StartedOperation> {
   const requestHash = hash("sha256", JSON.stringify([body.kind, body.repository]), "hex");
-  const started = await deps.db.transaction(async (tx) => {
-    // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
-    await tx.lock(engagementOperationsLock(who.engagementId));
-    const previous = await findPrevious(deps, who, key, requestHash);
-    if (previous)
-      return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
-    const row = await insertPending(deps, who, key, requestHash, body);
-    deps.logger.debug({ requestId, operationId: row.id, repository: body.repository }, "operation accepted");
-    const finished = await runIfIdle(deps, row);
-    if (!finished) return { row, created: true, queued: true, overlay: undefined };
-    return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
-  });
+  const { db } = deps;
+  const attempt = (inline: boolean) =>
+    db.transaction(async (tx) => {
+      // Ordered against the worker's drain of this engagement (see OperationWorker.drain).
+      await tx.lock(engagementOperationsLock(who.engagementId));
+      // The lease use (authenticate's, deferred to here): it commits with the operation, in one commit.
+      if (who.activity) await touchActivity(db, who.sandboxId, who.activity.atMs);
+      const facts = await readStartFacts(db, who, key, body.repository);
+      // A refusal is returned, not thrown, so the activity above still commits.
+      if (facts.previous_id !== null) {
+        if (facts.previous_hash !== requestHash) return { refusal: IDEMPOTENCY_CONFLICT() };
+        const previous = (await getOperation(db, facts.previous_id))!;
+        return { row: previous, created: false, queued: false, overlay: await overlayOf(deps, previous) };
+      }
+      if (facts.repository_id === null)
+        return { refusal: domainError("not_found", `no repository ${body.repository} in this workspace`) };
+      if (facts.connected !== 1) {
+        return {
+          refusal: domainError(
+            "invalid_repo",
+            `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
+          ),
+        };
+      }
+      const row = await insertPending(deps, who, key, requestHash, body, facts.repository_id);
+      deps.logger.debug(
+        { requestId, operationId: row.id, repository: body.repository },
+        "operation accepted",
+      );
+      // Under the engagement's lock, no open row before the insert means this one is the oldest open row.
+      const finished = inline && facts.open_seq === null ? await runIfIdle(deps, row) : undefined;
+      if (!finished) return { row, created: true, queued: true, overlay: undefined };
+      return { row: finished.row, created: true, queued: false, overlay: finished.overlay };
+    });
+  let started: Awaited<ReturnType<typeof attempt>>;
+  try {
+    started = await attempt(true);
+  } catch (error) {
+    if (!(error instanceof InlineActivationFailed)) throw error;
+    // The whole transaction rolled back; start again without running it: the row commits pending and the
+    // worker runs it (failing it `internal` if it throws there too).
+    deps.logger.error(
+      { requestId, err: describeThrown(error.cause) },
+      "operation step failed; the worker retries it",
+    );
+    started = await attempt(false);
+  }
+  if (who.activity) who.activity.recorded = true;
+  if ("refusal" in started) throw started.refusal;
   if (started.queued) deps.worker.kick(who.engagementId);
   return { row: started.row, created: started.created, overlay: started.overlay };
 }
+
+const IDEMPOTENCY_CONFLICT = () =>
+  domainError(
+    "idempotency_conflict",
+    "this Idempotency-Key was already used for a different request; use a new key",
+  );
 
 /** A replayed operation's overlay, when it has succeeded (the replaying sandbox is the one that started it). */
 async function overlayOf(deps: StartOperationDeps, row: OperationRow): Promise<Overlay | undefined> {
@@ -70,24 +113,42 @@ async function overlayOf(deps: StartOperationDeps, row: OperationRow): Promise<O
   return await loadOverlay(deps.db, row.engagement_id, row.overlay_revision);
 }
 
-async function findPrevious(
-  deps: StartOperationDeps,
+/**
+ * What a start decides on, in one statement: the key's earlier request, the repository (and whether it is
+ * connected), and the engagement's oldest open operation (before this one is inserted).
+ */
+async function readStartFacts(
+  db: Store,
   who: Caller,
   key: string,
-  requestHash: string,
-): Promise<OperationRow | undefined> {
-  const previous = (await deps.db.get(
-    "SELECT request_hash, operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?",
-    [who.sandboxId, key],
-  )) as { request_hash: string; operation_id: string } | undefined;
-  if (!previous) return undefined;
-  if (previous.request_hash !== requestHash) {
-    throw domainError(
-      "idempotency_conflict",
-      "this Idempotency-Key was already used for a different request; use a new key",
-    );
-  }
-  return getOperation(deps.db, previous.operation_id)!;
+  repository: string,
+): Promise<{
+  previous_hash: string | null;
+  previous_id: string | null;
+  repository_id: string | null;
+  connected: number | null;
+  open_seq: number | null;
+}> {
+  return (await db.get(
+    `SELECT
+       (SELECT request_hash FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?) AS previous_hash,
+       (SELECT operation_id FROM idempotency_records WHERE sandbox_id = ? AND idempotency_key = ?) AS previous_id,
+       (SELECT id FROM repositories WHERE workspace_id = ? AND slug = ?) AS repository_id,
+       (SELECT connected FROM repositories WHERE workspace_id = ? AND slug = ?) AS connected,
+       (SELECT seq FROM operations WHERE engagement_id = ? AND state IN ('pending', 'running')
+          ORDER BY seq LIMIT 1) AS open_seq`,
+    [
+      who.sandboxId,
+      key,
+      who.sandboxId,
+      key,
+      who.workspaceId,
+      repository,
+      who.workspaceId,
+      repository,
+      who.engagementId,
+    ],
+  ))!;
 }
 
 async function insertPending(
@@ -96,19 +157,9 @@ async function insertPending(
   key: string,
   requestHash: string,
   body: StartOperationBody,
+  repositoryId: string,
 ): Promise<OperationRow> {
   const { db } = deps;
-  const repo = (await db.get("SELECT id, connected FROM repositories WHERE workspace_id = ? AND slug = ?", [
-    who.workspaceId,
-    body.repository,
-  ])) as { id: string; connected: number } | undefined;
-  if (!repo) throw domainError("not_found", `no repository ${body.repository} in this workspace`);
-  if (repo.connected !== 1) {
-    throw domainError(
-      "invalid_repo",
-      `${body.repository} is not connected to the workspace; ask an owner or admin to connect it`,
-    );
-  }
   const now = deps.now();
   const row = await insertOperation(
     db,
@@ -119,7 +170,7 @@ async function insertPending(
       engagement_id: who.engagementId,
       sandbox_id: who.sandboxId,
       turn_id: who.turnId,
-      repository_id: repo.id,
+      repository_id: repositoryId,
       repository: body.repository,
     },
     now,
@@ -131,39 +182,42 @@ async function insertPending(
   return row;
 }
 
+/** An activation that threw inside the request's transaction: that transaction is rolled back whole. */
+class InlineActivationFailed extends Error {
+  constructor(cause: unknown) {
+    super("the activation failed in its request", { cause });
+    this.name = "InlineActivationFailed";
+  }
+}
+
 /**
  * Runs the activation now, inside the caller's transaction, when nothing of the engagement is ahead of it (no
  * open row, no worker draining it here). Activations stay serial per engagement on every instance: the caller's
  * transaction holds the engagement's operations lock, which every instance's drain takes to claim the oldest open
  * row or find none, and an operation another instance runs is an open row ahead of this one. Returns the finished
- * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy, or
- * the activation threw: its savepoint is rolled back and the worker runs it again, failing it `internal` if it
- * throws there too).
+ * row (with the overlay it committed when it succeeded), or undefined to leave it to the worker (queue busy). An
+ * activation that throws rolls the whole transaction back (InlineActivationFailed) and startOperation starts the
+ * operation again without running it: no savepoint, which on PostgreSQL cost two round trips per activation.
  */
 async function runIfIdle(
   deps: StartOperationDeps,
   row: OperationRow,
 ): Promise<{ row: OperationRow; overlay: Overlay | undefined } | undefined> {
   const { db, logger } = deps;
-  if (!deps.worker.isIdle(row.engagement_id) || (await nextOpenSeq(db, row.engagement_id)) !== row.seq)
-    return undefined;
-  await db.run("SAVEPOINT inline_activation");
+  if (!deps.worker.isIdle(row.engagement_id)) return undefined;
+  let outcome: Awaited<ReturnType<typeof commitActivation>>;
   try {
-    const outcome = await commitActivation(db, row, deps.now());
-    await db.run("RELEASE inline_activation");
-    const failure = "failure" in outcome ? outcome.failure : undefined;
-    logger.info(
-      { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
-      "operation finished",
-    );
-    // The row as committed, from what the activation wrote rather than read back.
-    const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
-    return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
+    // Nobody can be waiting on an operation inserted in this transaction: nothing to notify.
+    outcome = await commitActivation(db, row, deps.now(), { notify: false });
   } catch (error) {
-    await db.run("ROLLBACK TO inline_activation");
-    await db.run("RELEASE inline_activation");
-    const described = describeThrown(error);
-    logger.error({ operationId: row.id, err: described }, "operation step failed; the worker retries it");
-    return undefined;
+    throw new InlineActivationFailed(error);
   }
+  const failure = "failure" in outcome ? outcome.failure : undefined;
+  logger.info(
+    { operationId: row.id, state: failure ? "failed" : "succeeded", code: failure?.code },
+    "operation finished",
+  );
+  // The row as committed, from what the activation wrote rather than read back.
+  const finished = outcome.finished ? { ...row, ...outcome.finished } : (await getOperation(db, row.id))!;
+  return { row: finished, overlay: "overlay" in outcome ? outcome.overlay : undefined };
 }

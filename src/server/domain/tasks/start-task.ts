@@ -75,7 +75,15 @@ export async function startTask(
         },
         now,
       );
-      return saveUserMessage(db, { taskId, text: prompt, key, userId: input.user.id, requestHash, now });
+      return saveUserMessage(db, {
+        taskId,
+        text: prompt,
+        key,
+        userId: input.user.id,
+        requestHash,
+        now,
+        newTask: true,
+      });
     },
   );
 }
@@ -93,7 +101,16 @@ export function bodyObject(body: unknown): Record<string, unknown> {
  */
 export async function saveUserMessage(
   db: Store,
-  input: { taskId: string; text: string; key: string | null; userId: string; requestHash: string; now: Date },
+  input: {
+    taskId: string;
+    text: string;
+    key: string | null;
+    userId: string;
+    requestHash: string;
+    now: Date;
+    /** The task was inserted at `now` in this transaction: its last activity is already `now`. */
+    newTask?: boolean;
+  },
 ): Promise<Saved> {
   const entryId = newEntryId("user");
   const messageId = input.key ?? entryId;
@@ -110,6 +127,7 @@ export async function saveUserMessage(
       handedOver: false,
     },
     input.now,
+    { touchTask: !input.newTask },
   );
   await saveRecord(
     db,

@@ -184,6 +184,7 @@ export async function insertEntry(
     turnId?: string | null;
   },
   now: Date,
+  options: { touchTask?: boolean } = {},
 ): Promise<number> {
   const inserted = await db.get<{ seq: number }>(
     `INSERT INTO task_messages (id, task_id, message_id, role, kind, body, author_id, handed_over, turn_id, created_at)
@@ -201,7 +202,8 @@ export async function insertEntry(
       now.toISOString(),
     ],
   );
-  await touchTask(db, entry.taskId, now);
+  // A task inserted at `now` in this transaction already has `now` as its last activity.
+  if (options.touchTask ?? true) await touchTask(db, entry.taskId, now);
   return inserted!.seq;
 }
 
@@ -282,15 +284,13 @@ export async function workspaceFacts(db: Store, workspaceId: string): Promise<Wo
  */
 export async function slotCounts(db: Store, workspaceId: string): Promise<SlotCounts> {
   await db.current()?.lock(workspaceSlotsLock(workspaceId));
-  const running = (await db.get(
-    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'running'",
-    [workspaceId],
-  )) as { n: number };
-  const queued = (await db.get(
-    "SELECT count(*) AS n FROM task_turns WHERE workspace_id = ? AND state = 'queued'",
-    [workspaceId],
-  )) as { n: number };
-  return { running: running.n, queued: queued.n };
+  // Both counts in one statement: on PostgreSQL each statement is a round trip, and a task start counts twice.
+  const counts = (await db.get(
+    `SELECT (SELECT count(*) FROM task_turns WHERE workspace_id = ? AND state = 'running') AS running,
+       (SELECT count(*) FROM task_turns WHERE workspace_id = ? AND state = 'queued') AS queued`,
+    [workspaceId, workspaceId],
+  )) as { running: number; queued: number };
+  return { running: counts.running, queued: counts.queued };
 }
 
 export async function oldestQueuedTurns(db: Store, workspaceId: string, count: number): Promise<TurnRow[]> {

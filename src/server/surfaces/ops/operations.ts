@@ -51,7 +51,10 @@ export function operationRoutes(deps: OpsDeps) {
       path: "/operations",
       summary: "start an operation (env.activate); a repeated Idempotency-Key returns the first operation",
       security: SECURITY.sandbox,
-      middleware: [sandboxAuth(deps), ...jsonBody("operation request", 16 * KiB)] as const,
+      middleware: [
+        sandboxAuth(deps, { deferActivity: true }),
+        ...jsonBody("operation request", 16 * KiB),
+      ] as const,
       request: {
         headers: z.object({ [HEADERS.idempotencyKey]: IdempotencyKeySchema }),
         body: { required: true, ...jsonContent(S.StartOperationBody, "what to run") },

@@ -1,6 +1,7 @@
 // Both store engines behind the one interface: the same calls give the same rows, transactions commit or roll
 // back whole, notifications arrive only after a commit, and (PostgreSQL) across instances.
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { pollUntil } from "../../../helpers/poll.js";
 import { admin, ENGINES, freshSchema, useEngine, useSchema } from "../../../helpers/postgres.js";
 
@@ -201,6 +202,56 @@ describe.each(ENGINES)("the $name engine", (engine) => {
       ),
     );
     expect(await db.store.get("SELECT size FROM items WHERE seq = 1")).toEqual({ size: 30 });
+  });
+
+  it("a key locked twice in one transaction is still held, and (PostgreSQL) asked for once", async () => {
+    await db.store.run("INSERT INTO items (seq, name, size) VALUES (1, 'counter', 0)");
+    // Counts the advisory-lock statements the engine sends; every call still goes to PostgreSQL.
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    const stores = [db.store, db.another()];
+    try {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          stores[i % 2]!.transaction(async (tx) => {
+            await tx.lock("counter");
+            await tx.lock("counter");
+            const row = await tx.get<{ size: number }>("SELECT size FROM items WHERE seq = 1");
+            await tx.lock("counter");
+            await tx.run("UPDATE items SET size = ? WHERE seq = 1", [row!.size + 1]);
+          }),
+        ),
+      );
+      const locks = query.mock.calls.filter(([config]) =>
+        JSON.stringify(config).includes("pg_advisory_xact_lock"),
+      );
+      expect(locks).toHaveLength(engine.name === "postgres" ? 10 : 0);
+    } finally {
+      query.mockRestore();
+    }
+    expect(await db.store.get("SELECT size FROM items WHERE seq = 1")).toEqual({ size: 10 });
+  });
+
+  it("a transaction without synchronous commit still commits; on PostgreSQL it is set with BEGIN, in one round trip", async () => {
+    // Counts the statements the engine sends; every call still goes to PostgreSQL.
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      const setting = await db.store.transaction(
+        async (tx) => {
+          await tx.run("INSERT INTO items (seq, name) VALUES (1, 'hit')");
+          return engine.name === "postgres" ? await tx.get("SHOW synchronous_commit") : undefined;
+        },
+        { synchronousCommit: false },
+      );
+      if (engine.name === "postgres") {
+        expect(setting).toEqual({ synchronous_commit: "off" });
+        // BEGIN with the setting, the INSERT, SHOW, COMMIT: the setting costs no round trip of its own.
+        expect(query).toHaveBeenCalledTimes(4);
+        expect(query.mock.calls[0]![0]).toBe("BEGIN; SET LOCAL synchronous_commit TO OFF");
+      }
+    } finally {
+      query.mockRestore();
+    }
+    expect(await db.store.get("SELECT name FROM items WHERE seq = 1")).toEqual({ name: "hit" });
   });
 
   it("retries serializable transactions that conflict, so every increment lands once", async () => {
