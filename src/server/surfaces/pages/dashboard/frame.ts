@@ -1,5 +1,5 @@
 // The frame of every dashboard page (pure): the site header (who is signed in, sign out), the workspace switcher,
-// the section nav with `aria-current`, then the page's body; the dashboard script (local times, polling) loads
+// the section nav with `aria-current`, then the page's body; the dashboard script (polling) loads
 // from our own origin, which the dashboard's CSP alone allows.
 import { raw } from "hono/html";
 import type { User } from "../../../domain/auth/users.js";

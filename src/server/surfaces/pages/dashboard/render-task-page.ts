@@ -26,6 +26,8 @@ export interface TaskPageView {
   workspaceId: string;
   task: ApiTask;
   place: QueuePlace | undefined;
+  /** The agent's latest entry is a question: the status says the task waits for an answer. */
+  awaitingAnswer?: boolean | undefined;
   /** The conversation, or why the API keeps it elsewhere (an issue's task). */
   conversation: { entries: readonly ApiMessage[] } | { elsewhere: string };
   /** What the agent did, per turn (the latest turns). */
@@ -58,7 +60,7 @@ ${renderActivity(view.activity)}`;
 function renderFacts(view: TaskPageView): Html {
   const { task } = view;
   return html`<dl class="facts">
-<dt>Status</dt><dd id="task-status">${renderStatus(task, view.place)}</dd>
+<dt>Status</dt><dd id="task-status">${renderStatus(task, view.place, view.awaitingAnswer)}</dd>
 <dt>Repository</dt><dd>${task.repo ?? "The agent's choice"}</dd>
 <dt>Pull request</dt><dd id="task-pr">${renderPullRequest(task)}</dd>
 <dt>From</dt><dd>${SOURCE_WORDS[task.source]}</dd>
