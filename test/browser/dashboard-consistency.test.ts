@@ -87,4 +87,19 @@ describe("the dashboard reads the same on every page", () => {
     expect(lines).toBeLessThanOrEqual(2);
     await page.context().close();
   });
+
+  it("a 404 keeps the frame: the tokens page is a click away, and the dashboard one more (no dead end)", async () => {
+    const page = await signedInPage();
+    const answer = await page.goto(`${base}/dashboard/workspaces/ws_acme/tasks/task_missing`);
+    expect(answer?.status()).toBe(404);
+    expect(await page.textContent("header")).toContain("Signed in as owner@acme.test");
+    await expect(page.getByRole("button", { name: "Sign out" }).count()).resolves.toBe(1);
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/tokens$/),
+      page.getByRole("link", { name: "Access tokens" }).click(),
+    ]);
+    await Promise.all([page.waitForURL(/\/tasks$/), page.getByRole("link", { name: "Dashboard" }).click()]);
+    expect(page.url()).toBe(`${base}/dashboard/workspaces/ws_acme/tasks`);
+    await page.context().close();
+  });
 });

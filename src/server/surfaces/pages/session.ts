@@ -3,10 +3,10 @@
 // its id (so it is never stored) and every POST form must carry it. Only a session cookie authenticates a page;
 // a bearer token never does, and the cookie never authenticates the API (the API reads Authorization only).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { findUserById } from "../../domain/auth/users.js";
+import { findUserById, type User } from "../../domain/auth/users.js";
 import { findLiveWebSession, SESSION_IDLE_MS, SESSION_MAX_MS } from "../../domain/auth/web-sessions.js";
 import type { CapabilitySettings } from "../../domain/capability/settings.js";
 import { hashCredential } from "../../primitives/tokens.js";
@@ -64,23 +64,33 @@ export async function endWebSession(deps: PagesDeps, sessionId: string): Promise
   await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]);
 }
 
+/** The signed-in user of the request's session cookie and its CSRF token (the view counts), or undefined. */
+export async function readWebSession(
+  deps: PagesDeps,
+  c: Context,
+): Promise<{ user: User; csrfToken: string } | undefined> {
+  const id = getCookie(c, SESSION_COOKIE);
+  const nowMs = deps.now().getTime();
+  const live = id ? await findLiveWebSession(deps.db, id, nowMs) : undefined;
+  const user = await (live ? findUserById(deps.db, live.userId) : undefined);
+  if (!user || !id || !live) return undefined;
+  if (nowMs - live.lastSeenAtMs >= TOUCH_GRANULARITY_MS)
+    await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
+      nowMs,
+      hashCredential(id),
+    ]);
+  return { user, csrfToken: csrfTokenFor(id) };
+}
+
 export function requireWebSession(deps: PagesDeps): MiddlewareHandler<PagesEnv> {
   return createMiddleware<PagesEnv>(async (c, next) => {
-    const id = getCookie(c, SESSION_COOKIE);
-    const nowMs = deps.now().getTime();
-    const live = id ? await findLiveWebSession(deps.db, id, nowMs) : undefined;
-    const user = await (live ? findUserById(deps.db, live.userId) : undefined);
-    if (!user || !id) {
+    const session = await readWebSession(deps, c);
+    if (!session) {
       const url = new URL(c.req.url);
       return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
     }
-    if (live && nowMs - live.lastSeenAtMs >= TOUCH_GRANULARITY_MS)
-      await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
-        nowMs,
-        hashCredential(id),
-      ]);
-    c.set("webUser", user);
-    c.set("csrfToken", csrfTokenFor(id));
+    c.set("webUser", session.user);
+    c.set("csrfToken", session.csrfToken);
     await next();
   });
 }

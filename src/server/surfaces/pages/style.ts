@@ -10,6 +10,7 @@ header,main,footer{max-width:48rem;margin:0 auto;padding:0.75rem 1rem}
 header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #d0d7de}
 header .brand{font-weight:700;text-decoration:none;color:inherit}
 header form{margin:0}
+nav.account{display:flex;flex-wrap:wrap;gap:0.25rem 1rem}
 h1{font-size:1.5rem;margin:1rem 0 0.5rem}
 h2{font-size:1.2rem;margin:1.5rem 0 0.5rem}
 p,li,label,code{overflow-wrap:break-word}
