@@ -71,6 +71,17 @@ describe("the dashboard's frame", () => {
     expectFrame(answer.text, ["ws_acme", "ws_broke"]);
   });
 
+  it("a form without the session's CSRF token is refused (403, 'This form has expired') in the frame; on the tokens page under its header", async () => {
+    const answer = await h.page("POST", tasksPath("ws_acme"), { cookie: dev, form: { prompt: "x" } });
+    expect(answer.status).toBe(403);
+    expect(answer.text).toContain("<h1>This form has expired</h1>");
+    expectFrame(answer.text, ["ws_acme", "ws_broke"]);
+    const tokens = await h.page("POST", PAGE_PATHS.tokens, { cookie: dev, form: { name: "x" } });
+    expect(tokens.status).toBe(403);
+    expect(tokens.text).toContain("<h1>This form has expired</h1>");
+    expect(tokens.text).toContain("Signed in as dev@acme.test");
+  });
+
   it("an unknown dashboard page without a session is a plain HTML 404 that leads to the dashboard", async () => {
     const page = await h.page("GET", "/dashboard/nothing-here");
     expect(page.status).toBe(404);

@@ -10,6 +10,18 @@ import type { ServerEnv } from "../http/surface.js";
 import { type Html, html } from "./html.js";
 import { renderPage } from "./layout.js";
 
+/** A refusal a page shows under a title of its own (not the status's general one). */
+export class PageRefusal extends HttpError {
+  constructor(
+    status: number,
+    error: string,
+    reason: string,
+    readonly title: string,
+  ) {
+    super(status, error, reason);
+  }
+}
+
 export interface ErrorPage {
   status: number;
   title: string;
@@ -31,8 +43,10 @@ export function renderErrorPage(
 
 /** What a refusal or failure shows (an HttpError's reason; anything else is logged and said in general words). */
 export function errorPageOf(logger: Logger, error: Error, c: Context, next: ErrorPage["next"]): ErrorPage {
-  if (error instanceof HttpError)
-    return { status: error.status, title: titleFor(error.status), message: error.reason, next };
+  if (error instanceof HttpError) {
+    const title = error instanceof PageRefusal ? error.title : titleFor(error.status);
+    return { status: error.status, title, message: error.reason, next };
+  }
   logger.error(
     {
       requestId: (c as unknown as Context<ServerEnv>).get("requestId"),

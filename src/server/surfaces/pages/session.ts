@@ -6,12 +6,14 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
+import { WIRE_ERRORS } from "../../../transport/wire.js";
 import { findUserById, type User } from "../../domain/auth/users.js";
 import { findLiveWebSession, SESSION_IDLE_MS, SESSION_MAX_MS } from "../../domain/auth/web-sessions.js";
 import type { CapabilitySettings } from "../../domain/capability/settings.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
+import { PageRefusal } from "./error-page.js";
 import { renderMessagePage } from "./message-page.js";
 import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
@@ -101,19 +103,25 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export function verifyCsrf(): MiddlewareHandler<PagesEnv> {
+const FORM_EXPIRED = {
+  title: "This form has expired",
+  message:
+    "The form was missing its security token or it did not match your session. Reload the page and try again.",
+};
+
+/**
+ * Refuses a POST whose form lacks the session's CSRF token. `thrown`: the refusal is thrown (403), for a sub-app
+ * whose error handler shows it in its own frame (the dashboard's, the tokens page's); otherwise a bare page.
+ */
+export function verifyCsrf(options: { thrown?: boolean } = {}): MiddlewareHandler<PagesEnv> {
   return createMiddleware<PagesEnv>(async (c, next) => {
     const form = await c.req.parseBody();
     const sent = form[CSRF_FIELD];
-    if (typeof sent !== "string" || !sameToken(sent, c.get("csrfToken")))
-      return c.html(
-        renderMessagePage({
-          title: "This form has expired",
-          message:
-            "The form was missing its security token or it did not match your session. Reload the page and try again.",
-        }),
-        403,
-      );
+    if (typeof sent !== "string" || !sameToken(sent, c.get("csrfToken"))) {
+      if (options.thrown)
+        throw new PageRefusal(403, WIRE_ERRORS.forbidden, FORM_EXPIRED.message, FORM_EXPIRED.title);
+      return c.html(renderMessagePage(FORM_EXPIRED), 403);
+    }
     await next();
   });
 }
