@@ -1,7 +1,7 @@
 // Turns the public API's refusals into BatonErrors whose message carries the service's own `reason` (what to
 // fix), and a dropped connection into a network error naming the address. Pure: no I/O.
 import { type BatonError, ServiceError } from "../errors.js";
-import type { HttpFailure } from "../net/retry.js";
+import { type HttpFailure, waitAdvice } from "../net/retry.js";
 import { ApiErrorBodySchema } from "./schemas.js";
 
 /** The facts of a refusal a command may act on (never a secret): the wire code and the ids the body names. */
@@ -15,7 +15,7 @@ export interface ApiRefusalDetails {
   settingsUrl?: string;
 }
 
-export function mapApiFailure({ status, body, doing, notFound }: HttpFailure): BatonError {
+export function mapApiFailure({ status, body, doing, notFound, retryAfterSeconds }: HttpFailure): BatonError {
   const parsed = ApiErrorBodySchema.safeParse(body);
   const data = parsed.success ? parsed.data : undefined;
   const details: ApiRefusalDetails = { status };
@@ -52,7 +52,7 @@ export function mapApiFailure({ status, body, doing, notFound }: HttpFailure): B
   if (status === 429) {
     return new ServiceError(
       "service_error",
-      `the service refused ${doing} for now (${tag})${reason}; wait a minute and try again`,
+      `the service refused ${doing} for now (${tag})${waitAdvice(data?.reason, retryAfterSeconds)}`,
       options,
     );
   }

@@ -1,5 +1,6 @@
 // What `baton start` and `baton reply` print while following (reference rules 2, 5, 6): conversation entries on
-// stdout, each with a prefix telling the agent, the service and members apart; notices and the next command to run
+// stdout, each with a prefix telling the agent, the service and people apart (a person's message is `user`, the
+// reference's role, as the API and the dashboard name it); notices and the next command to run
 // on stderr. Pure: returns lines; src/cli prints them.
 
 import type { FollowOutcome } from "./follow.js";
@@ -13,7 +14,7 @@ export const ENTRY_LABELS: Readonly<Record<string, string>> = {
   "agent/clarify": "agent asks",
   "platform/response": "baton",
   "platform/error": "baton error",
-  "user/message": "member",
+  "user/message": "user",
 };
 
 /** One entry: `<prefix>: <first line>`, later lines indented two spaces so no line can pass for a new entry. */

@@ -9,7 +9,7 @@ import type { Agent as HttpAgent, IncomingHttpHeaders } from "node:http";
 import { createRequire } from "node:module";
 import { setTimeout as sleep } from "node:timers/promises";
 import pRetry from "p-retry";
-import { type BatonError, ServiceError } from "../errors.js";
+import type { BatonError } from "../errors.js";
 import { type Log, SILENT_LOG } from "../log-level.js";
 import { type HttpFailure, isRetryableStatus, parseRetryAfter, RETRY_AFTER_HEADER } from "./retry.js";
 
@@ -197,22 +197,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
       const body = parseBody(answer.text);
       if (status >= 200 && status < 300) return { status, body };
-      const failure = options.classify({ status, body, doing: req.doing, notFound: req.notFound });
-      if (!isRetryableStatus(status)) throw new AttemptFailure(failure, false, undefined);
-      const raw = answer.headers[RETRY_AFTER_HEADER];
+      const raw = isRetryableStatus(status) ? answer.headers[RETRY_AFTER_HEADER] : undefined;
       const retryAfterMs = parseRetryAfter(Array.isArray(raw) ? raw[0] : raw, Date.now());
-      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
-        // Waiting longer than the ceiling would stall the agent; say when to come back instead.
-        throw new AttemptFailure(
-          new ServiceError(
-            "service_error",
-            `${failure.message} (the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s; try again then)`,
-            { status, cause: failure },
-          ),
-          false,
-          undefined,
-        );
-      }
+      // The classifier says the wait (once): the service's reason, or this figure when the reason gives none.
+      const failure = options.classify({
+        status,
+        body,
+        doing: req.doing,
+        notFound: req.notFound,
+        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      });
+      if (!isRetryableStatus(status)) throw new AttemptFailure(failure, false, undefined);
+      // Waiting longer than the ceiling would stall the agent: the failure already says when to come back.
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs)
+        throw new AttemptFailure(failure, false, undefined);
       throw new AttemptFailure(failure, true, retryAfterMs);
     };
 

@@ -12,6 +12,8 @@ export interface HttpFailure {
   doing: string;
   /** What a 404 means for this request, e.g. `no operation op_1 for this sandbox`; a generic text otherwise. */
   notFound?: string | undefined;
+  /** The wait a 429 or 503's `Retry-After` asks for, in whole seconds, when it gave one. */
+  retryAfterSeconds?: number | undefined;
 }
 
 /** Whether a status is worth another attempt with the same idempotency key. */
@@ -30,4 +32,14 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
+}
+
+/**
+ * What a refusal that asks to wait ends with, said once: the service's own reason when it gave one (every 429
+ * reason of Baton's says when to try again), else the `Retry-After` figure, else a minute.
+ */
+export function waitAdvice(reason: string | undefined, retryAfterSeconds: number | undefined): string {
+  if (reason) return `: ${reason}`;
+  if (retryAfterSeconds !== undefined) return `; try again in ${retryAfterSeconds} s`;
+  return "; try again in a minute";
 }

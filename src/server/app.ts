@@ -51,7 +51,7 @@ import { createTaskService, type TaskServiceOptions } from "./domain/tasks/servi
 import { applyIssueEvent } from "./domain/tickets/issue-events.js";
 import { IssueReplyWorker } from "./domain/tickets/issue-replies.js";
 import { deliveryKey } from "./domain/tickets/issue-task.js";
-import { handleError, handleNotFound } from "./handle-errors.js";
+import { handleError, handleNotFound, type PagesNotFound } from "./handle-errors.js";
 import { type InstanceIdentity, newInstanceIdentity } from "./primitives/instance.js";
 import type { SecretBox } from "./primitives/secret-box.js";
 import type { Store } from "./store/store.js";
@@ -79,11 +79,11 @@ import { describeApp } from "./surfaces/openapi/document.js";
 import { SECURITY_SCHEMES } from "./surfaces/openapi/schemas.js";
 import { createOpsApp } from "./surfaces/ops/app.js";
 import { createApprovalApp } from "./surfaces/pages/approval-app.js";
-import { createDashboardApp } from "./surfaces/pages/dashboard/app.js";
+import { answerDashboardNotFound, createDashboardApp } from "./surfaces/pages/dashboard/app.js";
 import { createInstallApp } from "./surfaces/pages/install/app.js";
 import { createSignInApp } from "./surfaces/pages/sign-in-app.js";
 import { createTokensPageApp } from "./surfaces/pages/tokens/app.js";
-import { PAGE_PATHS } from "./surfaces/pages/wire.js";
+import { PAGE_PATHS, PAGES_BASE_PATH } from "./surfaces/pages/wire.js";
 import { createProxyInternalApp } from "./surfaces/proxy-routes/app.js";
 import { createWebhooksApp } from "./surfaces/webhooks/app.js";
 import { WEBHOOKS_BASE_PATH } from "./surfaces/webhooks/wire.js";
@@ -179,13 +179,15 @@ type Mount = readonly [path: string, app: OpenAPIHono<ServerEnv<any>>];
 
 /**
  * One listener's handler: its mounts, one error shape, one request id, the client's address (X-Forwarded-For
- * read only from `trusted` fronts), a 404/405 table of its own routes.
+ * read only from `trusted` fronts), a 404/405 table of its own routes. A listener that serves the dashboard
+ * answers a browser's GET of an unknown page under it with the dashboard's framed 404, not the API's JSON.
  */
 function composeListener(
   deps: ServerDeps,
   mounts: readonly Mount[],
   throttle: ReturnType<typeof throttleFailedCredentials>,
   trusted: TrustedProxies = NO_TRUSTED_PROXIES,
+  pages?: PagesNotFound,
 ): OpenAPIHono<ServerEnv> {
   const app = createSurface();
   app.use(requestContext(deps.logger));
@@ -195,7 +197,7 @@ function composeListener(
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent("securitySchemes", name, scheme);
   app.onError(handleError(deps.logger));
-  app.notFound(handleNotFound(allowedMethodsOf(app.routes)));
+  app.notFound(handleNotFound(allowedMethodsOf(app.routes), pages));
   return app;
 }
 
@@ -230,6 +232,10 @@ export function composeListeners(
   const tokensPage: Mount = [PAGE_PATHS.tokens, createTokensPageApp(deps)];
   const install: Mount = ["/", createInstallApp(deps)];
   const dashboard: Mount = ["/", createDashboardApp(deps, rt)];
+  const dashboardNotFound: PagesNotFound = {
+    base: PAGES_BASE_PATH,
+    answer: (c) => answerDashboardNotFound(deps, c),
+  };
   const webhooks: Mount = [WEBHOOKS_BASE_PATH, createWebhooksApp(deps)];
   // Each listener's `/openapi.json` describes its own routes only (issue 35 A.10: the public one never lists the
   // admin or internal routes); `all`'s describes every route, as openapi/baton-ops.json does. Made on first read.
@@ -270,6 +276,7 @@ export function composeListeners(
     ],
     throttle,
     deps.trustedProxies,
+    dashboardNotFound,
   );
   listeners.public = composeListener(
     deps,
@@ -291,6 +298,7 @@ export function composeListeners(
     // Only the public listener sits behind the operator's front; boxes and `baton proxy` reach the others
     // directly, so no header moves their requests to another source.
     deps.trustedProxies,
+    dashboardNotFound,
   );
   // The sandbox listener serves no document (a box reaches nothing but its routes); the operator's, on the admin
   // listener, describes both listeners' routes, composed once more only to be described.

@@ -43,11 +43,28 @@ export function handleError(logger: Logger): ErrorHandler<ServerEnv> {
   };
 }
 
+/** Who answers a page's 404 instead of the JSON one: GET and HEAD of a path at or under `base`. */
+export interface PagesNotFound {
+  base: string;
+  answer: (c: Context) => Promise<Response>;
+}
+
 /** 404, or 405 naming the methods the path has (`methodsOf` comes from the composed app's routes). */
-export function handleNotFound(methodsOf: (path: string) => readonly string[]): NotFoundHandler<ServerEnv> {
+export function handleNotFound(
+  methodsOf: (path: string) => readonly string[],
+  pages?: PagesNotFound,
+): NotFoundHandler<ServerEnv> {
   return (c) => {
     const requestId = c.get("requestId");
     const allowed = methodsOf(c.req.path);
+    const path = c.req.path;
+    if (
+      allowed.length === 0 &&
+      pages &&
+      (c.req.method === "GET" || c.req.method === "HEAD") &&
+      (path === pages.base || path.startsWith(`${pages.base}/`))
+    )
+      return pages.answer(c);
     if (allowed.length === 0) return notFound(NO_SUCH_ROUTE).toResponse(requestId);
     return new HttpError(
       405,

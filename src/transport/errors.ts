@@ -1,14 +1,20 @@
 // Classifies an HTTP answer from the operations service into the BatonError set. Pure: no I/O. Each message says
 // what went wrong and what to do next, never a credential.
 import { type BatonError, EnvironmentOperationError, ServiceError } from "../errors.js";
-import type { HttpFailure } from "../net/retry.js";
+import { type HttpFailure, waitAdvice } from "../net/retry.js";
 import { ErrorBodySchema, WIRE_ERRORS } from "./wire.js";
 
 export { type HttpFailure, isRetryableStatus, parseRetryAfter } from "../net/retry.js";
 
 const CASE_HINT = "Names and ids are case-sensitive: check the spelling.";
 
-export function mapHttpFailure({ status, body, doing, notFound }: HttpFailure): BatonError {
+export function mapHttpFailure({
+  status,
+  body,
+  doing,
+  notFound,
+  retryAfterSeconds,
+}: HttpFailure): BatonError {
   const parsed = ErrorBodySchema.safeParse(body);
   const code = parsed.success ? parsed.data.error : undefined;
   const serviceReason = parsed.success ? parsed.data.reason : undefined;
@@ -65,7 +71,7 @@ export function mapHttpFailure({ status, body, doing, notFound }: HttpFailure): 
   if (status === 429) {
     return new ServiceError(
       "service_error",
-      `the service kept rate-limiting while ${doing} (${tag})${reason}; wait a minute and try again`,
+      `the service kept rate-limiting while ${doing} (${tag})${waitAdvice(serviceReason, retryAfterSeconds)}`,
       { status, details },
     );
   }

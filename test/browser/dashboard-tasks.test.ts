@@ -38,7 +38,7 @@ beforeAll(async () => {
     launchBrowser(),
     startServe({ seed: `${FIXTURES}/seeds/api.json`, args: ["--smtp-url", smtp.url], env: LOUD }),
   ]);
-  // Tokyo: the times shown must be the viewer's, not the service's UTC.
+  // Tokyo: the times shown keep the pages' one form (UTC, the zone said), as the tokens page shows them.
   owner = await newContext(browser, { timezoneId: "Asia/Tokyo" });
   page = await owner.newPage();
   page.setDefaultTimeout(15_000);
@@ -66,7 +66,7 @@ async function startTask(prompt: string): Promise<string> {
 }
 
 describe("the dashboard's task pages in Chromium", () => {
-  it("sign-in lands on the task list; a started task's page shows the agent's reply and local times", async () => {
+  it("sign-in lands on the task list; a started task's page shows the agent's reply and times in UTC with the zone", async () => {
     expect(page.url()).toBe(`${serve.url}/dashboard/workspaces/ws_acme/tasks`);
     await keep(page);
     await expectAccessible(page, "task list (empty)");
@@ -78,7 +78,7 @@ describe("the dashboard's task pages in Chromium", () => {
     const time = page.locator("time").first();
     const iso = (await time.getAttribute("datetime"))!;
     expect(await time.getAttribute("title")).toBe(iso);
-    expect(await time.textContent()).not.toBe(iso);
+    expect(await time.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     await expectAccessible(page, "task page");
     await keep(page);
     expect(url).toMatch(/\/dashboard\/workspaces\/ws_acme\/tasks\/task_/);
@@ -157,9 +157,10 @@ describe("the dashboard's task pages in Chromium", () => {
     while (!(await plain.textContent("main"))?.includes("Done: no script here") && Date.now() < deadline)
       await plain.reload();
     expect(await plain.textContent("main")).toContain("Done: no script here");
-    // Without the script the time reads as its ISO value.
+    // Without the script the time reads exactly as with it: the pages' one form, UTC with the zone.
     const time = plain.locator("time").first();
-    expect(await time.textContent()).toBe(await time.getAttribute("datetime"));
+    const iso = (await time.getAttribute("datetime"))!;
+    expect(await time.textContent()).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
     await context.close();
   });
 

@@ -101,9 +101,11 @@ describe("the dashboard's ticket and capability pages in Chromium", () => {
 
   it("settings and billing pages have no serious or critical accessibility findings", async () => {
     const page = await signedIn("owner@acme.test", settingsPath("ws_acme"));
-    expect(await page.getByRole("link", { name: "Connect the code host" }).getAttribute("href")).toBe(
-      "/install/codehost?workspace=ws_acme",
-    );
+    expect(
+      await page
+        .getByRole("link", { name: "Add repositories or another code-host account" })
+        .getAttribute("href"),
+    ).toBe("/install/codehost?workspace=ws_acme");
     expect(await seriousFindings(page)).toEqual([]);
     await page.goto(`${base}${billingPath("ws_acme")}`);
     expect(await seriousFindings(page)).toEqual([]);

@@ -62,16 +62,19 @@ describe("settings", () => {
     ["an admin", "unbound@acme.test", true],
     ["a member", "dev@acme.test", false],
   ])(
-    "%s sees the connections; 'Connect' is offered to owners and admins, 'Link your account' to everyone",
+    "%s sees the connections; owners and admins may add to the connected code host but are not asked to connect what is connected (issue 37 A.10); 'Link your account' to everyone",
     async (_c, email, connects) => {
       const page = await get(settingsPath("ws_acme"), await h.signIn(email));
       expect(page.status).toBe(200);
       expect(page.text).toContain("The code host is connected.");
       expect(page.text).toContain("The tracker is connected");
-      expect(page.text.includes('href="/install/codehost?workspace=ws_acme">Connect the code host')).toBe(
-        connects,
-      );
-      expect(page.text.includes(">Connect the tracker<")).toBe(connects);
+      expect(
+        page.text.includes(
+          'href="/install/codehost?workspace=ws_acme">Add repositories or another code-host account',
+        ),
+      ).toBe(connects);
+      expect(page.text).not.toContain("Connect the code host");
+      expect(page.text).not.toContain("Connect the tracker");
       expect(page.text).toContain('href="/install/tracker?workspace=ws_acme">Link your tracker account');
       expect(page.text).toContain(`href="${capabilityRequestsPath("ws_acme", "repo_api")}"`);
     },
@@ -257,6 +260,10 @@ describe("supply a secret", () => {
     expect(await statusOf("cr_secret")).toBe("verification_pending");
     const page = await get(answer.headers.get("location")!, owner);
     expect(page.text).toContain("The secret is saved with its approved hosts.");
+    // Saved: the form now replaces it (issue 37 A.10); "Supply a secret" would say that none was saved.
+    expect(page.text).toContain('<h2 id="supply">Replace the secret</h2>');
+    expect(page.text).toContain("A secret is saved and waits for the agent to confirm that it works.");
+    expect(page.text).not.toContain("Supply a secret");
     expect(h.logs.some((line) => line.includes('"secret.written"') && line.includes("PAY_KEY"))).toBe(true);
     expect(h.seen.filter((seen) => seen.text.includes(CANARY))).toEqual([]);
     expect(h.logs.filter((line) => line.includes(CANARY))).toEqual([]);

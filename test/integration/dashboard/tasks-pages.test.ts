@@ -93,7 +93,7 @@ describe("dashboard task pages", () => {
     expect(page.text).toContain("Done: Fix &lt;b&gt;the&lt;/b&gt; login bug");
     expect(page.text).not.toContain("<b>the</b>");
     expect(page.text).toMatch(/<span class="who">Agent<\/span>/);
-    expect(page.text).toMatch(/<span class="who">You or a teammate<\/span>/);
+    expect(page.text).toMatch(/<span class="who">User<\/span>/);
     expect(page.text).toMatch(/<time datetime="[^"]+" title="[^"]+">/);
   });
 

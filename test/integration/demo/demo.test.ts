@@ -74,7 +74,7 @@ describe("npm run demo", () => {
       );
       expect(run.stdout).toContain("agent: package.json has two scripts: start and test.");
       expect(run.stdout).toMatch(/status: implementing[\s\S]*\$ baton stop [\s\S]*status: cancelled/);
-      expect(run.stdout).toMatch(/\] member:\n {2}Summarise the README of acme\/api/);
+      expect(run.stdout).toMatch(/\] user:\n {2}Summarise the README of acme\/api/);
       expect(run.stdout).toMatch(/\] baton:\n {2}Stopped by Olive Owner\. Send a follow-up to continue\./);
       // The MCP step: the seven tools, whoami as the token's user, a task started by start_task.
       expect(run.stdout).toContain(

@@ -1,7 +1,8 @@
 // What following prints (reference rule 5: "prints what is posted … then says how to reply"): agent, service and
-// member entries told apart by their prefix, and the closing line naming the next command.
+// user (the reference's role for a person's message) entries told apart by their prefix, and the closing line naming the next command.
 import { describe, expect, it } from "vitest";
 import { renderEntry, renderOutcome } from "../../../src/client/render-follow.js";
+import { entryLabel } from "../../../src/server/surfaces/pages/dashboard/render-entries.js";
 
 const entry = (role: string, kind: string, body: string) => ({ id: "e", messageId: null, role, kind, body });
 
@@ -11,10 +12,15 @@ describe("renderEntry", () => {
     ["agent", "clarify", "agent asks: done"],
     ["platform", "response", "baton: done"],
     ["platform", "error", "baton error: done"],
-    ["user", "message", "member: done"],
+    ["user", "message", "user: done"],
     ["robot", "beep", "robot beep: done"],
   ])("%s/%s → %s", (role, kind, line) => {
     expect(renderEntry(entry(role, kind, "done"))).toEqual([line]);
+  });
+
+  it("a person's message has one name everywhere: the reference's role `user`, in the client and the dashboard", () => {
+    expect(renderEntry(entry("user", "message", "hi"))).toEqual(["user: hi"]);
+    expect(entryLabel({ role: "user", kind: "message" }).toLowerCase()).toBe("user");
   });
 
   it("later lines are indented, so an entry's body cannot pass for another entry", () => {

@@ -238,7 +238,9 @@ export function refusalError(
     case "too_many_running":
       return domainError(
         "too_many_running",
-        `you already have ${facts.open} tasks from the API, client or MCP starting, running or queued here; wait for one to finish or stop one`,
+        // Said the same to every surface (the dashboard's user never used "the API, client or MCP"): the count is
+        // of the caller's own tasks, wherever they started them; tasks from issues do not count.
+        `you already have ${facts.open} tasks of your own starting, running or queued here (the limit is ${LIMITS.runningTasksPerUser}; tasks from issues do not count); wait for one to finish or stop one`,
         { limit: LIMITS.runningTasksPerUser, running: facts.open },
       );
     case "codehost_not_connected":

@@ -3,15 +3,17 @@
 // its id (so it is never stored) and every POST form must carry it. Only a session cookie authenticates a page;
 // a bearer token never does, and the cookie never authenticates the API (the API reads Authorization only).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { findUserById } from "../../domain/auth/users.js";
+import { WIRE_ERRORS } from "../../../transport/wire.js";
+import { findUserById, type User } from "../../domain/auth/users.js";
 import { findLiveWebSession, SESSION_IDLE_MS, SESSION_MAX_MS } from "../../domain/auth/web-sessions.js";
 import type { CapabilitySettings } from "../../domain/capability/settings.js";
 import { hashCredential } from "../../primitives/tokens.js";
 import type { PagesDeps } from "./deps.js";
 import type { PagesEnv } from "./env.js";
+import { PageRefusal } from "./error-page.js";
 import { renderMessagePage } from "./message-page.js";
 import { CSRF_FIELD, PAGE_PATHS, SESSION_COOKIE } from "./wire.js";
 
@@ -64,23 +66,33 @@ export async function endWebSession(deps: PagesDeps, sessionId: string): Promise
   await deps.db.run("DELETE FROM web_sessions WHERE id_hash = ?", [hashCredential(sessionId)]);
 }
 
+/** The signed-in user of the request's session cookie and its CSRF token (the view counts), or undefined. */
+export async function readWebSession(
+  deps: PagesDeps,
+  c: Context,
+): Promise<{ user: User; csrfToken: string } | undefined> {
+  const id = getCookie(c, SESSION_COOKIE);
+  const nowMs = deps.now().getTime();
+  const live = id ? await findLiveWebSession(deps.db, id, nowMs) : undefined;
+  const user = await (live ? findUserById(deps.db, live.userId) : undefined);
+  if (!user || !id || !live) return undefined;
+  if (nowMs - live.lastSeenAtMs >= TOUCH_GRANULARITY_MS)
+    await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
+      nowMs,
+      hashCredential(id),
+    ]);
+  return { user, csrfToken: csrfTokenFor(id) };
+}
+
 export function requireWebSession(deps: PagesDeps): MiddlewareHandler<PagesEnv> {
   return createMiddleware<PagesEnv>(async (c, next) => {
-    const id = getCookie(c, SESSION_COOKIE);
-    const nowMs = deps.now().getTime();
-    const live = id ? await findLiveWebSession(deps.db, id, nowMs) : undefined;
-    const user = await (live ? findUserById(deps.db, live.userId) : undefined);
-    if (!user || !id) {
+    const session = await readWebSession(deps, c);
+    if (!session) {
       const url = new URL(c.req.url);
       return c.redirect(`${PAGE_PATHS.signIn}?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
     }
-    if (live && nowMs - live.lastSeenAtMs >= TOUCH_GRANULARITY_MS)
-      await deps.db.run("UPDATE web_sessions SET last_seen_at_ms = ? WHERE id_hash = ?", [
-        nowMs,
-        hashCredential(id),
-      ]);
-    c.set("webUser", user);
-    c.set("csrfToken", csrfTokenFor(id));
+    c.set("webUser", session.user);
+    c.set("csrfToken", session.csrfToken);
     await next();
   });
 }
@@ -91,19 +103,25 @@ function sameToken(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export function verifyCsrf(): MiddlewareHandler<PagesEnv> {
+const FORM_EXPIRED = {
+  title: "This form has expired",
+  message:
+    "The form was missing its security token or it did not match your session. Reload the page and try again.",
+};
+
+/**
+ * Refuses a POST whose form lacks the session's CSRF token. `thrown`: the refusal is thrown (403), for a sub-app
+ * whose error handler shows it in its own frame (the dashboard's, the tokens page's); otherwise a bare page.
+ */
+export function verifyCsrf(options: { thrown?: boolean } = {}): MiddlewareHandler<PagesEnv> {
   return createMiddleware<PagesEnv>(async (c, next) => {
     const form = await c.req.parseBody();
     const sent = form[CSRF_FIELD];
-    if (typeof sent !== "string" || !sameToken(sent, c.get("csrfToken")))
-      return c.html(
-        renderMessagePage({
-          title: "This form has expired",
-          message:
-            "The form was missing its security token or it did not match your session. Reload the page and try again.",
-        }),
-        403,
-      );
+    if (typeof sent !== "string" || !sameToken(sent, c.get("csrfToken"))) {
+      if (options.thrown)
+        throw new PageRefusal(403, WIRE_ERRORS.forbidden, FORM_EXPIRED.message, FORM_EXPIRED.title);
+      return c.html(renderMessagePage(FORM_EXPIRED), 403);
+    }
     await next();
   });
 }

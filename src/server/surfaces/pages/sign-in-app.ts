@@ -103,18 +103,17 @@ export function createSignInApp(deps: PagesDeps) {
         });
       } else deps.logger.info({ userId: user.id }, "sign-in link not sent: too many asked for");
     }
+    // Names the address as typed (a typo shows here), and says the same whether or not it has an account.
     return c.html(
       renderMessagePage(
         mailer.printed()
           ? {
               title: "Look at the service's console",
-              message:
-                "If this address belongs to a Baton user, its sign-in link is printed on the console of baton serve (its standard error), one line per link. It works once, for 15 minutes.",
+              message: `If ${email} belongs to a Baton user, a link that signs in as ${email} is printed on the console of baton serve (its standard error), one line per link. It works once, for 15 minutes.`,
             }
           : {
               title: "Check your e-mail",
-              message:
-                "If this address belongs to a Baton user, a sign-in link is on its way. It works once, for 15 minutes. Nothing arrived? Ask for another in a few minutes.",
+              message: `If ${email} belongs to a Baton user, a link that signs in as ${email} is on its way there. It works once, for 15 minutes. Nothing arrived, or not your address? Ask for another link in a few minutes.`,
             },
       ),
     );

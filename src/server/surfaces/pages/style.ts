@@ -1,6 +1,7 @@
 // The pages' one stylesheet, inlined (no asset route, no build step) and allowed by its hash in the CSP. Readable
 // from 360 px wide up: one column, wrapping long values, tables that become stacked rows on narrow screens;
-// focus always visible; state is said in words, colour only repeats it.
+// focus always visible; state is said in words, colour only repeats it. The dashboard's pages are wider (a task
+// list's five columns), so a task's title keeps room instead of wrapping over four lines.
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
 html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#fff}
@@ -9,6 +10,7 @@ header,main,footer{max-width:48rem;margin:0 auto;padding:0.75rem 1rem}
 header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;justify-content:space-between;border-bottom:1px solid #d0d7de}
 header .brand{font-weight:700;text-decoration:none;color:inherit}
 header form{margin:0}
+nav.account{display:flex;flex-wrap:wrap;gap:0.25rem 1rem}
 h1{font-size:1.5rem;margin:1rem 0 0.5rem}
 h2{font-size:1.2rem;margin:1.5rem 0 0.5rem}
 p,li,label,code{overflow-wrap:break-word}
@@ -36,6 +38,9 @@ td button{margin-top:0}
 .skip{position:absolute;left:-999px}
 .skip:focus{left:1rem;top:0.5rem;background:#fff;padding:0.25rem 0.5rem}
 nav.workspaces,nav.sections,.workspace{max-width:48rem;margin:0 auto;padding:0.25rem 1rem}
+body.dashboard>header,body.dashboard>main,body.dashboard>nav,body.dashboard>.workspace{max-width:72rem}
+table.tasks td[data-label=Task]{min-width:16rem}
+time{white-space:nowrap}
 nav ul{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;list-style:none;margin:0;padding:0}
 nav.workspaces{display:flex;flex-wrap:wrap;gap:0.5rem}
 nav.sections{border-bottom:1px solid #d0d7de}

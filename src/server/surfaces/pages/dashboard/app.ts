@@ -7,10 +7,10 @@ import type { User } from "../../../domain/auth/users.js";
 import type { CapabilityRuntime } from "../../../domain/capability/runtime.js";
 import { createSurface } from "../../http/surface.js";
 import type { PagesDeps } from "../deps.js";
-import { handlePageError } from "../error-page.js";
 import { pageHeaders } from "../headers.js";
 import { requireWebSession } from "../session.js";
 import { addCapabilityPages } from "./capability-pages.js";
+import { handleDashboardError } from "./error-frame.js";
 import { addSettingsPages } from "./settings-pages.js";
 import { addTaskPages } from "./task-routes.js";
 import { addTicketPages } from "./ticket-pages.js";
@@ -18,13 +18,14 @@ import { DASHBOARD_HOME, WORKSPACES_BASE } from "./wire.js";
 
 export function createDashboardSurface(deps: PagesDeps) {
   const app = createSurface<{ webUser: User; csrfToken: string }>();
-  app.onError(handlePageError(deps.logger, { href: DASHBOARD_HOME, label: "Back to the dashboard" }));
+  app.onError(handleDashboardError(deps));
   for (const path of [DASHBOARD_HOME, `${WORKSPACES_BASE}/*`]) {
     app.use(path, pageHeaders([], { ownScript: true }));
     app.use(path, requireWebSession(deps));
   }
   return app;
 }
+export { answerDashboardNotFound } from "./error-frame.js";
 export type DashboardApp = ReturnType<typeof createDashboardSurface>;
 
 /** `rt`: the service's capability runtime (the member routes' own: matcher, e-mail kick, secret box). */

@@ -15,7 +15,7 @@ export const SECRET_FORM_BYTES = 1024 * KiB;
 export function formGuards(
   maxBytes: number,
 ): readonly [MiddlewareHandler<PagesEnv>, MiddlewareHandler<PagesEnv>] {
-  return [bodyLimit({ maxSize: maxBytes, onError: () => tooLarge() }), verifyCsrf()] as const;
+  return [bodyLimit({ maxSize: maxBytes, onError: () => tooLarge() }), verifyCsrf({ thrown: true })] as const;
 }
 
 function tooLarge(): never {

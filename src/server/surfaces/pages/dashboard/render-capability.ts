@@ -2,7 +2,7 @@
 // for owners and admins, "Not now" and the form that supplies a secret with its approved hosts. The secret's value
 // is a password field that is never filled in: no page ever holds a value.
 import type { CapabilityRequest } from "../../../../transport/wire.js";
-import { formatWhen } from "../format.js";
+import { renderWhen } from "../format.js";
 import { type Html, html, nothing } from "../html.js";
 import { CSRF_FIELD } from "../wire.js";
 import { DONE, type Done, SECRET_FIELDS as F } from "./capability-forms.js";
@@ -35,7 +35,7 @@ export function renderRequestList(
 <td data-label="Request"><a href="${capabilityRequestPath(ws, r.repositoryId, r.requestId)}">${r.kind}<span class="vh"> for ${r.target}</span></a></td>
 <td data-label="Target">${r.target}</td>
 <td data-label="State">${STATUS_WORDS[r.status]}</td>
-<td data-label="Updated">${formatWhen(r.updatedAt)}</td>
+<td data-label="Updated">${renderWhen(r.updatedAt)}</td>
 </tr>`,
   );
   return html`<table><thead><tr><th scope="col">Capability</th><th scope="col">Target</th><th scope="col">State</th><th scope="col">Updated</th></tr></thead>
@@ -69,8 +69,8 @@ export function renderRequest(view: RequestView): Html {
 <tr><th scope="row">Target</th><td>${r.target}</td></tr>
 <tr><th scope="row">Reason</th><td>${r.reason}</td></tr>
 <tr><th scope="row">State</th><td>${STATUS_WORDS[r.status]}</td></tr>
-<tr><th scope="row">Asked</th><td>${formatWhen(r.createdAt)}</td></tr>
-<tr><th scope="row">Updated</th><td>${formatWhen(r.updatedAt)}</td></tr>
+<tr><th scope="row">Asked</th><td>${renderWhen(r.createdAt)}</td></tr>
+<tr><th scope="row">Updated</th><td>${renderWhen(r.updatedAt)}</td></tr>
 </tbody></table>
 ${renderActions(view)}
 <p><a href="${capabilityRequestsPath(view.ws, r.repositoryId)}">All requests of ${r.repository}</a></p>`;
@@ -86,7 +86,18 @@ function renderActions(view: RequestView): Html {
   const dismiss = html`<section aria-labelledby="not-now"><h2 id="not-now">Not now</h2>
 <form method="post" action="${capabilityDismissPath(ws, r.repositoryId, r.requestId)}">${csrf}
 <button type="submit" class="danger">Not now</button></form></section>`;
-  return html`<section aria-labelledby="supply"><h2 id="supply">Supply a secret</h2>
+  // Once a secret is saved (waiting for the agent's check, or found not to work) the form replaces it: offering to
+  // "supply" one again would say that none was saved.
+  const replaces = r.status !== "open";
+  const heading = replaces ? "Replace the secret" : "Supply a secret";
+  const saved = replaces
+    ? html`<p class="hint">${
+        r.status === "repair_needed"
+          ? "A secret was saved, but the agent reported that it did not work: save a corrected one."
+          : "A secret is saved and waits for the agent to confirm that it works. Save another only to correct it."
+      }</p>`
+    : nothing;
+  return html`<section aria-labelledby="supply"><h2 id="supply">${heading}</h2>${saved}
 <form method="post" action="${capabilitySecretPath(ws, r.repositoryId, r.requestId)}" autocomplete="off">${csrf}
 <label for="secret-name">Secret name</label>
 <input id="secret-name" name="${F.name}" type="text" required maxlength="200" value="${view.secretForm?.name ?? ""}" aria-describedby="secret-name-hint">
@@ -100,6 +111,6 @@ function renderActions(view: RequestView): Html {
       ? html`They must include ${r.target}.`
       : html`They must cover where ${r.target} is reached.`
   }</p>
-<button type="submit" class="primary">Save the secret</button>
+<button type="submit" class="primary">${replaces ? "Save the new secret" : "Save the secret"}</button>
 </form></section>${dismiss}`;
 }

@@ -6,9 +6,10 @@ import { type Html, html } from "../html.js";
 import { renderMarkdown } from "../markdown.js";
 import { renderTime } from "./time.js";
 
-/** The label of each kind of entry; the agent's `clarify` is a question waiting for the user. */
+/** The label of each kind of entry: a person's message is "User", the reference's role, as the API and the
+ * client name it; the agent's `clarify` is a question waiting for an answer. */
 export function entryLabel(entry: Pick<ApiMessage, "role" | "kind">): string {
-  if (entry.role === "user") return "You or a teammate";
+  if (entry.role === "user") return "User";
   if (entry.role === "platform") return "Baton";
   if (entry.kind === "clarify") return "Agent asks";
   if (entry.kind === "error") return "Agent error";

@@ -2,7 +2,7 @@
 // the tracker, the workspace's coding agent, and the member's own linked accounts, with the install and link flows
 // and the agent's form for who may use them.
 import type { WorkspaceAgent } from "../../../domain/agent/index.js";
-import { formatWhen } from "../format.js";
+import { renderWhen } from "../format.js";
 import { type Html, html, nothing } from "../html.js";
 import { codehostInstallHref, trackerLinkHref } from "./refusals.js";
 import { renderAgentSection } from "./render-agent.js";
@@ -42,7 +42,7 @@ function renderCodehost({ ws, canAdminister, connections }: SettingsView): Html 
       ? html`<p>No code-host installation belongs to this workspace.</p>`
       : html`<ul>${connections.installations.map(
           (one) =>
-            html`<li>${one.accountLogin}: ${one.suspended ? "suspended (re-enable it on the code host)" : "active"}, since ${formatWhen(one.createdAt)}</li>`,
+            html`<li>${one.accountLogin}: ${one.suspended ? "suspended (re-enable it on the code host)" : "active"}, since ${renderWhen(one.createdAt)}</li>`,
         )}</ul>`;
   const repositories =
     connections.repositories.length === 0
@@ -53,7 +53,7 @@ function renderCodehost({ ws, canAdminister, connections }: SettingsView): Html 
         )}</tbody></table>`;
   return html`<section aria-labelledby="codehost"><h2 id="codehost">Code host</h2>
 <p>${connections.codehostConnected ? "The code host is connected." : "The code host is not connected: tasks cannot start and code-host issues are not shown."}</p>
-${canAdminister ? html`<p><a href="${codehostInstallHref(ws)}">Connect the code host</a></p>` : ADMINS_ONLY}
+${canAdminister ? html`<p><a href="${codehostInstallHref(ws)}">${connections.codehostConnected ? "Add repositories or another code-host account" : "Connect the code host"}</a></p>` : ADMINS_ONLY}
 <h3>Installations</h3>${installations}
 <h3>Repositories</h3>${repositories}
 </section>`;
@@ -64,7 +64,7 @@ function renderTracker({ ws, canAdminister, connections }: SettingsView): Html {
     ? html`<p>The tracker is connected${connections.trackerOrganization ? html` (${connections.trackerOrganization})` : nothing}.</p>`
     : html`<p>The tracker is not connected: tracker issues cannot be delegated.</p>`;
   return html`<section aria-labelledby="tracker"><h2 id="tracker">Tracker</h2>${state}
-${canAdminister ? html`<p><a href="${trackerLinkHref(ws)}">Connect the tracker</a></p>` : ADMINS_ONLY}
+${connections.trackerConnected ? nothing : canAdminister ? html`<p><a href="${trackerLinkHref(ws)}">Connect the tracker</a></p>` : ADMINS_ONLY}
 </section>`;
 }
 

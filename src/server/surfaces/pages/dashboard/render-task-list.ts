@@ -18,6 +18,8 @@ export interface TaskListView {
   workspaceId: string;
   tasks: readonly ApiTask[];
   places: ReadonlyMap<string, QueuePlace>;
+  /** The tasks whose agent's latest entry is a question (their status says they wait for an answer). */
+  awaitingAnswer?: ReadonlySet<string> | undefined;
   status: TaskStatus | null;
   /** The cursor of the next page, null on the last. */
   nextCursor: string | null;
@@ -49,7 +51,7 @@ function renderTable(view: TaskListView): Html {
   const rows = view.tasks.map(
     (task) => html`<tr>
 <td data-label="Task"><a href="${taskPath(view.workspaceId, task.id)}">${task.title ?? task.id}</a></td>
-<td data-label="Status">${renderStatus(task, view.places.get(task.id))}</td>
+<td data-label="Status">${renderStatus(task, view.places.get(task.id), view.awaitingAnswer?.has(task.id))}</td>
 <td data-label="Repository">${task.repo ?? "Agent's choice"}</td>
 <td data-label="From">${SOURCE_WORDS[task.source]}</td>
 <td data-label="Last active">${renderTime(task.lastActivityAt)}</td>

@@ -26,6 +26,8 @@ export interface TaskPageView {
   workspaceId: string;
   task: ApiTask;
   place: QueuePlace | undefined;
+  /** The agent's latest entry is a question: the status says the task waits for an answer. */
+  awaitingAnswer?: boolean | undefined;
   /**
    * The conversation's latest entries (or, with `before`, those before that entry), `earlier` the cursor of the
    * entries before them; or why the API keeps the conversation elsewhere (an issue's task).
@@ -63,7 +65,7 @@ ${renderActivity(view.activity)}`;
 function renderFacts(view: TaskPageView): Html {
   const { task } = view;
   return html`<dl class="facts">
-<dt>Status</dt><dd id="task-status">${renderStatus(task, view.place)}</dd>
+<dt>Status</dt><dd id="task-status">${renderStatus(task, view.place, view.awaitingAnswer)}</dd>
 <dt>Repository</dt><dd>${task.repo ?? "The agent's choice"}</dd>
 <dt>Pull request</dt><dd id="task-pr">${renderPullRequest(task)}</dd>
 <dt>From</dt><dd>${SOURCE_WORDS[task.source]}</dd>

@@ -2,6 +2,7 @@
 // which comes back with its reason and what was typed).
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { tasksAwaitingAnswer } from "../../../domain/tasks/awaiting-answer.js";
 import { listLatestActivity } from "../../../domain/tasks/read-activity.js";
 import { readTask } from "../../../domain/tasks/read-tasks.js";
 import { enabledReposOf } from "../../../domain/tickets/ticket-store.js";
@@ -12,7 +13,7 @@ import { renderDashboardPage } from "./frame.js";
 import { pageErrorOf, queuePlacesOf, readConversationWindow } from "./load-task.js";
 import { type NewTaskView, renderNewTask } from "./render-new-task.js";
 import { renderTaskPage, type TaskPageView } from "./render-task-page.js";
-import { NOTICE_WORDS, NoticeSchema } from "./task-wire.js";
+import { NoticeSchema, noticeWords } from "./task-wire.js";
 
 type PageContext = Context<PagesEnv>;
 
@@ -49,11 +50,12 @@ export async function showTaskPage(
     workspaceId: ws,
     task,
     place: (await queuePlacesOf(ctx, ws)).get(task.id),
+    awaitingAnswer: (await tasksAwaitingAnswer(ctx.db, [task])).has(task.id),
     conversation: await readConversationWindow(ctx, ws, task.id, c.req.query("before") || null),
     activity: await guard(() => listLatestActivity(ctx, ws, task.id, ACTIVITY_TURNS_SHOWN)),
     csrfToken: c.get("csrfToken"),
     followUpKey: randomUUID(),
-    notice: notice.success && !extra.error ? NOTICE_WORDS[notice.data] : undefined,
+    notice: notice.success && !extra.error ? noticeWords(notice.data, task) : undefined,
     ...extra,
   });
   const title = task.title ?? "Task";

@@ -35,7 +35,7 @@ const readForm = async (c: Context<PagesEnv>) => {
 export function addTaskForms(app: DashboardApp, deps: PagesDeps): void {
   const guards = [
     bodyLimit({ maxSize: TASK_FORM_MAX_BYTES, onError: () => tooLarge() }),
-    verifyCsrf(),
+    verifyCsrf({ thrown: true }),
   ] as const;
   const ctx = () => deps.tasks.context;
 

@@ -3,6 +3,7 @@
 // through the API's functions. addTaskPages is the group's one registration (app.ts).
 import { z } from "zod";
 import { membershipsOf } from "../../../domain/auth/users.js";
+import { tasksAwaitingAnswer } from "../../../domain/tasks/awaiting-answer.js";
 import { listTasks, readTask } from "../../../domain/tasks/read-tasks.js";
 import { TASK_STATUSES } from "../../../domain/tasks/statuses.js";
 import type { PagesDeps } from "../deps.js";
@@ -55,6 +56,7 @@ export function addTaskPages(app: DashboardApp, deps: PagesDeps): void {
       workspaceId: ws,
       tasks: page.tasks,
       places: await queuePlacesOf(ctx, ws),
+      awaitingAnswer: await tasksAwaitingAnswer(ctx.db, page.tasks),
       status,
       nextCursor: page.nextCursor,
       paged: after !== null,
@@ -72,7 +74,11 @@ export function addTaskPages(app: DashboardApp, deps: PagesDeps): void {
     return c.json({
       entries: renderEntries(entries).toString(),
       last: entries.at(-1)?.id ?? null,
-      status: renderStatus(task, (await queuePlacesOf(ctx, ws)).get(task.id)).toString(),
+      status: renderStatus(
+        task,
+        (await queuePlacesOf(ctx, ws)).get(task.id),
+        (await tasksAwaitingAnswer(ctx.db, [task])).has(task.id),
+      ).toString(),
       pullRequest: renderPullRequest(task).toString(),
       lastActivity: renderTime(task.lastActivityAt).toString(),
       actions: renderStop({ workspaceId: ws, task, csrfToken: c.get("csrfToken") }).toString(),

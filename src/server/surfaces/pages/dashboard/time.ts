@@ -1,8 +1,6 @@
-// Every time on a dashboard page: the ISO value as text, in `datetime` and on hover (`title`). The dashboard
-// script rewrites the text into the viewer's time zone; without the script the ISO value (UTC) still reads.
-import { type Html, html, nothing } from "../html.js";
+// Every time on a dashboard page, in the pages' one form (format.ts): UTC to the minute with the zone, the ISO
+// value in `datetime` and `title`. The same on first render and in the polling answers.
+import { renderWhen } from "../format.js";
+import type { Html } from "../html.js";
 
-export function renderTime(iso: string | null | undefined): Html {
-  if (!iso) return nothing;
-  return html`<time datetime="${iso}" title="${iso}">${iso}</time>`;
-}
+export const renderTime = (iso: string | null | undefined): Html => renderWhen(iso);

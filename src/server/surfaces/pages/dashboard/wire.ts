@@ -43,7 +43,7 @@ export const capabilityRequestsPath = (ws: string, repo: string): string =>
 /** GET: one request (the e-mails' link); POST `/dismiss`, POST `/secret` (supply a secret with approved hosts). */
 export const capabilityRequestPath = (ws: string, repo: string, request: string): string =>
   `${capabilityRequestsPath(ws, repo)}/${enc(request)}`;
-/** The dashboard's one script (polling, local times), served with the pages. */
+/** The dashboard's one script (polling), served with the pages. */
 export const DASHBOARD_SCRIPT_PATH = `${PAGES_BASE_PATH}/assets/dashboard.js`;
 /** POST: "Not now" on one request (owners and admins). */
 export const capabilityDismissPath = (ws: string, repo: string, request: string): string =>

@@ -46,7 +46,7 @@ export function createTokensPageApp(
   app.use(requireWebSession(deps));
   const formGuards = [
     bodyLimit({ maxSize: FORM_MAX_BYTES, onError: () => tooLarge() }),
-    verifyCsrf(),
+    verifyCsrf({ thrown: true }),
   ] as const;
   const context: TokensPageContext = { deps, apps, formGuards };
   addTokenRoutes(app, context);

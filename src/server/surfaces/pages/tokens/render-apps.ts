@@ -1,7 +1,7 @@
 // The connected-apps half of the tokens page (pure): the apps the person signed in to with the browser (the
 // command-line client, MCP clients) and a Disconnect button each, effective at the app's next call.
 import type { ConnectedApp } from "../../oauth/connected-apps.js";
-import { formatWhen } from "../format.js";
+import { renderWhen } from "../format.js";
 import { type Html, html } from "../html.js";
 import { CSRF_FIELD } from "../wire.js";
 import { TOKEN_FORM_FIELDS as F, TOKENS_PAGE_PATHS } from "./wire.js";
@@ -12,9 +12,9 @@ export function renderConnectedApps(apps: readonly ConnectedApp[], csrfToken: st
   const rows = apps.map(
     (app) => html`<tr>
 <td data-label="App">${app.clientName}</td>
-<td data-label="Connected">${formatWhen(app.createdAt)}</td>
-<td data-label="Last used">${formatWhen(app.lastUsedAt)}</td>
-<td data-label="Signed in until">${formatWhen(app.expiresAt)}</td>
+<td data-label="Connected">${renderWhen(app.createdAt)}</td>
+<td data-label="Last used">${renderWhen(app.lastUsedAt, "never")}</td>
+<td data-label="Signed in until">${renderWhen(app.expiresAt)}</td>
 <td><form method="post" action="${TOKENS_PAGE_PATHS.disconnect}">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}">
 <input type="hidden" name="${F.grantId}" value="${app.grantId}">

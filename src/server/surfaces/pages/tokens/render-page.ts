@@ -43,6 +43,7 @@ export function renderTokensPage(view: TokensPageView): string {
     title: TOKENS_PAGE_TITLE,
     user: view.user,
     csrfToken: view.csrfToken,
+    current: "tokens",
     body: html`${notice}${view.created ? renderCreatedToken(view.created) : nothing}
 <section aria-labelledby="tokens-heading">
 <h2 id="tokens-heading">Personal access tokens</h2>

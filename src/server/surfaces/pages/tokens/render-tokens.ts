@@ -3,7 +3,7 @@
 import type { TokenSummary } from "../../../domain/auth/own-tokens.js";
 import type { CreatedToken } from "../../../domain/auth/personal-tokens-store.js";
 import { TOKEN_LIFETIME_DAYS, TOKEN_NAME_MAX_CHARS } from "../../../domain/limits.js";
-import { formatWhen } from "../format.js";
+import { renderWhen } from "../format.js";
 import { type Html, html, nothing } from "../html.js";
 import { CSRF_FIELD } from "../wire.js";
 import { TOKEN_FORM_FIELDS as F, TOKENS_PAGE_PATHS } from "./wire.js";
@@ -17,7 +17,7 @@ export function renderCreatedToken(created: CreatedToken): Html {
   return html`<section class="secret" aria-labelledby="created-heading">
 <h2 id="created-heading">Your new token “${created.name}”</h2>
 <p><strong>Copy it now: you will not see it again.</strong> Only its name and last four characters are kept; if you lose it, revoke it and create another.</p>
-<label for="created-token">Token (expires ${formatWhen(created.expiresAt)})</label>
+<label for="created-token">Token (expires ${renderWhen(created.expiresAt)})</label>
 <textarea id="created-token" readonly rows="2" autocomplete="off" spellcheck="false">${created.token}</textarea>
 <p class="hint">Use it as <code>Authorization: Bearer …</code>, or sign the command-line client in: run <code>baton login --token</code>, then paste it when asked (never after <code>--token</code> on the command line).</p>
 </section>`;
@@ -29,8 +29,8 @@ export function renderTokenList(tokens: readonly TokenSummary[], csrfToken: stri
     (token) => html`<tr>
 <td data-label="Name">${token.name}</td>
 <td data-label="Ends in"><code>…${token.lastFour}</code></td>
-<td data-label="Created">${formatWhen(token.createdAt)}</td>
-<td data-label="Expires">${formatWhen(token.expiresAt)}</td>
+<td data-label="Created">${renderWhen(token.createdAt)}</td>
+<td data-label="Expires">${renderWhen(token.expiresAt)}</td>
 <td data-label="State">${STATE_WORDS[token.state]}</td>
 <td>${token.state === "revoked" ? nothing : renderRevokeButton(token, csrfToken)}</td>
 </tr>`,

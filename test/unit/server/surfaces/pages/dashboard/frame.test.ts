@@ -1,5 +1,5 @@
 // The dashboard frame: escaping, the switcher and nav marking where the reader is (in words, not colour), the one
-// script from our own origin that only the dashboard's CSP allows, and the time element the script localises.
+// script from our own origin that only the dashboard's CSP allows, and the time element in the pages' one form.
 import { describe, expect, it } from "vitest";
 import { renderDashboardPage } from "../../../../../../src/server/surfaces/pages/dashboard/frame.js";
 import { renderTime } from "../../../../../../src/server/surfaces/pages/dashboard/time.js";
@@ -68,9 +68,9 @@ describe("contentSecurityPolicy", () => {
 });
 
 describe("renderTime", () => {
-  it("puts the ISO value in datetime, title and text (escaped), and nothing for no time", () => {
+  it("puts the ISO value in datetime and title, the UTC minute with its zone as text (escaped), and nothing for no time", () => {
     expect(renderTime("2026-11-26T23:00:00.000Z").toString()).toBe(
-      '<time datetime="2026-11-26T23:00:00.000Z" title="2026-11-26T23:00:00.000Z">2026-11-26T23:00:00.000Z</time>',
+      '<time datetime="2026-11-26T23:00:00.000Z" title="2026-11-26T23:00:00.000Z">2026-11-26 23:00 UTC</time>',
     );
     expect(renderTime('"><x').toString()).not.toContain("<x");
     expect(renderTime(null).toString()).toBe("");

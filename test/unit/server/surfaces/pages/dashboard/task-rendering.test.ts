@@ -69,7 +69,7 @@ describe("statuses in words", () => {
   });
 
   it.each([
-    [{ role: "user", kind: "message" }, "You or a teammate"],
+    [{ role: "user", kind: "message" }, "User"],
     [{ role: "agent", kind: "response" }, "Agent"],
     [{ role: "agent", kind: "clarify" }, "Agent asks"],
     [{ role: "agent", kind: "error" }, "Agent error"],
