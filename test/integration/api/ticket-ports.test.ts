@@ -10,6 +10,11 @@ import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { type ApiHarness, createApiHarness, freshToken, until, waitForStatus } from "./harness.js";
 
 const calls: { port: string; method: string; input: Record<string, unknown> }[] = [];
+/**
+ * Replies posted to issues: kept apart from `calls`, since the outbox's worker posts an earlier test's reply
+ * whenever that task replies (woken at once by the store's notification), which can fall inside a later test.
+ */
+const posts: { port: string; input: Record<string, unknown> }[] = [];
 const failing = { search: false, claim: false };
 let trackerIssues: TrackerIssue[] = [];
 let codehostIssues: CodehostIssue[] = [];
@@ -53,7 +58,7 @@ const remoteTracker: Tracker = {
     if (failing.claim) throw new Error("the tracker refused the assignment");
   },
   async postComment(input) {
-    calls.push({ port: "tracker", method: "postComment", input });
+    posts.push({ port: "tracker", input });
   },
 };
 const remoteCodehost: Codehost = {
@@ -77,7 +82,7 @@ const remoteCodehost: Codehost = {
     calls.push({ port: "codehost", method: "claimIssue", input });
   },
   async postComment(input) {
-    calls.push({ port: "codehost", method: "postComment", input });
+    posts.push({ port: "codehost", input });
   },
 };
 
