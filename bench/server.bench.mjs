@@ -44,37 +44,50 @@ function cpuSeconds(pid, { children = false } = {}) {
   return (Number(user) + Number(system)) / TICKS_PER_S;
 }
 
-/** Runs wrk in `mode` for `ms`; resolves with units per second and the CPU both sides spent per unit. */
-async function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
+/**
+ * Runs one phase of load (`load` resolves with its counts: units, polls, overlays and, when the generator timed
+ * itself, seconds); resolves with units per second and the CPU both sides spent per unit. `generatorCpu` reads the
+ * generator's CPU seconds so far.
+ */
+async function measured(servicePid, generatorCpu, load) {
   const service0 = cpuSeconds(servicePid);
-  const generator0 = cpuSeconds(process.pid, { children: true });
+  const generator0 = generatorCpu();
   const start = performance.now();
-  const result = await runLoadScript({
-    url,
-    mode,
-    ms,
-    credentials,
-    prefix: keyPrefix,
-    connections: CLIENTS,
-    threads: THREADS,
-  });
+  const counts = await load();
   const wall = (performance.now() - start) / 1000;
-  if (result.errors > 0 || result.units === 0)
-    throw new Error(
-      `${mode}: ${result.errors} answers were errors or needed a follow-up request, which only one connection per thread can send (BATON_BENCH_WRK_THREADS=${CLIENTS}); ${result.units} completed`,
-    );
   const service = cpuSeconds(servicePid) - service0;
-  const generator = cpuSeconds(process.pid, { children: true }) - generator0;
+  const generator = generatorCpu() - generator0;
   return {
-    rate: result.units / (result.us / 1e6),
-    polls: result.polls,
-    overlays: result.overlays,
-    units: result.units,
-    serviceUs: (service / result.units) * 1e6,
-    generatorUs: (generator / result.units) * 1e6,
+    rate: counts.units / (counts.seconds ?? wall),
+    polls: counts.polls,
+    overlays: counts.overlays,
+    units: counts.units,
+    serviceUs: (service / counts.units) * 1e6,
+    generatorUs: (generator / counts.units) * 1e6,
     serviceBusy: service / wall,
     generatorBusy: generator / wall,
   };
+}
+
+/** Runs wrk in `mode` for `ms` (wrk is a child of this process: its CPU is this process's children's). */
+function runWrk(url, mode, ms, credentials, keyPrefix, servicePid) {
+  return measured(servicePid, () => cpuSeconds(process.pid, { children: true }), wrkPhase);
+  async function wrkPhase() {
+    const result = await runLoadScript({
+      url,
+      mode,
+      ms,
+      credentials,
+      prefix: keyPrefix,
+      connections: CLIENTS,
+      threads: THREADS,
+    });
+    if (result.errors > 0 || result.units === 0)
+      throw new Error(
+        `${mode}: ${result.errors} answers were errors or needed a follow-up request, which only one connection per thread can send (BATON_BENCH_WRK_THREADS=${CLIENTS}); ${result.units} completed`,
+      );
+    return { units: result.units, seconds: result.us / 1e6, polls: result.polls, overlays: result.overlays };
+  }
 }
 
 /** Issue 36 point 4's goal: activations at least this share of /healthz, with the http.Agent generator. */
@@ -107,60 +120,48 @@ async function runAgent(agent, url, mode, ms, sandboxes, keyPrefix, servicePid) 
       req.on("error", reject);
       req.end(payload);
     });
-  const service0 = cpuSeconds(servicePid);
-  const generator0 = cpuSeconds(process.pid);
-  const start = performance.now();
-  const until = start + ms;
-  let units = 0;
-  let errors = 0;
-  let polls = 0;
-  let overlays = 0;
-  await Promise.all(
-    sandboxes.map(async (sandbox, client) => {
-      const auth = { authorization: `Bearer ${sandbox.turnToken}`, "baton-sandbox-lease": sandbox.lease };
-      for (let sent = 0; performance.now() < until; sent++) {
-        if (mode === "healthz") {
-          if ((await call("GET", "/healthz")).status === 200) units += 1;
-          else errors += 1;
-          continue;
+  return measured(servicePid, () => cpuSeconds(process.pid), agentPhase);
+  async function agentPhase() {
+    const until = performance.now() + ms;
+    let units = 0;
+    let errors = 0;
+    let polls = 0;
+    let overlays = 0;
+    await Promise.all(
+      sandboxes.map(async (sandbox, client) => {
+        const auth = { authorization: `Bearer ${sandbox.turnToken}`, "baton-sandbox-lease": sandbox.lease };
+        for (let sent = 0; performance.now() < until; sent++) {
+          if (mode === "healthz") {
+            if ((await call("GET", "/healthz")).status === 200) units += 1;
+            else errors += 1;
+            continue;
+          }
+          const repository = sent % 2 === 0 ? "acme/api" : "acme/web";
+          const headers = { ...auth, "idempotency-key": `${keyPrefix}-${client}-${sent}` };
+          const answer = await call("POST", "/ops/v1/operations", headers, {
+            kind: "env.activate",
+            repository,
+          });
+          if (answer.status !== 202) {
+            errors += 1;
+            continue;
+          }
+          let op = JSON.parse(answer.text);
+          while (op.state !== "succeeded" && op.state !== "failed") {
+            polls += 1;
+            op = JSON.parse((await call("GET", `/ops/v1/operations/${op.id}?waitMs=5000`, auth)).text);
+          }
+          if (op.state !== "succeeded") errors += 1;
+          else if (op.overlay) overlays += 1;
+          else await call("GET", `/ops/v1/operations/${op.id}/overlay`, auth);
+          units += 1;
         }
-        const repository = sent % 2 === 0 ? "acme/api" : "acme/web";
-        const headers = { ...auth, "idempotency-key": `${keyPrefix}-${client}-${sent}` };
-        const answer = await call("POST", "/ops/v1/operations", headers, {
-          kind: "env.activate",
-          repository,
-        });
-        if (answer.status !== 202) {
-          errors += 1;
-          continue;
-        }
-        let op = JSON.parse(answer.text);
-        while (op.state !== "succeeded" && op.state !== "failed") {
-          polls += 1;
-          op = JSON.parse((await call("GET", `/ops/v1/operations/${op.id}?waitMs=5000`, auth)).text);
-        }
-        if (op.state !== "succeeded") errors += 1;
-        else if (op.overlay) overlays += 1;
-        else await call("GET", `/ops/v1/operations/${op.id}/overlay`, auth);
-        units += 1;
-      }
-    }),
-  );
-  const wall = (performance.now() - start) / 1000;
-  if (errors > 0 || units === 0)
-    throw new Error(`${mode} (http.Agent): ${errors} errors, ${units} completed`);
-  const service = cpuSeconds(servicePid) - service0;
-  const generator = cpuSeconds(process.pid) - generator0;
-  return {
-    rate: units / wall,
-    polls,
-    overlays,
-    units,
-    serviceUs: (service / units) * 1e6,
-    generatorUs: (generator / units) * 1e6,
-    serviceBusy: service / wall,
-    generatorBusy: generator / wall,
-  };
+      }),
+    );
+    if (errors > 0 || units === 0)
+      throw new Error(`${mode} (http.Agent): ${errors} errors, ${units} completed`);
+    return { units, polls, overlays };
+  }
 }
 
 const serve = await startBenchServe({ seed: join(root, "fixtures", "server", "seed.json") });
@@ -205,22 +206,28 @@ try {
   const fmt = (v) => (v < 10 ? v.toFixed(2) : v.toFixed(0));
   const range = (values) => `${ROUNDS} rounds of ${PHASE_MS / 1000} s: ${sorted(values).map(fmt).join(", ")}`;
   const med = (values) => median(sorted(values));
-  console.log("generator: wrk (2 threads, 50 connections)");
-  console.log(`activations per s, ${range(activations.map((r) => r.rate))}`);
-  console.log(`/healthz per s,    ${range(healths.map((r) => r.rate))}`);
-  console.log(`ratio per round,   ${range(activations.map((a, i) => a.rate / healths[i].rate))}`);
-  for (const [name, results] of [
-    ["activation", activations],
-    ["/healthz", healths],
-  ]) {
+  /** One generator's rounds: the rates, the per-round ratios and the CPU each side spent. */
+  const printGenerator = (generator, activationResults, healthResults) => {
+    console.log(`generator: ${generator}`);
+    console.log(`activations per s, ${range(activationResults.map((r) => r.rate))}`);
+    console.log(`/healthz per s,    ${range(healthResults.map((r) => r.rate))}`);
     console.log(
-      `CPU per ${name.padEnd(10)} service ${fmt(med(results.map((r) => r.serviceUs)))} µs, load generator ${fmt(
-        med(results.map((r) => r.generatorUs)),
-      )} µs; busy: service ${fmt(100 * med(results.map((r) => r.serviceBusy)))}%, generator ${fmt(
-        100 * med(results.map((r) => r.generatorBusy)),
-      )}% of one core`,
+      `ratio per round,   ${range(activationResults.map((a, i) => a.rate / healthResults[i].rate))}`,
     );
-  }
+    for (const [name, results] of [
+      ["activation", activationResults],
+      ["/healthz", healthResults],
+    ]) {
+      console.log(
+        `CPU per ${name.padEnd(10)} service ${fmt(med(results.map((r) => r.serviceUs)))} µs, load generator ${fmt(
+          med(results.map((r) => r.generatorUs)),
+        )} µs; busy: service ${fmt(100 * med(results.map((r) => r.serviceBusy)))}%, generator ${fmt(
+          100 * med(results.map((r) => r.generatorBusy)),
+        )}% of one core`,
+      );
+    }
+  };
+  printGenerator(`wrk (${THREADS} threads, ${CLIENTS} connections)`, activations, healths);
   // The same ratio in service CPU: what one activation costs against one /healthz, whatever share of the
   // machine the service got in each phase (on a shared machine the rates swing, this much less).
   const cpuRatio = med(healths.map((r) => r.serviceUs)) / med(activations.map((r) => r.serviceUs));
@@ -240,22 +247,11 @@ try {
         `warning: for ${name} the load generator spent as much CPU as the service: it may be the limit`,
       );
   }
-  console.log("generator: one node http.Agent (50 keep-alive sockets) in the bench's process");
-  console.log(`activations per s, ${range(agentActivations.map((r) => r.rate))}`);
-  console.log(`/healthz per s,    ${range(agentHealths.map((r) => r.rate))}`);
-  console.log(`ratio per round,   ${range(agentActivations.map((a, i) => a.rate / agentHealths[i].rate))}`);
-  for (const [name, results] of [
-    ["activation", agentActivations],
-    ["/healthz", agentHealths],
-  ]) {
-    console.log(
-      `CPU per ${name.padEnd(10)} service ${fmt(med(results.map((r) => r.serviceUs)))} µs, load generator ${fmt(
-        med(results.map((r) => r.generatorUs)),
-      )} µs; busy: service ${fmt(100 * med(results.map((r) => r.serviceBusy)))}%, generator ${fmt(
-        100 * med(results.map((r) => r.generatorBusy)),
-      )}% of one core`,
-    );
-  }
+  printGenerator(
+    `one node http.Agent (${CLIENTS} keep-alive sockets) in the bench's process`,
+    agentActivations,
+    agentHealths,
+  );
   const versionMs = median(
     await timeRuns(() => promisify(execFile)(process.execPath, [bin, "--version"]), { runs: 20, warmup: 2 }),
   );

@@ -46,6 +46,7 @@ import {
   SUITE,
   VARIANT,
 } from "./sandbox-image/rootfs-files.mjs";
+import { run } from "./sandbox-image/run.mjs";
 
 // 2: /opt/baton-agents, the agents layer's mount point for the namespace driver.
 const RECIPE_VERSION = 2;
@@ -55,19 +56,6 @@ const cacheLabel = createHash("sha256").update(cacheDir).digest("hex").slice(0, 
 const args = new Set(process.argv.slice(2));
 const json = args.has("--json");
 const log = (line) => (json ? process.stderr : process.stdout).write(`sandbox image: ${line}\n`);
-
-function run(command, argv, options = {}) {
-  const result = spawnSync(command, argv, {
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-    ...options,
-  });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
-    throw new Error(`${command} ${argv.slice(0, 3).join(" ")} … failed (${result.status}):\n${output}`);
-  }
-  return result.stdout ?? "";
-}
 
 function hashFile(hash, path) {
   hash.update(readFileSync(path));

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { run } from "./sandbox-image/run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = new Set(process.argv.slice(2));
@@ -20,19 +21,6 @@ const log = (line) => (json ? process.stderr : process.stdout).write(`service im
 
 export const SERVICE_USER = { name: "baton", uid: 10001, home: "/var/lib/baton" };
 export const SERVICE_PORTS = { public: 8080, ops: 8081, admin: 8082 };
-
-function run(command, argv, options = {}) {
-  const result = spawnSync(command, argv, {
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-    ...options,
-  });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
-    throw new Error(`${command} ${argv.slice(0, 3).join(" ")} … failed (${result.status}):\n${output}`);
-  }
-  return result.stdout ?? "";
-}
 
 /** The Dockerfile on top of the sandbox base: only the account and metadata; everything else is copied. */
 function dockerfile(baseImage) {

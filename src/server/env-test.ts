@@ -9,6 +9,7 @@ import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
 import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
 import { readBatonrcFile } from "../config/batonrc-file.js";
+import type { RehearsalStepName } from "../envtest/rehearsal-wire.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
 import { InputError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -46,7 +47,8 @@ export interface EnvTestOptions {
 }
 
 export interface EnvTestStep {
-  name: "lint" | "provision" | "activate" | "dockerfile" | "startup" | "disclose";
+  // The host's two steps, then the four the box rehearses in one process.
+  name: "lint" | "provision" | RehearsalStepName;
   ok: boolean;
   durationMs: number;
   detail?: string;

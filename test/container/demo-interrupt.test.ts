@@ -6,58 +6,29 @@
 // Ctrl-C sends, then the hook runs as the demo's stop does. Running the whole demo to its box step and pressing
 // Ctrl-C would take minutes of image and build work per run; this runs the part that failed.
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain ES module script without types
 import { deleteThroughService, pruneStoppedService } from "../../scripts/demo/boxes.mjs";
-import { ADMIN_PATHS, HEADERS } from "../../src/transport/wire.js";
-import { runBaton } from "../helpers/cli.js";
-import { ACTIVATION_SEED, killLeftoverServes, startServe } from "../helpers/serve.js";
+import { removeKeptBoxes, serveWithOneBox } from "../helpers/kept-boxes.js";
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await killLeftoverServes();
-  for (const dir of dirs.splice(0)) {
-    await runBaton([
-      "admin",
-      "prune-sandboxes",
-      "--sandbox-driver",
-      "namespace",
-      "--db",
-      join(dir, "serve.sqlite"),
-    ]);
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+afterEach(removeKeptBoxes);
 
 describe("the demo's cleanup after a Ctrl-C", () => {
   it("removes the box a SIGINT-stopped service kept", { timeout: 300_000 }, async () => {
-    const dir = await mkdtemp(join(tmpdir(), "baton-demo-interrupt-"));
-    dirs.push(dir);
-    const serve = await startServe({ dir, seed: ACTIVATION_SEED, args: ["--sandbox-driver", "namespace"] });
-    const made = (await (
-      await serve.admin(ADMIN_PATHS.sandboxes, { workspaceId: "ws_acme", engagementId: "demo" })
-    ).json()) as { sandboxId: string };
-    const view = (await (
-      await fetch(new URL(ADMIN_PATHS.sandbox.replace(":id", made.sandboxId), serve.adminUrl), {
-        headers: { [HEADERS.adminToken]: serve.adminToken },
-      })
-    ).json()) as { ref: string };
-    expect(existsSync(view.ref)).toBe(true);
+    const { serve, ref } = await serveWithOneBox("demo-interrupt", "demo");
+    expect(existsSync(ref)).toBe(true);
 
     // What Ctrl-C in the demo's terminal does to its service.
     serve.child.kill("SIGINT");
     expect(await serve.exited).toBe(0);
-    expect(existsSync(view.ref)).toBe(true);
+    expect(existsSync(ref)).toBe(true);
 
     // The demo's stop: the admin API first (the service is gone: nothing to ask), then the prune.
     const ctx = { serve: serve.child, adminUrl: serve.adminUrl, adminToken: serve.adminToken };
     await deleteThroughService(ctx);
-    expect(existsSync(view.ref)).toBe(true);
+    expect(existsSync(ref)).toBe(true);
     const removed = pruneStoppedService({ driver: "namespace", db: serve.dbPath });
-    expect(removed).toEqual([view.ref]);
-    expect(existsSync(view.ref)).toBe(false);
+    expect(removed).toEqual([ref]);
+    expect(existsSync(ref)).toBe(false);
   });
 });

@@ -94,23 +94,12 @@ export async function loadCurrentVersion(
     `SELECT v.* FROM environment_versions v JOIN repositories r
          ON r.id = v.repository_id AND r.current_version_id = v.version_id WHERE r.id = ?`,
     [repositoryId],
-  )) as
-    | {
-        version_id: string;
-        dockerfile_path: string | null;
-        agent_instructions_path: string | null;
-        startup_script_path: string | null;
-        run_path: string | null;
-        evidence_path: string | null;
-        readiness_json: string;
-        startup_timeout_seconds: number | null;
-      }
-    | undefined;
+  )) as EnvironmentVersionRow | undefined;
   return row ? toEnvironmentVersion(row) : undefined;
 }
 
-/** An `environment_versions` row as the managed-startup handoff reads it. */
-export function toEnvironmentVersion(row: {
+/** An `environment_versions` row: the columns the managed-startup handoff reads. */
+export type EnvironmentVersionRow = {
   version_id: string;
   dockerfile_path: string | null;
   agent_instructions_path: string | null;
@@ -119,7 +108,10 @@ export function toEnvironmentVersion(row: {
   evidence_path: string | null;
   readiness_json: string;
   startup_timeout_seconds: number | null;
-}): EnvironmentVersion {
+};
+
+/** An `environment_versions` row as the managed-startup handoff reads it. */
+export function toEnvironmentVersion(row: EnvironmentVersionRow): EnvironmentVersion {
   return {
     versionId: row.version_id,
     dockerfilePath: row.dockerfile_path,
