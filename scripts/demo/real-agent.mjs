@@ -6,11 +6,12 @@
 // agent's reply, what it did, the pull request's diff and body on the local code host, and where the key went.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { chooseDemoAgent, imageBuildArgs, whyNotInImage } from "./agent-choice.mjs";
 import { bin, clientFollowing, freeLoopbackPort, root, shellWord } from "./commands.mjs";
+import { importQuietly, stdioWithLog } from "./logs.mjs";
 import { whyNoContainer } from "./sandbox-choice.mjs";
 
 const REPOSITORY = "acme/api";
@@ -74,15 +75,13 @@ function readImageRecord() {
  * boxes through the service before stopping it), its log in a file; resolves with the addresses its --json
  * line gives. */
 async function startBaton(ctx, name, args, env) {
-  const log = join(ctx.tmp, `${name}.log`);
-  ctx.logs.push(log);
-  const fd = openSync(log, "a");
+  const { stdio, close } = stdioWithLog(ctx, name);
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", fd],
+    stdio,
     detached: true,
   });
-  closeSync(fd);
+  close();
   ctx[name] = child;
   const line = await new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`baton ${name} exited early (${code})`)));
@@ -114,20 +113,6 @@ async function admin(ctx, method, path, body) {
   if (!response.ok)
     throw new Error(`${method} /admin/v1${path} answered ${response.status}: ${answer.reason}`);
   return answer;
-}
-
-/** Imports a module without the one "experimental" warning it prints (node:sqlite's, in the middle of the output). */
-async function importQuietly(name) {
-  const emit = process.emitWarning;
-  process.emitWarning = (warning, ...rest) =>
-    String(rest[0]?.type ?? rest[0]) === "ExperimentalWarning"
-      ? undefined
-      : emit.call(process, warning, ...rest);
-  try {
-    return await import(name);
-  } finally {
-    process.emitWarning = emit;
-  }
 }
 
 const git = (args, options = {}) => execFileSync("git", args, { encoding: "utf8", ...options });
@@ -429,14 +414,4 @@ export function realAgentSteps({ build, token, login }) {
     PULL_REQUEST,
     KEY,
   ];
-}
-
-/** The last lines of the service's and the proxy's logs, for a run that failed. */
-export function logTails(ctx, lines = 15) {
-  return (ctx.logs ?? [])
-    .filter((file) => existsSync(file))
-    .map((file) => {
-      const tail = readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-      return `--- the last lines of ${relative(ctx.tmp, file)}:\n${tail}`;
-    });
 }

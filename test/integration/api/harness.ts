@@ -1,9 +1,8 @@
-// The public API in process: the real hono app over a real SQLite file with fixtures/seeds/api.json, the real
-// turn runtime (scripted agent, host sandboxes, local git code host in a temp folder), called with
-// `app.http.request()` (no socket). Every response is checked against the OpenAPI document and kept, so a suite
-// can assert no canary ever left the service. The clock is real time plus an offset a test can move (token
-// expiry, rate-limit windows) without waiting.
-import { readFileSync } from "node:fs";
+// The public API in process: the real hono app over a real SQLite file with fixtures/seeds/api.json and the
+// test workspaces (test/helpers/api-test-seed.ts), the real turn runtime (scripted agent, host sandboxes, local
+// git code host in a temp folder), called with `app.http.request()` (no socket). Every response is checked
+// against the OpenAPI document and kept, so a suite can assert no canary ever left the service. The clock is real
+// time plus an offset a test can move (token expiry, rate-limit windows) without waiting.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,11 +20,11 @@ import {
 import type { SecretBox } from "../../../src/server/primitives/secret-box.js";
 import type { Store } from "../../../src/server/store/store.js";
 import { API_HEADERS } from "../../../src/server/surfaces/api/wire.js";
-import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { apiTestSeed } from "../../helpers/api-test-seed.js";
 import { openTestStore } from "../../helpers/test-store.js";
 import { checkResponse } from "./openapi-check.js";
 
-export const API_SEED = join(PROJECT_ROOT, "fixtures", "seeds", "api.json");
+export { API_SEED } from "../../helpers/api-test-seed.js";
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 export const TOKENS = {
   owner: "btn_owner-acme-0000000000000000",
@@ -68,12 +67,7 @@ export async function createApiHarness(
   const dir = await mkdtemp(join(tmpdir(), "tasks-api-"));
   const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
-  await applySeed(
-    db,
-    SeedDocumentSchema.parse(options.seed ?? JSON.parse(readFileSync(API_SEED, "utf8"))),
-    new Date(),
-    secretBox,
-  );
+  await applySeed(db, SeedDocumentSchema.parse(options.seed ?? apiTestSeed()), new Date(), secretBox);
   const clock = { offsetMs: 0 };
   const app = createServerApp({
     db,

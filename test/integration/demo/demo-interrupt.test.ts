@@ -8,6 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { removeDemoLogs } from "./demo-logs.js";
 
 const containerExists = (prefix: string) =>
   execFileSync("docker", ["ps", "-a", "-q", "--no-trunc", "--filter", `id=${prefix}`], {
@@ -48,6 +49,7 @@ describe("npm run demo interrupted with Ctrl-C", () => {
 
     process.kill(-demo.pid!, "SIGINT");
     const code = await exited;
+    removeDemoLogs(out);
 
     expect(out).toContain("interrupted: stopping what the demo started");
     expect(out).not.toContain("demo failed");

@@ -1,9 +1,10 @@
 // The README's first command: the end-to-end demo runs every step against a real baton serve and cleans up.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { demoLogDir } from "./demo-logs.js";
 
 describe("npm run demo", () => {
   // CI has Docker (scripts/setup-machine.sh), so the default run must take the container sandbox; --no-docker
@@ -20,7 +21,17 @@ describe("npm run demo", () => {
         [join(PROJECT_ROOT, "scripts", "demo.mjs"), "--skip-build", ...flags],
         { cwd: PROJECT_ROOT, reject: false, env: { BATON_LOG_LEVEL: "" } },
       );
+      // Issue 37 A11: the services' logs go to a folder the demo names and keeps; the terminal shows its steps.
+      const logDir = demoLogDir(run.stdout);
+      expect(logDir, run.stdout.slice(0, 500)).toBeDefined();
+      const serveLog = readFileSync(join(logDir!, "serve.log"), "utf8");
+      rmSync(logDir!, { recursive: true, force: true });
       expect(run.exitCode, run.stderr).toBe(0);
+      expect(serveLog).toContain('"msg":"listening"');
+      expect(serveLog).toContain('"event":"token.created"');
+      expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\{"level"/m);
+      expect(`${run.stdout}\n${run.stderr}`).not.toContain("ExperimentalWarning");
+      expect(run.stdout).toContain(`the services' logs stay in ${logDir}/`);
       for (const heading of [
         "start baton serve",
         "make a sandbox",
@@ -67,6 +78,16 @@ describe("npm run demo", () => {
       // Egress through the real baton proxy (root here and in CI): the placeholder swapped at its approved host only.
       expect(run.stdout).toContain("payments.acme.test received the real value (not shown)");
       expect(run.stdout).toContain("baton-proxy-error: destination_denied");
+      // The echo's placeholder is explained: the proxy masks the value again in the answer.
+      expect(run.stdout).toContain(
+        "(the echo shows the placeholder, not the value payments.acme.test got: baton proxy masks a secret's value in an answer on its way back",
+      );
+      // A refused request in the disclosure (npm's update check during npm test) is explained in a line.
+      const refusedInDisclosure = /`CONNECT ([^`:]+):443` \| `403 destination_denied`/.exec(run.stdout)?.[1];
+      expect(refusedInDisclosure).toBeDefined();
+      expect(run.stdout).toContain(
+        `(the refused CONNECT to ${refusedInDisclosure} is npm's own update check during npm test`,
+      );
       // The client's own output: signed in by a piped token, `baton start` followed to the reply, a reply, a stop.
       expect(run.stdout).toContain("Default workspace: ws_acme (Acme).");
       expect(run.stdout).toMatch(

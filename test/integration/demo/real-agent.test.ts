@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../helpers/cli.js";
+import { removeDemoLogs } from "./demo-logs.js";
 
 const demo = (...flags: string[]) =>
   // --skip-build: the test run's global setup has built dist/ and the sandbox image already.
@@ -21,6 +22,7 @@ describe("npm run demo -- --agent <id>", () => {
   it("runs Codex in a box against its fake model: the edit, the pull request with the disclosure, the reply; the model got the key, the box a placeholder; nothing is left", async () => {
     const run = await demo("--agent", "codex");
     const out = run.stdout;
+    removeDemoLogs(out);
     expect(run.exitCode, `${out}\n${run.stderr}`).toBe(0);
     for (const heading of [
       "choose the agent from the catalog",
@@ -113,6 +115,7 @@ describe("npm run demo -- --agent <id>", () => {
     ],
   ])("%s, and exits 1", async (_case, flags, said) => {
     const run = await demo(...flags);
+    removeDemoLogs(run.stdout);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(`demo failed: ${said}`);
   });

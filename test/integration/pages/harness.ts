@@ -1,7 +1,6 @@
-// The tokens page in process: the real public listener over a real SQLite file seeded with fixtures/seeds/api.json,
+// The tokens page in process: the real public listener over a real SQLite file seeded as the API harness is,
 // a signed-in browser played by a session cookie from startWebSession, and every answer and log line kept so a
 // test can count where a token's value appeared. Forms are posted as a browser posts them (urlencoded).
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,8 +18,8 @@ import type { Store } from "../../../src/server/store/store.js";
 import { API_PATHS } from "../../../src/server/surfaces/api/wire.js";
 import { startWebSession } from "../../../src/server/surfaces/pages/session.js";
 import { CSRF_FIELD } from "../../../src/server/surfaces/pages/wire.js";
+import { apiTestSeed } from "../../helpers/api-test-seed.js";
 import { openTestStore } from "../../helpers/test-store.js";
-import { API_SEED } from "../api/harness.js";
 
 export interface Answer {
   status: number;
@@ -56,12 +55,7 @@ export async function createPagesHarness(
   const dir = await mkdtemp(join(tmpdir(), "tokens-page-"));
   const db = await openTestStore(dir);
   const secretBox = ephemeralSecretBox();
-  await applySeed(
-    db,
-    SeedDocumentSchema.parse(JSON.parse(readFileSync(API_SEED, "utf8"))),
-    new Date(),
-    secretBox,
-  );
+  await applySeed(db, SeedDocumentSchema.parse(apiTestSeed()), new Date(), secretBox);
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const app = createServerApp({
