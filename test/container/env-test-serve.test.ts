@@ -4,7 +4,8 @@
 // (its ref is the pooled box's name) and is deleted afterwards, also when the run is interrupted. The admin token,
 // the box's turn token and lease and the seed's secret values appear in no output. A wrong admin token, a checkout
 // outside the service's --checkout-root, a repository the workspace does not have and a service without a driver
-// each stop the run with a message naming the fix.
+// each stop the run with a message naming the fix. On a service whose boxes go out through a `baton proxy`, the
+// result names that proxy as the box's egress.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
@@ -17,10 +18,12 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildService, startChild } from "../../src/testing/services.js";
 import { ADMIN_PATHS, HEADERS, SandboxListResponseSchema } from "../../src/transport/wire.js";
 import { BATON_BIN, runBaton } from "../helpers/cli.js";
 import {
@@ -335,5 +338,104 @@ describe("baton env test --serve when interrupted or without a driver", () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain(`the service at ${bare.adminUrl} runs no sandbox driver`);
     expect(run.stderr).toContain("--sandbox-driver docker|namespace");
+  });
+});
+
+// A service whose boxes go out only through a `baton proxy` (as operators run it): env test reports that proxy as
+// the box's egress, at the address the box reaches it, and the startup script meets its variables.
+describe("baton env test --serve on a service with an egress proxy", () => {
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), "baton-envtest-serve-proxy-")));
+  const adminToken = randomBytes(32).toString("hex");
+  const children: ChildService[] = [];
+  let adminUrl: string;
+
+  beforeAll(async () => {
+    cpSync(join(REPOS, "acme-api"), join(tmp, "root", "acme-api"), { recursive: true });
+    writeFileSync(
+      join(tmp, "root", "acme-api", "scripts", "start.sh"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash expansions, not a template
+      '#!/bin/bash\necho "HTTP_PROXY ${HTTP_PROXY:+set} HTTPS_PROXY ${HTTPS_PROXY:+set}"\n',
+      { mode: 0o755 },
+    );
+    const env = {
+      ...process.env,
+      BATON_LOG_LEVEL: "",
+      BATON_ADMIN_TOKEN: adminToken,
+      BATON_PROXY_TOKEN: randomBytes(32).toString("hex"),
+    };
+    // The admin listener's port first, so the proxy and the service can each be told where the other is.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const adminPort = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const proxy = await startChild(
+      [
+        "proxy",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--json",
+        "--serve-url",
+        `http://127.0.0.1:${adminPort}`,
+        "--state-dir",
+        join(tmp, "proxy-state"),
+      ],
+      env,
+    );
+    children.push(proxy);
+    const serve = await startChild(
+      [
+        "serve",
+        "--port",
+        "0",
+        "--admin-listen",
+        `127.0.0.1:${adminPort}`,
+        "--db",
+        join(tmp, "serve", "serve.sqlite"),
+        "--seed",
+        ACTIVATION_SEED,
+        "--json",
+        "--sandbox-driver",
+        "namespace",
+        "--sandbox-pool-size",
+        "0",
+        "--sandbox-proxy",
+        new URL(String(proxy.ready.url)).host,
+        "--checkout-root",
+        join(tmp, "root"),
+      ],
+      env,
+    );
+    children.push(serve);
+    adminUrl = String(serve.ready.adminUrl);
+  }, 180_000);
+  afterAll(async () => {
+    for (const child of children.reverse()) await child.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("reports the service's proxy as the box's egress, which the startup script goes out through", async () => {
+    const run = await runBaton(
+      [
+        "env",
+        "test",
+        join(tmp, "root", "acme-api"),
+        "--repository",
+        "acme/api",
+        "--serve",
+        adminUrl,
+        "--workspace",
+        "ws_acme",
+        "--json",
+      ],
+      { env: { BATON_ADMIN_TOKEN: adminToken } },
+    );
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.egress).toEqual({ proxy: "service", address: expect.stringMatching(/^[\d.]+:\d+$/) });
+    expect(result.evidence.output.head).toBe("HTTP_PROXY set HTTPS_PROXY set\n");
+    expect(run.stdout + run.stderr).not.toContain(adminToken);
+    expect(run.stdout + run.stderr).not.toMatch(BOX_CREDENTIAL);
   });
 });
