@@ -76,9 +76,10 @@ export async function runRemoteEnvTest(options: RemoteEnvTestOptions): Promise<E
 
   // A fresh engagement each run: a box is never reused, and the service's own engagements are untouched.
   const owner = { workspace: options.workspace, engagement: `env-test-${randomBytes(6).toString("hex")}` };
-  const refused = (error: unknown) => explainRefusal(error, { ...options, checkout: realpathSync(checkout) });
+  // The service reads the checkout from its own disk, under its --checkout-root: the path links resolved.
+  const realCheckout = realpathSync(checkout);
   let sandbox: AdminSandbox | undefined;
-  let failed = true;
+  let failure: { error: unknown } | undefined;
   try {
     await step("provision", async () => {
       // Not stopped by Ctrl-C: a box the service makes after we stopped waiting would be left behind; the
@@ -86,9 +87,9 @@ export async function runRemoteEnvTest(options: RemoteEnvTestOptions): Promise<E
       sandbox = await provisionAdminSandbox(target, {
         ...owner,
         repository: options.repository,
-        checkout: realpathSync(checkout),
+        checkout: realCheckout,
       }).catch((error: unknown) => {
-        throw refused(error);
+        throw explainRefusal(error, { ...options, checkout: realCheckout });
       });
       result.driver = (sandbox.sandbox?.driver ?? result.driver) as DriverName;
       result.image = sandbox.sandbox?.image ?? null;
@@ -145,25 +146,28 @@ export async function runRemoteEnvTest(options: RemoteEnvTestOptions): Promise<E
       );
     recordRehearsal(result, outcomes);
     for (const rehearsed of result.steps.slice(-outcomes.length)) options.onRehearsed?.(rehearsed);
-    failed = false;
-    return finish();
   } catch (error) {
-    if (options.signal?.aborted)
-      throw new BatonError("step_failed", "interrupted; the box was deleted", { cause: error });
-    throw error;
-  } finally {
-    // Always deleted, also after a failure or Ctrl-C: a box is never handed back to the pool or kept.
-    if (sandbox) {
-      const left = sandbox.sandboxId;
-      await removeAdminSandbox(target, { sandboxId: left, ...owner }).catch((error: unknown) => {
-        // What went wrong first is the news; a box left behind is only reported when all else went well.
-        if (!failed)
-          throw new ServiceError(
-            "service_error",
-            `the test ran, but sandbox ${left} could not be deleted (${(error as Error).message}); delete it with DELETE /admin/v1/sandboxes/${left}?workspaceId=${owner.workspace}&engagementId=${owner.engagement}`,
-            { cause: error },
-          );
-      });
-    }
+    failure = { error };
   }
+  // Always deleted, also after a failure or Ctrl-C: a box is never handed back to the pool or kept.
+  const made = sandbox;
+  const left = made
+    ? await removeAdminSandbox(target, { sandboxId: made.sandboxId, ...owner }).then(
+        () => undefined,
+        (error: unknown) =>
+          `sandbox ${made.sandboxId} could not be deleted (${(error as Error).message}); delete it with DELETE /admin/v1/sandboxes/${made.sandboxId}?workspaceId=${owner.workspace}&engagementId=${owner.engagement}`,
+      )
+    : undefined;
+  if (failure && options.signal?.aborted)
+    throw new BatonError(
+      "step_failed",
+      `interrupted; ${left ?? (made ? "the box was deleted" : "no box was made")}`,
+      {
+        cause: failure.error,
+      },
+    );
+  // What went wrong first is the news; a box left behind is reported when all else went well.
+  if (failure) throw failure.error;
+  if (left) throw new ServiceError("service_error", `the test ran, but ${left}`);
+  return finish();
 }
