@@ -32,7 +32,11 @@ const BUNDLED = new Set(["zod", "p-retry", "execa"]);
  * as tsc's output that was about 600 ms of CPU in Node's ES module loader (resolving, reading package.json files,
  * lexing CommonJS exports), about 150 ms as one bundle. The long-running services stay tsc's output.
  */
-const SERVICE_BUNDLES = { "server/env-test.ts": "env-test-service" };
+const SERVICE_BUNDLES = {
+  "server/env-test.ts": "env-test-service",
+  // `baton env test --serve`: only the admin client and env test's result over HTTP, so it loads no service code.
+  "server/env-test-remote.ts": "env-test-remote",
+};
 
 /**
  * Service modules the client commands share as wire constants (paths, headers, limits, statuses): plain data

@@ -167,7 +167,8 @@ export const SANDBOX_COMMANDS: readonly CommandEntry[] = [
       },
       {
         name: "test",
-        summary: "run the repository's agent environment as an agent meets it, in a throwaway sandbox",
+        summary:
+          "run the repository's agent environment as an agent meets it, in a throwaway sandbox or (--serve) a running service's box",
         load: () => import("./commands/env/test.js"),
       },
       {

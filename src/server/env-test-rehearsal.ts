@@ -1,13 +1,8 @@
 // The host's side of `baton env rehearse` (src/envtest/rehearse.ts): starts it in the box, reads its lines, shows
 // each step as it starts, lets the host act between the startup and the disclosure, and stops a step that says
 // nothing for too long. A rehearsal that ends early is reported as a failure of the step it was in.
-import {
-  lastLine,
-  parseRehearsalLine,
-  REHEARSAL_STEPS,
-  type RehearsalOutcome,
-  type RehearsalStepName,
-} from "../envtest/rehearsal-wire.js";
+import { RehearsalReader } from "../envtest/rehearsal-reader.js";
+import { lastLine, type RehearsalOutcome, type RehearsalStepName } from "../envtest/rehearsal-wire.js";
 import type { BoxProcess } from "./adapters/sandboxes/driver.js";
 
 /** How long past a step's own time limit the host waits before it stops the rehearsal. */
@@ -23,8 +18,7 @@ export interface RehearsalRun {
 }
 
 export async function rehearseInBox(run: RehearsalRun): Promise<RehearsalOutcome[]> {
-  const outcomes: RehearsalOutcome[] = [];
-  let current: RehearsalStepName = REHEARSAL_STEPS[0];
+  const reader = new RehearsalReader();
   let began = performance.now();
   const rehearsal = await run.start();
   let silentTooLong = false;
@@ -40,33 +34,27 @@ export async function rehearseInBox(run: RehearsalRun): Promise<RehearsalOutcome
   try {
     rearm();
     for await (const text of lines(rehearsal.stdout)) {
-      const line = parseRehearsalLine(text);
+      const line = reader.read(text);
       if (!line) continue;
       rearm();
       if ("started" in line) {
-        current = line.started;
         began = performance.now();
         run.onStarted(line.started);
         continue;
       }
-      outcomes.push(line);
       if (line.step === "startup") {
         await run.beforeDisclose();
         await stdin.write(new TextEncoder().encode("\n")).catch(() => undefined);
       }
     }
     const exit = await rehearsal.exited;
-    if (outcomes.some((outcome) => outcome.step === current)) return outcomes;
-    const why = silentTooLong
-      ? `stopped after ${Math.round(run.silenceLimitMs / 1000)} s without progress`
-      : `baton env rehearse ended (${exit.error ?? `exit ${exit.code ?? exit.signal}`}) during ${current}: ${lastLine(rehearsal.stderrTail())}`;
-    outcomes.push({
-      step: current,
-      ok: false,
-      durationMs: Math.round(performance.now() - began),
-      detail: why,
-    });
-    return outcomes;
+    return reader.finish(
+      () =>
+        silentTooLong
+          ? `stopped after ${Math.round(run.silenceLimitMs / 1000)} s without progress`
+          : `baton env rehearse ended (${exit.error ?? `exit ${exit.code ?? exit.signal}`}) during ${reader.current}: ${lastLine(rehearsal.stderrTail())}`,
+      performance.now() - began,
+    );
   } finally {
     clearTimeout(watchdog);
     await stdin.close().catch(() => undefined);

@@ -7,9 +7,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { Logger } from "pino";
-import { BATONRC_FILE, type BatonrcProblem, lintBatonrc } from "../config/batonrc.js";
-import { readBatonrcFile } from "../config/batonrc-file.js";
-import type { RehearsalStepName } from "../envtest/rehearsal-wire.js";
 import { buildLocalSeed, detectEnvironment, localRepositoryName } from "../envtest/seed.js";
 import { InputError } from "../errors.js";
 import { createLogger } from "../log.js";
@@ -26,6 +23,7 @@ import {
   type ThrowawayProxy,
 } from "./env-test-proxy.js";
 import { REHEARSAL_GRACE_MS, rehearseInBox } from "./env-test-rehearsal.js";
+import { type EnvTestResult, lintCheckout, recordRehearsal, stepRunner } from "./env-test-result.js";
 import { createNodeServer } from "./surfaces/http/node-server.js";
 
 export interface EnvTestOptions {
@@ -46,33 +44,7 @@ export interface EnvTestOptions {
   onStep?: (name: string) => void;
 }
 
-export interface EnvTestStep {
-  // The host's two steps, then the four the box rehearses in one process.
-  name: "lint" | "provision" | RehearsalStepName;
-  ok: boolean;
-  durationMs: number;
-  detail?: string;
-}
-
-export interface EnvTestEgress {
-  /** `throwaway`: started for this run and stopped with it; `none`: no way out (`--no-proxy`). */
-  proxy: "throwaway" | "none";
-  /** `host:port` of the proxy on the host (the box reaches it through a forwarder); null without one. */
-  address: string | null;
-}
-
-export interface EnvTestResult {
-  ok: boolean;
-  repository: string;
-  driver: DriverName;
-  image: string | null;
-  egress: EnvTestEgress;
-  steps: EnvTestStep[];
-  batonrcProblems: BatonrcProblem[];
-  evidence: Record<string, unknown> | null;
-  disclosure: string | null;
-  durationMs: number;
-}
+export type { EnvTestEgress, EnvTestResult, EnvTestStep } from "./env-test-result.js";
 
 export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult> {
   const started = performance.now();
@@ -95,33 +67,13 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
     disclosure: null,
     durationMs: 0,
   };
-  const step = async <T>(
-    name: EnvTestStep["name"],
-    work: () => Promise<{ ok: boolean; detail?: string; value?: T }>,
-  ) => {
-    options.onStep?.(name);
-    const t0 = performance.now();
-    const outcome = await work();
-    result.steps.push({
-      name,
-      ok: outcome.ok,
-      durationMs: Math.round(performance.now() - t0),
-      ...(outcome.detail ? { detail: outcome.detail } : {}),
-    });
-    return outcome;
-  };
+  const step = stepRunner(result, options.onStep);
   const finish = () => {
     result.durationMs = Math.round(performance.now() - started);
     return result;
   };
 
-  const lint = await step("lint", async () => {
-    const text = readBatonrcFile(checkout);
-    if (text === null) return { ok: true, detail: `no ${BATONRC_FILE}` };
-    const linted = lintBatonrc(text);
-    if (!linted.ok) result.batonrcProblems = linted.problems;
-    return linted.ok ? { ok: true } : { ok: false, detail: `${linted.problems.length} problem(s)` };
-  });
+  const lint = await step("lint", () => lintCheckout(result, checkout));
   if (!lint.ok) return finish();
 
   const logger = createLogger(options.env, "baton-env-test");
@@ -227,19 +179,7 @@ export async function runEnvTest(options: EnvTestOptions): Promise<EnvTestResult
         await proxy?.flushRefusals();
       },
     });
-    for (const outcome of outcomes) {
-      result.steps.push({
-        name: outcome.step,
-        ok: outcome.ok,
-        durationMs: outcome.durationMs,
-        ...(outcome.detail ? { detail: outcome.detail } : {}),
-      });
-      if (outcome.step === "startup" && isRecord(outcome.output)) result.evidence = outcome.output;
-      if (outcome.step === "disclose" && isRecord(outcome.output))
-        result.disclosure = String(outcome.output.markdown ?? "");
-    }
-    const passed = (name: EnvTestStep["name"]) => outcomes.some((o) => o.step === name && o.ok);
-    result.ok = passed("startup") && passed("disclose");
+    recordRehearsal(result, outcomes);
     return finish();
   } finally {
     // Everything ends together: the service's work, the box and its network, the proxy, the listener.
@@ -316,8 +256,4 @@ async function startThrowawayService(input: {
 
 function firstRejection(settled: readonly PromiseSettledResult<unknown>[]): unknown {
   return settled.find((made): made is PromiseRejectedResult => made.status === "rejected")?.reason;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

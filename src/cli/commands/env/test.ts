@@ -1,11 +1,15 @@
-// `baton env test [<checkout>]`: a repository's agent environment in a throwaway sandbox; prints each step, the
-// evidence summary and the disclosure. Exit 0 only when the startup succeeded.
+// `baton env test [<checkout>]`: a repository's agent environment in a throwaway sandbox, or with `--serve` in a
+// box of a running `baton serve`; prints each step, the evidence summary and the disclosure. Exit 0 only when the
+// startup succeeded.
+import { basename, resolve } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_READY_TIMEOUT_SECONDS, parseReadinessFlags } from "../../../envtest/readiness-flags.js";
+import { localRepositoryName } from "../../../envtest/seed.js";
+import { UsageError } from "../../../errors.js";
 import type { ReadinessCheckResult } from "../../../evidence/record.js";
 import type { DriverName } from "../../../server/adapters/sandboxes/driver.js";
 import type { EnvTestResult } from "../../../server/env-test.js";
-import type { CommandContext } from "../../context.js";
+import type { CommandContext, CommandResult } from "../../context.js";
 import { collect, positiveNumberUpTo } from "../../flags.js";
 import { type CliIo, writeJson, writeLine } from "../../io.js";
 
@@ -47,8 +51,17 @@ export function declare(command: Command, context: CommandContext): void {
       DEFAULT_READY_TIMEOUT_SECONDS,
     )
     .option(
+      "--serve <admin-url>",
+      "use a box of this running baton serve (its admin listener, adminUrl; BATON_ADMIN_TOKEN holds its admin token): its pool's ready box when it has one; the environment is the one that service holds for the repository (its seed and settings), not one made from the checkout, which must lie under its --checkout-root",
+    )
+    .option("--workspace <id>", "with --serve: the workspace of that service the repository belongs to")
+    .option(
       "--json",
       "print {ok, repository, driver, image, egress, steps, batonrcProblems, evidence, disclosure, durationMs}",
+    )
+    .addHelpText(
+      "after",
+      "\nWith --serve, the box is deleted afterwards (also on failure or Ctrl-C), never returned to the pool; --driver,\n--image, --no-proxy and the --ready-* flags are that service's business and are refused. The service answers\nonly when all four steps in the box have ended, so their lines come after the fact.",
     )
     .action(
       context.action(
@@ -64,9 +77,14 @@ export function declare(command: Command, context: CommandContext): void {
             readyTcp?: string[];
             readyCommand?: string[];
             readyTimeout: number;
+            serve?: string;
+            workspace?: string;
             json?: boolean;
           },
         ) => {
+          const io = context.io;
+          if (flags.serve !== undefined || flags.workspace !== undefined)
+            return await testWithService(command, io, checkout ?? io.cwd, flags);
           // Checked before anything starts: a bad flag costs no box.
           const readiness = parseReadinessFlags({
             readyUrl: flags.readyUrl ?? [],
@@ -76,7 +94,6 @@ export function declare(command: Command, context: CommandContext): void {
             stepTimeout: flags.timeout,
           });
           const { runEnvTest } = await import("../../../server/env-test.js");
-          const io = context.io;
           const result = await runEnvTest({
             checkout: checkout ?? io.cwd,
             repository: flags.repository,
@@ -97,19 +114,80 @@ export function declare(command: Command, context: CommandContext): void {
     );
 }
 
-function describeEgress(egress: EnvTestResult["egress"]): string {
+/** Flags a named service decides for itself (its driver, image, proxy, and the repository's readiness checks). */
+const SERVICE_OWNED = ["driver", "image", "proxy", "readyUrl", "readyTcp", "readyCommand", "readyTimeout"];
+
+async function testWithService(
+  command: Command,
+  io: CliIo,
+  checkout: string,
+  flags: { repository?: string; serve?: string; workspace?: string; timeout: number; json?: boolean },
+): Promise<CommandResult> {
+  if (!flags.serve || !flags.workspace)
+    throw new UsageError(
+      "--serve and --workspace go together: the admin URL of a running baton serve and the workspace the repository belongs to there",
+    );
+  const given = SERVICE_OWNED.filter((name) => command.getOptionValueSource(name) === "cli");
+  if (given.length > 0) {
+    const option = command.options.find((o) => o.attributeName() === given[0]);
+    throw new UsageError(
+      `${option?.long ?? given[0]} cannot be used with --serve: the service's own driver, image, proxy and the repository's readiness checks apply; drop it, or test without --serve`,
+    );
+  }
+  const { runRemoteEnvTest } = await import("../../../server/env-test-remote.js");
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort(new Error("interrupted"));
+  process.once("SIGINT", onInterrupt);
+  process.once("SIGTERM", onInterrupt);
+  let result: EnvTestResult;
+  try {
+    result = await runRemoteEnvTest({
+      checkout,
+      repository: flags.repository ?? localRepositoryName(basename(resolve(checkout))),
+      serve: flags.serve,
+      workspace: flags.workspace,
+      timeoutSeconds: flags.timeout,
+      env: io.env,
+      signal: interrupt.signal,
+      onStep: (name) =>
+        writeLine(
+          io.stderr,
+          name === "rehearse"
+            ? "baton env test: activate, dockerfile, startup, disclose in the box (the service answers when all have ended)…"
+            : `baton env test: ${name}…`,
+        ),
+      onRehearsed: (step) =>
+        writeLine(
+          io.stderr,
+          `baton env test: ${step.name} ${step.ok ? "ok" : "FAILED"} (${step.durationMs} ms)`,
+        ),
+    });
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
+  }
+  if (flags.json) writeJson(io.stdout, result);
+  else printResult(io, result, flags.serve);
+  return result.ok ? undefined : { failed: "step_failed" };
+}
+
+function describeEgress(egress: EnvTestResult["egress"], serve: string | undefined): string {
+  if (egress.proxy === "service")
+    return `only through the service's egress proxy, which the box reaches at ${egress.address}`;
+  if (serve !== undefined)
+    return `no egress proxy: the service at ${serve} has none (baton serve --proxy-url); the box reaches only that service`;
   if (egress.proxy === "none") return "none (--no-proxy): the box reaches only the throwaway service";
   return `only through a throwaway baton proxy at ${egress.address} (HTTP_PROXY and HTTPS_PROXY are set in the box)`;
 }
 
-function printResult(io: CliIo, result: EnvTestResult): void {
+function printResult(io: CliIo, result: EnvTestResult, serve?: string): void {
   writeLine(
     io.stdout,
-    `baton env test: ${result.repository} in a ${result.driver} sandbox${result.image ? ` (${result.image})` : ""}`,
+    `baton env test: ${result.repository} in a ${result.driver} sandbox${result.image ? ` (${result.image})` : ""}${serve ? ` of the service at ${serve}` : ""}`,
   );
   // Only once a box exists: a run stopped at lint started no proxy.
   if (result.steps.some((step) => step.name === "provision"))
-    writeLine(io.stdout, `  egress: ${describeEgress(result.egress)}`);
+    writeLine(io.stdout, `  egress: ${describeEgress(result.egress, serve)}`);
   for (const step of result.steps)
     writeLine(
       io.stdout,
