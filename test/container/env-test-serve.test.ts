@@ -6,7 +6,6 @@
 // outside the service's --checkout-root, a repository the workspace does not have and a service without a driver
 // each stop the run with a message naming the fix. On a service whose boxes go out through a `baton proxy`, the
 // result names that proxy as the box's egress.
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   cpSync,
@@ -70,6 +69,19 @@ function pooledBoxes(serve: ServeHandle): string[] {
       }
     }
   return found;
+}
+
+/** Whether a process with exactly this argv runs on the machine (read from /proc: no procps needed). */
+function processRunning(argv: string[]): true | undefined {
+  const wanted = `${argv.join("\0")}\0`;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8") === wanted) return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined;
 }
 
 async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 90_000) {
@@ -304,13 +316,7 @@ describe("baton env test --serve when interrupted or without a driver", () => {
       (await envTestSandboxes(serve)).find((made) => made.state === "running"),
     );
     // The rehearsal has reached the startup script (its `sleep 120` runs) before the interruption.
-    await until("the startup script in the box", () => {
-      try {
-        return execFileSync("pgrep", ["-f", "^sleep 120$"], { encoding: "utf8" }).trim() || undefined;
-      } catch {
-        return undefined; // pgrep exits 1 when nothing matches
-      }
-    });
+    await until("the startup script in the box", () => processRunning(["sleep", "120"]));
     child.kill("SIGINT");
     const ended = await child;
     expect(ended.exitCode).toBe(1);
