@@ -10,7 +10,8 @@
 // paths) is written to image.json beside them; drivers and tests read it.
 //
 // A third layer, between them, holds the configured coding agents (scripts/sandbox-image/agents.mjs):
-//   agents-<key>/       /opt/baton-agents/<id>, each from its lockfile in sandbox-agents/<id>/.
+//   agents-<key>/       /opt/baton-agents/<id>, each from its lockfile in sandbox-agents/<id>/, and their
+//                       compile cache in /opt/baton-agents/.compile-cache.
 //
 // Usage: node scripts/build-sandbox-image.mjs [--skip-build] [--no-docker] [--json] [--agents=<id>,…]
 import { spawnSync } from "node:child_process";
@@ -341,6 +342,8 @@ const agents = buildAgentsLayer({
   root,
   cacheDir,
   ids: configuredAgents(process.argv.slice(2), process.env, root),
+  rootfs: base.rootfs,
+  baseKey: base.key,
   log,
 });
 const baton = buildBatonLayer();

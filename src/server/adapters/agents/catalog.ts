@@ -205,6 +205,8 @@ export function renderAgentFiles(
 
 /** Where the sandbox image's agents layer installs each agent: `<AGENTS_IN_BOX>/<id>`. */
 export const AGENTS_IN_BOX = "/opt/baton-agents";
+/** The agents' V8 code cache the image build makes (scripts/sandbox-image/agents.mjs), read-only in the box. */
+export const AGENTS_COMPILE_CACHE = `${AGENTS_IN_BOX}/.compile-cache`;
 
 /** The agent's argv given the folder it was installed into (`npm ci --prefix <prefix>`). */
 export function agentArgv(entry: AgentEntry, installPrefix: string): string[] {
@@ -244,6 +246,8 @@ export function catalogAgentOptions(entry: AgentEntry) {
       modelHost: entry.model.host,
       files: renderAgentFiles(entry),
       caVariables: entry.caVariables,
+      // The agent and the Node programs it starts read the image's compile cache (missing, they only compile).
+      compileCache: AGENTS_COMPILE_CACHE,
     },
   };
 }
