@@ -15,9 +15,7 @@ import type { CreatedBox, SandboxDriver } from "../../../src/server/adapters/san
 import { boxName, DRIVERS, makeDriver, sandboxImage } from "../../helpers/sandbox-drivers.js";
 
 const signal = new AbortController().signal;
-const fail = (): never => {
-  throw new Error("the catalog is empty");
-};
+const CLAUDE_CODE = AGENT_CATALOG.find((entry) => entry.id === "claude-code") ?? AGENT_CATALOG[0];
 const CLAUDE_CLI = `${AGENTS_IN_BOX}/claude-code/node_modules/@anthropic-ai/claude-agent-sdk/cli.js`;
 
 describe.each(DRIVERS)("the agents layer in a %s box", (driverName) => {
@@ -45,7 +43,7 @@ describe.each(DRIVERS)("the agents layer in a %s box", (driverName) => {
       home: driver.home,
     };
     const setup = {
-      ...catalogAgentOptions(AGENT_CATALOG[0] ?? fail()).boxAgent,
+      ...catalogAgentOptions(CLAUDE_CODE).boxAgent,
       keyVariable: "TEST_AGENT_API_KEY",
       files: [],
     };
