@@ -15,7 +15,9 @@ import type { CreatedBox, SandboxDriver } from "../../../src/server/adapters/san
 import { boxName, DRIVERS, makeDriver, sandboxImage } from "../../helpers/sandbox-drivers.js";
 
 const signal = new AbortController().signal;
-const CLAUDE_CODE = AGENT_CATALOG.find((entry) => entry.id === "claude-code") ?? AGENT_CATALOG[0];
+const fail = (): never => {
+  throw new Error("the catalog is empty");
+};
 const CLAUDE_CLI = `${AGENTS_IN_BOX}/claude-code/node_modules/@anthropic-ai/claude-agent-sdk/cli.js`;
 
 describe.each(DRIVERS)("the agents layer in a %s box", (driverName) => {
@@ -43,7 +45,7 @@ describe.each(DRIVERS)("the agents layer in a %s box", (driverName) => {
       home: driver.home,
     };
     const setup = {
-      ...catalogAgentOptions(CLAUDE_CODE).boxAgent,
+      ...catalogAgentOptions(AGENT_CATALOG[0] ?? fail()).boxAgent,
       keyVariable: "TEST_AGENT_API_KEY",
       files: [],
     };
