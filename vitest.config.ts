@@ -59,9 +59,8 @@ export default defineConfig({
     globalSetup: ["test/helpers/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Three on two cores: the suite waits on processes, containers and PostgreSQL about half the time (36.7
-    // CPU-minutes in 34 minutes with two workers), so a third keeps the cores busy; `--maxWorkers=2` runs two.
-    maxWorkers: 3,
+    // Two cores: process-heavy suites would starve each other with more workers.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"] } },
       {
