@@ -4,7 +4,8 @@
 //   box ready        the task's box made and answering (the sandbox.created event)
 //   agent running    its process started in the box (the driver's streaming spawn)
 //   ACP handshake    initialize + session/new (+ the session mode) answered
-//   first request    the first request reaching the fake model
+//   first request    the first request reaching the fake model (for Claude Code a side call, `count_tokens`)
+//   prompt request   the first request carrying the turn's prompt (one the fake answers from its script)
 // and the proxy's added time per model request: one POST to the fake, `curl` from the box through the proxy (TLS
 // terminated with the proxy's CA, the key's placeholder swapped) against the same `curl` from a host beside the
 // fake's (direct TLS), same run. The fake runs in a network namespace of its own (a proxy refuses its own
@@ -61,6 +62,9 @@ async function startFake(host, api, tls) {
   cleanups.push(() => fake.close());
   return fake;
 }
+
+/** A request the fake answered from its script (the turn's prompt), not a side call of the agent's own. */
+const isPromptRequest = (request) => request.step !== undefined;
 
 /** Runs the agent's tasks with a pool of `poolSize` ready boxes (0: none); resolves with the first request's p50. */
 async function benchAgent(id, poolSize) {
@@ -227,18 +231,25 @@ async function benchAgent(id, poolSize) {
         if (!["pending", "implementing"].includes(status)) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      const first = fake
-        .requests()
-        .slice(before)
-        .map((r) => r.receivedAtMs)
-        .sort((a, b) => a - b)[0];
+      // The fake saves what it recorded every 100 ms: wait (bounded) for the turn's own request to be among them.
+      let requests = fake.requests().slice(before);
+      const saved = Date.now() + 2_000;
+      while (!requests.some(isPromptRequest) && Date.now() < saved) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        requests = fake.requests().slice(before);
+      }
+      const earliest = (list) => list.map((r) => r.receivedAtMs).sort((a, b) => a - b)[0];
+      const first = earliest(requests);
+      const prompted = earliest(requests.filter(isPromptRequest));
       const seen = phases.get(task.id) ?? {};
-      if (n === 0 || !first || !seen.spawned || !seen.session_open || !boxReady.has(task.id)) continue;
+      if (n === 0 || !first || !prompted || !seen.spawned || !seen.session_open || !boxReady.has(task.id))
+        continue;
       samples.push({
         box: boxReady.get(task.id) - startedAt,
         spawned: seen.spawned - startedAt,
         session: seen.session_open - startedAt,
         first: first - startedAt,
+        prompted: prompted - startedAt,
       });
     }
     if (samples.length < TASKS)
@@ -252,6 +263,7 @@ async function benchAgent(id, poolSize) {
     line("agent running (from task start)", (s) => s.spawned);
     line("ACP initialize + session/new (from task start)", (s) => s.session);
     line("first model request (from task start)", (s) => s.first);
+    line("first request for the prompt, not a side call (from task start)", (s) => s.prompted);
     const firsts = samples.map((s) => s.first).sort((a, b) => a - b);
     firstP50 = percentile(firsts, 50);
     judge(`${id}, pool ${poolSize}: first model request p50 (issue 34)`, firstP50, {
