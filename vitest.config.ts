@@ -59,8 +59,8 @@ export default defineConfig({
     globalSetup: ["test/helpers/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores, two workers. Three were measured on a fresh clone (2026-12-07): each file ran 1.42x slower and the
-    // suite only 3.6% faster (1,646 s against 1,708 s), with tests near their deadlines: the suite is CPU-bound.
+    // Two cores, two workers. Three were measured on fresh clones (2026-12-07): each file ran 1.3-1.4x slower, the
+    // suite 4-13% faster (1,646 s against 1,708 and 1,890 s with two), with tests nearer their deadlines.
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"] } },
