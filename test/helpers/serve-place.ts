@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 import { PostgresStore, quoteIdentifier } from "../../src/server/store/postgres-store.js";
 import { loadSqlite } from "../../src/server/store/sqlite.js";
 import type { SqlValue, Store } from "../../src/server/store/store.js";
-import { admin, freshSchema, TEST_DATABASE_URL, type TestSchema } from "./postgres.js";
+import { migratedSchema } from "./migrated-schemas.js";
+import { admin, TEST_DATABASE_URL, type TestSchema } from "./postgres.js";
 import { storeOver } from "./sqlite-store.js";
 import type { TestEngine } from "./test-store.js";
 
@@ -57,7 +58,7 @@ export async function makePlace(
   // The same nominal path (a second startServe on one `db`, a restart) is the same schema.
   let schema = given.databaseUrl === undefined ? made.get(dbPath)?.schema : undefined;
   if (given.databaseUrl === undefined && schema === undefined) {
-    const fresh = await freshSchema();
+    const fresh = await migratedSchema();
     made.set(dbPath, fresh);
     schema = fresh.schema;
   }

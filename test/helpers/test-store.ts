@@ -8,7 +8,7 @@ import type { SecretBox } from "../../src/server/primitives/secret-box.js";
 import { openPostgresStore } from "../../src/server/store/open-store.js";
 import type { PostgresStore } from "../../src/server/store/postgres-store.js";
 import type { Store } from "../../src/server/store/store.js";
-import { freshSchema } from "./postgres.js";
+import { migratedSchema } from "./migrated-schemas.js";
 import { dumpSchema } from "./serve-place.js";
 import { openSqliteStore } from "./sqlite-store.js";
 
@@ -35,8 +35,8 @@ export interface OpenTestStoreOptions {
 }
 
 /**
- * A migrated store as `baton serve` opens it: on SQLite `serve.sqlite` in `dir`; on PostgreSQL a fresh schema of
- * the test database (migrated with openPostgresStore), dropped when the store closes.
+ * A migrated store as `baton serve` opens it: on SQLite `serve.sqlite` in `dir`; on PostgreSQL a migrated schema
+ * of the test database with no rows (migrated-schemas.ts), given back when the store closes.
  */
 const schemas = new WeakMap<Store, string>();
 
@@ -55,7 +55,7 @@ export async function openTestStore(dir: string, options: OpenTestStoreOptions =
   const engine = options.engine ?? TEST_ENGINE;
   const secretBox = options.secretBox ? { secretBox: options.secretBox } : {};
   if (engine === "sqlite") return openSqliteStore(join(dir, "serve.sqlite"), secretBox);
-  const schema = await freshSchema();
+  const schema = await migratedSchema();
   let store: PostgresStore;
   try {
     store = await openPostgresStore(schema.url, { ...secretBox, schema: schema.schema, poolSize: 4 });
