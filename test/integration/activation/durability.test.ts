@@ -102,9 +102,11 @@ describe("activation durability", () => {
   it(
     "kill -9 of the service mid-operation, then a restart: the operation reaches a terminal state and a waiting CLI rides out the outage",
     async () => {
+      // A short lease: on PostgreSQL the operation the killed instance held is taken over once its lease runs out
+      // (on SQLite at once); the default 30 s only made the wait longer.
       serve = await startServe({
         seed: ACTIVATION_SEED,
-        env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "8000" },
+        env: { ...LOUD, BATON_SERVE_TEST_ACTIVATION_DELAY_MS: "8000", BATON_SERVE_TEST_LEASE_MS: "4000" },
       });
       proxy = await startDropProxy(Number(new URL(serve.opsUrl).port)); // the sandbox listener
       home = await makeSandboxHome({ "acme/api": "acme-api", "acme/web": "acme-web" });

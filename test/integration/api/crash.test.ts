@@ -53,7 +53,13 @@ describe("kill -9 during turns and idempotent starts", () => {
   it(`${CYCLES} crashes: no duplicate task, no lost message, no turn stuck running`, {
     timeout: 300_000,
   }, async () => {
-    serve = await startServe({ seed: join(dir, "seed.json"), dir });
+    // A short lease: on PostgreSQL the turns a killed instance held are taken over once its lease runs out (on
+    // SQLite at once, the store's lock saying no other instance runs). The default 30 s only made the wait longer.
+    serve = await startServe({
+      seed: join(dir, "seed.json"),
+      dir,
+      env: { BATON_SERVE_TEST_LEASE_MS: "4000" },
+    });
     let client = createSocketClient(serve.url, 32);
     const accepted = new Map<string, { taskId: string; messageId: string; kind: Req["kind"] }>();
     const refused = new Set<string>();
