@@ -345,6 +345,8 @@ const agents = buildAgentsLayer({
   rootfs: base.rootfs,
   baseKey: base.key,
   log,
+  // The tag addAgentsLayer gives the agents image of these inputs, read back when the folder is gone.
+  imageOf: (key) => (engineUsable() ? agentsImageTag(`baton-sandbox-base:${base.key}`, key) : undefined),
 });
 const baton = buildBatonLayer();
 const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;

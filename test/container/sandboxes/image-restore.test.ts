@@ -14,10 +14,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a build script in plain JavaScript, without declarations.
 import { restoreLayerFromImage } from "../../../scripts/sandbox-image/from-engine.mjs";
+import { resolveSandboxImage } from "../../../src/server/adapters/sandboxes/image.js";
 
 /** Every entry of a tree with its type, owner, mode, size and link target, sorted. */
 function listing(dir: string): string {
@@ -72,4 +73,27 @@ describe("restoring a cached layer folder from the engine's image", () => {
     expect(existsSync(target)).toBe(false);
     expect(existsSync(join(work, "scratch-absent"))).toBe(false);
   });
+});
+
+describe("a fresh clone's sandbox image build", () => {
+  const cache = mkdtempSync(join(tmpdir(), "baton-image-cache-"));
+
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+  it("reads the agents layer back from the engine's agents image instead of installing the agents again", () => {
+    // The test run's image (global setup) put the agents image in the engine; an empty cache folder is what a
+    // fresh clone has.
+    const built = resolveSandboxImage();
+    expect(built.agentsDir).toBeTruthy();
+    const output = execFileSync("node", ["scripts/build-sandbox-image.mjs", "--skip-build"], {
+      env: { ...process.env, BATON_SANDBOX_CACHE: cache },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(output).toMatch(/agents layer restored from baton-sandbox-agents:[0-9a-f]{16} in [\d.]+ s/);
+    expect(output).not.toContain("installed the");
+    const restored = join(cache, basename(built.agentsDir!));
+    expect(existsSync(join(restored, "complete"))).toBe(true);
+    expect(listing(join(restored, "opt"))).toBe(listing(join(built.agentsDir!, "opt")));
+  }, 180_000);
 });
