@@ -85,7 +85,7 @@ describe("a fresh clone's sandbox image build", () => {
     // fresh clone has.
     const built = resolveSandboxImage();
     expect(built.agentsDir).toBeTruthy();
-    const output = execFileSync("node", ["scripts/build-sandbox-image.mjs", "--skip-build"], {
+    const output = execFileSync(process.execPath, ["scripts/build-sandbox-image.mjs", "--skip-build"], {
       env: { ...process.env, BATON_SANDBOX_CACHE: cache },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
