@@ -6,8 +6,8 @@
 // (postgres-setup.ts), so nothing outlives the file that made it.
 import pg from "pg";
 import { migrateStore } from "../../src/server/store/migrate.js";
-import { PostgresStore, quoteIdentifier } from "../../src/server/store/postgres-store.js";
-import { admin, freshSchema, TEST_DATABASE_URL, type TestSchema } from "./postgres.js";
+import { quoteIdentifier } from "../../src/server/store/postgres-store.js";
+import { dropSchema, freshSchema, schemaHandle, TEST_DATABASE_URL, type TestSchema } from "./postgres.js";
 
 /** What a schema holds right after the migrations, and how to bring a used one back to it. */
 interface MigratedShape {
@@ -27,24 +27,16 @@ let shapeOnce: Promise<MigratedShape> | undefined;
  * fresh one migrated. `drop()` gives it back for the next test (or drops it, when its shape changed).
  */
 export async function migratedSchema(): Promise<TestSchema> {
-  const reused = await takeSpare();
-  const schema = reused ?? (await migrateFresh());
-  const opened: PostgresStore[] = [];
-  return {
-    ...handleOn(schema, opened),
-    async drop() {
-      await Promise.all(opened.map((store) => store.close().catch(() => {})));
-      spares.push(schema);
-    },
-  };
+  const schema = (await takeSpare()) ?? (await migrateFresh());
+  return schemaHandle(schema, async (given) => {
+    spares.push(given);
+  });
 }
 
 /** Drops the spares of this file: call when its tests and services are done. */
 export async function dropSpareSchemas(): Promise<void> {
   const names = spares.splice(0);
-  await Promise.all(
-    names.map((name) => admin(`DROP SCHEMA IF EXISTS ${quoteIdentifier(name)} CASCADE`).catch(() => {})),
-  );
+  await Promise.all(names.map((name) => dropSchema(name).catch(() => {})));
 }
 
 async function migrateFresh(): Promise<string> {
@@ -66,7 +58,7 @@ async function takeSpare(): Promise<string | undefined> {
   while (spares.length > 0) {
     const name = spares.pop()!;
     if (await clean(name, shape)) return name;
-    await admin(`DROP SCHEMA IF EXISTS ${quoteIdentifier(name)} CASCADE`).catch(() => {});
+    await dropSchema(name).catch(() => {});
   }
   return undefined;
 }
@@ -175,17 +167,4 @@ function referencingFirst(
   };
   for (const table of tables) visit(table);
   return ordered;
-}
-
-/** The handle freshSchema gives, on a schema that exists already. */
-function handleOn(schema: string, opened: PostgresStore[]): Omit<TestSchema, "drop"> {
-  return {
-    url: TEST_DATABASE_URL,
-    schema,
-    open(options = {}) {
-      const store = new PostgresStore(TEST_DATABASE_URL, { poolSize: 4, ...options, schema });
-      opened.push(store);
-      return store;
-    },
-  };
 }

@@ -28,6 +28,11 @@ export interface TestSchema {
 export async function freshSchema(): Promise<TestSchema> {
   const schema = `t_${randomBytes(6).toString("hex")}`;
   await admin(`CREATE SCHEMA ${quoteIdentifier(schema)}`);
+  return schemaHandle(schema, dropSchema);
+}
+
+/** The handle on an existing schema: `drop()` closes the stores `open` made, then calls `release`. */
+export function schemaHandle(schema: string, release: (schema: string) => Promise<void>): TestSchema {
   const opened: PostgresStore[] = [];
   return {
     url: TEST_DATABASE_URL,
@@ -39,9 +44,13 @@ export async function freshSchema(): Promise<TestSchema> {
     },
     async drop() {
       await Promise.all(opened.map((store) => store.close().catch(() => {})));
-      await admin(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+      await release(schema);
     },
   };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  await admin(`DROP SCHEMA IF EXISTS ${quoteIdentifier(schema)} CASCADE`);
 }
 
 /** Runs one statement as the test role outside any store (schema set-up, killing a backend). */
